@@ -1,0 +1,30 @@
+# Two entry points for a fresh machine: `make demo` and `make test`.
+# Each creates .venv and installs the project into it first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: $(BIN)/.installed
+	$(BIN)/python -m controller.demo
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check controller drivers firmware_bridge tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest controller drivers firmware_bridge tests
+
+bench: $(BIN)/.installed
+	$(BIN)/python bench/link_bench.py
+	$(BIN)/python bench/daemon_bench.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,134 @@
+"""Plain domain inputs that drivers hand to the controller.
+
+Every input is a small frozen record. The controller receives them one at a
+time on its asyncio loop, in the order they happened, and never sees link
+frames, pins or bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drivers.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceOnline:
+    """A board's link session started (``device`` is ``"shoe"`` or ``"rfid"``)."""
+
+    device: str
+    firmware: str
+    serial: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceOffline:
+    """A board stopped answering, or its port failed."""
+
+    device: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFault:
+    """A board reported a FAULT (repeats of the same fault within 10 s are already folded away)."""
+
+    device: str
+    code: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceStatus:
+    """A board's STATUS flags changed (see io-protocol.md section 3 for the bits)."""
+
+    device: str
+    flags: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeLoaded:
+    """A new shuffle was loaded into the shoe."""
+
+    shoe_id: int
+    decks: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """A card left the shoe and was read. ``(shoe_id, index)`` is its identity."""
+
+    shoe_id: int
+    index: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardUnreadable:
+    """A card left the shoe at ``index`` but could not be read."""
+
+    shoe_id: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class CutCard:
+    """The cut card came out after card ``index``."""
+
+    shoe_id: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class RejectedChip:
+    """A chip on a spot that does not count as a wager.
+
+    ``reason`` is ``"counterfeit"`` (uid not in the registry), ``"void"`` (marked
+    void in the registry) or ``"value_mismatch"`` (the value written in the chip
+    differs from the registry's ``registry_value``).
+    """
+
+    uid: str
+    value: int
+    reason: str
+    registry_value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpotWager:
+    """The complete chip contents of one betting spot, as a wager.
+
+    ``amount`` counts only good chips, in cents. ``rejected`` lists the chips
+    that were not counted. ``complete`` is False when the reader reported more
+    chips than one INVENTORY can list.
+    """
+
+    seat: int
+    spot: str
+    antenna: int
+    amount: int
+    chips: tuple[str, ...]
+    rejected: tuple[RejectedChip, ...] = ()
+    complete: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    """A dealer button was pressed (on the panel, or through the control socket)."""
+
+    name: str
+
+
+DriverInput = (
+    DeviceOnline
+    | DeviceOffline
+    | DeviceFault
+    | DeviceStatus
+    | ShoeLoaded
+    | CardDrawn
+    | CardUnreadable
+    | CutCard
+    | SpotWager
+    | ButtonPressed
+)
+"""Everything a driver can hand to the controller."""
