@@ -1,0 +1,151 @@
+"""The pit event envelope (pit-events.md section 1).
+
+Every pit event is published as two ZeroMQ frames: an ASCII topic
+``<table_id>/<type>`` and a UTF-8 JSON body whose keys come in a fixed order
+(``v``, ``table``, ``seq``, ``ts``, ``type``, ``hand``, ``data``).  An event is
+serialised exactly once, by :func:`encode_event`; the journal stores those bytes
+and the sync socket replays them byte for byte, so nothing downstream ever
+re-encodes an event.
+
+>>> import datetime
+>>> ts = utc_timestamp(datetime.datetime(2026, 11, 21, 22, 14, 5, 123456,
+...                                      tzinfo=datetime.UTC))
+>>> ts
+'2026-11-21T22:14:05.123Z'
+>>> topic, body = encode_event("T07", 1042, ts, "card.dealt", 57, {"card": "Qh", "seat": 3})
+>>> topic
+b'T07/card.dealt'
+>>> body.decode()
+'{"v":1,"table":"T07","seq":1042,"ts":"2026-11-21T22:14:05.123Z","type":"card.dealt","hand":57,"data":{"card":"Qh","seat":3}}'
+>>> decode_body(body)["data"]["seat"]
+3
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["VERSION", "decode_body", "encode_event", "encode_heartbeat", "utc_timestamp"]
+
+VERSION = 1
+"""The envelope version carried in every body as ``"v"``."""
+
+HEARTBEAT_TYPE = "heartbeat"
+
+
+def utc_timestamp(when: datetime.datetime) -> str:
+    """Format an aware datetime as the pit ``ts``: UTC, milliseconds, ``Z``.
+
+    Sub-millisecond digits are truncated (never rounded up into the next
+    second). A naive datetime is refused, since its zone is unknown.
+
+    >>> tz = datetime.timezone(datetime.timedelta(hours=1))
+    >>> utc_timestamp(datetime.datetime(2027, 1, 1, 0, 30, 0, 999999, tzinfo=tz))
+    '2026-12-31T23:30:00.999Z'
+    >>> utc_timestamp(datetime.datetime(2027, 1, 1))
+    Traceback (most recent call last):
+    ...
+    ValueError: utc_timestamp needs an aware datetime, got a naive one
+    """
+    if when.tzinfo is None or when.utcoffset() is None:
+        raise ValueError("utc_timestamp needs an aware datetime, got a naive one")
+    utc = when.astimezone(datetime.UTC)
+    return f"{utc:%Y-%m-%dT%H:%M:%S}.{utc.microsecond // 1000:03d}Z"
+
+
+def _topic(table_id: str, type: str) -> bytes:
+    """Build and check the ASCII topic ``<table_id>/<type>``."""
+    if not table_id or "/" in table_id or not table_id.isascii() or not table_id.isprintable():
+        raise ValueError(f"table id must be non-empty printable ASCII without '/': {table_id!r}")
+    if not type or not type.isascii() or not type.isprintable():
+        raise ValueError(f"event type must be non-empty printable ASCII: {type!r}")
+    return f"{table_id}/{type}".encode("ascii")
+
+
+def _dumps(obj: Mapping[str, Any]) -> bytes:
+    """Compact UTF-8 JSON, non-ASCII kept as is, NaN and infinities refused."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def encode_event(
+    table_id: str,
+    seq: int,
+    ts: str,
+    type: str,
+    hand: int | None,
+    data: Mapping[str, Any],
+) -> tuple[bytes, bytes]:
+    """Serialise one pit event to its exact published ``(topic, body)`` frames.
+
+    The body is compact UTF-8 JSON with the keys in the order ``v``, ``table``,
+    ``seq``, ``ts``, ``type``, ``hand``, ``data``; ``data`` keeps its own key
+    order, integers stay integers and non-ASCII text is written as UTF-8.
+
+    Raises ``ValueError`` for a table id or type that cannot form an ASCII
+    topic, a ``seq`` below 1, or data that is not valid JSON (NaN, infinity);
+    ``TypeError`` for a non-integer ``seq``/``hand`` or unserialisable data.
+
+    >>> encode_event("T07", 1, "2026-11-21T22:14:05.123Z", "table.opened", None,
+    ...              {"recovered": False, "name": "Täble"})[1].decode()
+    '{"v":1,"table":"T07","seq":1,"ts":"2026-11-21T22:14:05.123Z","type":"table.opened","hand":null,"data":{"recovered":false,"name":"Täble"}}'
+    """
+    topic = _topic(table_id, type)
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise TypeError(f"seq must be an int, got {seq!r}")
+    if seq < 1:
+        raise ValueError(f"seq starts at 1, got {seq}")
+    if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
+        raise TypeError(f"hand must be an int or None, got {hand!r}")
+    body = {
+        "v": VERSION,
+        "table": table_id,
+        "seq": seq,
+        "ts": ts,
+        "type": type,
+        "hand": hand,
+        "data": dict(data),
+    }
+    return topic, _dumps(body)
+
+
+def encode_heartbeat(table_id: str, last_seq: int, ts: str) -> tuple[bytes, bytes]:
+    """Serialise a heartbeat: topic ``<table_id>/heartbeat``, body with the last seq.
+
+    A heartbeat is not an event: it carries the seq of the last event
+    published (0 before the first one), no ``hand`` and no ``data``.
+
+    >>> encode_heartbeat("T07", 1042, "2026-11-21T22:14:07.123Z")
+    (b'T07/heartbeat', b'{"v":1,"table":"T07","seq":1042,"ts":"2026-11-21T22:14:07.123Z","type":"heartbeat"}')
+    """
+    topic = _topic(table_id, HEARTBEAT_TYPE)
+    if not isinstance(last_seq, int) or isinstance(last_seq, bool):
+        raise TypeError(f"last_seq must be an int, got {last_seq!r}")
+    body = {"v": VERSION, "table": table_id, "seq": last_seq, "ts": ts, "type": HEARTBEAT_TYPE}
+    return topic, _dumps(body)
+
+
+def decode_body(body: bytes) -> dict[str, Any]:
+    """Parse an event or heartbeat body back into a dict (key order preserved).
+
+    Raises ``ValueError`` if the body is not UTF-8 JSON, not a JSON object, or
+    not of envelope version 1.
+
+    >>> decode_body(b'{"v":1,"table":"T07","seq":3,"ts":"x","type":"heartbeat"}')["seq"]
+    3
+    >>> decode_body(b'[1, 2]')
+    Traceback (most recent call last):
+    ...
+    ValueError: pit body is not a JSON object
+    """
+    try:
+        obj = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ValueError(f"pit body is not UTF-8 JSON: {exc}") from exc
+    if not isinstance(obj, dict):
+        raise ValueError("pit body is not a JSON object")
+    if obj.get("v") != VERSION:
+        raise ValueError(f"unsupported pit envelope version: {obj.get('v')!r}")
+    return obj

@@ -1,0 +1,338 @@
+"""The dealer display: one view model of the table, and renderers that show it.
+
+The controller builds a :class:`TableView` (plain, frozen, already decided:
+what the dealer sees, never how) after every change and hands it to a
+:class:`Renderer`. :func:`render_text` turns a view into a plain text block;
+:class:`TerminalRenderer` shows that block full-screen for the demo,
+:class:`LogRenderer` writes it to a log, :class:`NullRenderer` shows nothing.
+A real screen is another class with ``show(view)`` and ``close()``.
+
+A face-down card is ``None`` in the view: its identity never reaches the
+display, and it is drawn as ``[##]``.
+
+>>> view = TableView(
+...     table_id="T07", game="easy-jack", hand=57, phase="decisions",
+...     instruction="Draw a card for seat 3 (hit), or press STAND",
+...     seats=(
+...         SeatView(seat=2, wagers={"main": 1000}, cards=("9c", "9d"), total="18",
+...                  in_turn=False, result=None, alert=None),
+...         SeatView(seat=3, wagers={"main": 1500, "side": 500}, cards=("Qh", "7d"),
+...                  total="17", in_turn=True, result=None, alert="counterfeit chip"),
+...     ),
+...     dealer_cards=("Kc", None), dealer_total=None,
+...     live_buttons=("stand",), alerts=("Seat 3 side: counterfeit chip 04a1b2c3d4e5f601",),
+...     devices={"shoe": "online", "rfid": "offline: no answer for 3 s"},
+...     payouts=(),
+... )
+>>> print(render_text(view))
+T07 | easy-jack | hand 57 | decisions
+==============================================================================
+Devices: rfid OFFLINE: no answer for 3 s; shoe online
+Dealer:   [Kc] [##]
+  Seat 2  [9c] [9d] (18)  bet main $10.00
+> Seat 3  [Qh] [7d] (17)  bet main $15.00, side $5.00  !! counterfeit chip
+Alerts:
+  !! Seat 3 side: counterfeit chip 04a1b2c3d4e5f601
+Buttons: STAND
+------------------------------------------------------------------------------
+=> Draw a card for seat 3 (hit), or press STAND
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, TextIO, runtime_checkable
+
+__all__ = [
+    "HIDDEN_CARD",
+    "LogRenderer",
+    "NullRenderer",
+    "Renderer",
+    "SeatView",
+    "TableView",
+    "TerminalRenderer",
+    "format_money",
+    "render_text",
+]
+
+HIDDEN_CARD = "[##]"
+"""How a face-down card is drawn."""
+
+MIN_WIDTH = 30
+"""The narrowest text block :func:`render_text` draws."""
+
+SPOT_ORDER = ("main", "side", "progressive", "insurance", "bet")
+"""The order spots are listed in on a seat's line; other spots follow, alphabetically."""
+
+CLEAR_SCREEN = "\x1b[H\x1b[2J"
+"""ANSI: cursor home, then erase the whole screen."""
+
+HIDE_CURSOR = "\x1b[?25l"
+SHOW_CURSOR = "\x1b[?25h"
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat as the dealer sees it.
+
+    ``wagers`` maps a spot to the cents on it now (the live RFID reading);
+    ``cards`` are in pit notation (``"Qh"``), None for a face-down card;
+    ``total`` is the hand's total as words (``"7"``, ``"soft 11"``,
+    ``"natural"``, ``"bust 14"``) or None; ``in_turn`` marks the seat whose
+    decision the table waits for; ``result`` is the settled result
+    (``"main: pay 1500; side: collect 500"``) or None; ``alert`` is a
+    problem at this seat, or None.
+    """
+
+    seat: int
+    wagers: Mapping[str, int] = field(default_factory=dict)
+    cards: tuple[str | None, ...] = ()
+    total: str | None = None
+    in_turn: bool = False
+    result: str | None = None
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything the dealer display shows, at one moment.
+
+    ``hand`` is the hand number (None between hands); ``instruction`` is the
+    one line telling the dealer what to do next; ``live_buttons`` are the
+    buttons that may be pressed now; ``devices`` maps a board to its state
+    (``"online"`` or ``"offline: <reason>"``); ``payouts`` are the lines the
+    dealer pays and collects by (``"Seat 3 main: PAY $15.00"``).
+    """
+
+    table_id: str
+    game: str
+    hand: int | None
+    phase: str
+    instruction: str
+    seats: tuple[SeatView, ...] = ()
+    dealer_cards: tuple[str | None, ...] = ()
+    dealer_total: str | None = None
+    live_buttons: tuple[str, ...] = ()
+    alerts: tuple[str, ...] = ()
+    devices: Mapping[str, str] = field(default_factory=dict)
+    payouts: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class Renderer(Protocol):
+    """Something that shows table views: a terminal, a log, a real screen."""
+
+    def show(self, view: TableView) -> None:
+        """Show ``view`` (it replaces whatever was shown)."""
+
+    def close(self) -> None:
+        """Stop showing; release what the renderer holds. Calling it again does nothing."""
+
+
+def format_money(cents: int) -> str:
+    """Cents as dollars, with thousands separators.
+
+    >>> format_money(150050), format_money(-500), format_money(0), format_money(7)
+    ('$1,500.50', '-$5.00', '$0.00', '$0.07')
+    """
+    sign = "-" if cents < 0 else ""
+    dollars, rest = divmod(abs(int(cents)), 100)
+    return f"{sign}${dollars:,}.{rest:02d}"
+
+
+def format_cards(cards: tuple[str | None, ...]) -> str:
+    """Cards as the dealer sees them; a face-down card is ``[##]``.
+
+    >>> format_cards(("As", None))
+    '[As] [##]'
+    """
+    return " ".join(HIDDEN_CARD if card is None else f"[{card}]" for card in cards)
+
+
+def _spot_key(spot: str) -> tuple[int, str]:
+    return (SPOT_ORDER.index(spot) if spot in SPOT_ORDER else len(SPOT_ORDER), spot)
+
+
+def _format_wagers(wagers: Mapping[str, int]) -> str:
+    bets = [f"{spot} {format_money(wagers[spot])}" for spot in sorted(wagers, key=_spot_key) if wagers[spot]]
+    return "bet " + ", ".join(bets) if bets else "no bet"
+
+
+def _format_device(name: str, state: str) -> str:
+    if state.startswith("offline"):
+        state = "OFFLINE" + state[len("offline") :]
+    return f"{name} {state}"
+
+
+def render_text(view: TableView, width: int = 78) -> str:
+    """The view as a plain text block, at most ``width`` columns wide (lines wrap).
+
+    In order: a header line (table, game, hand, phase), the devices, the
+    dealer's cards, one line per seat (``>`` marks the seat in turn), the
+    payouts, the alerts, the live buttons, and last the instruction. Sections
+    with nothing in them (payouts, alerts) are left out. Face-down cards are
+    ``[##]``. The result is deterministic: the same view gives the same text.
+    """
+    width = max(width, MIN_WIDTH)
+    lines: list[str] = []
+
+    def add(text: str, indent: str = "    ") -> None:
+        lines.extend(
+            textwrap.wrap(
+                text,
+                width=width,
+                subsequent_indent=indent,
+                break_on_hyphens=False,
+                drop_whitespace=True,
+            )
+            or [""]
+        )
+
+    hand = "no hand" if view.hand is None else f"hand {view.hand}"
+    add(f"{view.table_id} | {view.game} | {hand} | {view.phase}")
+    lines.append("=" * width)
+
+    devices = "; ".join(_format_device(name, view.devices[name]) for name in sorted(view.devices))
+    add(f"Devices: {devices or 'none'}")
+
+    dealer = format_cards(view.dealer_cards) or "(no cards)"
+    if view.dealer_total is not None:
+        dealer += f" ({view.dealer_total})"
+    add(f"Dealer:   {dealer}")
+
+    for seat in view.seats:
+        parts = [f"{'>' if seat.in_turn else ' '} Seat {seat.seat}"]
+        if seat.cards:
+            cards = format_cards(seat.cards)
+            if seat.total is not None:
+                cards += f" ({seat.total})"
+            parts.append(cards)
+        parts.append(_format_wagers(seat.wagers))
+        if seat.result is not None:
+            parts.append(f"-> {seat.result}")
+        if seat.alert is not None:
+            parts.append(f"!! {seat.alert}")
+        add("  ".join(parts), indent="          ")
+
+    if view.payouts:
+        lines.append("Payouts:")
+        for payout in view.payouts:
+            add(f"  {payout}", indent="    ")
+    if view.alerts:
+        lines.append("Alerts:")
+        for alert in view.alerts:
+            add(f"  !! {alert}", indent="     ")
+
+    buttons = "  ".join(name.upper() for name in view.live_buttons)
+    add(f"Buttons: {buttons or '(none)'}")
+    lines.append("-" * width)
+    add(f"=> {view.instruction}", indent="   ")
+    return "\n".join(lines)
+
+
+class NullRenderer:
+    """A renderer that shows nothing; it keeps the last view in :attr:`view` (for tests)."""
+
+    def __init__(self) -> None:
+        self.view: TableView | None = None
+
+    def show(self, view: TableView) -> None:
+        """Remember ``view``."""
+        self.view = view
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class LogRenderer:
+    """Writes the text block to ``stream`` (default ``sys.stderr``) each time it changes.
+
+    Blocks are separated by a blank line. A view that renders exactly as the
+    last one writes nothing. The stream is flushed after each block and is
+    never closed (it belongs to the caller).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> renderer = LogRenderer(out, width=40)
+    >>> view = TableView("T07", "easy-jack", None, "idle", "Press DEAL")
+    >>> renderer.show(view); renderer.show(view)
+    >>> out.getvalue().count("Press DEAL")
+    1
+    """
+
+    def __init__(self, stream: TextIO | None = None, *, width: int = 78) -> None:
+        self._stream = stream
+        self._width = width
+        self._last: str | None = None
+        self._closed = False
+
+    def show(self, view: TableView) -> None:
+        """Write ``view``'s block, unless it is the same as the last one written."""
+        if self._closed:
+            return
+        text = render_text(view, self._width)
+        if text == self._last:
+            return
+        stream = self._stream if self._stream is not None else sys.stderr
+        stream.write(("" if self._last is None else "\n") + text + "\n")
+        stream.flush()
+        self._last = text
+
+    def close(self) -> None:
+        """Stop writing (later views are ignored). The stream stays open."""
+        self._closed = True
+
+
+class TerminalRenderer:
+    """Full-screen on an ANSI terminal: clears the screen and redraws the text block.
+
+    It redraws only when what it would show changed: a different view, or a
+    resized terminal. ``width`` None follows the terminal's width (78 columns
+    when the stream is not a terminal). :meth:`close` shows the cursor again
+    and leaves the last block on the screen; the stream (default
+    ``sys.stdout``) is never closed.
+    """
+
+    def __init__(self, stream: TextIO | None = None, *, width: int | None = None) -> None:
+        self._stream = stream
+        self._width = width
+        self._last: str | None = None
+        self._closed = False
+
+    def _current_width(self) -> int:
+        if self._width is not None:
+            return self._width
+        stream = self._stream if self._stream is not None else sys.stdout
+        try:
+            if stream.isatty():
+                return shutil.get_terminal_size((79, 24)).columns - 1
+        except (AttributeError, ValueError, OSError):
+            pass
+        return 78
+
+    def show(self, view: TableView) -> None:
+        """Clear the screen and draw ``view``, unless the screen already shows exactly that."""
+        if self._closed:
+            return
+        text = render_text(view, self._current_width())
+        if text == self._last:
+            return
+        stream = self._stream if self._stream is not None else sys.stdout
+        prefix = HIDE_CURSOR if self._last is None else ""
+        stream.write(prefix + CLEAR_SCREEN + text + "\n")
+        stream.flush()
+        self._last = text
+
+    def close(self) -> None:
+        """Show the cursor again; later views are ignored. Calling it again does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._last is not None:
+            stream = self._stream if self._stream is not None else sys.stdout
+            stream.write(SHOW_CURSOR)
+            stream.flush()
