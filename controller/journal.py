@@ -1,0 +1,294 @@
+"""The append-only event journal: durable before visible.
+
+Every pit event is appended here, and fsynced, before it is applied or published;
+a restart replays the journal to rebuild the table exactly. One line per record::
+
+    <crc32 of the json text, 8 lowercase hex digits> <json>\\n
+
+where the json is ``{"seq": .., "topic": .., "body": .., "private": {..}}``: ``body``
+is the exact published body decoded as UTF-8 text (it round-trips byte for byte) and
+``private`` is data that is never published (a face-down card's identity).
+
+Each record is written with one ``write()`` on an ``O_APPEND`` descriptor, so a crash
+can only leave a torn *last* line. :meth:`Journal.open` cuts such a tail off (it was
+never published, since publishing follows the fsync), keeps a copy of its bytes next
+to the journal as ``<name>.damaged-<n>`` and reports it in :attr:`Journal.damage`.
+A bad line anywhere before the last is not a crash's doing: :class:`JournalCorrupt`
+is raised and nothing is guessed. The journal is locked (``flock``) while open, so
+two controllers cannot write to it at once.
+
+>>> import tempfile
+>>> folder = Path(tempfile.mkdtemp())
+>>> journal = Journal.open(folder / "state" / "journal")
+>>> journal.append(Record(1, "T07/table.opened", b'{"seq":1}', {}))
+>>> journal.close()
+>>> again = Journal.open(folder / "state" / "journal")
+>>> again.last_seq, [r.body for r in again.records()], again.damage
+(1, [b'{"seq":1}'], None)
+>>> again.close()
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import fcntl
+import itertools
+import json
+import os
+import re
+import shutil
+import zlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Record:
+    """One journaled event: ``seq``, pit ``topic``, the exact published ``body``, private data."""
+
+    seq: int
+    topic: str
+    body: bytes
+    private: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class JournalDamage:
+    """A torn or corrupt tail cut off at ``offset`` on opening; its bytes are in ``quarantine``."""
+
+    offset: int
+    reason: str
+    quarantine: Path
+
+
+class JournalCorrupt(Exception):
+    """The journal is damaged before its tail: it is not opened, and nothing is guessed."""
+
+
+_CRC = re.compile(rb"[0-9a-f]{8}")
+
+
+class _BadLine(Exception):
+    """A line that fails its checks (internal)."""
+
+
+def encode_record(record: Record) -> bytes:
+    """Return the journal line for ``record``, newline included.
+
+    >>> encode_record(Record(1, "T07/hand.ended", b'{"hand":5}', {}))
+    b'60b95acf {"seq":1,"topic":"T07/hand.ended","body":"{\\\\"hand\\\\":5}","private":{}}\\n'
+    """
+    document = {
+        "seq": record.seq,
+        "topic": record.topic,
+        "body": record.body.decode("utf-8"),
+        "private": dict(record.private),
+    }
+    text = json.dumps(document, separators=(",", ":"), allow_nan=False).encode("ascii")
+    return b"%08x %s\n" % (zlib.crc32(text), text)
+
+
+def _decode_line(line: bytes, expected_seq: int) -> Record:
+    """Check one line (newline included) and return its record, or raise :class:`_BadLine`."""
+    if not line.endswith(b"\n"):
+        raise _BadLine("torn write (no end of line)")
+    stored, space, text = line[:8], line[8:9], line[9:-1]
+    if space != b" " or _CRC.fullmatch(stored) is None:
+        raise _BadLine("no crc at the start of the line")
+    computed = zlib.crc32(text)
+    if int(stored, 16) != computed:
+        raise _BadLine(f"crc mismatch (stored {stored.decode()}, computed {computed:08x})")
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        raise _BadLine(f"not valid JSON ({exc})") from None
+    if not isinstance(document, dict) or set(document) != {"seq", "topic", "body", "private"}:
+        raise _BadLine("not a record (expected keys seq, topic, body, private)")
+    seq, topic, body, private = (document[k] for k in ("seq", "topic", "body", "private"))
+    if type(seq) is not int or not isinstance(topic, str):
+        raise _BadLine("seq must be an integer and topic a string")
+    if not isinstance(body, str) or not isinstance(private, dict):
+        raise _BadLine("body must be a string and private an object")
+    if seq != expected_seq:
+        raise _BadLine(f"seq {seq} where {expected_seq} was expected")
+    return Record(seq, topic, body.encode("utf-8"), private)
+
+
+def read_records(path: Path) -> Iterator[Record]:
+    """Stream the records of the journal at ``path`` read-only: no lock, no repair.
+
+    For readers such as ``table-controller recall`` while the daemon holds the journal.
+    A bad last line (a write in progress, or a torn tail not cut yet) ends the stream;
+    a bad line before the last raises :class:`JournalCorrupt`. No file, no records.
+    """
+    try:
+        lines = open(path, "rb")  # noqa: SIM115 (closed by the with below)
+    except FileNotFoundError:
+        return
+    with lines:
+        bad: str | None = None
+        for number, line in enumerate(lines, start=1):
+            if bad is not None:
+                raise JournalCorrupt(f"{bad} in {path}, with more lines after it")
+            try:
+                yield _decode_line(line, number)
+            except _BadLine as exc:
+                bad = f"line {number}: {exc}"
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _make_parents(folder: Path) -> None:
+    """Create ``folder`` and any missing ancestors, fsyncing each new directory entry."""
+    missing: list[Path] = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for new in reversed(missing):
+        new.mkdir(exist_ok=True)
+        _fsync_dir(new.parent)
+
+
+def _quarantine(path: Path, offset: int) -> Path:
+    """Copy the bytes of ``path`` from ``offset`` on to a new ``<path>.damaged-<n>``; fsync it."""
+    for n in itertools.count(1):
+        target = path.with_name(f"{path.name}.damaged-{n}")
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        except FileExistsError:
+            continue
+        with open(fd, "wb") as out, open(path, "rb") as source:
+            source.seek(offset)
+            shutil.copyfileobj(source, out)
+            out.flush()
+            os.fsync(out.fileno())
+        return target
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class Journal:
+    """An open journal: validated on open, appended to with an fsync per record."""
+
+    path: Path
+    damage: JournalDamage | None
+    last_seq: int
+
+    def __init__(self, path: Path, fd: int, keep: int) -> None:
+        """Use :meth:`Journal.open`."""
+        self.path = path
+        self.damage = None
+        self.last_seq = 0
+        self._fd: int | None = fd
+        self._size = 0
+        self._broken = False
+        self._recent: collections.deque[Record] = collections.deque(maxlen=keep)
+
+    @classmethod
+    def open(cls, path: Path, *, keep: int = 10_000) -> Journal:
+        """Open (or create) the journal at ``path``, check every line and cut off a bad tail.
+
+        ``keep`` is how many of the latest records :meth:`since` can always hand back.
+        Raises :class:`JournalCorrupt` when a line before the last one is bad.
+        """
+        if keep < 1:
+            raise ValueError("keep must be at least 1")
+        path = Path(path)
+        _make_parents(path.parent)
+        existed = path.exists()
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+        fd = os.open(path, flags, 0o644)
+        journal = cls(path, fd, keep)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if not existed:
+                _fsync_dir(path.parent)
+            journal._scan()
+        except BaseException:
+            journal.close()
+            raise
+        return journal
+
+    def _scan(self) -> None:
+        """Read the file once: validate, remember the latest records, cut a bad tail."""
+        bad: tuple[int, int, str] | None = None
+        with open(self.path, "rb") as lines:
+            for number, line in enumerate(lines, start=1):
+                if bad is not None:
+                    offset, bad_number, reason = bad
+                    raise JournalCorrupt(
+                        f"line {bad_number}: {reason}, at byte {offset} of {self.path},"
+                        " with more lines after it; refusing to open"
+                    )
+                try:
+                    record = _decode_line(line, self.last_seq + 1)
+                except _BadLine as exc:
+                    bad = (self._size, number, str(exc))
+                    continue
+                self._recent.append(record)
+                self.last_seq = record.seq
+                self._size += len(line)
+        if bad is not None:
+            offset, number, reason = bad
+            quarantine = _quarantine(self.path, offset)
+            assert self._fd is not None
+            os.ftruncate(self._fd, offset)
+            os.fsync(self._fd)
+            _fsync_dir(self.path.parent)
+            self.damage = JournalDamage(offset, f"line {number}: {reason}", quarantine)
+
+    def records(self) -> Iterator[Record]:
+        """Yield every record in the file, in order, reading it as a stream (for replay)."""
+        last = self.last_seq
+        for record in read_records(self.path):
+            if record.seq > last:
+                return
+            yield record
+
+    def append(self, record: Record) -> None:
+        """Write ``record`` (its seq must be ``last_seq + 1``) and fsync it before returning.
+
+        If the write or the fsync fails, the journal is cut back to its last good record
+        and refuses further appends: what reached the disk is then unknown.
+        """
+        if self._fd is None:
+            raise ValueError("the journal is closed")
+        if self._broken:
+            raise OSError(f"{self.path}: an earlier write failed; reopen the journal")
+        if record.seq != self.last_seq + 1:
+            raise ValueError(f"seq {record.seq} does not follow {self.last_seq}")
+        line = encode_record(record)
+        try:
+            written = os.write(self._fd, line)
+            while written < len(line):
+                written += os.write(self._fd, line[written:])
+            os.fsync(self._fd)
+        except BaseException:
+            self._broken = True
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self._size)
+            raise
+        self._size += len(line)
+        self.last_seq = record.seq
+        self._recent.append(record)
+
+    def since(self, from_seq: int) -> list[Record]:
+        """Return the records with ``seq >= from_seq`` still held (at least the last ``keep``)."""
+        if not self._recent:
+            return []
+        skip = max(0, from_seq - self._recent[0].seq)
+        return list(itertools.islice(self._recent, skip, None))
+
+    def close(self) -> None:
+        """Release the file (and its lock); closing twice is harmless."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
