@@ -1,0 +1,296 @@
+"""The table state machine with Easy Jack, in process: inputs in, journaled pit events out.
+
+Every test runs on a real journal file. After every step the rig checks that a
+table rebuilt from the journal alone is in exactly the same state and phase,
+which is what a restart after ``kill -9`` relies on.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.games.base import Limits
+from controller.games.easy_jack import EasyJack, EasyJackRules
+from controller.journal import Journal, Record
+from controller.table import Table, TableSettings
+from controller.views import dealer_view, public_state
+from drivers.cards import Card
+from drivers.inputs import (
+    CardDrawn,
+    CardUnreadable,
+    CutCard,
+    DeviceOffline,
+    DeviceOnline,
+    RejectedChip,
+    ShoeLoaded,
+    SpotWager,
+)
+
+BUTTONS = ("deal", "stand", "next", "void")
+
+
+class Rig:
+    """A table on a real journal, with the published events collected."""
+
+    def __init__(self, folder: Path, rules: EasyJackRules | None = None) -> None:
+        self.folder = folder
+        self.rules = rules or EasyJackRules()
+        self.journal = Journal.open(folder / "journal.log")
+        self.published: list[dict[str, Any]] = []
+        self.table = self._table(self.journal.append)
+        self.table.set_publisher(lambda topic, body: self.published.append(json.loads(body)))
+        self.table.open(recovered=False)
+
+    def _table(self, write: Any) -> Table:
+        settings = TableSettings("T01", "easy-jack", 6, {"min_bet": 500, "max_bet": 50000},
+                                 BUTTONS, self.rules.decks)
+        ticks = iter(range(10**9))
+        return Table(settings, EasyJack(self.rules, Limits(500, 50000)),
+                     clock=lambda: f"2026-11-21T00:00:00.{next(ticks) % 1000:03d}Z", write=write)
+
+    def rebuilt(self, records: list[Record] | None = None) -> Table:
+        """A new table from the journal's records alone (as after a restart)."""
+        table = self._table(lambda record: None)
+        table.recover(self.journal.since(1) if records is None else records)
+        return table
+
+    def check_recovery(self) -> None:
+        table = self.rebuilt()
+        assert table.state_name == self.table.state_name
+        assert public_state(table) == public_state(self.table)
+
+    def do(self, item: Any) -> list[dict[str, Any]]:
+        """One input; returns the events it published."""
+        before = len(self.published)
+        self.table.handle(item)
+        self.check_recovery()
+        return self.published[before:]
+
+    def press(self, button: str) -> list[dict[str, Any]]:
+        before = len(self.published)
+        reason = self.table.press(button)
+        assert reason is None, reason
+        self.check_recovery()
+        return self.published[before:]
+
+    def card(self, text: str) -> list[dict[str, Any]]:
+        index = self.table.state.shoe.last_index + 1
+        return self.do(CardDrawn(42, index, Card.parse(text)))
+
+    def ready(self, **bets: int) -> None:
+        """Both boards online, a shoe loaded, and wagers like ``s1_main=1000`` on the spots."""
+        self.do(DeviceOnline("shoe", "shoe-1.0", "SH-1"))
+        self.do(DeviceOnline("rfid", "rfid-1.0", "RF-1"))
+        self.do(ShoeLoaded(42, self.rules.decks))
+        for name, amount in bets.items():
+            seat, spot = name[1:].split("_")
+            self.bet(int(seat), spot, amount)
+
+    def bet(self, seat: int, spot: str, amount: int, rejected: tuple[RejectedChip, ...] = ()) -> list[
+            dict[str, Any]]:
+        antenna = seat * 2 - (spot == "main")
+        chips = tuple(f"{seat:02d}{spot[0]}" for _ in range(1)) if amount else ()
+        return self.do(SpotWager(seat, spot, antenna, amount, chips, rejected))
+
+
+def types(events: list[dict[str, Any]]) -> list[str]:
+    return [event["type"] for event in events]
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Rig:
+    return Rig(tmp_path)
+
+
+def test_a_full_hand_publishes_every_step_in_order(rig: Rig) -> None:
+    rig.ready(s1_main=1000, s3_main=2000, s3_side=500)
+    assert [e["data"]["amount"] for e in rig.published if e["type"] == "bet.placed"] == [1000, 2000, 500]
+    assert all(e["hand"] == 1 for e in rig.published if e["type"] == "bet.placed")
+    started = rig.press("deal")
+    assert types(started) == ["hand.started", "bets.closed"]
+    assert started[0]["hand"] == started[1]["hand"] == 1
+    assert started[0]["data"] == {"seats": [1, 3], "dealer_seat": None}
+    assert started[1]["data"]["bets"] == [
+        {"seat": 1, "spot": "main", "amount": 1000}, {"seat": 3, "spot": "main", "amount": 2000},
+        {"seat": 3, "spot": "side", "amount": 500}]
+    first = rig.card("5h")[0]["data"]
+    assert (first["to"], first["seat"], first["card"], first["face_up"]) == ("seat", 1, "5h", True)
+    rig.card("4c")
+    hole = rig.card("9d")
+    assert hole[0]["data"] == {"index": 3, "to": "dealer", "seat": None, "hand_index": 0,
+                               "card": None, "face_up": False}
+    assert "9d" not in json.dumps(rig.published)
+    assert public_state(rig.table)["dealer"]["cards"] == [None]
+    assert rig.table.state_name == "players"
+    rig.card("3s")                       # seat 1 hits to 8
+    stood = rig.press("stand")
+    assert types(stood) == ["player.action"]
+    assert stood[0]["data"] == {"seat": 1, "hand_index": 0, "action": "stand"}
+    rig.card("6d")                       # seat 3: 4 + 6 = 10
+    end_of_players = rig.press("stand")
+    assert types(end_of_players) == ["player.action", "card.revealed", "hand.settled"]
+    assert end_of_players[1]["data"] == {"index": 3, "to": "dealer", "seat": None, "hand_index": 0,
+                                         "card": "9d"}
+    assert rig.table.state_name == "settled"  # 9 needs no card
+    settled = next(e for e in rig.published if e["type"] == "hand.settled")["data"]["results"]
+    assert settled == [
+        {"seat": 1, "spot": "main", "hand_index": 0, "outcome": "lose", "wager": 1000, "payout": -1000},
+        {"seat": 3, "spot": "main", "hand_index": 0, "outcome": "win", "wager": 2000, "payout": 2000},
+        {"seat": 3, "spot": "side", "hand_index": 0, "outcome": "lose", "wager": 500, "payout": -500},
+    ]
+    view = dealer_view(rig.table)
+    assert "Seat 3 main: PAY $20.00" in view.payouts
+    ended = rig.press("next")
+    assert types(ended) == ["hand.ended"]
+    assert ended[0]["hand"] == 1 and ended[0]["data"] == {"hand": 1}
+    assert rig.table.state_name == "betting"
+    assert [e["seq"] for e in rig.published] == list(range(1, len(rig.published) + 1))
+
+
+def test_dealer_draws_while_a_side_wager_is_in_action(rig: Rig) -> None:
+    rig.ready(s2_main=500, s2_side=500)
+    rig.press("deal")
+    rig.card("Ks")                       # seat 2: 10
+    rig.card("2d")                       # hole
+    rig.press("stand")
+    assert rig.table.state_name == "dealer"
+    rig.card("3c")                       # dealer 5
+    rig.card("4c")                       # dealer 9: stands
+    results = rig.table.state.results
+    assert results is not None
+    assert [(r["spot"], r["outcome"], r["payout"]) for r in results] == [
+        ("main", "win", 500), ("side", "lose", -500)]
+
+
+def test_deal_is_refused_with_reasons_and_changes_nothing(rig: Rig) -> None:
+    assert rig.table.press("deal") is not None
+    rig.do(DeviceOnline("shoe", "f", "s"))
+    rig.do(DeviceOnline("rfid", "f", "s"))
+    reason = rig.table.press("deal")
+    assert reason is not None
+    assert "the shoe is not loaded" in reason and "no seat has a main wager" in reason
+    rig.do(ShoeLoaded(42, 6))
+    rig.bet(2, "main", 300)
+    rig.bet(4, "side", 500)
+    reason = rig.table.press("deal")
+    assert reason is not None and "below the table minimum" in reason and "no main wager" in reason
+    assert "deal" not in rig.table.live_buttons()
+    assert rig.table.state_name == "betting"
+    assert "hand.started" not in types(rig.published)
+
+
+def test_a_natural_ends_the_turn_and_a_bust_too(rig: Rig) -> None:
+    rig.ready(s1_main=1000, s2_main=1000)
+    rig.press("deal")
+    rig.card("As")                       # seat 1 natural
+    rig.card("9h")                       # seat 2
+    rig.card("7d")                       # hole
+    assert rig.table.state.hand.turn == 2
+    rig.card("5c")                       # seat 2 busts at 14: turn over
+    assert rig.table.state_name == "settled"  # nothing depends on the dealer any more
+    assert [r["outcome"] for r in rig.table.state.results or ()] == ["natural", "lose"]
+
+
+def test_void_cancels_the_hand(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    rig.press("deal")
+    rig.card("5h")
+    voided = rig.press("void")
+    assert types(voided) == ["hand.voided"]
+    assert rig.table.state_name == "betting"
+    assert "hand.settled" not in types(rig.published)
+    rig.press("deal")
+    assert rig.published[-2]["hand"] == 2
+
+
+def test_card_alerts(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    out_of_turn = rig.card("5h")
+    assert [(e["type"], e["data"]["code"]) for e in out_of_turn] == [("alert", "card_out_of_turn")]
+    assert "5h" not in json.dumps(out_of_turn)
+    rig.press("deal")
+    gap = rig.do(CardDrawn(42, 4, Card.parse("6h")))
+    assert types(gap) == ["alert", "card.dealt"]
+    assert gap[0]["data"]["code"] == "card_gap" and gap[0]["data"]["index"] == 2
+    unreadable = rig.do(CardUnreadable(42, 5))
+    assert unreadable[0]["data"]["code"] == "card_unreadable"
+    assert rig.do(CardDrawn(42, 4, Card.parse("6h"))) == []   # the same card again: ignored
+    rig.card("Kd")                       # the hole card: the first of 6 kings of diamonds
+    for copy in range(2, 8):
+        events = rig.do(CardDrawn(42, rig.table.state.shoe.last_index + 1, Card.parse("Kd")))
+        codes = [e["data"].get("code") for e in events]
+        assert ("card_over_count" in codes) == (copy == 7), (copy, codes)
+
+
+def test_chips_and_past_posting(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    fake = RejectedChip("00000000deadbeef", 10000, "counterfeit")
+    alerts = rig.bet(1, "side", 0, (fake,))
+    assert alerts[0]["data"]["code"] == "counterfeit_chip"
+    assert rig.bet(1, "side", 0, (fake,)) == []           # the same chip again: one alert
+    rig.press("deal")
+    moved = rig.bet(1, "main", 5000)
+    assert moved[0]["data"]["code"] == "past_post" and moved[0]["data"]["seat"] == 1
+    assert rig.table.state.closed_bets == {(1, "main"): 1000}
+    rig.card("5h")
+    rig.card("9d")
+    rig.press("stand")
+    rig.card("2c")
+    assert rig.table.state_name == "settled"
+    assert rig.bet(1, "main", 0) == []                    # collecting after settlement is allowed
+    rig.press("next")
+    assert rig.published[-1]["type"] == "bet.placed" and rig.published[-1]["data"]["amount"] == 0
+
+
+def test_device_offline_mid_hand_waits_and_resumes(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    rig.press("deal")
+    rig.card("5h")
+    events = rig.do(DeviceOffline("shoe", "no answer for 3 s"))
+    assert types(events) == ["device.offline", "alert"]
+    assert events[1]["data"]["code"] == "device_offline"
+    assert "offline" in dealer_view(rig.table).instruction
+    rig.do(DeviceOnline("shoe", "f", "s"))
+    rig.card("9d")
+    assert rig.table.state_name == "players"
+
+
+def test_cut_card_ends_the_shoe_after_the_hand(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    rig.do(CutCard(42, 0))
+    reason = rig.table.press("deal")
+    assert reason is not None and "cut card" in reason
+
+
+@pytest.mark.parametrize("cut_after", ["hand.started", "card.dealt"])
+def test_a_step_cut_short_by_a_crash_is_finished_on_restart(tmp_path: Path, cut_after: str) -> None:
+    rig = Rig(tmp_path)
+    rig.ready(s1_main=1000, s2_main=1000)
+    rig.press("deal")                    # hand.started + bets.closed in one step
+    rig.card("5h")
+    rig.card("6h")
+    rig.card("9d")
+    rig.press("stand")
+    rig.card("Kc")                       # seat 2 busts: card.dealt + card.revealed + hand.settled
+    records = rig.journal.since(1)
+    full = [json.loads(r.body)["type"] for r in records]
+    cut = len(full) - full[::-1].index(cut_after) if cut_after == "card.dealt" else full.index(cut_after) + 1
+    assert full[cut] != "table.opened"   # the crash really fell inside a step
+    crashed = rig.rebuilt(records[:cut])
+    published: list[str] = []
+    written: list[Record] = []
+    crashed._write = written.append
+    crashed.set_publisher(lambda topic, body: published.append(json.loads(body)["type"]))
+    crashed.open(recovered=True)
+    missing = full[cut:] if cut_after == "card.dealt" else full[cut:cut + 1]
+    assert published == ["table.opened", *missing]
+    assert [r.seq for r in written] == list(range(cut + 1, cut + 1 + len(written)))
+    if cut_after == "card.dealt":
+        assert crashed.state_name == "settled"
+        assert public_state(crashed) == public_state(rig.table)
+    else:
+        assert crashed.state_name == "dealing"
