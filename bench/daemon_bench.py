@@ -1,0 +1,198 @@
+"""Daemon figures: start-up time, CARD-to-``card.dealt`` latency, sustained events per second, memory.
+
+The daemon runs as ``table-controller run`` in a subprocess (as in production,
+with gpiozero mock pins); the shoe and RFID boards are simulated in this
+process on ptys, so the moment a CARD frame is first written is known exactly
+(``SimulatedBoard.sent_log``, loop time = ``time.monotonic()``). A pit
+subscriber on its own thread stamps each event with ``time.monotonic()`` when
+it arrives; both clocks are the same CLOCK_MONOTONIC.
+
+    .venv/bin/python bench/daemon_bench.py [--hands 40] [--burst 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import zmq
+
+from controller.pit_client import PitClient
+from firmware_bridge import messages
+from firmware_bridge.simulator import SimulatedBoard
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CONFIG = """
+[table]
+id = "BENCH"
+game = "easy-jack"
+seats = 6
+state_dir = "state"
+[limits]
+min_bet = 500
+max_bet = 50000
+[devices.shoe]
+port = "{folder}/shoe"
+[devices.rfid]
+port = "{folder}/rfid"
+[antennas]
+{antennas}
+[chips]
+registry = "chips.csv"
+[buttons]
+deal = 5
+stand = 6
+next = 13
+[pit]
+publish = "ipc://{folder}/pub"
+sync = "ipc://{folder}/sync"
+control = "ipc://{folder}/control"
+[display]
+mode = "off"
+"""
+
+
+class Stamped:
+    """The pit subscriber thread: every event with its arrival time."""
+
+    def __init__(self, pit: PitClient) -> None:
+        self.pit = pit
+        self.arrived: list[float] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            if self.pit.poll(0.05):
+                now = time.monotonic()
+                self.arrived += [now] * (len(self.pit.events) - len(self.arrived))
+
+    async def wait(self, count: int, timeout: float = 30.0) -> None:
+        """Until ``count`` events have arrived (checked on the loop without blocking it)."""
+        deadline = time.monotonic() + timeout
+        while len(self.arrived) < count:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{len(self.arrived)} of {count} events")
+            await asyncio.sleep(0.001)
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
+    shoe = SimulatedBoard("shoe", link=folder / "shoe", rng=random.Random(1))
+    rfid = SimulatedBoard("rfid", link=folder / "rfid", rng=random.Random(2))
+    await shoe.start()
+    await rfid.start()
+    (folder / "chips.csv").write_text("".join(f"{n:016x},500,active\n" for n in range(1, 7)))
+    antennas = "\n".join(f'{2 * s - 1} = "{s}:main"' for s in range(1, 7))
+    config = folder / "table.toml"
+    config.write_text(CONFIG.format(folder=folder, antennas=antennas))
+    endpoints = [f"ipc://{folder}/{name}" for name in ("pub", "sync", "control")]
+    pit = PitClient("BENCH", *endpoints, context=zmq.Context())
+    stamped = Stamped(pit)
+    stamped.thread.start()
+    started = time.monotonic()
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+        env=dict(os.environ, GPIOZERO_PIN_FACTORY="mock"), cwd=ROOT,
+        stdout=subprocess.DEVNULL, stderr=open(folder / "daemon.log", "wb"))  # noqa: SIM115
+    try:
+        await stamped.wait(3)                           # table.opened, two device.online
+        startup = stamped.arrived[2] - started
+        opened = stamped.arrived[0] - started
+        shoe.load_shoe(6)
+        for seat in range(1, 7):
+            rfid.place(2 * seat - 1, [(f"{seat:016x}", 500)])
+        await stamped.wait(len(pit.events) + 7)
+        latencies: list[float] = []
+        for _ in range(hands):
+            await asyncio.to_thread(pit.press, "deal")
+            while True:
+                state = (await asyncio.to_thread(pit.control, {"cmd": "state"}))["state"]
+                if state["phase"] == "settled":
+                    break
+                if state["phase"] == "players" and "stand" in state["live_buttons"] and \
+                        random.random() < 0.5:
+                    await asyncio.to_thread(pit.press, "stand")
+                    continue
+                count = len(pit.events)
+                sent_before = len(shoe.sent_log)
+                shoe.draw()
+                await stamped.wait(count + 1)
+                cards = [t for t, m in shoe.sent_log[sent_before:] if isinstance(m, messages.Card)]
+                kinds = [e["type"] for e in pit.events[count:]]
+                if cards and kinds[0] == "card.dealt":
+                    latencies.append(stamped.arrived[count] - cards[0])
+                await stamped.wait(len(pit.events))
+            await asyncio.to_thread(pit.press, "next")
+        # Sustained rate: a burst of cards while betting is open; each is an alert event,
+        # journaled (fsync) and published like any other.
+        await asyncio.sleep(0.5)
+        count = len(pit.events)
+        shoe.load_shoe(6)
+        await stamped.wait(count + 1)
+        count = len(pit.events)
+        first = time.monotonic()
+        shoe.draw(min(burst, 300))
+        for _ in range(max(0, burst - 300) // 300):
+            await shoe.wait_idle()
+            shoe.draw(300)
+        await stamped.wait(count + burst, timeout=120)
+        rate = burst / (stamped.arrived[count + burst - 1] - first)
+        rss = rss_kib(daemon.pid)
+    finally:
+        daemon.terminate()
+        daemon.wait(10)
+        stamped.stop.set()
+        stamped.thread.join()
+        pit.close()
+        await shoe.close()
+        await rfid.close()
+    return {
+        "startup_to_table_opened_s": round(opened, 3),
+        "startup_to_boards_online_s": round(startup, 3),
+        "card_to_event_samples": len(latencies),
+        "card_to_event_p50_ms": round(percentile(latencies, 0.50) * 1000, 2),
+        "card_to_event_p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
+        "card_to_event_mean_ms": round(statistics.fmean(latencies) * 1000, 2),
+        "sustained_events_per_s": round(rate),
+        "rss_mib": round(rss / 1024, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--burst", type=int, default=2000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="table-bench-") as folder:
+        figures = asyncio.run(bench(Path(folder), args.hands, args.burst))
+    print(f"daemon bench on {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

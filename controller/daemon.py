@@ -1,0 +1,175 @@
+"""The daemon: one table on one asyncio loop, wired from its configuration.
+
+Start-up order: open the journal and replay it into the table (nothing is
+published), bind the pit sockets, announce ``table.opened``, then start the
+boards and the buttons. Every driver input and every control command runs on
+the loop, one at a time, through :class:`controller.table.Table`; after each the
+dealer display and the button lights are brought up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+import signal
+import sys
+from typing import Any
+
+from controller.config import Config
+from controller.events import utc_timestamp
+from controller.games.catalog import GAMES
+from controller.journal import Journal
+from controller.pit import CurveKeys, PitServer
+from controller.table import Table, TableSettings
+from controller.views import dealer_view, public_state
+from drivers.buttons import DealerPanel
+from drivers.chips import ChipRegistry
+from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
+from drivers.inputs import DriverInput
+from drivers.rfid import RfidDriver
+from drivers.shoe import ShoeDriver
+
+log = logging.getLogger(__name__)
+
+JOURNAL_NAME = "journal.log"
+
+
+def _now() -> str:
+    return utc_timestamp(datetime.datetime.now(datetime.UTC))
+
+
+def make_renderer(mode: str) -> Renderer:
+    """The dealer display for ``[display] mode``."""
+    if mode == "terminal":
+        return TerminalRenderer(sys.stdout)
+    if mode == "log":
+        return LogRenderer(sys.stderr)
+    return NullRenderer()
+
+
+class Daemon:
+    """Everything one table runs, from start to a clean stop."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.journal = Journal.open(config.state_dir / JOURNAL_NAME)
+        self.registry = ChipRegistry.load(config.chip_registry)
+        spec = GAMES[config.game]
+        settings = TableSettings(
+            table_id=config.table_id, game_name=config.game, seats=config.seats,
+            limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
+            buttons=tuple(config.buttons), decks=config.rules.decks,
+        )
+        self.table = Table(settings, spec.make(config.rules, config.limits), clock=_now,
+                           write=self.journal.append)
+        self.renderer = make_renderer(config.display.mode)
+        self.stopping = asyncio.Event()
+        self.pit: PitServer | None = None
+        self.shoe: ShoeDriver | None = None
+        self.rfid: RfidDriver | None = None
+        self.panel: DealerPanel | None = None
+
+    async def run(self) -> None:
+        """Run until SIGTERM or SIGINT, then stop cleanly."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, self.stopping.set)
+        recovered = self.table.recover(self.journal.records())
+        config = self.config
+        curve = None
+        if config.pit.curve_secret_key is not None and config.pit.curve_clients is not None:
+            curve = CurveKeys(config.pit.curve_secret_key, config.pit.curve_clients)
+        self.pit = PitServer(
+            config.table_id, publish=config.pit.publish, sync=config.pit.sync,
+            control=config.pit.control, snapshot=self.snapshot, history=self.history,
+            last_seq=lambda: self.table.state.seq, on_command=self.command, curve=curve,
+        )
+        await self.pit.start()
+        self.table.set_publisher(self.pit.publish)
+        damage = self.journal.damage
+        self.table.open(
+            recovered=recovered > 0,
+            journal_damage=None if damage is None else
+            f"journal tail cut at byte {damage.offset} ({damage.reason}); kept in {damage.quarantine}",
+        )
+        self.shoe = ShoeDriver(config.shoe_port, on_input=self.dispatch,
+                               shoe_id=self.table.state.shoe.shoe_id)
+        self.rfid = RfidDriver(config.rfid_port, on_input=self.dispatch, antennas=config.antennas,
+                               registry=self.registry)
+        self.panel = DealerPanel(config.buttons, config.lights, loop=loop, on_press=self.panel_pressed)
+        await self.shoe.start()
+        await self.rfid.start()
+        self.refresh()
+        log.info("table %s running %s, journal at seq %d", config.table_id, config.game,
+                 self.table.state.seq)
+        try:
+            await self.stopping.wait()
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        """Stop the boards, the buttons and the sockets; the journal is already durable."""
+        for driver in (self.shoe, self.rfid):
+            if driver is not None:
+                await driver.close()
+        if self.panel is not None:
+            self.panel.close()
+        if self.pit is not None:
+            await self.pit.close()
+        self.renderer.close()
+        self.journal.close()
+
+    def dispatch(self, item: DriverInput) -> None:
+        """One input from a driver, on the loop; a failure is logged and never stops the table."""
+        try:
+            self.table.handle(item)
+        except Exception:
+            log.exception("input %r could not be handled", item)
+            self.table.notice = f"internal error handling {type(item).__name__}: see the log"
+        self.refresh()
+
+    def panel_pressed(self, button: str) -> None:
+        """A button pressed on the dealer's panel (a refusal shows on the display)."""
+        self.press(button)
+
+    def press(self, button: str) -> str | None:
+        """A button pressed on the panel or through the control socket; returns a refusal or None."""
+        try:
+            reason = self.table.press(button)
+        except Exception:
+            log.exception("button %s could not be handled", button)
+            reason = f"internal error pressing {button}: see the log"
+            self.table.notice = reason
+        self.refresh()
+        return reason
+
+    def refresh(self) -> None:
+        """Bring the dealer display and the button lights up to date."""
+        self.renderer.show(dealer_view(self.table))
+        if self.panel is not None:
+            self.panel.set_live(self.table.live_buttons())
+
+    def snapshot(self) -> dict[str, Any]:
+        """The sync socket's snapshot: the state as of the last event."""
+        return {"seq": self.table.state.seq, "state": public_state(self.table)}
+
+    def history(self, from_seq: int) -> list[tuple[bytes, bytes]]:
+        """Held events from ``from_seq`` on, byte for byte as published."""
+        return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
+
+    async def command(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A control command (docs/control.md)."""
+        cmd = request.get("cmd")
+        if cmd == "press":
+            button = request.get("button")
+            if not isinstance(button, str):
+                return {"ok": False, "error": "press needs a button name"}
+            reason = self.press(button)
+            return {"ok": True} if reason is None else {"ok": False, "error": reason}
+        if cmd == "links":
+            return {"ok": True, "links": {
+                driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
+                for driver in (self.shoe, self.rfid) if driver is not None
+            }}
+        return {"ok": False, "error": f"unknown command {cmd!r}"}

@@ -1,0 +1,167 @@
+"""A pit client that never misses an event: subscribe, and replay any gap from the sync socket.
+
+This is the client side of pit-events.md (the "Clone" pattern): events arrive
+on the SUB socket; whenever an event's ``seq`` jumps, or a heartbeat names a
+``seq`` not yet seen, the client asks the sync socket for a replay from the
+first missing ``seq`` and merges it, so :attr:`PitClient.events` always holds
+every event from ``seq`` 1 (or the first asked for) in order, each once, byte
+for byte as published. A client that joins late catches up the same way.
+
+It is blocking (plain pyzmq with timeouts) and meant for tools, tests, the demo
+and benchmarks, not for the daemon's loop.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import zmq
+
+DEFAULT_TIMEOUT = 10.0
+
+
+class PitError(AssertionError):
+    """Nothing came within the time allowed; the message says what was awaited and what was seen."""
+
+
+class PitClient:
+    """Subscribes to one table's events and keeps them complete and in order."""
+
+    def __init__(self, table: str, publish: str, sync: str, control: str, *,
+                 context: zmq.Context[Any] | None = None, from_seq: int = 1) -> None:
+        self.context = context or zmq.Context.instance()
+        self.table = table
+        self.sub = self.context.socket(zmq.SUB)
+        self.sub.setsockopt(zmq.SUBSCRIBE, f"{table}/".encode())
+        self.sub.setsockopt(zmq.RECONNECT_IVL, 20)
+        self.sub.setsockopt(zmq.LINGER, 0)
+        self.sub.connect(publish)
+        self.sync_endpoint = sync
+        self.control_endpoint = control
+        self.events: list[dict[str, Any]] = []
+        """Every event so far, in ``seq`` order."""
+        self.raw: list[tuple[bytes, bytes]] = []
+        """``(topic, body)`` of each event in :attr:`events`, as published."""
+        self.heartbeats = 0
+        self.replays = 0
+        """How many gaps were filled from the sync socket."""
+        self.last_seq = from_seq - 1
+        self._cursor = 0
+
+    def close(self) -> None:
+        """Close the subscription."""
+        self.sub.close(linger=0)
+
+    # -- receiving ------------------------------------------------------------------
+
+    def poll(self, timeout: float) -> bool:
+        """Take what arrives within ``timeout`` seconds; True if anything new was added."""
+        if not self.sub.poll(int(max(timeout, 0) * 1000)):
+            return False
+        before = len(self.events)
+        while True:
+            topic, body = self.sub.recv_multipart()
+            self._accept(topic, body)
+            if not self.sub.poll(0):
+                return len(self.events) > before
+
+    def _accept(self, topic: bytes, body: bytes) -> None:
+        message = json.loads(body)
+        seq = message["seq"]
+        if message["type"] == "heartbeat":
+            self.heartbeats += 1
+            if seq > self.last_seq:
+                self.catch_up()
+            return
+        if seq <= self.last_seq:
+            return
+        if seq > self.last_seq + 1:
+            self.catch_up()
+            if seq <= self.last_seq:
+                return
+        self._add(topic, body, message)
+
+    def _add(self, topic: bytes, body: bytes, message: dict[str, Any]) -> None:
+        self.raw.append((topic, body))
+        self.events.append(message)
+        self.last_seq = message["seq"]
+
+    def catch_up(self) -> None:
+        """Replay everything after :attr:`last_seq` from the sync socket."""
+        replies = self.sync(b"replay", str(self.last_seq + 1).encode())
+        self.replays += 1
+        for reply in replies:
+            if reply[0] == b"event":
+                message = json.loads(reply[2])
+                if message["seq"] == self.last_seq + 1:
+                    self._add(reply[1], reply[2], message)
+
+    def next(self, kind: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+             **data: Any) -> dict[str, Any]:
+        """The next event not yet taken; with ``kind``, the next of that type whose data has
+        these fields (events skipped on the way count as taken)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while self._cursor < len(self.events):
+                event = self.events[self._cursor]
+                self._cursor += 1
+                if kind is None or (event["type"] == kind and all(
+                        event["data"].get(k) == v for k, v in data.items())):
+                    return event
+            left = deadline - time.monotonic()
+            if left <= 0:
+                seen = [(e["seq"], e["type"], e["data"]) for e in self.events[-10:]]
+                raise PitError(f"no {kind or 'event'} {data or ''} within {timeout} s; last: {seen}")
+            self.poll(left)
+
+    def taken(self) -> list[dict[str, Any]]:
+        """Every event taken by :meth:`next` or :meth:`drain`, in order."""
+        return self.events[: self._cursor]
+
+    def drain(self, quiet: float = 0.3) -> list[dict[str, Any]]:
+        """Take every event until none comes for ``quiet`` seconds."""
+        while self.poll(quiet):
+            pass
+        out = self.events[self._cursor:]
+        self._cursor = len(self.events)
+        return out
+
+    # -- asking ---------------------------------------------------------------------
+
+    def control(self, request: dict[str, Any], timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        """One control command and its reply."""
+        req = self.context.socket(zmq.REQ)
+        req.setsockopt(zmq.LINGER, 0)
+        req.connect(self.control_endpoint)
+        try:
+            req.send_json(request)
+            if not req.poll(int(timeout * 1000)):
+                raise PitError(f"no control reply to {request} within {timeout} s")
+            reply: dict[str, Any] = json.loads(req.recv())
+            return reply
+        finally:
+            req.close()
+
+    def press(self, button: str) -> dict[str, Any]:
+        """Press a dealer button through the control socket."""
+        return self.control({"cmd": "press", "button": button})
+
+    def sync(self, *frames: bytes, timeout: float = DEFAULT_TIMEOUT) -> list[list[bytes]]:
+        """One sync request; every reply message up to ``snapshot``, ``end`` or ``error``."""
+        dealer = self.context.socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(self.sync_endpoint)
+        try:
+            dealer.send_multipart(list(frames))
+            replies = []
+            while True:
+                if not dealer.poll(int(timeout * 1000)):
+                    raise PitError(f"no sync reply to {frames} within {timeout} s")
+                reply = dealer.recv_multipart()
+                replies.append(reply)
+                if reply[0] in (b"snapshot", b"end", b"error"):
+                    return replies
+        finally:
+            dealer.close()

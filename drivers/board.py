@@ -1,0 +1,98 @@
+"""What the shoe and RFID drivers share: one board behind a :class:`HostLink`.
+
+A :class:`BoardDriver` turns the link's events into plain inputs: the board
+coming online (only if the board on the port is the kind expected there),
+going offline, its STATUS flags when they change, and FAULTs, one input for a
+fault repeated within 10 s (io-protocol.md section 3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from firmware_bridge.host import HostLink
+
+from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
+from firmware_bridge.messages import DEVICE_KINDS, Fault, Hello, Message, Status
+from firmware_bridge.stats import LinkStats
+
+FAULT_REPEAT_WINDOW = 10.0
+"""Seconds within which a repeated FAULT is the same fault (it may come again after a link reset)."""
+
+log = logging.getLogger(__name__)
+
+
+class BoardDriver:
+    """One board (``device`` is ``"shoe"`` or ``"rfid"``) on the serial ``port``.
+
+    Subclasses handle the board's own messages in :meth:`on_data`. Every input
+    is handed to ``on_input`` on the loop thread, in the order it happened.
+    """
+
+    device = "board"
+
+    def __init__(self, port: str, *, on_input: Callable[[DriverInput], None],
+                 offline_after: float = 3.0, reopen_interval: float = 1.0) -> None:
+        self._emit = on_input
+        self._faults: dict[tuple[int, str], float] = {}
+        self.status_flags: int | None = None
+        self._accepted = False
+        self.link = HostLink(port, on_message=self._on_message, on_online=self._on_online,
+                             on_offline=self._on_offline, offline_after=offline_after,
+                             reopen_interval=reopen_interval)
+
+    @property
+    def is_online(self) -> bool:
+        """Whether the right board is connected and in a link session."""
+        return self._accepted and self.link.online
+
+    @property
+    def stats(self) -> LinkStats:
+        """The link's statistics."""
+        return self.link.stats
+
+    async def start(self) -> None:
+        """Open the port (or keep trying) and start the link."""
+        await self.link.start()
+
+    async def close(self) -> None:
+        """Close the link and the port."""
+        await self.link.close()
+
+    def on_data(self, message: Message) -> None:
+        """A data message from the board, other than STATUS and FAULT."""
+        raise NotImplementedError
+
+    def _on_online(self, hello: Hello) -> None:
+        kind = DEVICE_KINDS.get(hello.kind, f"kind {hello.kind}")
+        if kind != self.device:
+            self._accepted = False
+            log.error("%s port %s: a %s board answered", self.device, self.link.port, kind)
+            self._emit(DeviceFault(self.device, 0, f"a {kind} board is connected on the {self.device} port"))
+            return
+        self._accepted = True
+        self._emit(DeviceOnline(self.device, hello.firmware, hello.serial))
+
+    def _on_offline(self, reason: str) -> None:
+        if self._accepted:
+            self._accepted = False
+            self._emit(DeviceOffline(self.device, reason))
+
+    def _on_message(self, message: Message) -> None:
+        if not self._accepted:
+            return
+        if isinstance(message, Status):
+            if message.flags != self.status_flags:
+                self.status_flags = message.flags
+                self._emit(DeviceStatus(self.device, message.flags))
+        elif isinstance(message, Fault):
+            now = asyncio.get_running_loop().time()
+            key = (message.code, message.text)
+            last = self._faults.get(key)
+            self._faults[key] = now
+            if last is None or now - last > FAULT_REPEAT_WINDOW:
+                self._emit(DeviceFault(self.device, message.code, message.text))
+        else:
+            self.on_data(message)

@@ -1,0 +1,64 @@
+"""The RFID bet-spot reader: INVENTORY snapshots as wagers, checked against the chip registry.
+
+Each antenna lies under one betting spot (``antennas`` maps antenna number to
+``(seat, spot)``). An INVENTORY is the complete set of chips on an antenna; a
+:class:`~drivers.inputs.SpotWager` is handed on only when that set changes, so
+the reader's periodic repeats and resends after a link reset are quiet.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+
+from drivers.board import BoardDriver
+from drivers.chips import ChipRegistry
+from drivers.inputs import DriverInput
+from firmware_bridge import messages
+
+TOO_MANY_CHIPS = 0x04
+"""STATUS flag: a spot holds more chips than one INVENTORY can list."""
+
+log = logging.getLogger(__name__)
+
+
+class RfidDriver(BoardDriver):
+    """The RFID reader on serial ``port``."""
+
+    device = "rfid"
+
+    def __init__(self, port: str, *, on_input: Callable[[DriverInput], None],
+                 antennas: Mapping[int, tuple[int, str]], registry: ChipRegistry,
+                 offline_after: float = 3.0, reopen_interval: float = 1.0) -> None:
+        super().__init__(port, on_input=on_input, offline_after=offline_after,
+                         reopen_interval=reopen_interval)
+        self._antennas = dict(antennas)
+        self._registry = registry
+        self._last: dict[int, tuple[frozenset[tuple[str, int]], bool]] = {}
+        self._lights: int | None = None
+
+    def on_data(self, message: messages.Message) -> None:
+        """Turn one INVENTORY into a wager when the spot's chips changed."""
+        if not isinstance(message, messages.Inventory):
+            log.warning("RFID reader sent an unexpected %s", message.NAME)
+            return
+        spot = self._antennas.get(message.antenna)
+        if spot is None:
+            if message.chips:
+                log.warning("chips on antenna %d, which is under no betting spot", message.antenna)
+            return
+        chips = frozenset((chip.uid, chip.value) for chip in message.chips)
+        flags = self.status_flags or 0
+        complete = not (len(message.chips) == messages.MAX_CHIPS and flags & TOO_MANY_CHIPS)
+        if self._last.get(message.antenna) == (chips, complete):
+            return
+        self._last[message.antenna] = (chips, complete)
+        seat, name = spot
+        self._emit(self._registry.wager(seat, name, message.antenna, sorted(chips), complete))
+
+    def light_spots(self, antennas: set[int]) -> None:
+        """Light the spots on these antennas (and only these), sent when the set changes."""
+        mask = sum(1 << (antenna - 1) for antenna in antennas)
+        if mask != self._lights:
+            self._lights = mask
+            self.link.send(messages.SpotLights(mask))
