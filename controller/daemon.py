@@ -4,7 +4,8 @@ Start-up order: open the journal and replay it into the table (nothing is
 published), bind the pit sockets, announce ``table.opened``, then start the
 boards and the buttons. Every driver input and every control command runs on
 the loop, one at a time, through :class:`controller.table.Table`; after each the
-dealer display and the button lights are brought up to date.
+dealer display, the button lights and the spot lights (the spots of the seat
+in turn) are brought up to date.
 """
 
 from __future__ import annotations
@@ -149,6 +150,9 @@ class Daemon:
         self.renderer.show(dealer_view(self.table))
         if self.panel is not None:
             self.panel.set_live(self.table.live_buttons())
+        if self.rfid is not None:
+            seat = self.table.seat_in_turn()
+            self.rfid.light_spots({a for a, (s, _) in self.config.antennas.items() if s == seat})
 
     def snapshot(self) -> dict[str, Any]:
         """The sync socket's snapshot: the state as of the last event."""

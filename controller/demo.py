@@ -26,6 +26,7 @@ from controller.config import load_config
 from controller.daemon import Daemon
 from controller.pit_client import PitClient
 from drivers.display import LogRenderer
+from firmware_bridge.sim_models import parse_card
 from firmware_bridge.simulator import SimulatedBoard
 
 PAUSE = float(os.environ.get("DEMO_PAUSE", "0.4"))
@@ -91,6 +92,10 @@ def chip(value: str, number: int) -> tuple[str, int]:
     return (f"{CHIPS[value]:08x}{number:08x}", CHIPS[value])
 
 
+class DemoError(RuntimeError):
+    """The table did not answer as the script expects."""
+
+
 class Demo:
     """The scripted dealer and the pit subscriber."""
 
@@ -130,9 +135,12 @@ class Demo:
             if event["type"] == kind and all(event["data"].get(k) == v for k, v in data.items()):
                 return event
 
-    async def press(self, button: str) -> None:
+    async def press(self, button: str, *, refused: bool = False) -> None:
+        """Press a button through the control socket; stop the demo if the answer is not as scripted."""
         reply = await asyncio.to_thread(self.pit.press, button)
         print(f"dealer presses {button.upper()}: {reply}", flush=True)
+        if reply["ok"] == refused:
+            raise DemoError(f"{button} was {'taken' if reply['ok'] else 'refused'}: {reply}")
         await asyncio.sleep(PAUSE)
 
     async def bet(self, seat: int, spot: str, *chips: tuple[str, int]) -> None:
@@ -158,12 +166,11 @@ class Demo:
         print("== The table opens on simulated boards ==", flush=True)
         await self.expect("device.online", device="shoe")
         await self.expect("device.online", device="rfid")
-        self.shoe.load_shoe(6, cards=[(("A23456789TJQK".index(c[0]) + 1), "cdhs".index(c[1]))
-                                      for c in SHOE])
+        self.shoe.load_shoe(6, cards=[parse_card(card) for card in SHOE], cut_at=len(SHOE) - 1)
         await self.expect("shoe.loaded")
 
         print("== Hand 1: two seats; seat 3 also bets Dealer Bust ==", flush=True)
-        await self.press("deal")                              # refused: no wagers yet
+        await self.press("deal", refused=True)                # no wagers yet
         await self.bet(1, "main", chip("5", 1), chip("5", 2))
         await self.bet(3, "main", chip("25", 1))
         await self.bet(3, "side", chip("5", 3))
@@ -200,6 +207,7 @@ class Demo:
         await self.press("stand")
         await self.expect("hand.settled")
         await self.press("next")
+        await self.press("deal", refused=True)                # the cut card is out: a new shoe first
         print("== Demo complete ==", flush=True)
 
     async def run(self) -> None:
@@ -228,7 +236,11 @@ class Demo:
 def main() -> int:
     """Run the demo in a fresh temporary folder."""
     with tempfile.TemporaryDirectory(prefix="table-demo-") as folder:
-        asyncio.run(Demo(Path(folder)).run())
+        try:
+            asyncio.run(Demo(Path(folder)).run())
+        except (DemoError, TimeoutError) as error:
+            print(f"demo failed: {error or 'no event in time'}", file=sys.stderr)
+            return 1
     return 0
 
 

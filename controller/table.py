@@ -115,8 +115,9 @@ class Table:
         self.notice: str | None = None
         """The last refusal or problem to show the dealer (cleared by the next accepted input)."""
         self.live_spots: dict[tuple[int, str], SpotWager] = {}
-        self.phase = "betting"
-        """The machine's phase; ``transitions`` keeps it here."""
+        self.phase: str = "betting"
+        """The machine's phase (``betting``, ``dealing``, ``players``, ``dealer``, ``settled``);
+        ``transitions`` keeps it here."""
         self._flagged_chips: set[tuple[int, str]] = set()
         self.machine = Machine(
             model=self,
@@ -248,7 +249,7 @@ class Table:
 
     def refusal(self, button: str) -> str | None:
         """Why pressing ``button`` is not allowed now, or None if it is."""
-        phase = self.state_name
+        phase = self.phase
         if button == "deal":
             if phase != "betting":
                 return "a hand is already in play"
@@ -268,10 +269,12 @@ class Table:
         """The configured buttons that may be pressed now (their lights are on)."""
         return tuple(b for b in self.settings.buttons if b in BUTTON_TRIGGERS and self.refusal(b) is None)
 
-    @property
-    def state_name(self) -> str:
-        """The machine's phase (``betting``, ``dealing``, ``players``, ``dealer``, ``settled``)."""
-        return str(self.phase)
+    def seat_in_turn(self) -> int | None:
+        """The seat whose decision the table waits for, if any."""
+        if self.phase != "players" or self.state.hand is None:
+            return None
+        seat: int | None = self.state.hand.turn
+        return seat
 
     def deal_problems(self) -> list[str]:
         """Why a deal cannot start now (empty when it can)."""
@@ -369,7 +372,7 @@ class Table:
             self._alert("card_over_count", "critical",
                         f"more copies of {card} than {shoe.decks} decks hold", index=drawn.index,
                         card=card)
-        if self.state_name in IN_HAND and self.may_card(drawn):
+        if self.phase in IN_HAND and self.may_card(drawn):
             self.notice = None
             self.card(drawn)
             return
@@ -436,6 +439,6 @@ class Table:
         if not self.state.devices[item.device].online:
             return
         self._emit("device.offline", {"device": item.device, "reason": item.reason})
-        waiting = " The hand waits until it is back." if self.state_name in IN_HAND else ""
+        waiting = " The hand waits until it is back." if self.phase in IN_HAND else ""
         self._alert("device_offline", "critical" if waiting else "warning",
                     f"the {item.device} is offline: {item.reason}.{waiting}", device=item.device)

@@ -45,7 +45,7 @@ def public_state(table: Table) -> dict[str, Any]:
                 if held.seat == seat:
                     entry["cards"] = list(_hand_cards(held.cards, True))
                     entry["total"] = _total_words(held.total())
-                    entry["in_turn"] = hand.turn == seat and table.state_name == "players"
+                    entry["in_turn"] = table.seat_in_turn() == seat
         seats.append(entry)
     dealer: dict[str, Any] = {"cards": [], "total": None}
     if hand is not None:
@@ -55,7 +55,7 @@ def public_state(table: Table) -> dict[str, Any]:
     return {
         "table": table.settings.table_id,
         "game": table.settings.game_name,
-        "phase": table.state_name,
+        "phase": table.phase,
         "hand": state.hand_no if state.in_hand else None,
         "next_hand": state.hand_no + 1,
         "seats": seats,
@@ -75,7 +75,7 @@ def public_state(table: Table) -> dict[str, Any]:
 
 def instruction(table: Table) -> str:
     """The one line that tells the dealer what to do next."""
-    phase = table.state_name
+    phase = table.phase
     offline = [name for name, d in sorted(table.state.devices.items()) if not d.online]
     if offline and phase in IN_HAND:
         return f"Wait: the {' and '.join(offline)} is offline. The hand goes on when it is back."
@@ -100,7 +100,7 @@ def instruction(table: Table) -> str:
 def dealer_view(table: Table) -> TableView:
     """What the dealer display shows now."""
     snapshot = public_state(table)
-    live = {key: w.amount for key, w in table.live_spots.items()}
+    live = {key: w.amount for key, w in table.live_spots.items() if w.amount}
     results: dict[int, list[str]] = {}
     payouts: list[str] = []
     for result in snapshot["results"] or []:

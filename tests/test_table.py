@@ -60,7 +60,7 @@ class Rig:
 
     def check_recovery(self) -> None:
         table = self.rebuilt()
-        assert table.state_name == self.table.state_name
+        assert table.phase == self.table.phase
         assert public_state(table) == public_state(self.table)
 
     def do(self, item: Any) -> list[dict[str, Any]]:
@@ -125,7 +125,7 @@ def test_a_full_hand_publishes_every_step_in_order(rig: Rig) -> None:
                                "card": None, "face_up": False}
     assert "9d" not in json.dumps(rig.published)
     assert public_state(rig.table)["dealer"]["cards"] == [None]
-    assert rig.table.state_name == "players"
+    assert rig.table.phase == "players"
     rig.card("3s")                       # seat 1 hits to 8
     stood = rig.press("stand")
     assert types(stood) == ["player.action"]
@@ -135,7 +135,7 @@ def test_a_full_hand_publishes_every_step_in_order(rig: Rig) -> None:
     assert types(end_of_players) == ["player.action", "card.revealed", "hand.settled"]
     assert end_of_players[1]["data"] == {"index": 3, "to": "dealer", "seat": None, "hand_index": 0,
                                          "card": "9d"}
-    assert rig.table.state_name == "settled"  # 9 needs no card
+    assert rig.table.phase == "settled"  # 9 needs no card
     settled = next(e for e in rig.published if e["type"] == "hand.settled")["data"]["results"]
     assert settled == [
         {"seat": 1, "spot": "main", "hand_index": 0, "outcome": "lose", "wager": 1000, "payout": -1000},
@@ -147,7 +147,7 @@ def test_a_full_hand_publishes_every_step_in_order(rig: Rig) -> None:
     ended = rig.press("next")
     assert types(ended) == ["hand.ended"]
     assert ended[0]["hand"] == 1 and ended[0]["data"] == {"hand": 1}
-    assert rig.table.state_name == "betting"
+    assert rig.table.phase == "betting"
     assert [e["seq"] for e in rig.published] == list(range(1, len(rig.published) + 1))
 
 
@@ -157,7 +157,7 @@ def test_dealer_draws_while_a_side_wager_is_in_action(rig: Rig) -> None:
     rig.card("Ks")                       # seat 2: 10
     rig.card("2d")                       # hole
     rig.press("stand")
-    assert rig.table.state_name == "dealer"
+    assert rig.table.phase == "dealer"
     rig.card("3c")                       # dealer 5
     rig.card("4c")                       # dealer 9: stands
     results = rig.table.state.results
@@ -179,7 +179,7 @@ def test_deal_is_refused_with_reasons_and_changes_nothing(rig: Rig) -> None:
     reason = rig.table.press("deal")
     assert reason is not None and "below the table minimum" in reason and "no main wager" in reason
     assert "deal" not in rig.table.live_buttons()
-    assert rig.table.state_name == "betting"
+    assert rig.table.phase == "betting"
     assert "hand.started" not in types(rig.published)
 
 
@@ -191,7 +191,7 @@ def test_a_natural_ends_the_turn_and_a_bust_too(rig: Rig) -> None:
     rig.card("7d")                       # hole
     assert rig.table.state.hand.turn == 2
     rig.card("5c")                       # seat 2 busts at 14: turn over
-    assert rig.table.state_name == "settled"  # nothing depends on the dealer any more
+    assert rig.table.phase == "settled"  # nothing depends on the dealer any more
     assert [r["outcome"] for r in rig.table.state.results or ()] == ["natural", "lose"]
 
 
@@ -201,7 +201,7 @@ def test_void_cancels_the_hand(rig: Rig) -> None:
     rig.card("5h")
     voided = rig.press("void")
     assert types(voided) == ["hand.voided"]
-    assert rig.table.state_name == "betting"
+    assert rig.table.phase == "betting"
     assert "hand.settled" not in types(rig.published)
     rig.press("deal")
     assert rig.published[-2]["hand"] == 2
@@ -240,7 +240,7 @@ def test_chips_and_past_posting(rig: Rig) -> None:
     rig.card("9d")
     rig.press("stand")
     rig.card("2c")
-    assert rig.table.state_name == "settled"
+    assert rig.table.phase == "settled"
     assert rig.bet(1, "main", 0) == []                    # collecting after settlement is allowed
     rig.press("next")
     assert rig.published[-1]["type"] == "bet.placed" and rig.published[-1]["data"]["amount"] == 0
@@ -256,7 +256,7 @@ def test_device_offline_mid_hand_waits_and_resumes(rig: Rig) -> None:
     assert "offline" in dealer_view(rig.table).instruction
     rig.do(DeviceOnline("shoe", "f", "s"))
     rig.card("9d")
-    assert rig.table.state_name == "players"
+    assert rig.table.phase == "players"
 
 
 def test_cut_card_ends_the_shoe_after_the_hand(rig: Rig) -> None:
@@ -290,7 +290,7 @@ def test_a_step_cut_short_by_a_crash_is_finished_on_restart(tmp_path: Path, cut_
     assert published == ["table.opened", *missing]
     assert [r.seq for r in written] == list(range(cut + 1, cut + 1 + len(written)))
     if cut_after == "card.dealt":
-        assert crashed.state_name == "settled"
+        assert crashed.phase == "settled"
         assert public_state(crashed) == public_state(rig.table)
     else:
-        assert crashed.state_name == "dealing"
+        assert crashed.phase == "dealing"

@@ -1,0 +1,148 @@
+"""Start-up time of the daemon against the size of its journal.
+
+Writes a journal of real hands (the real table and game, inputs from a
+shuffled shoe; records written without fsync to save time), then starts
+``table-controller run`` on it and times how long it takes to publish
+``table.opened`` (from the event's own timestamp), i.e. to open, check and
+replay the journal.
+
+    .venv/bin/python bench/startup_bench.py --events 100000 200000
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import zmq
+
+from controller.games.base import Limits
+from controller.games.easy_jack import EasyJack, EasyJackRules
+from controller.journal import encode_record
+from controller.pit_client import PitClient
+from controller.table import Table, TableSettings
+from drivers.cards import Card
+from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_journal(path: Path, events: int) -> None:
+    """About ``events`` events of six-seat hands."""
+    rng = random.Random(5)
+    with open(path, "wb") as out:
+        settings = TableSettings("BENCH", "easy-jack", 6, {"min_bet": 500, "max_bet": 50000},
+                                 ("deal", "stand", "next"), 6)
+        table = Table(settings, EasyJack(EasyJackRules(), Limits(500, 50000)),
+                      clock=lambda: "2026-11-21T00:00:00.000Z",
+                      write=lambda record: out.write(encode_record(record)))
+        table.open(recovered=False)
+        table.handle(DeviceOnline("shoe", "f", "s"))
+        table.handle(DeviceOnline("rfid", "f", "s"))
+        shoe: list[Card] = []
+        shoe_id = 0
+        while table.state.seq < events:
+            if len(shoe) < 60:
+                shoe_id += 1
+                shoe = [Card(r, s) for r in range(1, 14) for s in range(4)] * 6
+                rng.shuffle(shoe)
+                table.handle(ShoeLoaded(shoe_id, 6))
+            for seat in range(1, 7):
+                table.handle(SpotWager(seat, "main", 2 * seat - 1, 500 * seat, (f"{seat:016x}",)))
+                table.handle(SpotWager(seat, "side", 2 * seat, 500, (f"{seat + 6:016x}",)))
+            assert table.press("deal") is None
+            while table.phase != "settled":
+                if table.phase == "players" and rng.random() < 0.4:
+                    table.press("stand")
+                    continue
+                index = table.state.shoe.last_index + 1
+                table.handle(CardDrawn(shoe_id, index, shoe.pop()))
+            for seat in range(1, 7):
+                table.handle(SpotWager(seat, "main", 2 * seat - 1, 0, ()))
+                table.handle(SpotWager(seat, "side", 2 * seat, 0, ()))
+            table.press("next")
+
+
+def config(folder: Path) -> Path:
+    (folder / "chips.csv").write_text("")
+    path = folder / "table.toml"
+    path.write_text(f"""
+[table]
+id = "BENCH"
+game = "easy-jack"
+seats = 6
+state_dir = "{folder}"
+[limits]
+min_bet = 500
+max_bet = 50000
+[devices.shoe]
+port = "{folder}/no-shoe"
+[devices.rfid]
+port = "{folder}/no-rfid"
+[antennas]
+1 = "1:main"
+[chips]
+registry = "chips.csv"
+[buttons]
+deal = 5
+stand = 6
+next = 13
+[pit]
+publish = "ipc://{folder}/pub"
+sync = "ipc://{folder}/sync"
+control = "ipc://{folder}/control"
+[display]
+mode = "off"
+""")
+    return path
+
+
+def start_up(folder: Path) -> float:
+    """Seconds from starting the daemon to its ``table.opened``."""
+    pit = PitClient("BENCH", *(f"ipc://{folder}/{n}" for n in ("pub", "sync", "control")),
+                    context=zmq.Context())
+    started = time.time()
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(config(folder))],
+        env=dict(os.environ, GPIOZERO_PIN_FACTORY="mock"), cwd=ROOT,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        opened = pit.control({"cmd": "state"}, timeout=600)
+        assert opened["ok"], opened
+        event = pit.sync(b"replay", str(opened["seq"]).encode())[0]
+        body = json.loads(event[2])
+        assert body["type"] == "table.opened", body
+        ts = datetime.datetime.fromisoformat(body["ts"].replace("Z", "+00:00")).timestamp()
+        return ts - started
+    finally:
+        daemon.terminate()
+        daemon.wait(30)
+        pit.close()
+        pit.context.destroy(linger=0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, nargs="+", default=[0, 100_000])
+    args = parser.parse_args()
+    for events in args.events:
+        with tempfile.TemporaryDirectory(prefix="table-startup-") as name:
+            folder = Path(name)
+            begun = time.monotonic()
+            write_journal(folder / "journal.log", events)
+            made = time.monotonic() - begun
+            size = (folder / "journal.log").stat().st_size
+            print(f"{events:>9} events ({size / 2**20:6.1f} MiB, made in {made:5.1f} s): "
+                  f"start-up {start_up(folder):6.2f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
