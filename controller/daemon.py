@@ -17,6 +17,7 @@ import signal
 import sys
 from typing import Any
 
+from controller import checkpoint
 from controller.config import Config
 from controller.events import utc_timestamp
 from controller.games.catalog import GAMES
@@ -34,6 +35,9 @@ from drivers.shoe import ShoeDriver
 log = logging.getLogger(__name__)
 
 JOURNAL_NAME = "journal.log"
+CHECKPOINT_NAME = "checkpoint.json"
+REPLAY_WINDOW = 10_000
+"""Events the sync socket can always replay (pit-events.md section 2)."""
 
 
 def _now() -> str:
@@ -54,7 +58,11 @@ class Daemon:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.journal = Journal.open(config.state_dir / JOURNAL_NAME)
+        self.checkpoint_path = config.state_dir / CHECKPOINT_NAME
+        saved = checkpoint.load(self.checkpoint_path)
+        start = saved.window if saved is not None else (1, 0)
+        self.journal = Journal.open(config.state_dir / JOURNAL_NAME, keep=REPLAY_WINDOW, start=start)
+        self.checkpoint = saved if saved is not None and checkpoint.matches(saved, self.journal) else None
         self.registry = ChipRegistry.load(config.chip_registry)
         spec = GAMES[config.game]
         settings = TableSettings(
@@ -76,7 +84,12 @@ class Daemon:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, self.stopping.set)
-        recovered = self.table.recover(self.journal.records())
+        saved = self.checkpoint
+        replayed = self.table.recover(self.journal.records(after=saved.seq if saved else 0),
+                                      saved.state if saved else None)
+        log.info("journal at seq %d: %s, %d events replayed", self.journal.last_seq,
+                 f"state from the checkpoint at seq {saved.seq}" if saved else "no checkpoint used",
+                 replayed)
         config = self.config
         curve = None
         if config.pit.curve_secret_key is not None and config.pit.curve_clients is not None:
@@ -90,7 +103,7 @@ class Daemon:
         self.table.set_publisher(self.pit.publish)
         damage = self.journal.damage
         self.table.open(
-            recovered=recovered > 0,
+            recovered=self.journal.last_seq > 0,
             journal_damage=None if damage is None else
             f"journal tail cut at byte {damage.offset} ({damage.reason}); kept in {damage.quarantine}",
         )
@@ -102,8 +115,7 @@ class Daemon:
         await self.shoe.start()
         await self.rfid.start()
         self.refresh()
-        log.info("table %s running %s, journal at seq %d", config.table_id, config.game,
-                 self.table.state.seq)
+        log.info("table %s running %s", config.table_id, config.game)
         try:
             await self.stopping.wait()
         finally:
@@ -146,13 +158,25 @@ class Daemon:
         return reason
 
     def refresh(self) -> None:
-        """Bring the dealer display and the button lights up to date."""
+        """After every input: a checkpoint if one is due, and the display and lights up to date."""
+        self.save_checkpoint()
         self.renderer.show(dealer_view(self.table))
         if self.panel is not None:
             self.panel.set_live(self.table.live_buttons())
         if self.rfid is not None:
             seat = self.table.seat_in_turn()
             self.rfid.light_spots({a for a, (s, _) in self.config.antennas.items() if s == seat})
+
+    def save_checkpoint(self) -> None:
+        """Write a checkpoint between hands, every :data:`checkpoint.EVERY` events."""
+        state = self.table.state
+        since = self.checkpoint.seq if self.checkpoint is not None else 0
+        if state.in_hand or state.pending or state.seq - since < checkpoint.EVERY:
+            return
+        try:
+            self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint())
+        except OSError:
+            log.exception("checkpoint not written; the journal is still complete")
 
     def snapshot(self) -> dict[str, Any]:
         """The sync socket's snapshot: the state as of the last event."""

@@ -124,19 +124,36 @@ def read_records(path: Path) -> Iterator[Record]:
     A bad last line (a write in progress, or a torn tail not cut yet) ends the stream;
     a bad line before the last raises :class:`JournalCorrupt`. No file, no records.
     """
+    return _stream(path, 0, 1)
+
+
+def _stream(path: Path, offset: int, first_seq: int) -> Iterator[Record]:
+    """The records from byte ``offset`` on, the first being ``first_seq`` (see :func:`read_records`)."""
     try:
         lines = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except FileNotFoundError:
         return
     with lines:
+        lines.seek(offset)
         bad: str | None = None
-        for number, line in enumerate(lines, start=1):
+        for number, line in enumerate(lines, start=first_seq):
             if bad is not None:
                 raise JournalCorrupt(f"{bad} in {path}, with more lines after it")
             try:
                 yield _decode_line(line, number)
             except _BadLine as exc:
                 bad = f"line {number}: {exc}"
+
+
+def _starts_at(path: Path, offset: int, seq: int) -> bool:
+    """Whether the line at byte ``offset`` of ``path`` is a good record with this ``seq``."""
+    with open(path, "rb") as lines:
+        lines.seek(offset)
+        try:
+            _decode_line(lines.readline(), seq)
+        except _BadLine:
+            return False
+    return True
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -187,17 +204,24 @@ class Journal:
         self.path = path
         self.damage = None
         self.last_seq = 0
+        self.start = (1, 0)
+        """``(seq, byte offset)`` where reading began when the journal was opened."""
         self._fd: int | None = fd
         self._size = 0
         self._broken = False
         self._recent: collections.deque[Record] = collections.deque(maxlen=keep)
+        self._offsets: collections.deque[int] = collections.deque(maxlen=keep)
 
     @classmethod
-    def open(cls, path: Path, *, keep: int = 10_000) -> Journal:
+    def open(cls, path: Path, *, keep: int = 10_000, start: tuple[int, int] = (1, 0)) -> Journal:
         """Open (or create) the journal at ``path``, check every line and cut off a bad tail.
 
         ``keep`` is how many of the latest records :meth:`since` can always hand back.
-        Raises :class:`JournalCorrupt` when a line before the last one is bad.
+        ``start`` is ``(seq, byte offset)`` of the record to begin reading at, known from a
+        checkpoint, so that a long journal is not read whole at every start; if no good
+        record ``seq`` stands at that offset, the whole journal is read. :attr:`start` says
+        where reading began. Raises :class:`JournalCorrupt` when a line before the last one
+        (from where reading began) is bad.
         """
         if keep < 1:
             raise ValueError("keep must be at least 1")
@@ -211,6 +235,8 @@ class Journal:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if not existed:
                 _fsync_dir(path.parent)
+            if start != (1, 0) and existed and _starts_at(path, start[1], start[0]):
+                journal.start = start
             journal._scan()
         except BaseException:
             journal.close()
@@ -220,8 +246,11 @@ class Journal:
     def _scan(self) -> None:
         """Read the file once: validate, remember the latest records, cut a bad tail."""
         bad: tuple[int, int, str] | None = None
+        first_seq, self._size = self.start
+        self.last_seq = first_seq - 1
         with open(self.path, "rb") as lines:
-            for number, line in enumerate(lines, start=1):
+            lines.seek(self._size)
+            for number, line in enumerate(lines, start=first_seq):
                 if bad is not None:
                     offset, bad_number, reason = bad
                     raise JournalCorrupt(
@@ -234,6 +263,7 @@ class Journal:
                     bad = (self._size, number, str(exc))
                     continue
                 self._recent.append(record)
+                self._offsets.append(self._size)
                 self.last_seq = record.seq
                 self._size += len(line)
         if bad is not None:
@@ -245,13 +275,28 @@ class Journal:
             _fsync_dir(self.path.parent)
             self.damage = JournalDamage(offset, f"line {number}: {reason}", quarantine)
 
-    def records(self) -> Iterator[Record]:
-        """Yield every record in the file, in order, reading it as a stream (for replay)."""
+    def records(self, after: int = 0) -> Iterator[Record]:
+        """Yield the records from where opening began (see :attr:`start`) whose seq is over
+        ``after``, in order, reading the file as a stream (for replay at start)."""
         last = self.last_seq
-        for record in read_records(self.path):
+        for record in _stream(self.path, self.start[1], self.start[0]):
             if record.seq > last:
                 return
-            yield record
+            if record.seq > after:
+                yield record
+
+    @property
+    def window(self) -> tuple[int, int]:
+        """``(seq, byte offset)`` of the oldest record held for :meth:`since` (``(1, 0)`` if none):
+        reading from there at the next start holds the same records again."""
+        if not self._recent:
+            return (1, 0)
+        return (self._recent[0].seq, self._offsets[0])
+
+    @property
+    def size(self) -> int:
+        """The byte offset just after the last record: where the next one will start."""
+        return self._size
 
     def append(self, record: Record) -> None:
         """Write ``record`` (its seq must be ``last_seq + 1``) and fsync it before returning.
@@ -276,6 +321,7 @@ class Journal:
             with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, self._size)
             raise
+        self._offsets.append(self._size)
         self._size += len(line)
         self.last_seq = record.seq
         self._recent.append(record)

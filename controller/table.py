@@ -135,8 +135,14 @@ class Table:
         """Where events go after they are journaled (the pit's publish socket)."""
         self._publish = publish
 
-    def recover(self, records: Iterable[Record]) -> int:
-        """Apply journaled records again after a restart, publishing nothing; returns how many."""
+    def recover(self, records: Iterable[Record], checkpoint: dict[str, Any] | None = None) -> int:
+        """Apply journaled records again after a restart, publishing nothing; returns how many.
+
+        With a ``checkpoint`` (:meth:`TableState.checkpoint`), start from that state and
+        apply only the records after it.
+        """
+        if checkpoint is not None:
+            self.state = TableState.from_checkpoint(self.state.game, checkpoint)
         count = 0
         for record in records:
             self.state.apply(record)

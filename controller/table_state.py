@@ -76,6 +76,34 @@ class TableState:
     alerts: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
     pending: list[FollowUp] = field(default_factory=list)
 
+    def checkpoint(self) -> dict[str, Any]:
+        """The state as JSON-able data, taken between hands (see :mod:`controller.checkpoint`)."""
+        if self.in_hand or self.pending:
+            raise ValueError("a checkpoint is taken only between hands")
+        shoe = self.shoe
+        return {
+            "seq": self.seq,
+            "hand_no": self.hand_no,
+            "bets": [[seat, spot, amount] for (seat, spot), amount in sorted(self.bets.items())],
+            "shoe": {"shoe_id": shoe.shoe_id, "decks": shoe.decks, "last_index": shoe.last_index,
+                     "seen": dict(shoe.seen), "cut_card_out": shoe.cut_card_out},
+            "devices": {name: [d.online, d.firmware, d.serial, d.reason]
+                        for name, d in self.devices.items()},
+            "alerts": list(self.alerts),
+        }
+
+    @classmethod
+    def from_checkpoint(cls, game: Any, data: dict[str, Any]) -> TableState:
+        """The state that :meth:`checkpoint` took."""
+        shoe = data["shoe"]
+        state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"])
+        state.bets = {(seat, spot): amount for seat, spot, amount in data["bets"]}
+        state.shoe = ShoeState(shoe["shoe_id"], shoe["decks"], shoe["last_index"],
+                               Counter(shoe["seen"]), shoe["cut_card_out"])
+        state.devices = {name: DeviceState(*fields) for name, fields in data["devices"].items()}
+        state.alerts.extend(data["alerts"])
+        return state
+
     @property
     def settled(self) -> bool:
         """Whether the hand in play has its results."""

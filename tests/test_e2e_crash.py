@@ -80,3 +80,32 @@ def test_a_torn_journal_tail_is_reported_not_guessed_over(rig: TableRig) -> None
     assert corrupt["data"]["severity"] == "critical"
     assert corrupt["seq"] == opened["seq"] + 1
     assert list((rig.folder / "state").glob("journal.log.damaged-*"))
+
+
+def test_a_restart_after_a_checkpoint_reads_only_the_end_of_the_journal(rig: TableRig) -> None:
+    rig.start()
+    while rig.pit.last_seq < 1100:                                # a long journal: cards out of turn
+        rig.shoe.cmd("load", decks=6, cut_at=0)
+        rig.shoe.cmd("draw", count=300)
+        rig.shoe.cmd("wait_idle")
+        rig.next("alert", index=300)
+    rig.bet(1, "main", chip("a", 1))                              # the checkpoint comes after this input
+    rig.next("bet.placed")
+    assert (rig.folder / "state" / "checkpoint.json").exists()
+    rig.load(["5h", "9d"])
+    rig.pit.press("deal")
+    rig.draw()
+    rig.pit.drain()
+    before = rig.pit.control({"cmd": "state"})
+    assert rig.kill() == -9
+
+    opened = rig.start()
+    assert opened["seq"] == before["seq"] + 1
+    after = rig.pit.control({"cmd": "state"})
+    for key in ("phase", "hand", "seats", "dealer", "shoe"):
+        assert after["state"][key] == before["state"][key], key
+    assert "state from the checkpoint at seq" in rig.log_text()
+    replay = rig.pit.sync(b"replay", b"1")                        # fewer than 10,000: all still held
+    last = int(replay[-1][1])
+    assert last >= opened["seq"]
+    assert [json.loads(body)["seq"] for _, _, body in replay[:-1]] == list(range(1, last + 1))
