@@ -135,3 +135,22 @@ def test_sigterm_stops_cleanly_and_a_bad_config_stops_at_start(rig: TableRig, tm
     assert any("limits.min_bet" in line for line in lines)
     assert any("table.colour" in line for line in lines)
     assert "Traceback" not in result.stderr
+
+
+def test_void_cancels_the_hand_in_play_and_settles_nothing(rig: TableRig) -> None:
+    rig.start()
+    rig.load(["5h", "9d", "Kc", "2c", "7s"], cut_at=0)
+    rig.bet(4, "main", chip("b", 1))
+    rig.next("bet.placed")
+    assert rig.pit.press("void") == {"ok": False, "error": "void: no hand is in play"}
+    rig.pit.press("deal")
+    rig.draw()
+    assert rig.pit.press("void") == {"ok": True}
+    voided = rig.next()
+    assert (voided["type"], voided["hand"], voided["data"]) == (
+        "hand.voided", 1, {"reason": "voided by the dealer"})
+    state = rig.pit.control({"cmd": "state"})["state"]
+    assert (state["phase"], state["hand"], state["live_buttons"]) == ("betting", None, ["deal"])
+    rig.pit.press("deal")
+    assert rig.next("hand.started")["hand"] == 2
+    assert not [e for e in rig.pit.taken() if e["type"] == "hand.settled"]

@@ -220,3 +220,34 @@ def test_a_step_cut_short_by_a_crash_is_finished_on_restart(tmp_path: Path, cut_
         assert public_state(crashed) == public_state(rig.table)
     else:
         assert crashed.phase == "dealing"
+
+
+def test_a_crash_after_any_record_resumes_with_exactly_the_events_that_were_missing(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.ready(s1_main=1000, s2_main=1000, s2_side=500)
+    rig.press("deal")
+    for card in ("5h", "6h", "9d", "2c"):
+        rig.card(card)
+    rig.press("stand")                       # seat 1 at 7
+    rig.card("Kc")                           # seat 2 busts: revealed; the dealer plays for the side bet
+    rig.card("3d")
+    rig.press("next")
+    rig.press("deal")
+    rig.card("As")                           # a natural
+    rig.card("4c")
+    rig.press("void")
+    records = rig.journal.since(1)
+    full = [json.loads(r.body) for r in records]
+    for cut in range(1, len(records) + 1):
+        crashed = rig.rebuilt(records[:cut])
+        published: list[dict[str, object]] = []
+        crashed._write = lambda record: None
+        crashed.set_publisher(lambda topic, body, out=published: out.append(json.loads(body)))
+        crashed.open(recovered=True)
+        finished = [(e["type"], e["hand"], e["data"]) for e in published[1:]]
+        expected = [(e["type"], e["hand"], e["data"]) for e in full[cut:cut + len(finished)]]
+        assert finished == expected, cut
+        if cut < len(records) and full[cut]["type"] in ("bets.closed", "card.revealed", "hand.settled"):
+            assert finished, f"the step cut after record {cut} was not finished"
+        rebuilt_again = rig.rebuilt(records[:cut + len(finished)])
+        assert rebuilt_again.phase == crashed.phase, cut
