@@ -4,6 +4,7 @@
     table-controller recall --config FILE [N]
     table-controller math --config FILE [--json]
     table-controller hash-pin
+    table-controller manifest --output FILE
     table-controller diagram
 
 A configuration with mistakes stops every command at once with one line per
@@ -95,6 +96,16 @@ def _hash_pin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _manifest(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from controller.integrity import write_manifest
+
+    count = write_manifest(Path(args.output))
+    print(f"recorded the hashes of {count} files in {args.output}")
+    return 0
+
+
 def _diagram(args: argparse.Namespace) -> int:
     from controller.diagram import state_machine_markdown
 
@@ -119,6 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     math.set_defaults(handler=_math)
     commands.add_parser("hash-pin", help="hash a supervisor PIN for [supervisors]").set_defaults(
         handler=_hash_pin)
+    manifest = commands.add_parser("manifest", help="record the hashes of the installed files")
+    manifest.add_argument("--output", required=True, help="the manifest file to write")
+    manifest.set_defaults(handler=_manifest)
     commands.add_parser("diagram", help="print the table state machine as Markdown").set_defaults(
         handler=_diagram)
     args = parser.parse_args(argv)

@@ -15,6 +15,11 @@ Beyond the spec's keys, each of these is a problem too: a button the game has no
 for, a light for a button not in ``[buttons]``, two pit sockets on one endpoint, and
 ``pit.curve_clients`` without ``pit.curve_secret_key``.
 
+Compatible extension, section ``[integrity]``: ``manifest`` (optional) is the file of
+SHA-256 hashes that ``table-controller manifest`` wrote at installation; when it is set,
+the daemon checks every installed file against it at start and raises
+``software_integrity`` for each one that differs.
+
 Compatible extension, section ``[display]``: the dealer display.
 
 ``mode`` = ``"terminal"`` | ``"log"`` | ``"off"`` (default ``"log"``)
@@ -75,6 +80,7 @@ _SECTIONS = {
     "pit": ("publish", "sync", "control", "curve_secret_key", "curve_clients"),
     "supervisors": None,
     "display": ("mode",),
+    "integrity": ("manifest",),
 }
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]+")
 _ENDPOINT = re.compile(r"tcp://(?:\*|\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}|ipc://.+")
@@ -121,6 +127,7 @@ class Config:
     pit: PitConfig
     supervisors: Mapping[str, str]
     display: DisplayConfig
+    integrity_manifest: Path | None = None
 
 
 class ConfigError(Exception):
@@ -261,6 +268,8 @@ class _Parser:
         mode = self.value(display, "display.mode", str, "log")
         if mode is not None and mode not in DISPLAY_MODES:
             self.fail("display.mode", f"must be one of {', '.join(DISPLAY_MODES)}, not {mode!r}")
+        integrity = self.section(self.data, "integrity", False)
+        manifest = self.optional_path(integrity or {}, "integrity.manifest")
         if self.problems:
             raise ConfigError(self.problems)
         return Config(
@@ -280,6 +289,7 @@ class _Parser:
             pit=_known(pit),
             supervisors=supervisors,
             display=DisplayConfig(_known(mode)),
+            integrity_manifest=manifest,
         )
 
     def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:

@@ -17,7 +17,7 @@ import signal
 import sys
 from typing import Any
 
-from controller import checkpoint
+from controller import checkpoint, integrity
 from controller.config import Config
 from controller.events import utc_timestamp
 from controller.games.catalog import GAMES
@@ -107,6 +107,7 @@ class Daemon:
             journal_damage=None if damage is None else
             f"journal tail cut at byte {damage.offset} ({damage.reason}); kept in {damage.quarantine}",
         )
+        self.check_integrity()
         self.shoe = ShoeDriver(config.shoe_port, on_input=self.dispatch,
                                shoe_id=self.table.state.shoe.shoe_id)
         self.rfid = RfidDriver(config.rfid_port, on_input=self.dispatch, antennas=config.antennas,
@@ -120,6 +121,16 @@ class Daemon:
             await self.stopping.wait()
         finally:
             await self.close()
+
+    def check_integrity(self) -> None:
+        """Check the installed files against the manifest, if one is configured."""
+        manifest = self.config.integrity_manifest
+        if manifest is None:
+            return
+        problems = integrity.check(manifest)
+        for problem in problems:
+            log.critical("software integrity: %s", problem)
+        self.table.integrity_alerts(problems)
 
     async def close(self) -> None:
         """Stop the boards, the buttons and the sockets; the journal is already durable."""

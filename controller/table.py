@@ -162,6 +162,11 @@ class Table:
         self._flush()
         self.advance_if_in_hand()
 
+    def integrity_alerts(self, problems: Iterable[str]) -> None:
+        """One ``software_integrity`` alert per installed file that does not match its manifest."""
+        for problem in problems:
+            self._alert("software_integrity", "critical", f"installed software: {problem}")
+
     def _emit(self, kind: str, data: Mapping[str, Any], private: Mapping[str, Any] | None = None,
               *, hand: str | int | None = "auto") -> None:
         number = self._hand_for(kind, data) if hand == "auto" else hand

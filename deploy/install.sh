@@ -13,6 +13,9 @@ python3 -m venv "$PREFIX/venv"
 "$PREFIX/venv/bin/pip" install --quiet --upgrade pip
 "$PREFIX/venv/bin/pip" install --quiet .
 install -m 0644 README.md "$PREFIX/README.md"
+# The hashes of the installed files: the daemon checks them at start ([integrity] manifest).
+"$PREFIX/venv/bin/table-controller" manifest --output "$PREFIX/manifest.json"
+chmod 0444 "$PREFIX/manifest.json"
 
 install -d -m 0755 /etc/table-controller
 [ -e /etc/table-controller/table.toml ] || install -m 0640 -g table deploy/table.toml /etc/table-controller/table.toml

@@ -401,3 +401,11 @@ def test_pin_hashes() -> None:
     assert not verify_pin(tampered, "2468")
     for bad in ("", "2468", "scrypt$16384$8$1$zz$00", "scrypt$3$8$1$" + first.split("$", 4)[4]):
         assert not looks_like_pin_hash(bad) or not verify_pin(bad, "2468")
+
+
+def test_the_integrity_manifest_is_optional_and_resolved_from_the_config_folder(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, MINIMAL)).integrity_manifest is None
+    config = load_config(write(tmp_path, MINIMAL + '\n[integrity]\nmanifest = "manifest.json"\n'))
+    assert config.integrity_manifest == tmp_path / "manifest.json"
+    assert problems(tmp_path, MINIMAL + "\n[integrity]\nmanifest = 5\nsize = 1\n") == [
+        "integrity.size: unknown key", "integrity.manifest: must be a string, not an integer"]

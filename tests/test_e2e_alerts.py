@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,3 +103,22 @@ def test_a_board_fault_raises_one_alert(rig: TableRig) -> None:
     assert fault["data"]["device"] == "shoe"
     rig.shoe.cmd("fault", code=2, text="lid opened during draw")   # the same fault within 10 s
     assert not [e for e in rig.pit.drain(0.5) if e["type"] == "alert"]
+
+
+def test_installed_files_that_differ_from_the_manifest_raise_software_integrity(tmp_path: Path) -> None:
+    table = TableRig(tmp_path)
+    try:
+        manifest = tmp_path / "manifest.json"
+        made = subprocess.run([sys.executable, "-m", "controller.cli", "manifest", "--output",
+                               str(manifest)], capture_output=True, text=True, timeout=30)
+        assert made.returncode == 0, made.stderr
+        recorded = json.loads(manifest.read_text())
+        recorded["sha256"]["controller/table.py"] = "0" * 64      # as if table.py had been changed
+        manifest.write_text(json.dumps(recorded))
+        table.config.write_text(table.config.read_text() + f'\n[integrity]\nmanifest = "{manifest}"\n')
+        table.start()
+        found = [e for e in table.pit.events if e["data"].get("code") == "software_integrity"]
+        assert [e["data"]["severity"] for e in found] == ["critical"]
+        assert "controller/table.py" in found[0]["data"]["message"]
+    finally:
+        table.close()
