@@ -31,40 +31,11 @@ from typing import Any
 import zmq
 
 from controller.pit_client import PitClient
+from controller.simulated import antenna, ipc_endpoints, write_config
 from firmware_bridge import messages
 from firmware_bridge.simulator import SimulatedBoard
 
 ROOT = Path(__file__).resolve().parent.parent
-
-CONFIG = """
-[table]
-id = "BENCH"
-game = "easy-jack"
-seats = 6
-state_dir = "state"
-[limits]
-min_bet = 500
-max_bet = 50000
-[devices.shoe]
-port = "{folder}/shoe"
-[devices.rfid]
-port = "{folder}/rfid"
-[antennas]
-{antennas}
-[chips]
-registry = "chips.csv"
-[buttons]
-deal = 5
-stand = 6
-next = 13
-[pit]
-publish = "ipc://{folder}/pub"
-sync = "ipc://{folder}/sync"
-control = "ipc://{folder}/control"
-[display]
-mode = "off"
-"""
-
 
 class Stamped:
     """The pit subscriber thread: every event with its arrival time."""
@@ -112,12 +83,9 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
     rfid = SimulatedBoard("rfid", link=folder / "rfid", rng=random.Random(2))
     await shoe.start()
     await rfid.start()
-    (folder / "chips.csv").write_text("".join(f"{n:016x},500,active\n" for n in range(1, 7)))
-    antennas = "\n".join(f'{2 * s - 1} = "{s}:main"' for s in range(1, 7))
-    config = folder / "table.toml"
-    config.write_text(CONFIG.format(folder=folder, antennas=antennas))
-    endpoints = [f"ipc://{folder}/{name}" for name in ("pub", "sync", "control")]
-    pit = PitClient("BENCH", *endpoints, context=zmq.Context())
+    config = write_config(folder, table="BENCH",
+                          chips=[(f"{n:016x}", 500, "active") for n in range(1, 7)])
+    pit = PitClient("BENCH", *ipc_endpoints(folder), context=zmq.Context())
     stamped = Stamped(pit)
     stamped.thread.start()
     started = time.time()
@@ -132,7 +100,7 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
         opened, online = (event_time(pit.events[i]) - started for i in (0, 2))
         shoe.load_shoe(6)
         for seat in range(1, 7):
-            rfid.place(2 * seat - 1, [(f"{seat:016x}", 500)])
+            rfid.place(antenna(seat, "main"), [(f"{seat:016x}", 500)])
         await stamped.wait(len(pit.events) + 7)
         latencies: list[float] = []
         choices = random.Random(3)

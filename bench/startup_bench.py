@@ -29,6 +29,7 @@ from controller.games.base import Limits
 from controller.games.easy_jack import EasyJack, EasyJackRules
 from controller.journal import encode_record
 from controller.pit_client import PitClient
+from controller.simulated import ipc_endpoints, write_config
 from controller.table import Table, TableSettings
 from drivers.cards import Card
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
@@ -72,47 +73,12 @@ def write_journal(path: Path, events: int) -> None:
             table.press("next")
 
 
-def config(folder: Path) -> Path:
-    (folder / "chips.csv").write_text("")
-    path = folder / "table.toml"
-    path.write_text(f"""
-[table]
-id = "BENCH"
-game = "easy-jack"
-seats = 6
-state_dir = "{folder}"
-[limits]
-min_bet = 500
-max_bet = 50000
-[devices.shoe]
-port = "{folder}/no-shoe"
-[devices.rfid]
-port = "{folder}/no-rfid"
-[antennas]
-1 = "1:main"
-[chips]
-registry = "chips.csv"
-[buttons]
-deal = 5
-stand = 6
-next = 13
-[pit]
-publish = "ipc://{folder}/pub"
-sync = "ipc://{folder}/sync"
-control = "ipc://{folder}/control"
-[display]
-mode = "off"
-""")
-    return path
-
-
 def start_up(folder: Path) -> float:
     """Seconds from starting the daemon to its ``table.opened``."""
-    pit = PitClient("BENCH", *(f"ipc://{folder}/{n}" for n in ("pub", "sync", "control")),
-                    context=zmq.Context())
+    pit = PitClient("BENCH", *ipc_endpoints(folder), context=zmq.Context())
     started = time.time()
     daemon = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(config(folder))],
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(write_config(folder, table="BENCH"))],
         env=dict(os.environ, GPIOZERO_PIN_FACTORY="mock"), cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -138,9 +104,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="table-startup-") as name:
             folder = Path(name)
             begun = time.monotonic()
-            write_journal(folder / "journal.log", events)
+            (folder / "state").mkdir()
+            write_journal(folder / "state" / "journal.log", events)
             made = time.monotonic() - begun
-            size = (folder / "journal.log").stat().st_size
+            size = (folder / "state" / "journal.log").stat().st_size
             full = start_up(folder)
             again = start_up(folder)
             print(f"{events:>9} events ({size / 2**20:6.1f} MiB, made in {made:5.1f} s): start-up "

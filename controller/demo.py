@@ -25,6 +25,7 @@ import zmq
 from controller.config import load_config
 from controller.daemon import Daemon
 from controller.pit_client import PitClient
+from controller.simulated import antenna, ipc_endpoints, write_config
 from drivers.display import LogRenderer
 from firmware_bridge.sim_models import parse_card
 from firmware_bridge.simulator import SimulatedBoard
@@ -32,53 +33,6 @@ from firmware_bridge.simulator import SimulatedBoard
 PAUSE = float(os.environ.get("DEMO_PAUSE", "0.4"))
 CHIPS = {"5": 500, "25": 2500, "100": 10000}
 COUNTERFEIT = ("feedfacecafebeef", 10000)
-
-CONFIG = """
-[table]
-id = "DEMO"
-game = "easy-jack"
-seats = 6
-state_dir = "state"
-
-[limits]
-min_bet = 500
-max_bet = 50000
-
-[game]
-side_max_bet = 2500
-
-[devices.shoe]
-port = "{folder}/shoe"
-
-[devices.rfid]
-port = "{folder}/rfid"
-
-[antennas]
-{antennas}
-
-[chips]
-registry = "chips.csv"
-
-[buttons]
-deal = 5
-stand = 6
-next = 13
-void = 19
-
-[lights]
-deal = 16
-stand = 20
-next = 21
-void = 26
-
-[pit]
-publish = "ipc://{folder}/pub"
-sync = "ipc://{folder}/sync"
-control = "ipc://{folder}/control"
-
-[display]
-mode = "off"
-"""
 
 SHOE = [
     "5h", "4c", "9d", "3s", "6d",          # hand 1: seats 1 and 3; the dealer's 9 stands
@@ -101,20 +55,10 @@ class Demo:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.pit = PitClient("DEMO", *(f"ipc://{folder}/{name}" for name in ("pub", "sync", "control")),
-                             context=zmq.Context())
+        self.pit = PitClient("DEMO", *ipc_endpoints(folder), context=zmq.Context())
         self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.shoe = SimulatedBoard("shoe", link=folder / "shoe", rng=random.Random(7))
         self.rfid = SimulatedBoard("rfid", link=folder / "rfid", rng=random.Random(8))
-
-    def write_files(self) -> Path:
-        rows = ["uid,value_cents,status"]
-        rows += [f"{chip(v, n)[0]},{CHIPS[v]},active" for v in CHIPS for n in range(1, 20)]
-        (self.folder / "chips.csv").write_text("\n".join(rows) + "\n")
-        antennas = "\n".join(f'{2 * s - 1} = "{s}:main"\n{2 * s} = "{s}:side"' for s in range(1, 7))
-        path = self.folder / "table.toml"
-        path.write_text(CONFIG.format(folder=self.folder, antennas=antennas))
-        return path
 
     def subscribe(self, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
         """The pit subscriber, on its own thread: print each event and hand it to the dealer script."""
@@ -144,16 +88,15 @@ class Demo:
         await asyncio.sleep(PAUSE)
 
     async def bet(self, seat: int, spot: str, *chips: tuple[str, int]) -> None:
-        antenna = 2 * seat - (1 if spot == "main" else 0)
-        self.rfid.clear(antenna)
-        self.rfid.place(antenna, chips)
+        self.rfid.clear(antenna(seat, spot))
+        self.rfid.place(antenna(seat, spot), chips)
         print(f"player at seat {seat} bets {spot}: {sum(v for _, v in chips) / 100:.2f}", flush=True)
         await self.expect("bet.placed", seat=seat, spot=spot)
         await asyncio.sleep(PAUSE)
 
     async def collect(self, *spots: tuple[int, str]) -> None:
         for seat, spot in spots:
-            self.rfid.clear(2 * seat - (1 if spot == "main" else 0))
+            self.rfid.clear(antenna(seat, spot))
         await asyncio.sleep(PAUSE)
 
     async def draw(self, cards: int = 1) -> None:
@@ -198,9 +141,9 @@ class Demo:
 
         print("== Hand 3: a counterfeit chip, then the dealer's natural ==", flush=True)
         await self.collect((2, "main"), (2, "side"), (4, "main"))
-        self.rfid.place(9, [COUNTERFEIT])
+        self.rfid.place(antenna(5, "main"), [COUNTERFEIT])
         await self.expect("alert", code="counterfeit_chip")
-        self.rfid.clear(9)
+        self.rfid.clear(antenna(5, "main"))
         await self.bet(5, "main", chip("100", 1))
         await self.press("deal")
         await self.draw(2)
@@ -214,7 +157,9 @@ class Demo:
         await self.shoe.start()
         await self.rfid.start()
         os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
-        daemon = Daemon(load_config(self.write_files()))
+        chips = [(*chip(value, n), "active") for value in CHIPS for n in range(1, 20)]
+        config = write_config(self.folder, table="DEMO", chips=chips, game="side_max_bet = 2500")
+        daemon = Daemon(load_config(config))
         daemon.renderer = LogRenderer(sys.stdout)
         stop = threading.Event()
         listener = threading.Thread(target=self.subscribe, args=(asyncio.get_running_loop(), stop))

@@ -24,6 +24,7 @@ from typing import Any
 import zmq
 
 from controller.pit_client import PitClient, PitError
+from controller.simulated import antenna, write_config
 
 TIMEOUT = 10.0
 """Seconds a test waits for anything before it fails with what it saw."""
@@ -109,63 +110,15 @@ class TableRig:
     def __init__(self, folder: Path, *, game: str = "", table: str = "T07") -> None:
         self.folder = folder
         self.table = table
-        ports = [free_port() for _ in range(3)]
-        self.endpoints = [f"tcp://127.0.0.1:{port}" for port in ports]
+        publish, sync, control = (f"tcp://127.0.0.1:{free_port()}" for _ in range(3))
+        self.endpoints = (publish, sync, control)
         self.shoe = Board("shoe", folder / "shoe", seed=7)
         self.rfid = Board("rfid", folder / "rfid", seed=8)
-        chips = ["uid,value_cents,status"]
-        for kind, value in CHIP_VALUES.items():
-            chips += [f"{kind}{n:015x},{value},active" for n in range(1, 40)]
-        chips.append(f"d{1:015x},10000,void")
-        (folder / "chips.csv").write_text("\n".join(chips) + "\n")
-        antennas = "\n".join(f'{2 * s - 1} = "{s}:main"\n{2 * s} = "{s}:side"' for s in range(1, 7))
-        self.config = folder / "table.toml"
-        self.config.write_text(f"""
-[table]
-id = "{table}"
-game = "easy-jack"
-seats = 6
-state_dir = "state"
-
-[limits]
-min_bet = 500
-max_bet = 50000
-
-[game]
-{game}
-
-[devices.shoe]
-port = "{folder / 'shoe'}"
-
-[devices.rfid]
-port = "{folder / 'rfid'}"
-
-[antennas]
-{antennas}
-
-[chips]
-registry = "chips.csv"
-
-[buttons]
-deal = 5
-stand = 6
-next = 13
-void = 19
-
-[lights]
-deal = 16
-stand = 20
-next = 21
-void = 26
-
-[pit]
-publish = "{self.endpoints[0]}"
-sync = "{self.endpoints[1]}"
-control = "{self.endpoints[2]}"
-
-[display]
-mode = "log"
-""")
+        chips = [(f"{kind}{n:015x}", value, "active") for kind, value in CHIP_VALUES.items()
+                 for n in range(1, 40)]
+        chips.append((f"d{1:015x}", 10000, "void"))
+        self.config = write_config(folder, table=table, chips=chips, endpoints=self.endpoints,
+                                   display="log", game=game)
         self.pit = PitClient(table, *self.endpoints, context=zmq.Context())
         self.daemon: subprocess.Popen[bytes] | None = None
         self.log = folder / "daemon.log"
@@ -211,10 +164,9 @@ mode = "log"
 
     def bet(self, seat: int, spot: str, *chips: list[Any]) -> None:
         """Put exactly these chips on a spot (none: an empty spot)."""
-        antenna = 2 * seat - (1 if spot == "main" else 0)
-        self.rfid.cmd("clear", antenna=antenna)
+        self.rfid.cmd("clear", antenna=antenna(seat, spot))
         if chips:
-            self.rfid.cmd("place", antenna=antenna, chips=list(chips))
+            self.rfid.cmd("place", antenna=antenna(seat, spot), chips=list(chips))
 
     def load(self, cards: list[str], cut_at: int | None = None) -> dict[str, Any]:
         """Load a scripted shoe; return its ``shoe.loaded`` event."""

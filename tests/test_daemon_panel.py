@@ -19,49 +19,12 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.config import load_config
 from controller.daemon import Daemon
+from controller.simulated import write_config
 from firmware_bridge.sim_models import parse_card
 from firmware_bridge.simulator import SimulatedBoard
 
 BUTTON_PINS = {"deal": 5, "stand": 6, "next": 13, "void": 19}
 LIGHT_PINS = {"deal": 16, "stand": 20, "next": 21, "void": 26}
-
-CONFIG = """
-[table]
-id = "T01"
-game = "easy-jack"
-seats = 6
-state_dir = "state"
-[limits]
-min_bet = 500
-max_bet = 50000
-[devices.shoe]
-port = "{folder}/shoe"
-[devices.rfid]
-port = "{folder}/rfid"
-[antennas]
-1 = "1:main"
-2 = "1:side"
-3 = "2:main"
-[chips]
-registry = "chips.csv"
-[buttons]
-deal = 5
-stand = 6
-next = 13
-void = 19
-[lights]
-deal = 16
-stand = 20
-next = 21
-void = 26
-[pit]
-publish = "ipc://{folder}/pub"
-sync = "ipc://{folder}/sync"
-control = "ipc://{folder}/control"
-[display]
-mode = "off"
-"""
-
 
 class Table:
     """A daemon and its boards; :meth:`until` waits for a condition without polling."""
@@ -101,13 +64,12 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
     factory = MockFactory()
     previous = Device.pin_factory
     Device.pin_factory = factory
-    (tmp_path / "chips.csv").write_text("00000000000001f4,500,active\n")
-    (tmp_path / "table.toml").write_text(CONFIG.format(folder=tmp_path))
+    config = write_config(tmp_path, chips=[("00000000000001f4", 500, "active")])
     shoe = SimulatedBoard("shoe", link=tmp_path / "shoe", rng=random.Random(1))
     rfid = SimulatedBoard("rfid", link=tmp_path / "rfid", rng=random.Random(2))
     await shoe.start()
     await rfid.start()
-    daemon = Daemon(load_config(tmp_path / "table.toml"))
+    daemon = Daemon(load_config(config))
     rig = Table(daemon, shoe, rfid, factory)
     refresh = daemon.refresh
 

@@ -5,21 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from tests.daemon_rig import TableRig, chip
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[TableRig]:
-    table = TableRig(tmp_path)
-    try:
-        yield table
-    finally:
-        table.close()
 
 
 def test_a_dealer_runs_a_hand_from_bets_to_the_next_hand(rig: TableRig) -> None:

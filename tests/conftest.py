@@ -1,0 +1,19 @@
+"""Shared fixtures: ``rig``, a whole table (daemon, simulated boards, pit) not yet started."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.daemon_rig import TableRig
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[TableRig]:
+    table = TableRig(tmp_path)
+    try:
+        yield table
+    finally:
+        table.close()
