@@ -61,6 +61,12 @@ TRANSITIONS: list[dict[str, Any]] = [
 BUTTON_TRIGGERS = {"deal": "deal", "stand": "stand", "next": "next", "void": "void"}
 """Dealer button name -> machine trigger (for the buttons this table's games use)."""
 
+STATUS_FLAGS = {
+    "shoe": ("lid open", "shoe empty", "optical sensor fault"),
+    "rfid": ("antenna fault", "RF field fault", "too many chips on a spot"),
+}
+"""What each STATUS flag bit means, by board (io-protocol.md section 3)."""
+
 CHIP_ALERTS = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip",
                "value_mismatch": "chip_value_mismatch"}
 
@@ -115,6 +121,8 @@ class Table:
         self.notice: str | None = None
         """The last refusal or problem to show the dealer (cleared by the next accepted input)."""
         self.live_spots: dict[tuple[int, str], SpotWager] = {}
+        self.device_status: dict[str, tuple[str, ...]] = {}
+        """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
         self.phase: str = "betting"
         """The machine's phase (``betting``, ``dealing``, ``players``, ``dealer``, ``settled``);
         ``transitions`` keeps it here."""
@@ -241,7 +249,9 @@ class Table:
             self._alert("device_fault", "warning", f"{item.device} fault {item.code}: {item.text}",
                         device=item.device, fault=item.code)
         elif isinstance(item, DeviceStatus):
-            pass
+            names = STATUS_FLAGS[item.device]
+            self.device_status[item.device] = tuple(
+                name for bit, name in enumerate(names) if item.flags & (1 << bit))
 
     def press(self, button: str) -> str | None:
         """Press a dealer button; returns None if it was taken, else why not (also in :attr:`notice`)."""

@@ -97,6 +97,14 @@ def instruction(table: Table) -> str:
     return f"Deal a card face up to seat {target.seat}"
 
 
+def device_words(table: Table, name: str, device: dict[str, Any]) -> str:
+    """A board's state for the dealer: online (with any STATUS flag raised) or offline and why."""
+    if not device["online"]:
+        return f"offline: {device['reason']}"
+    flags = table.device_status.get(name, ())
+    return f"online ({', '.join(flags)})" if flags else "online"
+
+
 def dealer_view(table: Table) -> TableView:
     """What the dealer display shows now."""
     snapshot = public_state(table)
@@ -132,7 +140,6 @@ def dealer_view(table: Table) -> TableView:
         phase=snapshot["phase"], instruction=instruction(table), seats=tuple(seats),
         dealer_cards=tuple(snapshot["dealer"]["cards"]), dealer_total=snapshot["dealer"]["total"],
         live_buttons=tuple(snapshot["live_buttons"]), alerts=tuple(notices),
-        devices={name: "online" if d["online"] else f"offline: {d['reason']}"
-                 for name, d in snapshot["devices"].items()},
+        devices={name: device_words(table, name, d) for name, d in snapshot["devices"].items()},
         payouts=tuple(payouts),
     )

@@ -21,6 +21,7 @@ from drivers.inputs import (
     CutCard,
     DeviceOffline,
     DeviceOnline,
+    DeviceStatus,
     RejectedChip,
     ShoeLoaded,
 )
@@ -251,3 +252,11 @@ def test_a_crash_after_any_record_resumes_with_exactly_the_events_that_were_miss
             assert finished, f"the step cut after record {cut} was not finished"
         rebuilt_again = rig.rebuilt(records[:cut + len(finished)])
         assert rebuilt_again.phase == crashed.phase, cut
+
+
+def test_status_flags_show_on_the_dealer_display(rig: Rig) -> None:
+    rig.ready()
+    assert rig.do(DeviceStatus("shoe", 0b101)) == []               # not an event: shown, not journaled
+    assert dealer_view(rig.table).devices["shoe"] == "online (lid open, optical sensor fault)"
+    rig.do(DeviceStatus("shoe", 0))
+    assert dealer_view(rig.table).devices["shoe"] == "online"
