@@ -56,8 +56,16 @@ class RfidDriver(BoardDriver):
         seat, name = spot
         self._emit(self._registry.wager(seat, name, message.antenna, sorted(chips), complete))
 
+    def _on_online(self, hello: messages.Hello) -> None:
+        super()._on_online(hello)
+        if self._accepted and self._lights is not None and self.link.pending == 0:
+            # A board that restarted has its lights dark, and the link resends only what the board
+            # never acknowledged (the newest mask, if anything is pending): send the mask again.
+            self.link.send(messages.SpotLights(self._lights))
+
     def light_spots(self, antennas: set[int]) -> None:
-        """Light the spots on these antennas (and only these), sent when the set changes."""
+        """Light the spots on these antennas (and only these), sent when the set changes (and again in
+        each new link session)."""
         mask = sum(1 << (antenna - 1) for antenna in antennas)
         if mask != self._lights:
             self._lights = mask

@@ -113,6 +113,11 @@ class HostLink:
     # --- public ----------------------------------------------------------------
 
     @property
+    def pending(self) -> int:
+        """Host data messages given to :meth:`send` that the board has not acknowledged yet."""
+        return self._session.pending
+
+    @property
     def is_open(self) -> bool:
         """Whether the port is open now."""
         return self._serial is not None

@@ -295,7 +295,10 @@ class _Session:
                 self._unacked.append(item)
                 self._send_data(item, now)
         if self._ack_due:
-            self._emit(Frame(Ack.TYPE, 0, self._last_delivered))
+            # An ACK owed from a session that has just ended names a seq of that session: sent after the
+            # RESET, the board would read it as acknowledging the frames it renumbered from 0.
+            if self.in_session:
+                self._emit(Frame(Ack.TYPE, 0, self._last_delivered))
             self._ack_due = False
 
     def _rto_deadline(self) -> float | None:
@@ -410,9 +413,8 @@ class HostSession(_Session):
             return
         assert isinstance(hello, Hello)
         if self.in_session:
-            if hello.nonce not in (0, self._nonce):
-                self.stats.ignored += 1  # echoes an older RESET
-                return
+            # Any HELLO in a session: the board has started another one (renumbered from 0), whatever
+            # the nonce; going on in this one would misread its seqs and acks.
             self._events.append(SessionEnded(REASON_BOARD_RESTARTED))
             self.in_session = False
             self._send_reset(now)

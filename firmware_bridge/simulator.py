@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import logging
 import os
 import random
 import tty
@@ -79,6 +80,8 @@ MAX_BACKLOG = 4 * 1024 * 1024
 """Bytes the board buffers for a reader that does not read; output beyond it is discarded."""
 
 _READ_SIZE = 65536
+
+logger = logging.getLogger(__name__)
 
 
 class FaultPlan:
@@ -235,6 +238,7 @@ class SimulatedBoard:
     :param on_message: called with each data message delivered from the host
         (SPOT_LIGHTS), after the board has acted on it.
     :param on_session: called each time a session starts (a RESET answered).
+        An exception in either callback is logged; the board goes on.
 
     Nothing happens before :meth:`start`; :meth:`close` stops everything.
     The methods that act (``draw``, ``place``, ``fault`` ...) may be called at
@@ -742,13 +746,21 @@ class SimulatedBoard:
         if isinstance(message, SpotLights):
             self.spot_lights = message.mask
         if self.on_message is not None:
-            self.on_message(message)
+            self._call(self.on_message, message)
 
     def _on_session_started(self, now: float) -> None:
         self._restart_status_timer(now, send_now=True)
         self._restart_inventory_timer(now, send_now=True)
         if self.on_session is not None:
-            self.on_session()
+            self._call(self.on_session)
+
+    def _call(self, callback: Callable[..., None], *args: Message) -> None:
+        # A failing callback must not cut the read short: the rest of the frames it brought and the
+        # ACK already owed to the host would be lost with it.
+        try:
+            callback(*args)
+        except Exception:
+            logger.exception("board callback %r failed", callback)
 
     # --- heartbeat and snapshots ---------------------------------------------
 

@@ -52,6 +52,7 @@ class Harness:
         self.loop = asyncio.get_running_loop()
         self.done: asyncio.Future[None] = self.loop.create_future()
         self.offline: asyncio.Event = asyncio.Event()
+        self.online: asyncio.Event = asyncio.Event()
         self.tasks: list[asyncio.Future[Any]] = []
         self.shoe_id = 0
         self.host: HostLink | None = None
@@ -89,10 +90,12 @@ class Harness:
         self.session += 1
         self.online_count += 1
         self.offline.clear()
+        self.online.set()
 
     def _on_offline(self, *_: Any) -> None:
         self.offline_count += 1
         self.offline.set()
+        self.online.clear()
 
     def cards(self) -> list[tuple[int, int]]:
         """(session, index) of every CARD received, in order."""
@@ -245,7 +248,8 @@ async def test_everything_at_once(harness: Harness) -> None:
 async def test_spot_lights_survive_a_board_reboot(harness: Harness) -> None:
     got: asyncio.Future[Message] = harness.loop.create_future()
     assert harness.host is not None
-    await asyncio.wait_for(harness.board.wait_idle(), DEADLINE)  # in a session
+    await asyncio.wait_for(harness.online.wait(), DEADLINE)  # wait_idle() alone returns before any session
+    await asyncio.wait_for(harness.board.wait_idle(), DEADLINE)
     harness.board.on_message = lambda m: None if got.done() else got.set_result(m)
     sessions = harness.board.stats.sessions
     # The board reboots before it has read the frame (no await in between): the SPOT_LIGHTS
@@ -262,6 +266,7 @@ async def test_spot_lights_survive_a_board_reboot(harness: Harness) -> None:
 async def test_spot_lights_lost_on_the_line_arrive_in_a_later_session(harness: Harness) -> None:
     got: asyncio.Future[Message] = harness.loop.create_future()
     assert harness.host is not None
+    await asyncio.wait_for(harness.online.wait(), DEADLINE)
     await asyncio.wait_for(harness.board.wait_idle(), DEADLINE)
     harness.board.on_message = lambda m: None if got.done() else got.set_result(m)
     harness.board.faults.rx_drop_rate = 1.0  # every host frame lost: SPOT_LIGHTS, ACKs, RESETs

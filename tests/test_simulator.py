@@ -344,6 +344,25 @@ async def test_reboot_keeps_the_outbox_and_says_hello_again(shoe: SimulatedBoard
         host.close()
 
 
+async def test_a_failing_callback_costs_the_board_nothing(shoe: SimulatedBoard) -> None:
+    seen: list[Message] = []
+
+    def on_message(message: Message) -> None:
+        if message == SpotLights(1):
+            raise RuntimeError("the test's callback fails")
+        seen.append(message)
+
+    shoe.on_message = on_message
+    host = await connect(shoe)
+    try:
+        host.send(SpotLights(1))
+        host.send(SpotLights(2))  # the board reads both at once
+        await host.until(lambda: host.session.pending == 0)
+        assert shoe.spot_lights == 2 and seen == [SpotLights(2)]
+    finally:
+        host.close()
+
+
 async def test_unplug_and_replug_behind_the_same_link(shoe: SimulatedBoard) -> None:
     path = await shoe.start()
     host = await connect(shoe)
