@@ -2,8 +2,9 @@
 
 A :class:`BoardDriver` turns the link's events into plain inputs: the board
 coming online (only if the board on the port is the kind expected there),
-going offline, its STATUS flags when they change, and FAULTs, one input for a
-fault repeated within 10 s (io-protocol.md section 3).
+going offline, its STATUS flags when they change, and FAULTs: one input for a
+fault and its repeats within the next 10 s (io-protocol.md section 3), so a
+fault that goes on recurring is raised again every 10 s or so.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from firmware_bridge.host import HostLink
-
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
+from firmware_bridge.host import HostLink
 from firmware_bridge.messages import DEVICE_KINDS, Fault, Hello, Message, Status
 from firmware_bridge.stats import LinkStats
 
@@ -34,9 +34,12 @@ class BoardDriver:
     device = "board"
 
     def __init__(self, port: str, *, on_input: Callable[[DriverInput], None],
-                 offline_after: float = 3.0, reopen_interval: float = 1.0) -> None:
+                 offline_after: float = 3.0, reopen_interval: float = 1.0,
+                 fault_window: float = FAULT_REPEAT_WINDOW) -> None:
         self._emit = on_input
+        self._fault_window = fault_window
         self._faults: dict[tuple[int, str], float] = {}
+        """When each fault raised its input, within the last ``fault_window`` seconds."""
         self.status_flags: int | None = None
         self._accepted = False
         self.link = HostLink(port, on_message=self._on_message, on_online=self._on_online,
@@ -89,10 +92,10 @@ class BoardDriver:
                 self._emit(DeviceStatus(self.device, message.flags))
         elif isinstance(message, Fault):
             now = asyncio.get_running_loop().time()
+            self._faults = {k: t for k, t in self._faults.items() if now - t <= self._fault_window}
             key = (message.code, message.text)
-            last = self._faults.get(key)
-            self._faults[key] = now
-            if last is None or now - last > FAULT_REPEAT_WINDOW:
+            if key not in self._faults:
+                self._faults[key] = now
                 self._emit(DeviceFault(self.device, message.code, message.text))
         else:
             self.on_data(message)

@@ -26,9 +26,9 @@ class ShoeDriver(BoardDriver):
 
     def __init__(self, port: str, *, on_input: Callable[[DriverInput], None],
                  shoe_id: int | None = None, offline_after: float = 3.0,
-                 reopen_interval: float = 1.0) -> None:
+                 reopen_interval: float = 1.0, fault_window: float = 10.0) -> None:
         super().__init__(port, on_input=on_input, offline_after=offline_after,
-                         reopen_interval=reopen_interval)
+                         reopen_interval=reopen_interval, fault_window=fault_window)
         self.shoe_id = shoe_id
 
     def on_data(self, message: messages.Message) -> None:
