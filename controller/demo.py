@@ -88,6 +88,7 @@ class Demo:
         await asyncio.sleep(PAUSE)
 
     async def bet(self, seat: int, spot: str, *chips: tuple[str, int]) -> None:
+        """A player puts exactly these chips on a spot."""
         self.rfid.clear(antenna(seat, spot))
         self.rfid.place(antenna(seat, spot), chips)
         print(f"player at seat {seat} bets {spot}: {sum(v for _, v in chips) / 100:.2f}", flush=True)
@@ -95,17 +96,20 @@ class Demo:
         await asyncio.sleep(PAUSE)
 
     async def collect(self, *spots: tuple[int, str]) -> None:
+        """The dealer clears these spots (collecting, or the player taking chips back)."""
         for seat, spot in spots:
             self.rfid.clear(antenna(seat, spot))
         await asyncio.sleep(PAUSE)
 
     async def draw(self, cards: int = 1) -> None:
+        """The dealer draws cards from the shoe, one by one."""
         for _ in range(cards):
             self.shoe.draw()
             await self.expect("card.dealt")
             await asyncio.sleep(PAUSE)
 
     async def play(self) -> None:
+        """The scripted hands."""
         print("== The table opens on simulated boards ==", flush=True)
         await self.expect("device.online", device="shoe")
         await self.expect("device.online", device="rfid")
@@ -154,6 +158,7 @@ class Demo:
         print("== Demo complete ==", flush=True)
 
     async def run(self) -> None:
+        """Boards, daemon and subscriber up; the hands; everything closed."""
         await self.shoe.start()
         await self.rfid.start()
         os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")

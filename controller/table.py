@@ -323,32 +323,40 @@ class Table:
     # -- conditions (named in TRANSITIONS) --------------------------------------
 
     def deal_allowed(self, *args: Any) -> bool:
+        """Condition of ``deal``: nothing stands in the way of a deal (:meth:`deal_problems`)."""
         return not self.deal_problems()
 
     def card_wanted(self, *args: Any) -> bool:
+        """Condition of ``card``: the hand in play takes the next card from the shoe."""
         return self.state.hand is not None and bool(self.state.hand.can_deal())
 
     def stand_allowed(self, *args: Any) -> bool:
+        """Condition of ``stand``: the seat in turn may stand."""
         return self.state.hand is not None and bool(self.state.hand.can_stand())
 
     def game_in_players(self) -> bool:
+        """Condition of ``advance`` to ``players``: the hand waits for a seat's decision."""
         return self.state.hand is not None and self.state.hand.phase == "players"
 
     def game_in_dealer(self) -> bool:
+        """Condition of ``advance`` to ``dealer``: the cards now go to the dealer."""
         return self.state.hand is not None and self.state.hand.phase == "dealer"
 
     def game_complete(self) -> bool:
+        """Condition of ``advance`` to ``settled``: the hand has its results."""
         return self.state.settled
 
     # -- actions (named in TRANSITIONS) -----------------------------------------
 
     def start_hand(self) -> None:
+        """After ``deal``: ``hand.started`` (then ``bets.closed``) with the next hand number."""
         seats = sorted({seat for (seat, spot) in self.state.bets if spot == "main"})
         self._emit("hand.started", {"seats": seats, "dealer_seat": None}, hand=self.state.hand_no + 1)
         self._flush()
         self.advance()
 
     def deal_card(self, drawn: CardDrawn) -> None:
+        """After ``card``: ``card.dealt`` to where the game says, and whatever it brings about."""
         target = self.state.hand.next_target()
         card = str(drawn.card)
         data = {"index": drawn.index, "to": target.to, "seat": target.seat,
@@ -359,16 +367,19 @@ class Table:
         self.advance()
 
     def stand_seat(self) -> None:
+        """After ``stand``: the seat in turn stands (``player.action``), and what follows."""
         hand = self.state.hand
         self._emit("player.action", {"seat": hand.turn, "hand_index": 0, "action": "stand"})
         self._flush()
         self.advance()
 
     def end_hand(self) -> None:
+        """After ``next``: ``hand.ended``; betting opens with the spots as they are now."""
         self._emit("hand.ended", {"hand": self.state.hand_no})
         self._sync_bets()
 
     def void_hand(self) -> None:
+        """After ``void``: ``hand.voided``; nothing is settled; betting opens."""
         self._emit("hand.voided", {"reason": "voided by the dealer"})
         self._sync_bets()
 
