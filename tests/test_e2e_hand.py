@@ -75,6 +75,11 @@ def test_a_dealer_runs_a_hand_from_bets_to_the_next_hand(rig: TableRig) -> None:
     assert {(b["data"]["seat"], b["data"]["spot"], b["data"]["amount"], b["hand"]) for b in after} == {
         (1, "main", 0, 2), (3, "side", 0, 2)}
 
+    links = rig.pit.control({"cmd": "links"})["links"]
+    assert links["shoe"]["online"] and links["rfid"]["online"]
+    assert links["shoe"]["frames_received"] > 0 and links["shoe"]["crc_errors"] == 0
+    assert rig.pit.control({"cmd": "dance"}) == {"ok": False, "error": "unknown command 'dance'"}
+
     events = rig.pit.taken()
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert not [e for e in events if e["type"] == "alert"]
