@@ -315,9 +315,6 @@ class Table:
         for (seat, spot), amount in self.state.bets.items():
             by_seat.setdefault(seat, {})[spot] = amount
         problems.extend(self.state.game.bet_problems(by_seat))
-        for (seat, spot), wager in sorted(self.live_spots.items()):
-            if wager.amount != self.state.bets.get((seat, spot), 0):
-                problems.append(f"seat {seat} {spot} is still being read")
         return problems
 
     # -- conditions (named in TRANSITIONS) --------------------------------------
