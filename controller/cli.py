@@ -44,13 +44,18 @@ def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    async def main() -> None:
-        await Daemon(config).run()
+    async def main() -> BaseException | None:
+        daemon = Daemon(config)
+        await daemon.run()
+        return daemon.failure
 
     try:
-        asyncio.run(main())
-    except (JournalCorrupt, RegistryError) as error:
+        failure = asyncio.run(main())
+    except (JournalCorrupt, RegistryError, OSError) as error:
         print(f"table-controller: {error}", file=sys.stderr)
+        return 1
+    if failure is not None:
+        print(f"table-controller: stopped: the journal cannot be written: {failure}", file=sys.stderr)
         return 1
     return 0
 

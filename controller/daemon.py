@@ -21,7 +21,7 @@ from controller import checkpoint, integrity
 from controller.config import Config
 from controller.events import utc_timestamp
 from controller.games.catalog import GAMES
-from controller.journal import Journal
+from controller.journal import Journal, Record
 from controller.pit import CurveKeys, PitServer
 from controller.table import Table, TableSettings
 from controller.views import dealer_view, public_state
@@ -71,9 +71,11 @@ class Daemon:
             buttons=tuple(config.buttons), decks=config.rules.decks,
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=_now,
-                           write=self.journal.append)
+                           write=self.write)
         self.renderer = make_renderer(config.display.mode)
         self.stopping = asyncio.Event()
+        self.failure: BaseException | None = None
+        """Why the daemon stopped by itself (the journal could not be written), else None."""
         self.pit: PitServer | None = None
         self.shoe: ShoeDriver | None = None
         self.rfid: RfidDriver | None = None
@@ -143,6 +145,18 @@ class Daemon:
             await self.pit.close()
         self.renderer.close()
         self.journal.close()
+
+    def write(self, record: Record) -> None:
+        """Journal one event. If that fails, nothing more can be made durable: the daemon stops
+        (and systemd starts it again, to recover from what the journal holds)."""
+        try:
+            self.journal.append(record)
+        except BaseException as error:
+            if self.failure is None:
+                log.critical("the journal cannot be written (%s): stopping the table", error)
+                self.failure = error
+                self.stopping.set()
+            raise
 
     def dispatch(self, item: DriverInput) -> None:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""

@@ -9,6 +9,7 @@ and the RFID board's spot lights show the seat in turn.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -117,3 +118,17 @@ async def test_buttons_drive_the_hand_and_lights_show_what_may_be_pressed(table:
     await table.press("next")
     await table.until(lambda: table.phase == "betting")
     assert table.lit() == {"deal"}
+
+
+async def test_a_journal_that_cannot_be_written_stops_the_daemon(table: Table) -> None:
+    daemon = table.daemon
+    fd = daemon.journal._fd
+    assert fd is not None
+    os.close(fd)                                                  # writes now fail, as on a dead disk
+    daemon.journal._fd = os.open(os.devnull, os.O_RDONLY)         # a descriptor that cannot be written
+    seq = daemon.table.state.seq
+    table.rfid.place(1, [("00000000000001f4", 500)])             # a wager: an event to journal
+    await table.until(lambda: daemon.failure is not None)
+    assert isinstance(daemon.failure, OSError)
+    assert daemon.stopping.is_set()
+    assert daemon.table.state.seq == seq                          # nothing applied, nothing published
