@@ -8,7 +8,9 @@ every event from ``seq`` 1 (or the first asked for) in order, each once, byte
 for byte as published. A client that joins late catches up the same way.
 
 It is blocking (plain pyzmq with timeouts) and meant for tools, tests, the demo
-and benchmarks, not for the daemon's loop.
+and benchmarks, not for the daemon's loop. With CURVE on at the table, give it
+``curve=(table public key, own public key, own secret key)`` (Z85 bytes, as
+``zmq.auth.load_certificate`` returns them).
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ class PitClient:
     """Subscribes to one table's events and keeps them complete and in order."""
 
     def __init__(self, table: str, publish: str, sync: str, control: str, *,
-                 context: zmq.Context[Any] | None = None, from_seq: int = 1) -> None:
+                 context: zmq.Context[Any] | None = None, from_seq: int = 1,
+                 curve: tuple[bytes, bytes, bytes] | None = None) -> None:
         self.context = context or zmq.Context.instance()
         self.table = table
-        self.sub = self.context.socket(zmq.SUB)
+        self.curve = curve
+        self.sub = self._socket(zmq.SUB)
         self.sub.setsockopt(zmq.SUBSCRIBE, f"{table}/".encode())
         self.sub.setsockopt(zmq.RECONNECT_IVL, 20)
         self.sub.setsockopt(zmq.LINGER, 0)
@@ -49,6 +53,16 @@ class PitClient:
         """How many gaps were filled from the sync socket."""
         self.last_seq = from_seq - 1
         self._cursor = 0
+
+    def _socket(self, kind: int) -> zmq.Socket[bytes]:
+        """A socket of ``kind``, a CURVE client of the table if :attr:`curve` is set."""
+        sock: zmq.Socket[bytes] = self.context.socket(kind)
+        if self.curve is not None:
+            server, public, secret = self.curve
+            sock.setsockopt(zmq.CURVE_SERVERKEY, server)
+            sock.setsockopt(zmq.CURVE_PUBLICKEY, public)
+            sock.setsockopt(zmq.CURVE_SECRETKEY, secret)
+        return sock
 
     def close(self) -> None:
         """Close the subscription."""
@@ -132,7 +146,7 @@ class PitClient:
 
     def control(self, request: dict[str, Any], timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
         """One control command and its reply."""
-        req = self.context.socket(zmq.REQ)
+        req = self._socket(zmq.REQ)
         req.setsockopt(zmq.LINGER, 0)
         req.connect(self.control_endpoint)
         try:
@@ -150,7 +164,7 @@ class PitClient:
 
     def sync(self, *frames: bytes, timeout: float = DEFAULT_TIMEOUT) -> list[list[bytes]]:
         """One sync request; every reply message up to ``snapshot``, ``end`` or ``error``."""
-        dealer = self.context.socket(zmq.DEALER)
+        dealer = self._socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
         dealer.connect(self.sync_endpoint)
         try:

@@ -31,16 +31,19 @@ def ipc_endpoints(folder: Path) -> tuple[str, str, str]:
 
 def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str, int, str]] = (),
                  endpoints: tuple[str, str, str] | None = None, display: str = "off",
-                 game: str = "") -> Path:
+                 game: str = "", curve: tuple[Path, Path] | None = None) -> Path:
     """Write ``table.toml`` and ``chips.csv`` (``(uid, cents, status)`` rows) in ``folder``.
 
-    ``game`` is the text of the ``[game]`` section (Easy Jack's options).
+    ``game`` is the text of the ``[game]`` section (Easy Jack's options); ``curve`` is
+    ``(the table's secret key file, the folder of the clients' public keys)``.
     """
     rows = ["uid,value_cents,status", *(f"{uid},{cents},{status}" for uid, cents, status in chips)]
     (folder / "chips.csv").write_text("\n".join(rows) + "\n")
     publish, sync, control = endpoints or ipc_endpoints(folder)
     antennas = "\n".join(f'{antenna(seat, spot)} = "{seat}:{spot}"'
                          for seat in range(1, SEATS + 1) for spot in ("main", "side"))
+    curve_keys = "" if curve is None else (
+        f'curve_secret_key = "{curve[0]}"\ncurve_clients = "{curve[1]}"\n')
     path = folder / "table.toml"
     path.write_text(f"""\
 [table]
@@ -84,7 +87,7 @@ void = 26
 publish = "{publish}"
 sync = "{sync}"
 control = "{control}"
-
+{curve_keys}
 [display]
 mode = "{display}"
 """)

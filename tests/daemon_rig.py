@@ -107,7 +107,9 @@ class Board(LineProcess):
 class TableRig:
     """The daemon, its config, two boards and a pit, in ``folder``."""
 
-    def __init__(self, folder: Path, *, game: str = "", table: str = "T07") -> None:
+    def __init__(self, folder: Path, *, game: str = "", table: str = "T07",
+                 curve: tuple[Path, Path] | None = None,
+                 client_keys: tuple[bytes, bytes, bytes] | None = None) -> None:
         self.folder = folder
         self.table = table
         publish, sync, control = (f"tcp://127.0.0.1:{free_port()}" for _ in range(3))
@@ -118,8 +120,8 @@ class TableRig:
                  for n in range(1, 40)]
         chips.append((f"d{1:015x}", 10000, "void"))
         self.config = write_config(folder, table=table, chips=chips, endpoints=self.endpoints,
-                                   display="log", game=game)
-        self.pit = PitClient(table, *self.endpoints, context=zmq.Context())
+                                   display="log", game=game, curve=curve)
+        self.pit = PitClient(table, *self.endpoints, context=zmq.Context(), curve=client_keys)
         self.daemon: subprocess.Popen[bytes] | None = None
         self.log = folder / "daemon.log"
 
