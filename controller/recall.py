@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from controller.journal import Record
+from drivers.display import format_money
 
 Data = Mapping[str, Any]
 
@@ -40,13 +41,15 @@ def _who(data: Data) -> str:
     return f"seat {data.get('seat')}" + (f" hand {index + 1}" if index else "")
 
 
-def _money(cents: object) -> str:
-    """A signed result: ``+1000``, ``-500``, ``0``."""
-    return f"{cents:+d}" if isinstance(cents, int) and cents else str(cents)
+def _money(cents: object, signed: bool = False) -> str:
+    """Cents as the dealer display shows money: ``$10.00``; a result signed: ``+$10.00``, ``-$5.00``."""
+    if not isinstance(cents, int) or isinstance(cents, bool):
+        return str(cents)
+    return ("+" if signed and cents > 0 else "") + format_money(cents)
 
 
 def _wager(bet: Data) -> str:
-    return f"seat {bet.get('seat')} {bet.get('spot')} {bet.get('amount')}"
+    return f"seat {bet.get('seat')} {bet.get('spot')} {_money(bet.get('amount'))}"
 
 
 def _card(data: Data) -> str:
@@ -56,7 +59,7 @@ def _card(data: Data) -> str:
 
 def _action(data: Data) -> str:
     amount = data.get("amount")
-    return f"{_who(data)}: {data.get('action')}" + (f" {amount}" if amount is not None else "")
+    return f"{_who(data)}: {data.get('action')}" + (f" {_money(amount)}" if amount is not None else "")
 
 
 def _alert(data: Data) -> str:
@@ -72,7 +75,7 @@ def _settled(data: Data) -> str:
         owner = _who({"seat": result.get("seat"), "hand_index": result.get("hand_index")})
         lines.append(
             f"{owner} {result.get('spot')}: {result.get('outcome')}"
-            f" {_money(result.get('payout'))}{label}"
+            f" {_money(result.get('payout'), signed=True)}{label}"
         )
     return "\n".join(lines) or "settled"
 
