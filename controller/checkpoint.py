@@ -73,6 +73,23 @@ def matches(checkpoint: Checkpoint, journal: Journal) -> bool:
     return True
 
 
+def open_journal(journal_path: Path, checkpoint_path: Path, *,
+                 keep: int) -> tuple[Journal, Checkpoint | None]:
+    """Open the journal for a start: from the checkpoint's window if the checkpoint matches it,
+    else whole (with the checkpoint ignored); returns the journal and the checkpoint to use."""
+    saved = load(checkpoint_path)
+    journal = Journal.open(journal_path, keep=keep, start=saved.window if saved is not None else (1, 0))
+    if saved is None or matches(saved, journal):
+        return journal, saved
+    if journal.start != (1, 0):
+        # Opened from the window of a checkpoint that is not used: read the journal again, whole.
+        damage = journal.damage
+        journal.close()
+        journal = Journal.open(journal_path, keep=keep)
+        journal.damage = journal.damage or damage
+    return journal, None
+
+
 def save(path: Path, journal: Journal, state: dict[str, Any]) -> Checkpoint:
     """Write a checkpoint of ``state``, taken at the journal's last event, durably."""
     last = journal.since(journal.last_seq)[0]

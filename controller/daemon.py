@@ -21,14 +21,14 @@ from controller import checkpoint, integrity
 from controller.config import Config
 from controller.events import utc_timestamp
 from controller.games.catalog import GAMES
-from controller.journal import Journal, Record
+from controller.journal import Record
 from controller.pit import CurveKeys, PitServer
 from controller.table import Table, TableSettings
 from controller.views import dealer_view, public_state
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
-from drivers.inputs import DriverInput
+from drivers.inputs import CardDrawn, DeviceOffline, DriverInput
 from drivers.rfid import RfidDriver
 from drivers.shoe import ShoeDriver
 
@@ -53,16 +53,22 @@ def make_renderer(mode: str) -> Renderer:
     return NullRenderer()
 
 
+def _describe(item: DriverInput) -> str:
+    """An input for the log; a card drawn is named by its place in the shoe only, since it may be
+    the hole card (hidden until its ``card.revealed``)."""
+    if isinstance(item, CardDrawn):
+        return f"CardDrawn(shoe_id={item.shoe_id}, index={item.index})"
+    return repr(item)
+
+
 class Daemon:
     """Everything one table runs, from start to a clean stop."""
 
     def __init__(self, config: Config) -> None:
         self.config = config
         self.checkpoint_path = config.state_dir / CHECKPOINT_NAME
-        saved = checkpoint.load(self.checkpoint_path)
-        start = saved.window if saved is not None else (1, 0)
-        self.journal = Journal.open(config.state_dir / JOURNAL_NAME, keep=REPLAY_WINDOW, start=start)
-        self.checkpoint = saved if saved is not None and checkpoint.matches(saved, self.journal) else None
+        self.journal, self.checkpoint = checkpoint.open_journal(
+            config.state_dir / JOURNAL_NAME, self.checkpoint_path, keep=REPLAY_WINDOW)
         self.registry = ChipRegistry.load(config.chip_registry)
         spec = GAMES[config.game]
         settings = TableSettings(
@@ -118,11 +124,20 @@ class Daemon:
         await self.shoe.start()
         await self.rfid.start()
         self.refresh()
+        boards_checked = loop.call_later(self.shoe.link.offline_after, self.check_boards)
         log.info("table %s running %s", config.table_id, config.game)
         try:
             await self.stopping.wait()
         finally:
+            boards_checked.cancel()
             await self.close()
+
+    def check_boards(self) -> None:
+        """Some time after start, a board that the journal left online but that has not answered
+        since is offline (its link never came up, so the link will not say so itself)."""
+        for driver in (self.shoe, self.rfid):
+            if driver is not None and not driver.is_online and self.table.state.devices[driver.device].online:
+                self.dispatch(DeviceOffline(driver.device, "no answer since the controller started"))
 
     def check_integrity(self) -> None:
         """Check the installed files against the manifest, if one is configured."""
@@ -163,7 +178,7 @@ class Daemon:
         try:
             self.table.handle(item)
         except Exception:
-            log.exception("input %r could not be handled", item)
+            log.exception("input %s could not be handled", _describe(item))
             self.table.notice = f"internal error handling {type(item).__name__}: see the log"
         self.refresh()
 

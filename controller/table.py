@@ -315,6 +315,10 @@ class Table:
         for (seat, spot), amount in self.state.bets.items():
             by_seat.setdefault(seat, {})[spot] = amount
         problems.extend(self.state.game.bet_problems(by_seat))
+        for (seat, spot), wager in sorted(self.live_spots.items()):
+            if not wager.complete:
+                problems.append(f"seat {seat} {spot} holds more chips than the reader can count: "
+                                "colour up to larger chips")
         return problems
 
     # -- conditions (named in TRANSITIONS) --------------------------------------
@@ -385,23 +389,22 @@ class Table:
     def _on_card(self, drawn: CardDrawn) -> None:
         shoe = self.state.shoe
         if shoe.shoe_id is None or drawn.shoe_id != shoe.shoe_id:
-            self._alert("card_out_of_turn", "critical",
-                        f"card {drawn.index} came from shoe {drawn.shoe_id}, which was never loaded",
-                        index=drawn.index)
+            self._unknown_shoe(drawn.shoe_id, drawn.index)
             return
         if drawn.index <= shoe.last_index:
             return  # the same card again after a link reset
-        if drawn.index > shoe.last_index + 1:
-            first, last = shoe.last_index + 1, drawn.index - 1
-            self._alert("card_gap", "critical",
-                        f"cards {first} to {last} left the shoe unseen: check the table, void if needed",
-                        index=first, last_index=last)
+        self._check_gap(drawn.index)
         card = str(drawn.card)
+        taken = self.phase in IN_HAND and self.may_card(drawn)
         if shoe.seen[card] >= shoe.decks:
+            # A card dealt face down is not named before the event that reveals it (pit-events.md
+            # section 1); its identity stays in the journal's private part.
+            target = self.state.hand.next_target() if taken else None
+            named = {} if target is not None and not target.face_up else {"card": card}
             self._alert("card_over_count", "critical",
-                        f"more copies of {card} than {shoe.decks} decks hold", index=drawn.index,
-                        card=card)
-        if self.phase in IN_HAND and self.may_card(drawn):
+                        f"card {drawn.index}{' ' + card if named else ''}: more copies than "
+                        f"{shoe.decks} decks hold", index=drawn.index, **named)
+        if taken:
             self.notice = None
             self.card(drawn)
             return
@@ -411,11 +414,31 @@ class Table:
 
     def _on_unreadable(self, item: CardUnreadable) -> None:
         shoe = self.state.shoe
-        if item.shoe_id != shoe.shoe_id or item.index <= shoe.last_index:
+        if shoe.shoe_id is None or item.shoe_id != shoe.shoe_id:
+            self._unknown_shoe(item.shoe_id, item.index)
             return
+        if item.index <= shoe.last_index:
+            return
+        self._check_gap(item.index)
         self._alert("card_unreadable", "warning",
                     f"card {item.index} could not be read: put it aside and draw again",
                     index=item.index)
+
+    def _unknown_shoe(self, shoe_id: int, index: int) -> None:
+        """A card from a shoe the table never saw loaded: an alert, and the loaded shoe's count of
+        cards drawn is left alone (the alert carries no ``index`` of it)."""
+        self._alert("card_out_of_turn", "critical",
+                    f"card {index} came from shoe {shoe_id}, which was never loaded: put it aside "
+                    "and load the shoe again", shoe_id=shoe_id)
+
+    def _check_gap(self, index: int) -> None:
+        """A critical ``card_gap`` if cards left the shoe unseen before the one at ``index``."""
+        last_index = self.state.shoe.last_index
+        if index > last_index + 1:
+            first, last = last_index + 1, index - 1
+            self._alert("card_gap", "critical",
+                        f"cards {first} to {last} left the shoe unseen: check the table, void if needed",
+                        index=first, last_index=last)
 
     # -- bets and chips -----------------------------------------------------------
 

@@ -34,7 +34,7 @@ class RfidDriver(BoardDriver):
                          reopen_interval=reopen_interval)
         self._antennas = dict(antennas)
         self._registry = registry
-        self._last: dict[int, tuple[frozenset[tuple[str, int]], bool]] = {}
+        self._last: dict[int, tuple[tuple[tuple[str, int], ...], bool]] = {}
         self._lights: int | None = None
 
     def on_data(self, message: messages.Message) -> None:
@@ -47,14 +47,15 @@ class RfidDriver(BoardDriver):
             if message.chips:
                 log.warning("chips on antenna %d, which is under no betting spot", message.antenna)
             return
-        chips = frozenset((chip.uid, chip.value) for chip in message.chips)
+        # Every chip listed, in a fixed order: a uid listed twice (a clone) is kept for the registry.
+        chips = tuple(sorted((chip.uid, chip.value) for chip in message.chips))
         flags = self.status_flags or 0
         complete = not (len(message.chips) == messages.MAX_CHIPS and flags & TOO_MANY_CHIPS)
         if self._last.get(message.antenna) == (chips, complete):
             return
         self._last[message.antenna] = (chips, complete)
         seat, name = spot
-        self._emit(self._registry.wager(seat, name, message.antenna, sorted(chips), complete))
+        self._emit(self._registry.wager(seat, name, message.antenna, chips, complete))
 
     def _on_online(self, hello: messages.Hello) -> None:
         super()._on_online(hello)

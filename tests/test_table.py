@@ -24,6 +24,7 @@ from drivers.inputs import (
     DeviceStatus,
     RejectedChip,
     ShoeLoaded,
+    SpotWager,
 )
 from tests.table_rig import Rig, types
 
@@ -260,3 +261,23 @@ def test_status_flags_show_on_the_dealer_display(rig: Rig) -> None:
     assert dealer_view(rig.table).devices["shoe"] == "online (lid open, optical sensor fault)"
     rig.do(DeviceStatus("shoe", 0))
     assert dealer_view(rig.table).devices["shoe"] == "online"
+
+
+def test_a_card_from_a_shoe_never_loaded_alerts_and_leaves_the_shoe_count_alone(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    stray = rig.do(CardDrawn(99, 5, Card.parse("Ah")))
+    assert [(e["data"]["code"], e["data"]["shoe_id"]) for e in stray] == [("card_out_of_turn", 99)]
+    assert "Ah" not in json.dumps(stray)
+    unreadable = rig.do(CardUnreadable(99, 6))
+    assert [e["data"]["code"] for e in unreadable] == ["card_out_of_turn"]
+    assert rig.table.state.shoe.last_index == 0
+    rig.press("deal")
+    assert rig.card("5h")[0]["data"]["index"] == 1                # no gap, no repeat
+
+
+def test_a_spot_with_more_chips_than_the_reader_can_list_holds_the_deal(rig: Rig) -> None:
+    rig.ready()
+    # readings are live, not journaled (the reader repeats them): no restart check for this input
+    rig.table.handle(SpotWager(1, "main", 1, 42500, tuple(f"{n:016x}" for n in range(85)), complete=False))
+    reason = rig.table.press("deal")
+    assert reason is not None and "more chips than the reader can count" in reason
