@@ -103,6 +103,10 @@ class Table:
     next: Callable[[], bool]
     void: Callable[[], bool]
     may_card: Callable[[CardDrawn], bool]
+    may_deal: Callable[[], bool]
+    may_stand: Callable[[], bool]
+    may_next: Callable[[], bool]
+    may_void: Callable[[], bool]
 
     def __init__(
         self,
@@ -160,9 +164,9 @@ class Table:
 
     def open(self, *, recovered: bool, journal_damage: str | None = None) -> None:
         """Announce the table (``table.opened``), report journal damage, finish a step a crash cut short."""
-        game = self.settings
+        settings = self.settings
         self._emit("table.opened", {
-            "game": game.game_name, "seats": game.seats, "limits": dict(game.limits),
+            "game": settings.game_name, "seats": settings.seats, "limits": dict(settings.limits),
             "recovered": recovered,
         })
         if journal_damage is not None:
@@ -269,22 +273,23 @@ class Table:
         return reason
 
     def refusal(self, button: str) -> str | None:
-        """Why pressing ``button`` is not allowed now, or None if it is."""
-        phase = self.phase
+        """Why pressing ``button`` is not allowed now, or None if it is.
+
+        Whether it is allowed is the machine's answer (``may_<trigger>``, from
+        :data:`TRANSITIONS`); this adds the words for the dealer.
+        """
+        trigger = BUTTON_TRIGGERS.get(button)
+        if trigger is None:
+            return "this game does not use that button"
+        if getattr(self, f"may_{trigger}")():
+            return None
         if button == "deal":
-            if phase != "betting":
-                return "a hand is already in play"
-            problems = self.deal_problems()
-            return "; ".join(problems) if problems else None
+            return "; ".join(self.deal_problems()) if self.phase == "betting" else "a hand is already in play"
         if button == "stand":
-            if phase != "players":
-                return "no seat is playing now"
-            return None if self.state.hand.can_stand() else "the seat in turn cannot stand"
+            return "the seat in turn cannot stand" if self.phase == "players" else "no seat is playing now"
         if button == "next":
-            return None if phase == "settled" else "the hand is not settled yet"
-        if button == "void":
-            return None if phase in IN_HAND else "no hand is in play"
-        return "this game does not use that button"
+            return "the hand is not settled yet"
+        return "no hand is in play"
 
     def live_buttons(self) -> tuple[str, ...]:
         """The configured buttons that may be pressed now (their lights are on)."""
@@ -395,7 +400,7 @@ class Table:
             return  # the same card again after a link reset
         self._check_gap(drawn.index)
         card = str(drawn.card)
-        taken = self.phase in IN_HAND and self.may_card(drawn)
+        taken = self.may_card(drawn)
         if shoe.seen[card] >= shoe.decks:
             # A card dealt face down is not named before the event that reveals it (pit-events.md
             # section 1); its identity stays in the journal's private part.
