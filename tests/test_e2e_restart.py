@@ -1,4 +1,4 @@
-"""Audit, end to end: a restart of the real daemon must rebuild the live table exactly.
+"""End to end: a restart of the real daemon rebuilds the live table exactly, whatever it finds.
 
 architecture.md: "A checkpoint that does not match the journal is ignored and the whole journal is
 replayed."

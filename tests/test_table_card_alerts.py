@@ -1,4 +1,5 @@
-"""Audit of the table against pit-events.md: what a table in process got wrong, one test each.
+"""Card alerts in process, against pit-events.md: over-counted and unreadable cards, gaps, and the
+hole card kept out of every event and log line until its reveal.
 
 Every test runs on a real journal (tests/table_rig.py), which also checks after every step that a
 table rebuilt from the journal alone is in the same state.

@@ -1,4 +1,4 @@
-"""Audit of the drivers on a real HostLink: a simulated board on a pty."""
+"""The RFID driver on a real HostLink: a chip uid read twice on one spot is a clone."""
 
 from __future__ import annotations
 
