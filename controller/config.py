@@ -12,8 +12,9 @@ file's folder. Files named by the configuration are not opened here: the chip
 registry and the CURVE keys are checked by the parts that read them.
 
 Beyond the spec's keys, each of these is a problem too: a button the game has no use
-for, a light for a button not in ``[buttons]``, two pit sockets on one endpoint, and
-``pit.curve_clients`` without ``pit.curve_secret_key``.
+for, a light for a button not in ``[buttons]``, two pit sockets on one endpoint,
+``pit.curve_clients`` without ``pit.curve_secret_key``, and ``pit.control`` off loopback
+without CURVE.
 
 Compatible extension, section ``[integrity]``: ``manifest`` (optional) is the file of
 SHA-256 hashes that ``table-controller manifest`` wrote at installation; when it is set,
@@ -38,7 +39,7 @@ from typing import Any, TypeVar
 
 from controller.games.base import Limits
 from controller.games.catalog import GAMES, GameSpec
-from controller.options import describe, parse_options
+from controller.options import describe, parse_options, type_mismatch
 from controller.pins import looks_like_pin_hash
 
 SPEC_GAMES = ("easy-jack", "blackjack-extreme", "holdem-blackjack", "buster-blackjack-x")
@@ -216,10 +217,10 @@ class _Parser:
             if default is None:
                 self.fail(key, "missing (required)")
             return default
-        value = table[name]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            wanted = describe(kind())
-            self.fail(key, f"must be {wanted}, not {describe(value)}")
+        value: T = table[name]  # a ``kind`` once type_mismatch finds nothing
+        problem = type_mismatch(kind, value)
+        if problem is not None:
+            self.fail(key, problem)
             return None
         if kind is str and not value:
             self.fail(key, "must not be empty")
@@ -259,8 +260,9 @@ class _Parser:
         registry = self.path(chips, "chips.registry", "/etc/table-controller/chips.csv")
         buttons = self.pins("buttons", game)
         lights = self.pins("lights", game)
+        named = self.data.get("buttons")
         for name in lights:
-            if name not in self.data["buttons"]:
+            if isinstance(named, dict) and name not in named:
                 self.fail(f"lights.{name}", "has no button of that name in [buttons]")
         pit = self.pit()
         supervisors = self.supervisors()
@@ -294,8 +296,10 @@ class _Parser:
 
     def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:
         name = self.value(table, "table.game", str, None)
-        if name is None or name in GAMES:
-            return None if name is None else GAMES[name]
+        if name is None:
+            return None
+        if name in GAMES:
+            return GAMES[name]
         if name in SPEC_GAMES:
             self.fail("table.game", f"{name!r} is not available in this version")
         else:

@@ -28,7 +28,15 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["VERSION", "decode_body", "encode_event", "encode_heartbeat", "utc_timestamp"]
+__all__ = [
+    "VERSION",
+    "compact_json",
+    "decode_body",
+    "encode_event",
+    "encode_heartbeat",
+    "now_timestamp",
+    "utc_timestamp",
+]
 
 VERSION = 1
 """The envelope version carried in every body as ``"v"``."""
@@ -56,6 +64,11 @@ def utc_timestamp(when: datetime.datetime) -> str:
     return f"{utc:%Y-%m-%dT%H:%M:%S}.{utc.microsecond // 1000:03d}Z"
 
 
+def now_timestamp() -> str:
+    """The pit ``ts`` of this moment (see :func:`utc_timestamp`)."""
+    return utc_timestamp(datetime.datetime.now(datetime.UTC))
+
+
 def _topic(table_id: str, type: str) -> bytes:
     """Build and check the ASCII topic ``<table_id>/<type>``."""
     if not table_id or "/" in table_id or not table_id.isascii() or not table_id.isprintable():
@@ -65,8 +78,14 @@ def _topic(table_id: str, type: str) -> bytes:
     return f"{table_id}/{type}".encode("ascii")
 
 
-def _dumps(obj: Mapping[str, Any]) -> bytes:
-    """Compact UTF-8 JSON, non-ASCII kept as is, NaN and infinities refused."""
+def compact_json(obj: Mapping[str, Any]) -> bytes:
+    """Compact UTF-8 JSON, non-ASCII kept as is, NaN and infinities refused.
+
+    The encoding of every pit body and of the pit sockets' JSON replies.
+
+    >>> compact_json({"name": "Zoë", "n": [1, None]}).decode()
+    '{"name":"Zoë","n":[1,null]}'
+    """
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
@@ -108,7 +127,7 @@ def encode_event(
         "hand": hand,
         "data": dict(data),
     }
-    return topic, _dumps(body)
+    return topic, compact_json(body)
 
 
 def encode_heartbeat(table_id: str, last_seq: int, ts: str) -> tuple[bytes, bytes]:
@@ -124,7 +143,7 @@ def encode_heartbeat(table_id: str, last_seq: int, ts: str) -> tuple[bytes, byte
     if not isinstance(last_seq, int) or isinstance(last_seq, bool):
         raise TypeError(f"last_seq must be an int, got {last_seq!r}")
     body = {"v": VERSION, "table": table_id, "seq": last_seq, "ts": ts, "type": HEARTBEAT_TYPE}
-    return topic, _dumps(body)
+    return topic, compact_json(body)
 
 
 def decode_body(body: bytes) -> dict[str, Any]:

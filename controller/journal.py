@@ -39,7 +39,7 @@ import os
 import re
 import shutil
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,6 +127,32 @@ def read_records(path: Path) -> Iterator[Record]:
     return _stream(path, 0, 1)
 
 
+def _checked(
+    lines: Iterable[bytes], path: Path, offset: int, first_seq: int
+) -> Iterator[tuple[bytes, Record | _BadLine]]:
+    """Check ``lines``, read from byte ``offset`` of ``path``, the first being record ``first_seq``.
+
+    Yields ``(line, record)`` for each good line. A bad *last* line (a torn tail) is
+    yielded last, as ``(line, error)``; a bad line with more lines after it is not a
+    crash's doing and raises :class:`JournalCorrupt`.
+    """
+    bad: tuple[bytes, _BadLine] | None = None
+    for number, line in enumerate(lines, start=first_seq):
+        if bad is not None:
+            raise JournalCorrupt(
+                f"line {number - 1}: {bad[1]}, at byte {offset} of {path}, with more lines after it"
+            )
+        try:
+            record = _decode_line(line, number)
+        except _BadLine as exc:
+            bad = (line, exc)
+            continue
+        yield line, record
+        offset += len(line)
+    if bad is not None:
+        yield bad
+
+
 def _stream(path: Path, offset: int, first_seq: int) -> Iterator[Record]:
     """The records from byte ``offset`` on, the first being ``first_seq`` (see :func:`read_records`)."""
     try:
@@ -135,14 +161,10 @@ def _stream(path: Path, offset: int, first_seq: int) -> Iterator[Record]:
         return
     with lines:
         lines.seek(offset)
-        bad: str | None = None
-        for number, line in enumerate(lines, start=first_seq):
-            if bad is not None:
-                raise JournalCorrupt(f"{bad} in {path}, with more lines after it")
-            try:
-                yield _decode_line(line, number)
-            except _BadLine as exc:
-                bad = f"line {number}: {exc}"
+        for _, checked in _checked(lines, path, offset, first_seq):
+            if isinstance(checked, _BadLine):
+                return
+            yield checked
 
 
 def _starts_at(path: Path, offset: int, seq: int) -> bool:
@@ -245,35 +267,26 @@ class Journal:
 
     def _scan(self) -> None:
         """Read the file once: validate, remember the latest records, cut a bad tail."""
-        bad: tuple[int, int, str] | None = None
+        tail: _BadLine | None = None
         first_seq, self._size = self.start
         self.last_seq = first_seq - 1
         with open(self.path, "rb") as lines:
             lines.seek(self._size)
-            for number, line in enumerate(lines, start=first_seq):
-                if bad is not None:
-                    offset, bad_number, reason = bad
-                    raise JournalCorrupt(
-                        f"line {bad_number}: {reason}, at byte {offset} of {self.path},"
-                        " with more lines after it; refusing to open"
-                    )
-                try:
-                    record = _decode_line(line, self.last_seq + 1)
-                except _BadLine as exc:
-                    bad = (self._size, number, str(exc))
-                    continue
-                self._recent.append(record)
+            for line, checked in _checked(lines, self.path, self._size, first_seq):
+                if isinstance(checked, _BadLine):
+                    tail = checked
+                    break
+                self._recent.append(checked)
                 self._offsets.append(self._size)
-                self.last_seq = record.seq
+                self.last_seq = checked.seq
                 self._size += len(line)
-        if bad is not None:
-            offset, number, reason = bad
-            quarantine = _quarantine(self.path, offset)
+        if tail is not None:
+            quarantine = _quarantine(self.path, self._size)
             assert self._fd is not None
-            os.ftruncate(self._fd, offset)
+            os.ftruncate(self._fd, self._size)
             os.fsync(self._fd)
             _fsync_dir(self.path.parent)
-            self.damage = JournalDamage(offset, f"line {number}: {reason}", quarantine)
+            self.damage = JournalDamage(self._size, f"line {self.last_seq + 1}: {tail}", quarantine)
 
     def records(self, after: int = 0) -> Iterator[Record]:
         """Yield the records from where opening began (see :attr:`start`) whose seq is over
@@ -292,11 +305,6 @@ class Journal:
         if not self._recent:
             return (1, 0)
         return (self._recent[0].seq, self._offsets[0])
-
-    @property
-    def size(self) -> int:
-        """The byte offset just after the last record: where the next one will start."""
-        return self._size
 
     def append(self, record: Record) -> None:
         """Write ``record`` (its seq must be ``last_seq + 1``) and fsync it before returning.

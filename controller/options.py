@@ -5,7 +5,8 @@ defaults; :func:`parse_options` checks a TOML table against it and reports every
 mistake as one line naming the key. Supported field types: ``bool``, ``int`` (a TOML
 boolean is not an integer), ``str``, ``T | None`` (the key may be left out; TOML has
 no null) and ``dict[int, T]`` / ``dict[str, T]`` given as a TOML table (integer keys
-written as decimal strings: ``[game.dealer_bust_pays]`` ``17 = 100``).
+written as decimal strings: ``[game.dealer_bust_pays]`` ``17 = 100``). :func:`describe` and
+:func:`type_mismatch` word the same type checks for the rest of the configuration.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
@@ -53,6 +54,19 @@ def describe(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
+def type_mismatch(kind: type, value: object) -> str | None:
+    """Why the parsed TOML ``value`` is not a ``kind`` (``bool``, ``int`` or ``str``), or None.
+
+    A boolean is not an integer, although Python counts it as one.
+
+    >>> type_mismatch(int, True), type_mismatch(int, 3)
+    ('must be an integer, not a boolean', None)
+    """
+    if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+        return None
+    return f"must be {_TYPE_NAMES[kind]}, not {describe(value)}"
+
+
 def _convert(hint: Any, value: object, key: str) -> tuple[Any, list[str]]:
     """Check ``value`` against ``hint``; return the converted value and the problems."""
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
@@ -61,9 +75,8 @@ def _convert(hint: Any, value: object, key: str) -> tuple[Any, list[str]]:
             raise TypeError(f"{key}: unsupported option type {hint!r}")
         return _convert(kinds[0], value, key)
     if hint in (bool, int, str):
-        if isinstance(value, hint) and not (hint is int and isinstance(value, bool)):
-            return value, []
-        return None, [f"{key}: must be {_TYPE_NAMES[hint]}, not {describe(value)}"]
+        problem = type_mismatch(hint, value)
+        return (value, []) if problem is None else (None, [f"{key}: {problem}"])
     if typing.get_origin(hint) is dict:
         key_type, value_type = typing.get_args(hint)
         return _convert_dict(key_type, value_type, value, key)

@@ -27,7 +27,6 @@ and reads the journal's view of the world through the ``snapshot``,
 from __future__ import annotations
 
 import asyncio
-import datetime
 import ipaddress
 import json
 import logging
@@ -41,7 +40,7 @@ import zmq.asyncio
 import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
 
-from controller.events import encode_heartbeat, utc_timestamp
+from controller.events import compact_json, encode_heartbeat, now_timestamp
 
 __all__ = ["CurveKeys", "PitServer", "is_local_endpoint"]
 
@@ -106,14 +105,6 @@ def is_local_endpoint(endpoint: str) -> bool:
         return False
 
 
-def _now_ts() -> str:
-    return utc_timestamp(datetime.datetime.now(datetime.UTC))
-
-
-def _json_frame(obj: Mapping[str, Any]) -> bytes:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
-
-
 def _error_text(exc: BaseException) -> str:
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
@@ -157,7 +148,7 @@ class PitServer:
                 "bind it to tcp://127.0.0.1, tcp://localhost, tcp://[::1] or ipc://, "
                 "or turn CURVE on"
             )
-        encode_heartbeat(table_id, 0, _now_ts())  # refuses a table id unfit for a topic
+        encode_heartbeat(table_id, 0, now_timestamp())  # refuses a table id unfit for a topic
         self._table_id = table_id
         self._bind = {"publish": publish, "sync": sync, "control": control}
         self._snapshot = snapshot
@@ -207,7 +198,7 @@ class PitServer:
             raise RuntimeError(f"PitServer.start() on a {self._state} server")
         self._state = "started"
         try:
-            await self._open()
+            self._open()
         except BaseException:
             await self.close()
             raise
@@ -220,7 +211,8 @@ class PitServer:
             task.add_done_callback(self._task_done)
         self._restart_heartbeat()
 
-    async def _open(self) -> None:
+    def _open(self) -> None:
+        """Start the authenticator (with CURVE), then make, configure and bind the three sockets."""
         if self._context is None:
             self._context = zmq.asyncio.Context()
         ctx = self._context
@@ -324,7 +316,7 @@ class PitServer:
             return
         self._restart_heartbeat()
         try:
-            topic, body = encode_heartbeat(self._table_id, self._last_seq(), _now_ts())
+            topic, body = encode_heartbeat(self._table_id, self._last_seq(), now_timestamp())
         except Exception:
             log.exception("pit heartbeat skipped: last_seq() failed")
             return
@@ -352,7 +344,7 @@ class PitServer:
             if args:
                 return [[b"error", b"snapshot takes no arguments"]]
             try:
-                return [[b"snapshot", _json_frame(self._snapshot())]]
+                return [[b"snapshot", compact_json(self._snapshot())]]
             except Exception as exc:
                 log.exception("pit snapshot failed")
                 return [[b"error", f"snapshot failed: {_error_text(exc)}".encode()]]
@@ -386,10 +378,10 @@ class PitServer:
             frames: list[bytes] = await rep.recv_multipart()
             reply = await self._control_reply(frames)
             try:
-                frame = _json_frame(reply)
+                frame = compact_json(reply)
             except (TypeError, ValueError) as exc:
                 log.error("pit control reply is not JSON: %s", exc)
-                frame = _json_frame({"ok": False, "error": f"reply not JSON: {exc}"})
+                frame = compact_json({"ok": False, "error": f"reply not JSON: {exc}"})
             await rep.send(frame)
 
     async def _control_reply(self, frames: list[bytes]) -> dict[str, Any]:

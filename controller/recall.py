@@ -86,12 +86,10 @@ def _started(data: Data) -> str:
     return f"started: seats {seats}" + (f", dealer seat {dealer}" if dealer is not None else "")
 
 
-def _generic(kind: str) -> Callable[[Data], str]:
-    def line(data: Data) -> str:
-        fields = " ".join(f"{key}={json.dumps(value)}" for key, value in data.items())
-        return f"{kind} {fields}".rstrip()
-
-    return line
+def _generic(kind: str, data: Data) -> str:
+    """An event of a type without its own line: its type, then its fields as ``key=json``."""
+    fields = " ".join(f"{key}={json.dumps(value)}" for key, value in data.items())
+    return f"{kind} {fields}".rstrip()
 
 
 _LINES: dict[str, Callable[[Data], str]] = {
@@ -139,6 +137,9 @@ def recall_hands(records: Iterable[Record], count: int = 10) -> list[str]:
                 continue
         kind = str(event.get("type"))
         data = event.get("data")
-        text = _LINES.get(kind, _generic(kind))(data if isinstance(data, dict) else {})
+        if not isinstance(data, dict):
+            data = {}
+        describe = _LINES.get(kind)
+        text = describe(data) if describe is not None else _generic(kind, data)
         hands[hand] += [f"  {line}" for line in text.split("\n")]
     return [line for lines in hands.values() for line in lines]

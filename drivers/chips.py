@@ -204,14 +204,13 @@ class ChipRegistry:
             if not line or line.startswith("#"):
                 continue
             fields = [field.strip() for field in line.split(",")]
-            if not seen_content:
-                seen_content = True
-                if tuple(field.lower() for field in fields) == HEADER:
-                    continue
             where = f"{source} line {number}"
             if tuple(field.lower() for field in fields) == HEADER:
-                problems.append(f"{where}: the header line uid,value_cents,status must come first")
+                if seen_content:
+                    problems.append(f"{where}: the header line uid,value_cents,status must come first")
+                seen_content = True
                 continue
+            seen_content = True
             if len(fields) != len(HEADER):
                 problems.append(f"{where}: expected 3 fields uid,value_cents,status, got {len(fields)}")
                 continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from gpiozero import Device, GPIODeviceClosed, GPIOPinInUse
@@ -46,6 +46,16 @@ class Presses:
                 await self.arrived.wait()
 
 
+def make_panel(
+    factory: MockFactory,
+    loop: asyncio.AbstractEventLoop,
+    on_press: Callable[[str], None] = lambda name: None,
+) -> DealerPanel:
+    return DealerPanel(
+        BUTTONS, LIGHTS, loop=loop, on_press=on_press, pin_factory=factory, bounce_time=None
+    )
+
+
 def press(factory: MockFactory, pin: int) -> None:
     factory.pin(pin).drive_low()
     factory.pin(pin).drive_high()
@@ -68,14 +78,7 @@ async def press_from_other_thread(factory: MockFactory, *pins: int) -> int:
 
 async def test_press_reaches_on_press_on_the_loop_thread(factory: MockFactory) -> None:
     presses = Presses()
-    panel = DealerPanel(
-        BUTTONS,
-        LIGHTS,
-        loop=asyncio.get_running_loop(),
-        on_press=presses,
-        pin_factory=factory,
-        bounce_time=None,
-    )
+    panel = make_panel(factory, asyncio.get_running_loop(), presses)
     try:
         other = await press_from_other_thread(factory, 5)
         await presses.wait_for(1)
@@ -91,14 +94,7 @@ async def test_presses_arrive_in_order_and_releases_are_not_presses(
     factory: MockFactory,
 ) -> None:
     presses = Presses()
-    with DealerPanel(
-        BUTTONS,
-        LIGHTS,
-        loop=asyncio.get_running_loop(),
-        on_press=presses,
-        pin_factory=factory,
-        bounce_time=None,
-    ):
+    with make_panel(factory, asyncio.get_running_loop(), presses):
         await press_from_other_thread(factory, 6, 13, 5, 19)
         await presses.wait_for(4)
         await asyncio.sleep(0.01)
@@ -107,14 +103,7 @@ async def test_presses_arrive_in_order_and_releases_are_not_presses(
 
 async def test_unlit_button_presses_are_still_reported(factory: MockFactory) -> None:
     presses = Presses()
-    with DealerPanel(
-        BUTTONS,
-        LIGHTS,
-        loop=asyncio.get_running_loop(),
-        on_press=presses,
-        pin_factory=factory,
-        bounce_time=None,
-    ) as panel:
+    with make_panel(factory, asyncio.get_running_loop(), presses) as panel:
         panel.set_live(["deal"])
         await press_from_other_thread(factory, 6)
         await presses.wait_for(1)
@@ -122,14 +111,7 @@ async def test_unlit_button_presses_are_still_reported(factory: MockFactory) -> 
 
 
 async def test_is_pressed_follows_the_pin(factory: MockFactory) -> None:
-    with DealerPanel(
-        BUTTONS,
-        LIGHTS,
-        loop=asyncio.get_running_loop(),
-        on_press=lambda name: None,
-        pin_factory=factory,
-        bounce_time=None,
-    ) as panel:
+    with make_panel(factory, asyncio.get_running_loop()) as panel:
         assert not panel.is_pressed("deal")
         factory.pin(5).drive_low()
         assert panel.is_pressed("deal")
@@ -159,12 +141,6 @@ async def test_default_pin_factory_is_used_when_none_is_given() -> None:
     finally:
         factory.reset()
         Device.pin_factory = saved
-
-
-def make_panel(factory: MockFactory, loop: asyncio.AbstractEventLoop) -> DealerPanel:
-    return DealerPanel(
-        BUTTONS, LIGHTS, loop=loop, on_press=lambda name: None, pin_factory=factory, bounce_time=None
-    )
 
 
 @pytest.fixture
@@ -230,9 +206,7 @@ def test_press_after_close_calls_nothing(factory: MockFactory) -> None:
     loop = asyncio.new_event_loop()
     presses: list[str] = []
     try:
-        panel = DealerPanel(
-            BUTTONS, LIGHTS, loop=loop, on_press=presses.append, pin_factory=factory, bounce_time=None
-        )
+        panel = make_panel(factory, loop, presses.append)
         panel.close()
         press(factory, 5)
         loop.run_until_complete(asyncio.sleep(0))
@@ -245,9 +219,7 @@ def test_press_after_the_loop_closed_is_logged_not_raised(
     factory: MockFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     loop = asyncio.new_event_loop()
-    with DealerPanel(
-        BUTTONS, LIGHTS, loop=loop, on_press=lambda name: None, pin_factory=factory, bounce_time=None
-    ):
+    with make_panel(factory, loop):
         loop.close()
         with caplog.at_level(logging.WARNING, logger="drivers.buttons"):
             press(factory, 6)

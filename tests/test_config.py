@@ -239,6 +239,11 @@ def test_shipped_example_loads() -> None:
             "lights.void: has no button of that name in [buttons]",
         ),
         (
+            "[buttons]\ndeal = 5\nstand = 6\nnext = 13\n",
+            "[lights]\ndeal = 16\n",
+            "buttons: missing (required section)",
+        ),
+        (
             "next = 13",
             'next = 13\n[pit]\npublish = "http://x:1"',
             "pit.publish: must be like tcp://127.0.0.1:5556 or ipc:///path, not 'http://x:1'",

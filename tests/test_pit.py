@@ -65,6 +65,20 @@ class Store:
 ServerFactory = Callable[..., Awaitable[PitServer]]
 
 
+def server_args(store: Store, **overrides: Any) -> dict[str, Any]:
+    """PitServer's arguments: every socket on a free loopback port, ``store`` behind the callbacks."""
+    return {
+        "publish": ANY_PORT,
+        "sync": ANY_PORT,
+        "control": ANY_PORT,
+        "snapshot": store.snapshot,
+        "history": store.history,
+        "last_seq": store.last_seq,
+        "on_command": store.on_command,
+        **overrides,
+    }
+
+
 @pytest.fixture
 def store() -> Store:
     return Store()
@@ -82,18 +96,7 @@ async def make_server(store: Store) -> AsyncIterator[ServerFactory]:
     servers: list[PitServer] = []
 
     async def make(**overrides: Any) -> PitServer:
-        kwargs: dict[str, Any] = {
-            "publish": ANY_PORT,
-            "sync": ANY_PORT,
-            "control": ANY_PORT,
-            "snapshot": store.snapshot,
-            "history": store.history,
-            "last_seq": store.last_seq,
-            "on_command": store.on_command,
-            "heartbeat_interval": 60.0,
-        }
-        kwargs.update(overrides)
-        server = PitServer("T07", **kwargs)
+        server = PitServer("T07", **server_args(store, **{"heartbeat_interval": 60.0, **overrides}))
         servers.append(server)
         await server.start()
         return server
@@ -174,16 +177,7 @@ async def test_publish_reaches_subscribers_with_prefix_filter(
 async def test_publish_before_start_and_after_close_is_refused(
     make_server: ServerFactory, store: Store
 ) -> None:
-    idle = PitServer(
-        "T07",
-        publish=ANY_PORT,
-        sync=ANY_PORT,
-        control=ANY_PORT,
-        snapshot=store.snapshot,
-        history=store.history,
-        last_seq=store.last_seq,
-        on_command=store.on_command,
-    )
+    idle = PitServer("T07", **server_args(store))
     assert idle.endpoints == {}
     with pytest.raises(RuntimeError):
         idle.publish(b"T07/meter", b"{}")
@@ -390,16 +384,7 @@ async def test_control_state_failure_is_ok_false(
 )
 def test_non_loopback_control_without_curve_is_refused(store: Store, control: str) -> None:
     with pytest.raises(ValueError, match="not loopback"):
-        PitServer(
-            "T07",
-            publish=ANY_PORT,
-            sync=ANY_PORT,
-            control=control,
-            snapshot=store.snapshot,
-            history=store.history,
-            last_seq=store.last_seq,
-            on_command=store.on_command,
-        )
+        PitServer("T07", **server_args(store, control=control))
 
 
 @pytest.mark.parametrize(
@@ -407,16 +392,7 @@ def test_non_loopback_control_without_curve_is_refused(store: Store, control: st
     ["tcp://127.0.0.1:5558", "tcp://localhost:5558", "tcp://[::1]:5558", "ipc:///tmp/tc.sock"],
 )
 def test_loopback_control_without_curve_is_accepted(store: Store, control: str) -> None:
-    PitServer(
-        "T07",
-        publish=ANY_PORT,
-        sync=ANY_PORT,
-        control=control,
-        snapshot=store.snapshot,
-        history=store.history,
-        last_seq=store.last_seq,
-        on_command=store.on_command,
-    )
+    PitServer("T07", **server_args(store, control=control))
 
 
 # ---------------------------------------------------------------- CURVE
@@ -492,39 +468,14 @@ async def test_curve_allows_only_known_client_keys(
 
 
 def test_curve_configuration_errors(store: Store, curve_files: dict[str, Path], tmp_path: Path) -> None:
-    common: dict[str, Any] = {
-        "publish": ANY_PORT,
-        "sync": ANY_PORT,
-        "snapshot": store.snapshot,
-        "history": store.history,
-        "last_seq": store.last_seq,
-        "on_command": store.on_command,
-    }
+    def curve_server(secret: Path, clients: Path, control: str = ANY_PORT) -> PitServer:
+        return PitServer("T07", **server_args(store, control=control, curve=CurveKeys(secret, clients)))
+
     # With CURVE on, control may listen beyond loopback (nothing is bound here).
-    PitServer(
-        "T07",
-        control="tcp://0.0.0.0:5558",
-        curve=CurveKeys(curve_files["server_secret"], curve_files["clients"]),
-        **common,
-    )
+    curve_server(curve_files["server_secret"], curve_files["clients"], control="tcp://0.0.0.0:5558")
     with pytest.raises(ValueError, match="no secret key"):
-        PitServer(
-            "T07",
-            control=ANY_PORT,
-            curve=CurveKeys(curve_files["server_public"], curve_files["clients"]),
-            **common,
-        )
+        curve_server(curve_files["server_public"], curve_files["clients"])
     with pytest.raises(ValueError, match="does not exist"):
-        PitServer(
-            "T07",
-            control=ANY_PORT,
-            curve=CurveKeys(curve_files["server_secret"], tmp_path / "missing"),
-            **common,
-        )
+        curve_server(curve_files["server_secret"], tmp_path / "missing")
     with pytest.raises(ValueError):
-        PitServer(
-            "T07",
-            control=ANY_PORT,
-            curve=CurveKeys(tmp_path / "missing.key_secret", curve_files["clients"]),
-            **common,
-        )
+        curve_server(tmp_path / "missing.key_secret", curve_files["clients"])
