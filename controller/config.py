@@ -41,6 +41,7 @@ from controller.games.base import Limits
 from controller.games.catalog import GAMES, GameSpec
 from controller.options import describe, parse_options, type_mismatch
 from controller.pins import looks_like_pin_hash
+from controller.pit import is_local_endpoint
 
 SPEC_GAMES = ("easy-jack", "blackjack-extreme", "holdem-blackjack", "buster-blackjack-x")
 """Every game name config.md knows (not all of them implemented in this version)."""
@@ -85,7 +86,6 @@ _SECTIONS = {
 }
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]+")
 _ENDPOINT = re.compile(r"tcp://(?:\*|\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}|ipc://.+")
-_LOOPBACK = ("tcp://127.0.0.1:", "tcp://localhost:", "tcp://[::1]:", "ipc://")
 
 T = TypeVar("T")
 
@@ -405,7 +405,7 @@ class _Parser:
         if "curve_clients" in section and "curve_secret_key" not in section:
             self.fail("pit.curve_clients", "has no effect without pit.curve_secret_key")
         control = endpoints.get("control")
-        if control and "curve_secret_key" not in section and not control.startswith(_LOOPBACK):
+        if control and "curve_secret_key" not in section and not is_local_endpoint(control):
             self.fail(
                 "pit.control",
                 f"{control} is not loopback: bind it to 127.0.0.1, [::1]"

@@ -11,7 +11,6 @@ in turn) are brought up to date.
 from __future__ import annotations
 
 import asyncio
-import datetime
 import logging
 import signal
 import sys
@@ -19,7 +18,7 @@ from typing import Any
 
 from controller import checkpoint, integrity
 from controller.config import Config
-from controller.events import utc_timestamp
+from controller.events import now_timestamp
 from controller.games.catalog import GAMES
 from controller.journal import Record
 from controller.pit import CurveKeys, PitServer
@@ -38,10 +37,6 @@ JOURNAL_NAME = "journal.log"
 CHECKPOINT_NAME = "checkpoint.json"
 REPLAY_WINDOW = 10_000
 """Events the sync socket can always replay (pit-events.md section 2)."""
-
-
-def _now() -> str:
-    return utc_timestamp(datetime.datetime.now(datetime.UTC))
 
 
 def make_renderer(mode: str) -> Renderer:
@@ -76,7 +71,7 @@ class Daemon:
             limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
             buttons=tuple(config.buttons), decks=config.rules.decks,
         )
-        self.table = Table(settings, spec.make(config.rules, config.limits), clock=_now,
+        self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
                            write=self.write)
         self.renderer = make_renderer(config.display.mode)
         self.stopping = asyncio.Event()

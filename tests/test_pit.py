@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -194,8 +195,14 @@ async def test_publish_before_start_and_after_close_is_refused(
 
 async def test_bind_conflict_raises_and_cleans_up(make_server: ServerFactory, store: Store) -> None:
     first = await make_server()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    publish = f"tcp://127.0.0.1:{port}"
     with pytest.raises(zmq.ZMQError):
-        await make_server(sync=first.endpoints["sync"])
+        await make_server(publish=publish, sync=first.endpoints["sync"])
+    again = await make_server(publish=publish)      # the failed server let go of its publish port
+    assert again.endpoints["publish"] == publish
 
 
 # ---------------------------------------------------------------- heartbeat
