@@ -195,9 +195,10 @@ class Daemon:
     def refresh(self) -> None:
         """After every input: a checkpoint if one is due, and the display and lights up to date."""
         self.save_checkpoint()
-        self.renderer.show(dealer_view(self.table))
+        view = dealer_view(self.table)
+        self.renderer.show(view)
         if self.panel is not None:
-            self.panel.set_live(self.table.live_buttons())
+            self.panel.set_live(view.live_buttons)
         if self.rfid is not None:
             seat = self.table.seat_in_turn()
             self.rfid.light_spots({a for a, (s, _) in self.config.antennas.items() if s == seat})
