@@ -5,96 +5,112 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from drivers.chips import ChipRegistry
+from drivers.board import BoardDriver
+from drivers.chips import ChipRegistry, RegisteredChip
 from drivers.inputs import DeviceFault, DeviceOnline, DriverInput, ShoeLoaded, SpotWager
 from drivers.rfid import RfidDriver
 from drivers.shoe import ShoeDriver
-from firmware_bridge.messages import Message
+from firmware_bridge.messages import Chip, Inventory
 from firmware_bridge.simulator import SimulatedBoard
 
 TIMEOUT = 5.0
 
 
-class Waiter:
-    """Wakes the test whenever anything happened on either end."""
+@dataclass
+class Linked:
+    """A simulated board, the driver connected to it, and what the driver handed on."""
 
-    def __init__(self) -> None:
-        self._event = asyncio.Event()
+    board: SimulatedBoard
+    driver: Any
+    inputs: list[DriverInput] = field(default_factory=list)
+    _event: asyncio.Event = field(default_factory=asyncio.Event)
 
     def notify(self, *_: object) -> None:
         self._event.set()
 
+    def of(self, kind: type[Any]) -> list[Any]:
+        return [item for item in self.inputs if isinstance(item, kind)]
+
     async def until(self, predicate: Callable[[], bool], timeout: float = TIMEOUT) -> None:
+        """Wait, without polling, until ``predicate`` holds (woken by anything on either end)."""
         async with asyncio.timeout(timeout):
             while not predicate():
                 self._event.clear()
                 await self._event.wait()
 
 
-async def test_spot_lights_are_lit_again_after_the_rfid_board_restarts(tmp_path: Path) -> None:
-    waiter = Waiter()
-    inputs: list[DriverInput] = []
-    board = SimulatedBoard("rfid", link=tmp_path / "rfid", rng=random.Random(5), rto=0.05)
-
-    def on_board_message(message: Message) -> None:
-        waiter.notify()
+@asynccontextmanager
+async def linked(tmp_path: Path, kind: str, make: Callable[..., BoardDriver],
+                 seed: int, **options: Any) -> AsyncIterator[Linked]:
+    """Board ``kind`` on a pty and a driver from ``make(port, on_input=..., **options)``, online."""
+    board = SimulatedBoard(kind, link=tmp_path / kind, rng=random.Random(seed), rto=0.05)
+    pair = Linked(board, None)
 
     def on_input(item: DriverInput) -> None:
-        inputs.append(item)
-        waiter.notify()
+        pair.inputs.append(item)
+        pair.notify()
 
-    board.on_message = on_board_message
-    board.on_session = waiter.notify
+    board.on_message = pair.notify
+    board.on_session = pair.notify
     await board.start()
-    driver = RfidDriver(str(tmp_path / "rfid"), on_input=on_input, antennas={1: (1, "main"), 3: (2, "main")},
-                        registry=ChipRegistry(), offline_after=0.5, reopen_interval=0.05)
+    pair.driver = make(str(tmp_path / kind), on_input=on_input, offline_after=0.5,
+                       reopen_interval=0.05, **options)
     try:
-        await driver.start()
-        await waiter.until(lambda: driver.is_online)
-        driver.light_spots({1, 3})
-        await waiter.until(lambda: board.spot_lights == 0b101)
-        # the board acknowledged it before this INVENTORY: once the wager is in, nothing is left to resend
-        board.place(3, [("00000000000000aa", 500)])
-        await waiter.until(lambda: any(isinstance(i, SpotWager) for i in inputs))
-        assert driver.link.pending == 0  # so the link itself has nothing to send again
-        board.reboot()  # the lights go dark on the board
-        assert board.spot_lights == 0
-        await waiter.until(lambda: sum(isinstance(i, DeviceOnline) for i in inputs) == 2)
-        await waiter.until(lambda: board.spot_lights == 0b101)
+        await pair.driver.start()
+        await pair.until(lambda: pair.driver.is_online)
+        yield pair
     finally:
-        await driver.close()
+        await pair.driver.close()
         await board.close()
 
 
+async def test_spot_lights_are_lit_again_after_the_rfid_board_restarts(tmp_path: Path) -> None:
+    async with linked(tmp_path, "rfid", RfidDriver, 5, antennas={1: (1, "main"), 3: (2, "main")},
+                      registry=ChipRegistry()) as pair:
+        board, driver = pair.board, pair.driver
+        driver.light_spots({1, 3})
+        await pair.until(lambda: board.spot_lights == 0b101)
+        # the board acknowledged it before this INVENTORY: once the wager is in, nothing is left to resend
+        board.place(3, [("00000000000000aa", 500)])
+        await pair.until(lambda: bool(pair.of(SpotWager)))
+        assert driver.link.pending == 0  # so the link itself has nothing to send again
+        board.reboot()  # the lights go dark on the board
+        assert board.spot_lights == 0
+        await pair.until(lambda: len(pair.of(DeviceOnline)) == 2)
+        await pair.until(lambda: board.spot_lights == 0b101)
+
+
+async def test_a_uid_read_twice_on_one_spot_is_a_clone_and_counts_once(tmp_path: Path) -> None:
+    # chips.py: a uid read more than once on the same spot counts once, its other copies are
+    # rejected as counterfeit (two tags with one id: one is a clone). The driver must hand the
+    # registry every chip the INVENTORY lists.
+    registry = ChipRegistry([RegisteredChip("00000000000000aa", 500, "active")])
+    async with linked(tmp_path, "rfid", RfidDriver, 9, antennas={1: (1, "main")},
+                      registry=registry) as pair:
+        clone = Chip("00000000000000aa", 500)
+        pair.board._send([Inventory(antenna=1, chips=(clone, clone))])  # a reader listing it twice
+        await pair.until(lambda: bool(pair.of(SpotWager)))
+        wager = pair.of(SpotWager)[0]
+        assert wager.amount == 500
+        assert [(chip.uid, chip.reason) for chip in wager.rejected] == [("00000000000000aa", "counterfeit")]
+
+
 async def test_a_fault_and_its_repeats_within_the_window_raise_one_input(tmp_path: Path) -> None:
-    waiter = Waiter()
-    inputs: list[DriverInput] = []
-    board = SimulatedBoard("shoe", link=tmp_path / "shoe", rng=random.Random(6), rto=0.05)
-    board.on_session = waiter.notify
-
-    def on_input(item: DriverInput) -> None:
-        inputs.append(item)
-        waiter.notify()
-
-    await board.start()
-    driver = ShoeDriver(str(tmp_path / "shoe"), on_input=on_input, offline_after=0.5,
-                        reopen_interval=0.05, fault_window=0.5)
-    faults = lambda: [i for i in inputs if isinstance(i, DeviceFault)]  # noqa: E731
-    try:
-        await driver.start()
-        await waiter.until(lambda: driver.is_online)
+    async with linked(tmp_path, "shoe", ShoeDriver, 6, fault_window=0.5) as pair:
+        board = pair.board
         board.fault(2, "lid opened during draw")
         board.fault(2, "lid opened during draw")                  # a repeat (as after a link reset)
         board.fault(1, "sensor fault")                            # another fault
         board.load_shoe(6)                                        # after them on the link
-        await waiter.until(lambda: any(isinstance(i, ShoeLoaded) for i in inputs))
-        assert [(f.code, f.text) for f in faults()] == [(2, "lid opened during draw"), (1, "sensor fault")]
+        await pair.until(lambda: bool(pair.of(ShoeLoaded)))
+        assert [(f.code, f.text) for f in pair.of(DeviceFault)] == [
+            (2, "lid opened during draw"), (1, "sensor fault")]
         await asyncio.sleep(0.6)                                  # the window passes
         board.fault(2, "lid opened during draw")                  # the fault goes on: raised again
-        await waiter.until(lambda: len(faults()) == 3)
-    finally:
-        await driver.close()
-        await board.close()
+        await pair.until(lambda: len(pair.of(DeviceFault)) == 3)
