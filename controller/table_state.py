@@ -21,7 +21,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.games.base import Acted, GameEvent, Revealed, Settled, WagerResult
+from controller.games.base import GameEvent, Revealed, Settled, WagerResult
 from controller.journal import Record
 from drivers.cards import Card
 
@@ -220,8 +220,6 @@ def follow_up(event: GameEvent) -> FollowUp | None:
         return ("card.revealed", data, {})
     if isinstance(event, Settled):
         return ("hand.settled", {"results": [result_data(r) for r in event.results]}, {})
-    if isinstance(event, Acted):
-        return None
     return None
 
 

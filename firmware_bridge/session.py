@@ -171,16 +171,9 @@ class _Session:
         """``now`` of the last valid frame received (None before any)."""
         self._reader = FrameReader()
         self._out = bytearray()
-        # sender
         self._queue: deque[_Outgoing] = deque()
         self._unacked: deque[_Outgoing] = deque()
-        self._next_seq = 0
-        self._rounds = 0
-        self._stalled = False
-        # receiver
-        self._expected = 0
-        self._last_delivered = NO_ACK
-        self._ack_due = False
+        self._reset_numbers()
 
     # --- public, both roles -------------------------------------------------
 
@@ -244,13 +237,17 @@ class _Session:
         """Start the sequence spaces again; renumber every unacknowledged and queued message from 0."""
         self._queue.extendleft(reversed(self._unacked))
         self._unacked.clear()
+        self._reset_numbers()
+        self.in_session = True
+
+    def _reset_numbers(self) -> None:
+        """Both sequence spaces from the start: the sender's and the receiver's."""
         self._next_seq = 0
         self._rounds = 0
         self._stalled = False
         self._expected = 0
         self._last_delivered = NO_ACK
         self._ack_due = False
-        self.in_session = True
 
     def _on_ack(self, ack: int) -> None:
         if not self._unacked:
