@@ -30,10 +30,10 @@ from typing import Any
 
 import zmq
 
-from controller.pit_client import PitClient
-from controller.simulated import antenna, ipc_endpoints, write_config
-from firmware_bridge import messages
-from firmware_bridge.simulator import SimulatedBoard
+from controller.devkit.simulated import antenna, ipc_endpoints, write_config
+from controller.pit.client import PitClient
+from firmware_bridge.link import messages
+from firmware_bridge.simulator.board import SimulatedBoard
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -28,9 +28,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.host import HostLink
-from firmware_bridge.messages import Card, Message
-from firmware_bridge.simulator import SimulatedBoard
+from firmware_bridge.link.host import HostLink
+from firmware_bridge.link.messages import Card, Message
+from firmware_bridge.simulator.board import SimulatedBoard
 
 
 def percentile(values: list[float], fraction: float) -> float:

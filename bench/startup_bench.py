@@ -25,14 +25,14 @@ from pathlib import Path
 
 import zmq
 
-from controller.games.base import Limits
-from controller.games.easy_jack import EasyJack, EasyJackRules
-from controller.journal import encode_record
-from controller.pit_client import PitClient
-from controller.simulated import ipc_endpoints, write_config
-from controller.table import Table, TableSettings
-from drivers.cards import Card
+from controller.devkit.simulated import ipc_endpoints, write_config
+from controller.games.easy_jack.rules import EasyJack, EasyJackRules
+from controller.games.interface import Limits
+from controller.journal.log import encode_record
+from controller.pit.client import PitClient
+from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
+from firmware_bridge.cards import Card
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -21,7 +21,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from controller.config import Config, ConfigError, load_config
+from controller.config.loader import Config, ConfigError, load_config
 
 EXIT_CONFIG = 2
 
@@ -37,7 +37,7 @@ def _load(path: str) -> Config:
 
 def _run(args: argparse.Namespace) -> int:
     from controller.daemon import Daemon
-    from controller.journal import JournalCorrupt
+    from controller.journal.log import JournalCorrupt
     from drivers.chips import RegistryError
 
     config = _load(args.config)
@@ -62,8 +62,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _recall(args: argparse.Namespace) -> int:
     from controller.daemon import JOURNAL_NAME
-    from controller.journal import JournalCorrupt, read_records
-    from controller.recall import recall_hands
+    from controller.journal.log import JournalCorrupt, read_records
+    from controller.journal.recall import recall_hands
 
     config = _load(args.config)
     try:
@@ -77,7 +77,7 @@ def _recall(args: argparse.Namespace) -> int:
 
 
 def _math(args: argparse.Namespace) -> int:
-    from controller.games.easy_jack_math import house_edge
+    from controller.games.easy_jack.math import house_edge
 
     config = _load(args.config)
     wagers = house_edge(config.rules)
@@ -91,7 +91,7 @@ def _math(args: argparse.Namespace) -> int:
 
 
 def _hash_pin(args: argparse.Namespace) -> int:
-    from controller.pins import hash_pin
+    from controller.security.supervisor_pins import hash_pin
 
     pin = getpass.getpass("PIN: ") if sys.stdin.isatty() else sys.stdin.readline().strip()
     if not pin:
@@ -104,7 +104,7 @@ def _hash_pin(args: argparse.Namespace) -> int:
 def _manifest(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from controller.integrity import write_manifest
+    from controller.security.integrity import write_manifest
 
     count = write_manifest(Path(args.output))
     print(f"recorded the hashes of {count} files in {args.output}")
@@ -112,7 +112,7 @@ def _manifest(args: argparse.Namespace) -> int:
 
 
 def _diagram(args: argparse.Namespace) -> int:
-    from controller.diagram import state_machine_markdown
+    from controller.table.diagram import state_machine_markdown
 
     print(state_machine_markdown(), end="")
     return 0

@@ -3,7 +3,7 @@
 Start-up order: open the journal and replay it into the table (nothing is
 published), bind the pit sockets, announce ``table.opened``, then start the
 boards and the buttons. Every driver input and every control command runs on
-the loop, one at a time, through :class:`controller.table.Table`; after each the
+the loop, one at a time, through :class:`controller.table.machine.Table`; after each the
 dealer display, the button lights and the spot lights (the spots of the seat
 in turn) are brought up to date.
 """
@@ -16,14 +16,15 @@ import signal
 import sys
 from typing import Any
 
-from controller import checkpoint, integrity
-from controller.config import Config
-from controller.events import now_timestamp
+from controller.config.loader import Config
 from controller.games.catalog import GAMES
-from controller.journal import Record
-from controller.pit import CurveKeys, PitServer
-from controller.table import Table, TableSettings
-from controller.views import dealer_view, public_state
+from controller.journal import checkpoint
+from controller.journal.log import Record
+from controller.pit.events import now_timestamp
+from controller.pit.server import CurveKeys, PitServer
+from controller.security import integrity
+from controller.table.machine import Table, TableSettings
+from controller.table.views import dealer_view, public_state
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer

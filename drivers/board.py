@@ -14,9 +14,9 @@ import logging
 from collections.abc import Callable
 
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
-from firmware_bridge.host import HostLink
-from firmware_bridge.messages import DEVICE_KINDS, Fault, Hello, Message, Status
-from firmware_bridge.stats import LinkStats
+from firmware_bridge.link.host import HostLink
+from firmware_bridge.link.messages import DEVICE_KINDS, Fault, Hello, Message, Status
+from firmware_bridge.link.stats import LinkStats
 
 FAULT_REPEAT_WINDOW = 10.0
 """Seconds within which a repeated FAULT is the same fault (it may come again after a link reset)."""

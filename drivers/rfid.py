@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from drivers.board import BoardDriver
 from drivers.chips import ChipRegistry
 from drivers.inputs import DriverInput
-from firmware_bridge import messages
+from firmware_bridge.link import messages
 
 TOO_MANY_CHIPS = 0x04
 """STATUS flag: a spot holds more chips than one INVENTORY can list."""

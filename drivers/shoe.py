@@ -12,9 +12,9 @@ import logging
 from collections.abc import Callable
 
 from drivers.board import BoardDriver
-from drivers.cards import Card
 from drivers.inputs import CardDrawn, CardUnreadable, CutCard, DriverInput, ShoeLoaded
-from firmware_bridge import messages
+from firmware_bridge.cards import Card
+from firmware_bridge.link import messages
 
 log = logging.getLogger(__name__)
 

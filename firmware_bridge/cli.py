@@ -6,10 +6,10 @@
   valid frame, ``{"error": "<why>"}`` for one that is dropped, whose payload
   does not fit its type or whose type is unknown. Exit status 0.
 * ``firmware-bridge connect PORT``: opens the link exactly as the controller
-  does (:class:`~firmware_bridge.host.HostLink`) and prints one JSON line per
+  does (:class:`~firmware_bridge.link.host.HostLink`) and prints one JSON line per
   delivered data message and per link change until SIGINT or SIGTERM.
 * ``firmware-bridge simulate shoe|rfid``: a simulated board on a pty
-  (:mod:`firmware_bridge.simulator_cli`).
+  (:mod:`firmware_bridge.simulator.cli`).
 
 >>> decode_capture("0201010404f0b200")
 [{'type': 'ACK', 'seq': 0, 'ack': 4}]
@@ -31,8 +31,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from firmware_bridge.frames import Frame, FrameError, FrameReader
-from firmware_bridge.messages import DEVICE_KINDS, Hello, Message, PayloadError, to_json, unpack
+from firmware_bridge.link.frames import Frame, FrameError, FrameReader
+from firmware_bridge.link.messages import DEVICE_KINDS, Hello, Message, PayloadError, to_json, unpack
 
 __all__ = ["build_parser", "decode_capture", "decode_frame_json", "main"]
 
@@ -79,7 +79,7 @@ def _decode_main(captures: Sequence[str], out: TextIO) -> int:
 
 
 async def _connect(port: str, baudrate: int, out: TextIO) -> int:
-    from firmware_bridge.host import HostLink  # pyserial only where a port is used
+    from firmware_bridge.link.host import HostLink  # pyserial only where a port is used
 
     def on_message(message: Message) -> None:
         _print_json(to_json(message), out)
@@ -141,7 +141,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             return asyncio.run(_connect(args.port, args.baud, stream))
         return 0
-    simulator_cli = importlib.import_module("firmware_bridge.simulator_cli")
+    simulator_cli = importlib.import_module("firmware_bridge.simulator.cli")
     return int(simulator_cli.simulate_main(args) or 0)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.daemon_rig import TableRig
+from tests.rigs.daemon_rig import TableRig
 
 
 @pytest.fixture

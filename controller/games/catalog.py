@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from controller.games.base import Limits
-from controller.games.easy_jack import EasyJack, EasyJackRules
+from controller.games.easy_jack.rules import EasyJack, EasyJackRules
+from controller.games.interface import Limits
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,434 @@
+"""The table's TOML configuration (``/work/shared/spec/config.md``) and its validation.
+
+:func:`load_config` reads the file and :func:`parse_config` checks every section,
+collecting *all* the mistakes; if there is any, :class:`ConfigError` carries one line
+per mistake, each naming its key (``table.seats: must be 1..32, not 40``).
+
+Defaults: ``table.state_dir`` "/var/lib/table-controller", ``chips.registry``
+"/etc/table-controller/chips.csv", ``pit.publish`` / ``sync`` / ``control``
+"tcp://127.0.0.1:5556" / "5557" / "5558", no CURVE, no supervisors. Relative paths
+(``state_dir``, ``registry``, the CURVE files) are taken from the configuration
+file's folder. Files named by the configuration are not opened here: the chip
+registry and the CURVE keys are checked by the parts that read them.
+
+Beyond the spec's keys, each of these is a problem too: a button the game has no use
+for, a light for a button not in ``[buttons]``, two pit sockets on one endpoint,
+``pit.curve_clients`` without ``pit.curve_secret_key``, and ``pit.control`` off loopback
+without CURVE.
+
+Compatible extension, section ``[integrity]``: ``manifest`` (optional) is the file of
+SHA-256 hashes that ``table-controller manifest`` wrote at installation; when it is set,
+the daemon checks every installed file against it at start and raises
+``software_integrity`` for each one that differs.
+
+Compatible extension, section ``[display]``: the dealer display.
+
+``mode`` = ``"terminal"`` | ``"log"`` | ``"off"`` (default ``"log"``)
+    ``terminal`` draws the dealer's view on the controlling terminal, ``log``
+    writes each change of the view as a log line, ``off`` shows nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from controller.config.options import describe, parse_options, type_mismatch
+from controller.games.catalog import GAMES, GameSpec
+from controller.games.interface import Limits
+from controller.pit.server import is_local_endpoint
+from controller.security.supervisor_pins import looks_like_pin_hash
+
+SPEC_GAMES = ("easy-jack", "blackjack-extreme", "holdem-blackjack", "buster-blackjack-x")
+"""Every game name config.md knows (not all of them implemented in this version)."""
+
+BUTTON_NAMES = (
+    "deal",
+    "stand",
+    "hit",
+    "double",
+    "split",
+    "surrender",
+    "insurance",
+    "check",
+    "raise",
+    "call",
+    "fold",
+    "next",
+    "void",
+)
+"""The dealer button names of config.md."""
+
+DISPLAY_MODES = ("terminal", "log", "off")
+"""The values of ``[display] mode``."""
+
+MAX_SEATS = 32
+MAX_ANTENNA = 32
+MAX_PIN = 27
+
+_SECTIONS = {
+    "table": ("id", "game", "seats", "state_dir"),
+    "limits": ("min_bet", "max_bet"),
+    "game": None,
+    "devices": ("shoe", "rfid"),
+    "antennas": None,
+    "chips": ("registry",),
+    "buttons": None,
+    "lights": None,
+    "pit": ("publish", "sync", "control", "curve_secret_key", "curve_clients"),
+    "supervisors": None,
+    "display": ("mode",),
+    "integrity": ("manifest",),
+}
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]+")
+_ENDPOINT = re.compile(r"tcp://(?:\*|\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}|ipc://.+")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class PitConfig:
+    """The pit sockets' endpoints and, when CURVE is on, its key files."""
+
+    publish: str
+    sync: str
+    control: str
+    curve_secret_key: Path | None
+    curve_clients: Path | None
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """The dealer display: ``mode`` is "terminal", "log" or "off"."""
+
+    mode: str
+
+
+@dataclass(frozen=True)
+class Config:
+    """A checked table configuration. ``antennas`` maps antenna -> (seat, spot)."""
+
+    source: Path
+    table_id: str
+    game: str
+    seats: int
+    state_dir: Path
+    limits: Limits
+    rules: Any
+    shoe_port: str
+    rfid_port: str
+    antennas: Mapping[int, tuple[int, str]]
+    chip_registry: Path
+    buttons: Mapping[str, int]
+    lights: Mapping[str, int]
+    pit: PitConfig
+    supervisors: Mapping[str, str]
+    display: DisplayConfig
+    integrity_manifest: Path | None = None
+
+
+class ConfigError(Exception):
+    """A configuration that cannot be used; ``problems`` has one line per mistake."""
+
+    def __init__(self, problems: list[str]) -> None:
+        """Keep the lines; ``str()`` joins them with newlines."""
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and check the TOML file at ``path``; raise :class:`ConfigError` if it is not usable."""
+    source = Path(path).absolute()
+    try:
+        data = tomllib.loads(source.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise ConfigError([f"{source}: cannot read the file: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError([f"{source}: not UTF-8 text (byte {exc.start})"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([f"{source}: not valid TOML: {exc}"]) from None
+    return parse_config(data, source)
+
+
+def parse_config(data: Mapping[str, Any], source: Path) -> Config:
+    """Check parsed TOML ``data`` (read from ``source``) and build the :class:`Config`."""
+    return _Parser(data, Path(source).absolute()).parse()
+
+
+def _known(value: T | None) -> T:
+    """A value that the checks have proven present (only used once there are no problems)."""
+    if value is None:
+        raise AssertionError("a checked value is missing")
+    return value
+
+
+class _Parser:
+    """One pass over the configuration, collecting problems as it goes."""
+
+    def __init__(self, data: Mapping[str, Any], source: Path) -> None:
+        self.data = data
+        self.source = source
+        self.problems: list[str] = []
+        self.used_pins: dict[int, str] = {}
+
+    def fail(self, key: str, message: str) -> None:
+        self.problems.append(f"{key}: {message}")
+
+    def section(
+        self, parent: Mapping[str, Any] | None, key: str, required: bool
+    ) -> dict[str, Any] | None:
+        """The table at dotted ``key``, its unknown keys reported.
+
+        An optional table left out is empty; a missing required one, one that is not a
+        table, or one whose ``parent`` is already wrong (None) gives None.
+        """
+        if parent is None:
+            return None
+        value = parent.get(key.rpartition(".")[2])
+        if value is None:
+            if required:
+                self.fail(key, "missing (required section)")
+                return None
+            return {}
+        if not isinstance(value, dict):
+            self.fail(key, f"must be a table, not {describe(value)}")
+            return None
+        allowed = _SECTIONS.get(key, ("port",) if key.startswith("devices.") else None)
+        for name in value:
+            if allowed is not None and name not in allowed:
+                self.fail(f"{key}.{name}", "unknown key")
+        return value
+
+    def value(
+        self, table: Mapping[str, Any] | None, key: str, kind: type[T], default: T | None
+    ) -> T | None:
+        """The ``kind`` value at dotted ``key``, ``default`` when absent (None: required).
+
+        Nothing is reported when ``table`` itself is already wrong (None).
+        """
+        if table is None:
+            return None
+        name = key.rpartition(".")[2]
+        if name not in table:
+            if default is None:
+                self.fail(key, "missing (required)")
+            return default
+        value: T = table[name]  # a ``kind`` once type_mismatch finds nothing
+        problem = type_mismatch(kind, value)
+        if problem is not None:
+            self.fail(key, problem)
+            return None
+        if kind is str and not value:
+            self.fail(key, "must not be empty")
+            return None
+        return value
+
+    def path(self, table: Mapping[str, Any] | None, key: str, default: str | None) -> Path | None:
+        text = self.value(table, key, str, default)
+        return None if text is None else self.source.parent / text
+
+    def optional_path(self, table: Mapping[str, Any], key: str) -> Path | None:
+        """The path at ``key``, or None when the key is absent."""
+        return self.path(table, key, None) if key.rpartition(".")[2] in table else None
+
+    def parse(self) -> Config:
+        for name, value in self.data.items():
+            if name not in _SECTIONS:
+                self.fail(name, "unknown section" if isinstance(value, dict) else "unknown key")
+        table = self.section(self.data, "table", True)
+        table_id = self.value(table, "table.id", str, None)
+        if table_id is not None and not _TABLE_ID.fullmatch(table_id):
+            self.fail("table.id", f"{table_id!r} may hold only letters, digits, '-' and '_'")
+        game = self.game(table)
+        seats = self.value(table, "table.seats", int, None)
+        if seats is not None and not 1 <= seats <= MAX_SEATS:
+            self.fail("table.seats", f"must be 1..{MAX_SEATS}, not {seats}")
+            seats = None
+        state_dir = self.path(table, "table.state_dir", "/var/lib/table-controller")
+        limits = self.limits()
+        rules = self.rules(game)
+        devices = self.section(self.data, "devices", True)
+        shoe, rfid = (self.section(devices, f"devices.{board}", True) for board in ("shoe", "rfid"))
+        shoe_port = self.value(shoe, "devices.shoe.port", str, None)
+        rfid_port = self.value(rfid, "devices.rfid.port", str, None)
+        antennas = self.antennas(seats, game)
+        chips = self.section(self.data, "chips", False)
+        registry = self.path(chips, "chips.registry", "/etc/table-controller/chips.csv")
+        buttons = self.pins("buttons", game)
+        lights = self.pins("lights", game)
+        named = self.data.get("buttons")
+        for name in lights:
+            if isinstance(named, dict) and name not in named:
+                self.fail(f"lights.{name}", "has no button of that name in [buttons]")
+        pit = self.pit()
+        supervisors = self.supervisors()
+        display = self.section(self.data, "display", False)
+        mode = self.value(display, "display.mode", str, "log")
+        if mode is not None and mode not in DISPLAY_MODES:
+            self.fail("display.mode", f"must be one of {', '.join(DISPLAY_MODES)}, not {mode!r}")
+        integrity = self.section(self.data, "integrity", False)
+        manifest = self.optional_path(integrity or {}, "integrity.manifest")
+        if self.problems:
+            raise ConfigError(self.problems)
+        return Config(
+            source=self.source,
+            table_id=_known(table_id),
+            game=_known(game).name,
+            seats=_known(seats),
+            state_dir=_known(state_dir),
+            limits=_known(limits),
+            rules=rules,
+            shoe_port=_known(shoe_port),
+            rfid_port=_known(rfid_port),
+            antennas=antennas,
+            chip_registry=_known(registry),
+            buttons=buttons,
+            lights=lights,
+            pit=_known(pit),
+            supervisors=supervisors,
+            display=DisplayConfig(_known(mode)),
+            integrity_manifest=manifest,
+        )
+
+    def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:
+        name = self.value(table, "table.game", str, None)
+        if name is None:
+            return None
+        if name in GAMES:
+            return GAMES[name]
+        if name in SPEC_GAMES:
+            self.fail("table.game", f"{name!r} is not available in this version")
+        else:
+            self.fail("table.game", f"{name!r} is not a game (choose from {', '.join(GAMES)})")
+        return None
+
+    def limits(self) -> Limits | None:
+        section = self.section(self.data, "limits", True)
+        low = self.value(section, "limits.min_bet", int, None)
+        high = self.value(section, "limits.max_bet", int, None)
+        if low is not None and low <= 0:
+            self.fail("limits.min_bet", f"must be more than 0 cents, not {low}")
+        elif low is not None and high is not None and low > high:
+            self.fail("limits.min_bet", f"{low} is above limits.max_bet {high}")
+        elif low is not None and high is not None:
+            return Limits(low, high)
+        return None
+
+    def rules(self, game: GameSpec | None) -> Any:
+        options = self.section(self.data, "game", False)
+        if game is None or options is None:
+            return None
+        rules, problems = parse_options(game.rules_type, options, "game")
+        self.problems += problems
+        return rules
+
+    def antennas(self, seats: int | None, game: GameSpec | None) -> dict[int, tuple[int, str]]:
+        found: dict[int, tuple[int, str]] = {}
+        owners: dict[tuple[int, str], int] = {}
+        section = self.section(self.data, "antennas", True) or {}
+        if not section and isinstance(self.data.get("antennas"), dict):
+            self.fail("antennas", "no antenna is configured")
+        for name, value in section.items():
+            key = f"antennas.{name}"
+            if not re.fullmatch(r"[1-9][0-9]*", name) or int(name) > MAX_ANTENNA:
+                self.fail(key, f"the antenna number must be 1..{MAX_ANTENNA}")
+                continue
+            if not isinstance(value, str):
+                self.fail(key, f'must be a string "seat:spot", not {describe(value)}')
+                continue
+            match = re.fullmatch(r"([0-9]+):([a-z_]+)", value)
+            if match is None:
+                self.fail(key, f'must be "seat:spot" like "1:main", not {value!r}')
+                continue
+            seat, spot = int(match[1]), match[2]
+            if seats is not None and not 1 <= seat <= seats:
+                self.fail(key, f"seat {seat} is not at this table (seats 1..{seats})")
+            elif game is not None and spot not in game.spots:
+                self.fail(key, f"{game.name} has no spot {spot!r} ({', '.join(game.spots)})")
+            elif (seat, spot) in owners:
+                self.fail(key, f"{value} is already on antenna {owners[seat, spot]}")
+            else:
+                owners[seat, spot] = int(name)
+                found[int(name)] = (seat, spot)
+        return found
+
+    def pins(self, kind: str, game: GameSpec | None) -> dict[str, int]:
+        found: dict[str, int] = {}
+        section = self.section(self.data, kind, kind == "buttons") or {}
+        usable = () if game is None else game.buttons_required + game.buttons_optional
+        for name in section:
+            key = f"{kind}.{name}"
+            if name not in BUTTON_NAMES:
+                self.fail(key, f"not a dealer button ({', '.join(BUTTON_NAMES)})")
+                continue
+            if kind == "buttons" and game is not None and name not in usable:
+                self.fail(key, f"{game.name} has no use for it ({', '.join(usable)})")
+            pin = self.value(section, key, int, None)
+            if pin is None:
+                continue
+            if not 0 <= pin <= MAX_PIN:
+                self.fail(key, f"BCM pin must be 0..{MAX_PIN}, not {pin}")
+            elif pin in self.used_pins:
+                self.fail(key, f"pin {pin} is already used by {self.used_pins[pin]}")
+            else:
+                self.used_pins[pin] = key
+                found[name] = pin
+        if kind == "buttons" and game is not None and isinstance(self.data.get(kind), dict):
+            for name in game.buttons_required:
+                if name not in section:
+                    self.fail(f"buttons.{name}", f"missing: {game.name} needs this button")
+        return found
+
+    def pit(self) -> PitConfig | None:
+        section = self.section(self.data, "pit", False)
+        if section is None:
+            return None
+        endpoints: dict[str, str] = {}
+        for port, name in enumerate(("publish", "sync", "control"), start=5556):
+            key = f"pit.{name}"
+            value = self.value(section, key, str, f"tcp://127.0.0.1:{port}")
+            if value is None:
+                continue
+            if not _ENDPOINT.fullmatch(value):
+                self.fail(key, f"must be like tcp://127.0.0.1:{port} or ipc:///path, not {value!r}")
+            elif value in endpoints.values():
+                self.fail(key, f"{value} is already the endpoint of another pit socket")
+            endpoints[name] = value
+        secret = self.optional_path(section, "pit.curve_secret_key")
+        clients = self.optional_path(section, "pit.curve_clients")
+        if "curve_secret_key" in section and "curve_clients" not in section:
+            self.fail("pit.curve_clients", "required when pit.curve_secret_key is set")
+        if "curve_clients" in section and "curve_secret_key" not in section:
+            self.fail("pit.curve_clients", "has no effect without pit.curve_secret_key")
+        control = endpoints.get("control")
+        if control and "curve_secret_key" not in section and not is_local_endpoint(control):
+            self.fail(
+                "pit.control",
+                f"{control} is not loopback: bind it to 127.0.0.1, [::1]"
+                " or ipc:// unless CURVE is on (pit.curve_secret_key)",
+            )
+        if len(endpoints) < 3:
+            return None
+        return PitConfig(
+            endpoints["publish"], endpoints["sync"], endpoints["control"], secret, clients
+        )
+
+    def supervisors(self) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for name, value in (self.section(self.data, "supervisors", False) or {}).items():
+            key = f"supervisors.{name}"
+            if not name.strip():
+                self.fail(key, "the supervisor id must not be empty")
+            elif not looks_like_pin_hash(value):
+                self.fail(
+                    key,
+                    "must be a PIN hash made by controller.security.supervisor_pins.hash_pin "
+                    "(scrypt$16384$8$1$<salt>$<key>), never the PIN itself",
+                )
+            else:
+                found[name] = value
+        return found

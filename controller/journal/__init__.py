@@ -1,0 +1,1 @@
+"""Persistence: the fsynced event journal, checkpoints between hands, and recall of past hands."""

@@ -1,0 +1,418 @@
+"""The pit sockets: publish with heartbeat, sync (snapshot, replay) and control.
+
+One :class:`PitServer` per table, on the daemon's single asyncio loop
+(``zmq.asyncio``), implementing pit-events.md sections 1, 2 and 4:
+
+* **PUB** (``publish``): every event as ``[topic, body]``, published the moment
+  :meth:`PitServer.publish` is called; after ``heartbeat_interval`` seconds
+  without an event a heartbeat carrying the last seq, then one every interval.
+  The heartbeat runs on a loop timer (``loop.call_later``) that every publish
+  restarts: no polling.
+* **ROUTER** (``sync``): ``[b"snapshot"]`` and ``[b"replay", b"<from_seq>"]``
+  from DEALER clients; anything else gets ``[b"error", b"<why>"]``.
+* **REP** (``control``): one JSON object in, one JSON object out; ``state`` is
+  answered here, every other command goes to the ``on_command`` callback.
+  Bad input never stops the loop: it is answered ``{"ok": false, "error": ...}``.
+
+With :class:`CurveKeys` all three sockets are CURVE servers and a ZAP
+authenticator on the same loop admits only the client public keys found in
+``clients_dir``. Without CURVE the control socket must be bound to loopback
+(or ``ipc://`` / ``inproc://``); anything else is refused at construction.
+
+The server never decides what an event is: it publishes the bytes it is given
+and reads the journal's view of the world through the ``snapshot``,
+``history`` and ``last_seq`` callables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import zmq
+import zmq.asyncio
+import zmq.auth
+from zmq.auth.asyncio import AsyncioAuthenticator
+
+from controller.pit.events import compact_json, encode_heartbeat, now_timestamp
+
+__all__ = ["CurveKeys", "PitServer", "is_local_endpoint"]
+
+log = logging.getLogger(__name__)
+
+PUB_SNDHWM = 100_000
+"""Messages queued per subscriber before PUB drops (a slow subscriber loses, the table never waits)."""
+
+SYNC_SNDHWM = 100_000
+"""Messages queued per sync client; comfortably more than the 10,000 events a replay must cover."""
+
+SYNC_SNDTIMEO_MS = 10_000
+"""How long one replay message may wait for a stalled sync client before that replay is dropped."""
+
+MAX_REQUEST_BYTES = 1 << 20
+"""Largest request accepted on the sync and control sockets (ZMQ_MAXMSGSIZE); bigger peers are cut."""
+
+
+@dataclass(frozen=True)
+class CurveKeys:
+    """Where the CURVE keys live, in ``zmq.auth.create_certificates`` format.
+
+    ``secret_key_file`` is the table's ``*.key_secret`` certificate (it holds
+    both the public and the secret key); ``clients_dir`` holds one ``*.key``
+    public certificate per pit client allowed to connect.
+    """
+
+    secret_key_file: Path
+    clients_dir: Path
+
+
+def is_local_endpoint(endpoint: str) -> bool:
+    """Whether binding ``endpoint`` only accepts connections from this machine.
+
+    True for ``ipc://``, ``inproc://`` and ``tcp://`` on ``localhost`` or a
+    loopback address (``127.0.0.0/8``, ``[::1]``); any port, including ``*``.
+
+    >>> [is_local_endpoint(e) for e in ("tcp://127.0.0.1:5558", "tcp://localhost:*",
+    ...                                 "tcp://[::1]:5558", "ipc:///run/tc.sock")]
+    [True, True, True, True]
+    >>> [is_local_endpoint(e) for e in ("tcp://*:5558", "tcp://0.0.0.0:5558",
+    ...                                 "tcp://10.1.2.3:5558", "tcp://eth0:5558", "udp://x")]
+    [False, False, False, False, False]
+    """
+    scheme, sep, address = endpoint.partition("://")
+    if not sep:
+        return False
+    if scheme in ("ipc", "inproc"):
+        return bool(address)
+    if scheme != "tcp" or ";" in address:
+        return False
+    host, colon, _port = address.rpartition(":")
+    if not colon:
+        return False
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # "*", an interface name or a host name
+        return False
+
+
+def _error_text(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class PitServer:
+    """The PUB, sync ROUTER and control REP sockets of one table.
+
+    ``snapshot()`` returns ``{"seq": S, "state": {...}}`` as of the last
+    event; ``history(from_seq)`` yields the ``(topic, body)`` of every held
+    event with ``seq >= from_seq`` in order; ``last_seq()`` is the seq of the
+    last event (0 before the first); ``on_command(request)`` answers every
+    control command except ``state``. If ``context`` is not given the server
+    makes its own and destroys it on :meth:`close`. With ``curve`` the
+    context must not already run a ZAP authenticator.
+
+    Raises ``ValueError`` for a non-positive heartbeat interval, a non-local
+    control endpoint without CURVE, or unusable CURVE key files.
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        *,
+        publish: str,
+        sync: str,
+        control: str,
+        snapshot: Callable[[], Mapping[str, Any]],
+        history: Callable[[int], Iterable[tuple[bytes, bytes]]],
+        last_seq: Callable[[], int],
+        on_command: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
+        heartbeat_interval: float = 2.0,
+        curve: CurveKeys | None = None,
+        context: zmq.asyncio.Context | None = None,
+    ) -> None:
+        if not heartbeat_interval > 0:
+            raise ValueError(f"heartbeat_interval must be > 0, got {heartbeat_interval!r}")
+        if curve is None and not is_local_endpoint(control):
+            raise ValueError(
+                f"pit control endpoint {control!r} is not loopback; "
+                "bind it to tcp://127.0.0.1, tcp://localhost, tcp://[::1] or ipc://, "
+                "or turn CURVE on"
+            )
+        encode_heartbeat(table_id, 0, now_timestamp())  # refuses a table id unfit for a topic
+        self._table_id = table_id
+        self._bind = {"publish": publish, "sync": sync, "control": control}
+        self._snapshot = snapshot
+        self._history = history
+        self._last_seq = last_seq
+        self._on_command = on_command
+        self._interval = float(heartbeat_interval)
+        self._curve_keys: tuple[bytes, bytes] | None = None
+        self._curve_clients: Path | None = None
+        if curve is not None:
+            self._curve_keys = self._load_server_keys(curve.secret_key_file)
+            if not curve.clients_dir.is_dir():
+                raise ValueError(f"CURVE clients directory {curve.clients_dir} does not exist")
+            self._curve_clients = curve.clients_dir
+        self._context = context
+        self._own_context = context is None
+        self._auth: AsyncioAuthenticator | None = None
+        self._pub: zmq.Socket[bytes] | None = None
+        self._router: zmq.asyncio.Socket | None = None
+        self._rep: zmq.asyncio.Socket | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._heartbeat: asyncio.TimerHandle | None = None
+        self._endpoints: dict[str, str] = {}
+        self._state = "new"  # new -> started -> closed
+
+    @staticmethod
+    def _load_server_keys(path: Path) -> tuple[bytes, bytes]:
+        try:
+            public, secret = zmq.auth.load_certificate(path)
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"CURVE secret key file {path}: {exc}") from exc
+        if secret is None:
+            raise ValueError(f"CURVE secret key file {path} holds no secret key")
+        return public, secret
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Bind PUB, ROUTER (sync) and REP (control), start serving them and the heartbeat.
+
+        With CURVE the authenticator is running before anything is bound, so
+        no connection is ever accepted unchecked. If a bind fails (address in
+        use, bad endpoint) everything already opened is closed again and the
+        ``zmq.ZMQError`` propagates. Calling ``start`` twice is an error.
+        """
+        if self._state != "new":
+            raise RuntimeError(f"PitServer.start() on a {self._state} server")
+        self._state = "started"
+        try:
+            self._open()
+        except BaseException:
+            await self.close()
+            raise
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._serve_sync(), name=f"pit-sync-{self._table_id}"),
+            loop.create_task(self._serve_control(), name=f"pit-control-{self._table_id}"),
+        ]
+        for task in self._tasks:
+            task.add_done_callback(self._task_done)
+        self._restart_heartbeat()
+
+    def _open(self) -> None:
+        """Start the authenticator (with CURVE), then make, configure and bind the three sockets."""
+        if self._context is None:
+            self._context = zmq.asyncio.Context()
+        ctx = self._context
+        if self._curve_clients is not None:
+            self._auth = AsyncioAuthenticator(ctx)
+            self._auth.start()
+            self._auth.configure_curve(domain="*", location=str(self._curve_clients))
+        # PUB never needs awaiting (it drops instead of blocking): a plain socket.
+        pub: zmq.Socket[bytes] = zmq.Socket(ctx, zmq.PUB)
+        self._pub = pub
+        pub.setsockopt(zmq.SNDHWM, PUB_SNDHWM)
+        self._router = ctx.socket(zmq.ROUTER)
+        self._router.setsockopt(zmq.SNDHWM, SYNC_SNDHWM)
+        self._router.setsockopt(zmq.ROUTER_MANDATORY, 1)
+        self._router.setsockopt(zmq.SNDTIMEO, SYNC_SNDTIMEO_MS)
+        self._router.setsockopt(zmq.MAXMSGSIZE, MAX_REQUEST_BYTES)
+        self._rep = ctx.socket(zmq.REP)
+        self._rep.setsockopt(zmq.MAXMSGSIZE, MAX_REQUEST_BYTES)
+        for name, sock in (("publish", pub), ("sync", self._router), ("control", self._rep)):
+            endpoint = self._bind[name]
+            sock.setsockopt(zmq.LINGER, 0)
+            if endpoint.startswith("tcp://["):
+                sock.setsockopt(zmq.IPV6, 1)
+            if self._curve_keys is not None:
+                public, secret = self._curve_keys
+                sock.setsockopt(zmq.CURVE_PUBLICKEY, public)
+                sock.setsockopt(zmq.CURVE_SECRETKEY, secret)
+                sock.setsockopt(zmq.CURVE_SERVER, 1)
+            sock.bind(endpoint)
+            self._endpoints[name] = sock.getsockopt_string(zmq.LAST_ENDPOINT)
+
+    async def close(self) -> None:
+        """Stop the heartbeat and the serving tasks, close the sockets (linger 0).
+
+        Idempotent; safe on a server that was never started or failed to start.
+        """
+        if self._state == "closed":
+            return
+        self._state = "closed"
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            self._heartbeat = None
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for sock in (self._pub, self._router, self._rep):
+            if sock is not None:
+                sock.close(linger=0)
+        self._pub = self._router = self._rep = None
+        if self._auth is not None:
+            self._auth.stop()
+            self._auth = None
+        if self._own_context and self._context is not None:
+            self._context.destroy(linger=0)
+            self._context = None
+
+    @property
+    def endpoints(self) -> dict[str, str]:
+        """The actually bound addresses by role (``publish``, ``sync``, ``control``).
+
+        Taken from ``ZMQ_LAST_ENDPOINT`` at bind time, so ``tcp://127.0.0.1:*``
+        shows the port the system chose. Empty before :meth:`start`.
+        """
+        return dict(self._endpoints)
+
+    # ------------------------------------------------------------------ publish
+
+    def publish(self, topic: bytes, body: bytes) -> None:
+        """Send ``[topic, body]`` on the PUB socket now and restart the heartbeat timer.
+
+        Never blocks and never fails because of a slow or absent subscriber:
+        PUB drops for a subscriber whose queue is full. Call it on the
+        server's event loop (it touches the loop's timer). Raises
+        ``RuntimeError`` if the server is not started (or already closed).
+        """
+        pub = self._pub
+        if pub is None or self._state != "started":
+            raise RuntimeError("PitServer.publish() before start() or after close()")
+        self._send_pub(pub, topic, body)
+        self._restart_heartbeat()
+
+    @staticmethod
+    def _send_pub(pub: zmq.Socket[bytes], topic: bytes, body: bytes) -> None:
+        try:
+            pub.send_multipart([topic, body], flags=zmq.NOBLOCK)
+        except zmq.Again:  # PUB drops rather than blocks; kept for safety
+            log.warning("pit publish dropped %r: send queue full", topic)
+
+    def _restart_heartbeat(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        loop = asyncio.get_running_loop()
+        self._heartbeat = loop.call_later(self._interval, self._beat)
+
+    def _beat(self) -> None:
+        self._heartbeat = None
+        pub = self._pub
+        if pub is None or self._state != "started":
+            return
+        self._restart_heartbeat()
+        try:
+            topic, body = encode_heartbeat(self._table_id, self._last_seq(), now_timestamp())
+        except Exception:
+            log.exception("pit heartbeat skipped: last_seq() failed")
+            return
+        self._send_pub(pub, topic, body)
+
+    # ------------------------------------------------------------------ sync
+
+    async def _serve_sync(self) -> None:
+        router = self._router
+        assert router is not None
+        while True:
+            frames: list[bytes] = await router.recv_multipart()
+            identity, request = frames[0], frames[1:]  # ROUTER prepends the peer identity
+            try:
+                for reply in self._sync_replies(request):
+                    await router.send_multipart([identity, *reply])
+            except zmq.ZMQError as exc:  # peer gone (EHOSTUNREACH) or stalled (EAGAIN)
+                log.warning("pit sync reply abandoned: %s", exc)
+
+    def _sync_replies(self, request: list[bytes]) -> list[list[bytes]]:
+        """Every reply message for one sync request, computed at one instant."""
+        verb = request[0] if request else b""
+        args = request[1:]
+        if verb == b"snapshot":
+            if args:
+                return [[b"error", b"snapshot takes no arguments"]]
+            try:
+                return [[b"snapshot", compact_json(self._snapshot())]]
+            except Exception as exc:
+                log.exception("pit snapshot failed")
+                return [[b"error", f"snapshot failed: {_error_text(exc)}".encode()]]
+        if verb == b"replay":
+            if len(args) != 1:
+                return [[b"error", b"replay takes exactly one argument: from_seq"]]
+            raw = args[0]
+            if not (raw.isdigit() and len(raw) <= 20):
+                shown = raw[:40].decode("ascii", "replace")
+                return [[b"error", f"from_seq is not a non-negative integer: {shown!r}".encode()]]
+            try:
+                # Materialised now, with last_seq, so that events published while
+                # the replay is being sent cannot tear it.
+                held = list(self._history(int(raw)))
+                last = self._last_seq()
+            except Exception as exc:
+                log.exception("pit replay failed")
+                return [[b"error", f"replay failed: {_error_text(exc)}".encode()]]
+            replies = [[b"event", topic, body] for topic, body in held]
+            replies.append([b"end", str(last).encode()])
+            return replies
+        shown = verb[:40].decode("ascii", "replace")
+        return [[b"error", f"unknown request {shown!r}; expected snapshot or replay".encode()]]
+
+    # ------------------------------------------------------------------ control
+
+    async def _serve_control(self) -> None:
+        rep = self._rep
+        assert rep is not None
+        while True:
+            frames: list[bytes] = await rep.recv_multipart()
+            reply = await self._control_reply(frames)
+            try:
+                frame = compact_json(reply)
+            except (TypeError, ValueError) as exc:
+                log.error("pit control reply is not JSON: %s", exc)
+                frame = compact_json({"ok": False, "error": f"reply not JSON: {exc}"})
+            await rep.send(frame)
+
+    async def _control_reply(self, frames: list[bytes]) -> dict[str, Any]:
+        """The reply to one control request; never raises (except cancellation)."""
+        if len(frames) != 1:
+            return {"ok": False, "error": f"expected one JSON frame, got {len(frames)}"}
+        try:
+            request = json.loads(frames[0].decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
+            return {"ok": False, "error": f"request is not UTF-8 JSON: {exc}"}
+        if not isinstance(request, dict):
+            return {"ok": False, "error": "request must be a JSON object"}
+        cmd = request.get("cmd")
+        if not isinstance(cmd, str):
+            return {"ok": False, "error": 'request needs a string "cmd"'}
+        try:
+            if cmd == "state":
+                snap = self._snapshot()
+                return {"ok": True, "state": snap["state"], "seq": snap["seq"]}
+            reply = await self._on_command(request)
+        except Exception as exc:
+            log.exception("pit control command %r failed", cmd)
+            return {"ok": False, "error": f"{cmd} failed: {_error_text(exc)}"}
+        if not isinstance(reply, dict):
+            log.error("pit control handler returned %r for %r", type(reply).__name__, cmd)
+            return {"ok": False, "error": f"{cmd} failed: handler returned no object"}
+        return reply
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("pit task %s stopped", task.get_name(), exc_info=exc)

@@ -1,0 +1,1 @@
+"""Supervisor PIN hashes and the software integrity manifest."""

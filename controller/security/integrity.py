@@ -1,0 +1,71 @@
+"""Software integrity: the installed program files against the hashes recorded at installation.
+
+``table-controller manifest --output FILE`` records the SHA-256 of every file
+of the three packages (``controller``, ``drivers``, ``firmware_bridge``) as
+installed, less the development tools the daemon never runs
+(``controller/devkit``, ``firmware_bridge/simulator``). With ``[integrity] manifest`` set, the daemon checks them at start
+and raises a ``software_integrity`` alert for each file that differs, is
+missing, or is not in the manifest (pit-events.md section 3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import controller
+import drivers
+import firmware_bridge
+
+PACKAGES = (controller, drivers, firmware_bridge)
+NOT_SHIPPED = ("controller/devkit/", "firmware_bridge/simulator/")
+"""Development tools inside the packages: not part of what the daemon runs, so not hashed."""
+
+
+def installed_files() -> dict[str, Path]:
+    """Every source file of the packages, by its path relative to the install root."""
+    files: dict[str, Path] = {}
+    for package in PACKAGES:
+        folder = Path(package.__path__[0])
+        for path in sorted(folder.rglob("*.py")):
+            name = path.relative_to(folder.parent).as_posix()
+            if not name.startswith(NOT_SHIPPED):
+                files[name] = path
+    return files
+
+
+def digest(path: Path) -> str:
+    """The SHA-256 of a file, in hex."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def make_manifest() -> dict[str, str]:
+    """The hashes of the installed files."""
+    return {name: digest(path) for name, path in installed_files().items()}
+
+
+def write_manifest(path: Path) -> int:
+    """Record the hashes of the installed files in ``path``; returns how many."""
+    manifest = make_manifest()
+    path.write_text(json.dumps({"sha256": manifest}, indent=1, sort_keys=True) + "\n")
+    return len(manifest)
+
+
+def check(path: Path) -> list[str]:
+    """What does not match the manifest at ``path``, one line per file (empty: all good)."""
+    try:
+        recorded = json.loads(path.read_text())["sha256"]
+        if not isinstance(recorded, dict):
+            raise TypeError("sha256 is not an object")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return [f"the manifest {path} cannot be read: {error}"]
+    problems: list[str] = []
+    present = installed_files()
+    for name in sorted(recorded):
+        if name not in present:
+            problems.append(f"{name} is missing")
+        elif digest(present[name]) != recorded[name]:
+            problems.append(f"{name} does not match its recorded hash")
+    problems += [f"{name} is not in the manifest" for name in sorted(set(present) - set(recorded))]
+    return problems

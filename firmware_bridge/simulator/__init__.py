@@ -1,0 +1,1 @@
+"""The board simulator: shoe and RFID boards on a pty, with fault injection."""

@@ -1,0 +1,33 @@
+"""The bench scripts still run and print their figures (tiny runs; no timing is asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(script: str, *args: str) -> str:
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_link_bench() -> None:
+    figures = json.loads(run("link_bench.py", "--frames", "300", "--paced", "30", "--json"))
+    assert figures, figures
+
+
+def test_daemon_bench() -> None:
+    output = run("daemon_bench.py", "--hands", "2", "--burst", "300")
+    figures = json.loads(output[output.index("{"):])
+    assert figures["card_to_event_samples"] > 0
+    assert figures["rss_mib"] > 0
+
+
+def test_startup_bench() -> None:
+    assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")

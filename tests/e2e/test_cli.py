@@ -1,0 +1,79 @@
+"""``table-controller`` commands other than ``run``, as a user runs them (subprocesses)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from controller.security.supervisor_pins import verify_pin
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+
+def example_config(tmp_path: Path, *changes: tuple[str, str]) -> Path:
+    """deploy/table.toml with its state in ``tmp_path`` and each ``(old, new)`` text replaced."""
+    text = (ROOT / "deploy" / "table.toml").read_text()
+    for old, new in (('state_dir = "/var/lib/table-controller"', f'state_dir = "{tmp_path}"'),
+                     *changes):
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    (tmp_path / "chips.csv").write_text((ROOT / "deploy" / "chips.csv").read_text())
+    return path
+
+
+def test_math_prints_each_wager_house_edge_as_json(tmp_path: Path) -> None:
+    result = cli("math", "--config", str(example_config(tmp_path)), "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["game"] == "easy-jack"
+    assert set(figures["wagers"]) == {"main", "side"}
+    assert abs(figures["wagers"]["main"]["house_edge"] - 0.009336) < 0.00001
+    assert abs(figures["wagers"]["side"]["house_edge"] - 0.094976) < 0.00001
+
+
+def test_math_follows_the_configured_rules(tmp_path: Path) -> None:
+    peek = example_config(tmp_path, ("peek_for_ace = false", "peek_for_ace = true"))
+    result = cli("math", "--config", str(peek))
+    assert result.returncode == 0, result.stderr
+    assert "main" in result.stdout and "%" in result.stdout
+    six_five = example_config(tmp_path, ("natural_pays_6_5 = false", "natural_pays_6_5 = true"))
+    result = cli("math", "--config", str(six_five), "--json")
+    assert abs(json.loads(result.stdout)["wagers"]["main"]["house_edge"] - 0.023880) < 0.00001
+
+
+def test_a_bad_config_stops_every_command_with_one_line_per_mistake(tmp_path: Path) -> None:
+    path = example_config(tmp_path, ("decks = 6", "decks = 7"), ("max_bet = 50000", "max_bet = 100"))
+    result = cli("math", "--config", str(path))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2, lines
+    assert any("game.decks" in line for line in lines)
+    assert any("max_bet" in line for line in lines)
+
+
+def test_the_state_machine_document_is_generated_from_the_code() -> None:
+    result = cli("diagram")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (ROOT / "docs" / "state-machine.md").read_text(), (
+        "docs/state-machine.md is stale: run table-controller diagram > docs/state-machine.md")
+
+
+def test_hash_pin_makes_a_hash_that_verifies() -> None:
+    result = cli("hash-pin", stdin="4711\n")
+    assert result.returncode == 0, result.stderr
+    stored = result.stdout.strip()
+    assert verify_pin(stored, "4711") and not verify_pin(stored, "4712")
+
+
+def test_recall_of_an_empty_journal_prints_nothing(tmp_path: Path) -> None:
+    result = cli("recall", "--config", str(example_config(tmp_path)))
+    assert (result.returncode, result.stdout) == (0, "")

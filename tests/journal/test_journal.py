@@ -1,0 +1,308 @@
+"""Tests for the append-only event journal, on real files (and one really killed process)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.journal.log import Journal, JournalCorrupt, Record, encode_record, read_records
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def record(seq: int, private: dict[str, object] | None = None) -> Record:
+    body = json.dumps({"v": 1, "table": "T07", "seq": seq, "type": "meter", "data": {}})
+    return Record(seq, "T07/meter", body.encode(), private or {})
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "state" / "journal"
+
+
+@pytest.fixture
+def journal(path: Path) -> Iterator[Journal]:
+    opened = Journal.open(path)
+    yield opened
+    opened.close()
+
+
+def fill(path: Path, count: int) -> None:
+    """Write ``count`` records through a journal and close it."""
+    journal = Journal.open(path)
+    for seq in range(journal.last_seq + 1, journal.last_seq + count + 1):
+        journal.append(record(seq))
+    journal.close()
+
+
+def reopen(path: Path) -> Journal:
+    journal = Journal.open(path)
+    journal.close()
+    return journal
+
+
+def test_round_trip_is_byte_exact(path: Path) -> None:
+    bodies = [
+        '{"v":1,"card":null,"name":"Zoë ♠","tab":"\\t"}'.encode(),
+        b'{\n  "pretty": true,\n  "quote": "\\""\n}',
+        '{"emoji": "\U0001f0a1", "nl": "\\n", "bs": "\\\\"}'.encode(),
+    ]
+    journal = Journal.open(path)
+    assert (journal.last_seq, journal.damage, list(journal.records())) == (0, None, [])
+    written = [
+        Record(seq, f"T07/t{seq}", body, {"card": "Qh", "n": [1, None]})
+        for seq, body in enumerate(bodies, start=1)
+    ]
+    for item in written:
+        journal.append(item)
+    journal.close()
+    again = Journal.open(path)
+    assert again.last_seq == 3 and again.damage is None
+    assert list(again.records()) == written
+    assert again.since(1) == written
+    again.close()
+    assert path.read_bytes().count(b"\n") == 3
+
+
+def test_line_format(path: Path) -> None:
+    fill(path, 1)
+    line = path.read_bytes()
+    crc, _, text = line.rstrip(b"\n").partition(b" ")
+    assert len(crc) == 8 and crc == crc.lower()
+    document = json.loads(text)
+    assert set(document) == {"seq", "topic", "body", "private"}
+    assert document["body"].encode() == record(1).body
+    assert line == encode_record(record(1))
+
+
+def test_seq_must_follow(journal: Journal, path: Path) -> None:
+    with pytest.raises(ValueError, match="seq 2 does not follow 0"):
+        journal.append(record(2))
+    journal.append(record(1))
+    with pytest.raises(ValueError, match="seq 1 does not follow 1"):
+        journal.append(record(1))
+    journal.append(record(2))
+    journal.close()
+    again = Journal.open(path)
+    assert again.last_seq == 2
+    with pytest.raises(ValueError):
+        again.append(record(4))
+    again.append(record(3))
+    again.close()
+    assert [r.seq for r in reopen(path).records()] == [1, 2, 3]
+
+
+def test_body_that_is_not_utf8_is_refused_and_not_written(journal: Journal, path: Path) -> None:
+    with pytest.raises(UnicodeDecodeError):
+        journal.append(Record(1, "T07/x", b"\xff", {}))
+    assert path.read_bytes() == b"" and journal.last_seq == 0
+    journal.append(record(1))
+    assert journal.last_seq == 1
+
+
+def test_torn_tail_is_quarantined_and_cut(path: Path) -> None:
+    fill(path, 5)
+    whole = path.read_bytes()
+    cut = whole.rindex(b"\n", 0, len(whole) - 1) + 1  # start of line 5
+    path.write_bytes(whole[: cut + 20])  # a write torn 20 bytes into line 5
+    journal = Journal.open(path)
+    assert journal.damage is not None
+    assert journal.damage.offset == cut
+    assert journal.damage.reason == "line 5: torn write (no end of line)"
+    assert journal.damage.quarantine == path.with_name("journal.damaged-1")
+    assert journal.damage.quarantine.read_bytes() == whole[cut : cut + 20]
+    assert path.read_bytes() == whole[:cut]
+    assert journal.last_seq == 4
+    journal.append(record(5))
+    journal.append(record(6))
+    journal.close()
+    again = reopen(path)
+    assert again.damage is None
+    assert [r.seq for r in again.records()] == [1, 2, 3, 4, 5, 6]
+
+
+def test_crc_corrupt_last_line_is_cut_without_overwriting_quarantine(path: Path) -> None:
+    fill(path, 3)
+    path.with_name("journal.damaged-1").write_bytes(b"older")
+    whole = path.read_bytes()
+    start = whole.rindex(b"\n", 0, len(whole) - 1) + 1
+    broken = whole.replace(b'"seq":3', b'"seq":8')
+    path.write_bytes(broken)
+    journal = Journal.open(path)
+    assert journal.damage is not None
+    assert journal.damage.reason.startswith("line 3: crc mismatch (stored ")
+    assert journal.damage.quarantine == path.with_name("journal.damaged-2")
+    assert journal.damage.quarantine.read_bytes() == broken[start:]
+    assert path.with_name("journal.damaged-1").read_bytes() == b"older"
+    assert journal.last_seq == 2
+    journal.close()
+
+
+def test_valid_crc_but_wrong_seq_at_the_end_is_damage(path: Path) -> None:
+    fill(path, 2)
+    with path.open("ab") as out:
+        out.write(encode_record(record(7)))
+    journal = Journal.open(path)
+    assert journal.damage is not None
+    assert journal.damage.reason == "line 3: seq 7 where 3 was expected"
+    assert journal.last_seq == 2
+    journal.close()
+
+
+def test_zero_filled_tail_after_a_crash_is_damage(path: Path) -> None:
+    fill(path, 2)
+    with path.open("ab") as out:
+        out.write(bytes(4096))
+    journal = Journal.open(path)
+    assert journal.damage is not None and journal.damage.reason.startswith("line 3: torn")
+    assert journal.last_seq == 2
+    journal.close()
+
+
+def test_corruption_in_the_middle_refuses_to_open(path: Path) -> None:
+    fill(path, 20)
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[16] = lines[16].replace(b"T07/meter", b"T07/metre")
+    assert b"metre" in lines[16]
+    damaged = b"".join(lines)
+    path.write_bytes(damaged)
+    with pytest.raises(JournalCorrupt, match=r"^line 17: crc mismatch"):
+        Journal.open(path)
+    assert path.read_bytes() == damaged  # nothing was cut or guessed
+    assert not path.with_name("journal.damaged-1").exists()
+
+
+def test_a_missing_line_in_the_middle_refuses_to_open(path: Path) -> None:
+    fill(path, 5)
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:2] + lines[3:]))
+    with pytest.raises(JournalCorrupt, match=r"^line 3: seq 4 where 3 was expected"):
+        Journal.open(path)
+
+
+def test_since(journal: Journal) -> None:
+    for seq in range(1, 6):
+        journal.append(record(seq))
+    assert [r.seq for r in journal.since(3)] == [3, 4, 5]
+    assert [r.seq for r in journal.since(0)] == [1, 2, 3, 4, 5]
+    assert journal.since(6) == []
+    assert journal.since(99) == []
+
+
+def test_since_holds_the_last_ten_thousand(path: Path) -> None:
+    path.parent.mkdir()
+    with path.open("wb") as out:
+        out.writelines(encode_record(record(seq)) for seq in range(1, 20_001))
+    journal = Journal.open(path)
+    assert journal.last_seq == 20_000
+    held = journal.since(1)
+    assert len(held) == 10_000 and held[0].seq == 10_001
+    assert [r.seq for r in journal.since(19_998)] == [19_998, 19_999, 20_000]
+    journal.append(record(20_001))
+    assert journal.since(10_002)[0].seq == 10_002
+    assert journal.since(10_002)[-1] == record(20_001)
+    assert sum(1 for _ in journal.records()) == 20_001
+    journal.close()
+
+
+def test_keep_sets_how_many_are_held(path: Path) -> None:
+    fill(path, 30)
+    journal = Journal.open(path, keep=7)
+    assert [r.seq for r in journal.since(1)] == list(range(24, 31))
+    journal.close()
+    with pytest.raises(ValueError):
+        Journal.open(path, keep=0)
+
+
+def test_records_sees_appends_made_after_open(journal: Journal) -> None:
+    journal.append(record(1))
+    replay = journal.records()
+    journal.append(record(2))
+    assert [r.seq for r in replay] == [1, 2]
+
+
+def test_creates_missing_folders(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "journal"
+    journal = Journal.open(path)
+    journal.append(record(1))
+    journal.close()
+    assert path.is_file()
+
+
+def test_only_one_writer_at_a_time(journal: Journal, path: Path) -> None:
+    with pytest.raises(BlockingIOError):
+        Journal.open(path)
+    journal.close()
+    journal.close()  # twice is harmless
+    with pytest.raises(ValueError, match="closed"):
+        journal.append(record(1))
+    reopen(path)
+
+
+WRITER = """
+import json, sys
+from pathlib import Path
+from controller.journal.log import Journal, Record
+journal = Journal.open(Path(sys.argv[1]))
+seq = journal.last_seq
+while True:
+    seq += 1
+    body = json.dumps({"seq": seq, "pad": "x" * (seq % 300)}).encode()
+    journal.append(Record(seq, "T07/meter", body, {"seq": seq}))
+    print(seq, flush=True)
+"""
+
+
+def test_killed_writer_leaves_a_journal_that_reopens(path: Path) -> None:
+    acknowledged = 0
+    for _ in range(3):
+        child = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert child.stdout is not None
+        target = acknowledged + 200
+        for line in child.stdout:
+            acknowledged = int(line)
+            if acknowledged >= target:
+                break
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+        journal = Journal.open(path)
+        assert journal.last_seq >= acknowledged  # durable before visible
+        seqs = [r.seq for r in journal.records()]
+        assert seqs == list(range(1, journal.last_seq + 1))
+        assert all(r.private == {"seq": r.seq} for r in journal.since(journal.last_seq - 50))
+        acknowledged = journal.last_seq
+        journal.close()
+
+
+def test_read_records_is_read_only_and_works_beside_the_writer(
+    journal: Journal, path: Path
+) -> None:
+    for seq in (1, 2, 3):
+        journal.append(record(seq))
+    with path.open("ab") as out:
+        out.write(encode_record(record(4))[:15])  # a write in progress
+    before = path.read_bytes()
+    assert [r.seq for r in read_records(path)] == [1, 2, 3]
+    assert path.read_bytes() == before
+    assert list(read_records(path.with_name("absent"))) == []
+
+
+def test_read_records_refuses_corruption_in_the_middle(path: Path) -> None:
+    fill(path, 4)
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join([lines[0], b"garbage\n", *lines[2:]]))
+    with pytest.raises(JournalCorrupt, match=r"^line 2: no crc"):
+        list(read_records(path))

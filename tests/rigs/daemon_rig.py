@@ -1,0 +1,187 @@
+"""A whole table for end-to-end tests: the daemon and two simulated boards as real processes.
+
+The daemon runs as ``table-controller run`` in a subprocess, with gpiozero's
+mock pins (``GPIOZERO_PIN_FACTORY=mock``). Each board is a ``firmware-bridge
+simulate`` subprocess on a real pty behind a symlink, driven through its stdin
+commands. The test talks to the daemon only as the pit does: a SUB socket on
+the publish endpoint, a DEALER on the sync socket and a REQ on the control
+socket, all real ZeroMQ on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import zmq
+
+from controller.devkit.simulated import antenna, write_config
+from controller.pit.client import PitClient, PitError
+
+TIMEOUT = 10.0
+"""Seconds a test waits for anything before it fails with what it saw."""
+
+CHIP_VALUES = {"a": 500, "b": 2500, "c": 10000}
+"""Registry chips: uid ``<letter>0000000000000NN`` is worth this many cents."""
+
+
+def chip(kind: str, number: int) -> list[Any]:
+    """A registered chip as the simulator's ``place`` command takes it."""
+    return [f"{kind}{number:015x}", CHIP_VALUES[kind]]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class LineProcess:
+    """A subprocess spoken to in JSON lines on stdin/stdout, with timeouts."""
+
+    def __init__(self, args: list[str], *, stderr: Any = None, env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=stderr, env=env)
+        assert self.proc.stdout is not None
+        self._out = self.proc.stdout.fileno()
+        os.set_blocking(self._out, False)
+        self._buffer = b""
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._out, selectors.EVENT_READ)
+
+    def read_line(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._selector.select(left):
+                raise AssertionError(f"no answer from {self.proc.args!r} in {timeout} s")
+            chunk = os.read(self._out, 65536)
+            if not chunk:
+                raise AssertionError(f"{self.proc.args!r} ended (status {self.proc.poll()})")
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        result: dict[str, Any] = json.loads(line)
+        return result
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._selector.close()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                stream.close()
+
+
+class Board(LineProcess):
+    """A ``firmware-bridge simulate`` process."""
+
+    def __init__(self, kind: str, link: Path, seed: int = 1) -> None:
+        super().__init__([sys.executable, "-m", "firmware_bridge.cli", "simulate", kind,
+                          "--link", str(link), "--seed", str(seed)])
+        self.path = self.read_line()["pty"]
+
+    def cmd(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """Send one command; return its answer (which must be ok)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps({"cmd": cmd, **fields}).encode() + b"\n")
+        self.proc.stdin.flush()
+        answer = self.read_line()
+        assert answer.get("ok"), answer
+        return answer
+
+
+class TableRig:
+    """The daemon, its config, two boards and a pit, in ``folder``."""
+
+    def __init__(self, folder: Path, *, game: str = "", table: str = "T07",
+                 curve: tuple[Path, Path] | None = None,
+                 client_keys: tuple[bytes, bytes, bytes] | None = None) -> None:
+        self.folder = folder
+        self.table = table
+        publish, sync, control = (f"tcp://127.0.0.1:{free_port()}" for _ in range(3))
+        self.endpoints = (publish, sync, control)
+        self.shoe = Board("shoe", folder / "shoe", seed=7)
+        self.rfid = Board("rfid", folder / "rfid", seed=8)
+        chips = [(f"{kind}{n:015x}", value, "active") for kind, value in CHIP_VALUES.items()
+                 for n in range(1, 40)]
+        chips.append((f"d{1:015x}", 10000, "void"))
+        self.config = write_config(folder, table=table, chips=chips, endpoints=self.endpoints,
+                                   display="log", game=game, curve=curve)
+        self.pit = PitClient(table, *self.endpoints, context=zmq.Context(), curve=client_keys)
+        self.daemon: subprocess.Popen[bytes] | None = None
+        self.log = folder / "daemon.log"
+
+    def start(self, *, wait_online: bool = True) -> dict[str, Any]:
+        """Start the daemon; return its ``table.opened`` event (after both boards are online)."""
+        env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
+        with open(self.log, "ab") as log:
+            self.daemon = subprocess.Popen(
+                [sys.executable, "-m", "controller.cli", "run", "--config", str(self.config)],
+                stdout=log, stderr=log, env=env)
+        opened = self.next("table.opened", timeout=20)
+        if wait_online:
+            online = {self.next("device.online")["data"]["device"] for _ in range(2)}
+            assert online == {"shoe", "rfid"}, online
+        return opened
+
+    def next(self, kind: str | None = None, timeout: float = TIMEOUT, **data: Any) -> dict[str, Any]:
+        try:
+            return self.pit.next(kind, timeout, **data)
+        except PitError as error:
+            raise AssertionError(f"{error}\n--- daemon log ---\n{self.log_text()[-4000:]}") from None
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def kill(self, sig: int = signal.SIGKILL) -> int:
+        assert self.daemon is not None
+        self.daemon.send_signal(sig)
+        code = self.daemon.wait(15)
+        self.daemon = None
+        return code
+
+    def close(self) -> None:
+        if self.daemon is not None:
+            self.kill(signal.SIGTERM)
+        self.pit.close()
+        self.pit.context.destroy(linger=0)
+        self.shoe.stop()
+        self.rfid.stop()
+
+    # -- the table's physical side ------------------------------------------------
+
+    def bet(self, seat: int, spot: str, *chips: list[Any]) -> None:
+        """Put exactly these chips on a spot (none: an empty spot)."""
+        self.rfid.cmd("clear", antenna=antenna(seat, spot))
+        if chips:
+            self.rfid.cmd("place", antenna=antenna(seat, spot), chips=list(chips))
+
+    def load(self, cards: list[str], cut_at: int | None = None) -> dict[str, Any]:
+        """Load a scripted shoe; return its ``shoe.loaded`` event."""
+        fields: dict[str, Any] = {"cards": cards}
+        if cut_at is not None:
+            fields["cut_at"] = cut_at
+        self.shoe.cmd("load", **fields)
+        return self.next("shoe.loaded")
+
+    def draw(self) -> dict[str, Any]:
+        """Draw the next card; return the event it caused (``card.dealt`` or a card alert)."""
+        self.shoe.cmd("draw")
+        while True:
+            event = self.next()
+            if "index" in event["data"] and event["type"] in ("card.dealt", "alert"):
+                return event

@@ -1,0 +1,283 @@
+"""The table state machine with Easy Jack, in process: inputs in, journaled pit events out.
+
+Every test runs on a real journal file. After every step the rig checks that a
+table rebuilt from the journal alone is in exactly the same state and phase,
+which is what a restart after ``kill -9`` relies on.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.journal.log import Record
+from controller.table.views import dealer_view, public_state
+from drivers.inputs import (
+    CardDrawn,
+    CardUnreadable,
+    CutCard,
+    DeviceOffline,
+    DeviceOnline,
+    DeviceStatus,
+    RejectedChip,
+    ShoeLoaded,
+    SpotWager,
+)
+from firmware_bridge.cards import Card
+from tests.rigs.table_rig import Rig, types
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Rig:
+    return Rig(tmp_path)
+
+
+def test_a_full_hand_publishes_every_step_in_order(rig: Rig) -> None:
+    rig.ready(s1_main=1000, s3_main=2000, s3_side=500)
+    assert [e["data"]["amount"] for e in rig.published if e["type"] == "bet.placed"] == [1000, 2000, 500]
+    assert all(e["hand"] == 1 for e in rig.published if e["type"] == "bet.placed")
+    started = rig.press("deal")
+    assert types(started) == ["hand.started", "bets.closed"]
+    assert started[0]["hand"] == started[1]["hand"] == 1
+    assert started[0]["data"] == {"seats": [1, 3], "dealer_seat": None}
+    assert started[1]["data"]["bets"] == [
+        {"seat": 1, "spot": "main", "amount": 1000}, {"seat": 3, "spot": "main", "amount": 2000},
+        {"seat": 3, "spot": "side", "amount": 500}]
+    first = rig.card("5h")[0]["data"]
+    assert (first["to"], first["seat"], first["card"], first["face_up"]) == ("seat", 1, "5h", True)
+    rig.card("4c")
+    hole = rig.card("9d")
+    assert hole[0]["data"] == {"index": 3, "to": "dealer", "seat": None, "hand_index": 0,
+                               "card": None, "face_up": False}
+    assert "9d" not in json.dumps(rig.published)
+    assert public_state(rig.table)["dealer"]["cards"] == [None]
+    assert rig.table.phase == "players"
+    rig.card("3s")                       # seat 1 hits to 8
+    stood = rig.press("stand")
+    assert types(stood) == ["player.action"]
+    assert stood[0]["data"] == {"seat": 1, "hand_index": 0, "action": "stand"}
+    rig.card("6d")                       # seat 3: 4 + 6 = 10
+    end_of_players = rig.press("stand")
+    assert types(end_of_players) == ["player.action", "card.revealed", "hand.settled"]
+    assert end_of_players[1]["data"] == {"index": 3, "to": "dealer", "seat": None, "hand_index": 0,
+                                         "card": "9d"}
+    assert rig.table.phase == "settled"  # 9 needs no card
+    settled = next(e for e in rig.published if e["type"] == "hand.settled")["data"]["results"]
+    assert settled == [
+        {"seat": 1, "spot": "main", "hand_index": 0, "outcome": "lose", "wager": 1000, "payout": -1000},
+        {"seat": 3, "spot": "main", "hand_index": 0, "outcome": "win", "wager": 2000, "payout": 2000},
+        {"seat": 3, "spot": "side", "hand_index": 0, "outcome": "lose", "wager": 500, "payout": -500},
+    ]
+    view = dealer_view(rig.table)
+    assert "Seat 3 main: PAY $20.00" in view.payouts
+    ended = rig.press("next")
+    assert types(ended) == ["hand.ended"]
+    assert ended[0]["hand"] == 1 and ended[0]["data"] == {"hand": 1}
+    assert rig.table.phase == "betting"
+    assert [e["seq"] for e in rig.published] == list(range(1, len(rig.published) + 1))
+
+
+def test_dealer_draws_while_a_side_wager_is_in_action(rig: Rig) -> None:
+    rig.ready(s2_main=500, s2_side=500)
+    rig.press("deal")
+    rig.card("Ks")                       # seat 2: 10
+    rig.card("2d")                       # hole
+    rig.press("stand")
+    assert rig.table.phase == "dealer"
+    rig.card("3c")                       # dealer 5
+    rig.card("4c")                       # dealer 9: stands
+    results = rig.table.state.results
+    assert results is not None
+    assert [(r["spot"], r["outcome"], r["payout"]) for r in results] == [
+        ("main", "win", 500), ("side", "lose", -500)]
+
+
+def test_deal_is_refused_with_reasons_and_changes_nothing(rig: Rig) -> None:
+    assert rig.table.press("deal") is not None
+    rig.do(DeviceOnline("shoe", "f", "s"))
+    rig.do(DeviceOnline("rfid", "f", "s"))
+    reason = rig.table.press("deal")
+    assert reason is not None
+    assert "the shoe is not loaded" in reason and "no seat has a main wager" in reason
+    rig.do(ShoeLoaded(42, 6))
+    rig.bet(2, "main", 300)
+    rig.bet(4, "side", 500)
+    reason = rig.table.press("deal")
+    assert reason is not None and "below the table minimum" in reason and "no main wager" in reason
+    assert "deal" not in rig.table.live_buttons()
+    assert rig.table.phase == "betting"
+    assert "hand.started" not in types(rig.published)
+
+
+def test_a_natural_ends_the_turn_and_a_bust_too(rig: Rig) -> None:
+    rig.ready(s1_main=1000, s2_main=1000)
+    rig.press("deal")
+    rig.card("As")                       # seat 1 natural
+    rig.card("9h")                       # seat 2
+    rig.card("7d")                       # hole
+    assert rig.table.state.hand.turn == 2
+    rig.card("5c")                       # seat 2 busts at 14: turn over
+    assert rig.table.phase == "settled"  # nothing depends on the dealer any more
+    assert [r["outcome"] for r in rig.table.state.results or ()] == ["natural", "lose"]
+
+
+def test_void_cancels_the_hand(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    rig.press("deal")
+    rig.card("5h")
+    voided = rig.press("void")
+    assert types(voided) == ["hand.voided"]
+    assert rig.table.phase == "betting"
+    assert "hand.settled" not in types(rig.published)
+    rig.press("deal")
+    assert rig.published[-2]["hand"] == 2
+
+
+def test_card_alerts(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    out_of_turn = rig.card("5h")
+    assert [(e["type"], e["data"]["code"]) for e in out_of_turn] == [("alert", "card_out_of_turn")]
+    assert "5h" not in json.dumps(out_of_turn)
+    rig.press("deal")
+    gap = rig.do(CardDrawn(42, 4, Card.parse("6h")))
+    assert types(gap) == ["alert", "card.dealt"]
+    assert gap[0]["data"]["code"] == "card_gap" and gap[0]["data"]["index"] == 2
+    unreadable = rig.do(CardUnreadable(42, 5))
+    assert unreadable[0]["data"]["code"] == "card_unreadable"
+    assert rig.do(CardDrawn(42, 4, Card.parse("6h"))) == []   # the same card again: ignored
+    rig.card("Kd")                       # the hole card: the first of 6 kings of diamonds
+    for copy in range(2, 8):
+        events = rig.do(CardDrawn(42, rig.table.state.shoe.last_index + 1, Card.parse("Kd")))
+        codes = [e["data"].get("code") for e in events]
+        assert ("card_over_count" in codes) == (copy == 7), (copy, codes)
+
+
+def test_chips_and_past_posting(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    fake = RejectedChip("00000000deadbeef", 10000, "counterfeit")
+    alerts = rig.bet(1, "side", 0, (fake,))
+    assert alerts[0]["data"]["code"] == "counterfeit_chip"
+    assert rig.bet(1, "side", 0, (fake,)) == []           # the same chip again: one alert
+    rig.press("deal")
+    moved = rig.bet(1, "main", 5000)
+    assert moved[0]["data"]["code"] == "past_post" and moved[0]["data"]["seat"] == 1
+    assert rig.table.state.closed_bets == {(1, "main"): 1000}
+    rig.card("5h")
+    rig.card("9d")
+    rig.press("stand")
+    rig.card("2c")
+    assert rig.table.phase == "settled"
+    assert rig.bet(1, "main", 0) == []                    # collecting after settlement is allowed
+    rig.press("next")
+    assert rig.published[-1]["type"] == "bet.placed" and rig.published[-1]["data"]["amount"] == 0
+
+
+def test_device_offline_mid_hand_waits_and_resumes(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    rig.press("deal")
+    rig.card("5h")
+    events = rig.do(DeviceOffline("shoe", "no answer for 3 s"))
+    assert types(events) == ["device.offline", "alert"]
+    assert events[1]["data"]["code"] == "device_offline"
+    assert "offline" in dealer_view(rig.table).instruction
+    rig.do(DeviceOnline("shoe", "f", "s"))
+    rig.card("9d")
+    assert rig.table.phase == "players"
+
+
+def test_cut_card_ends_the_shoe_after_the_hand(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    rig.do(CutCard(42, 0))
+    reason = rig.table.press("deal")
+    assert reason is not None and "cut card" in reason
+
+
+@pytest.mark.parametrize("cut_after", ["hand.started", "card.dealt"])
+def test_a_step_cut_short_by_a_crash_is_finished_on_restart(tmp_path: Path, cut_after: str) -> None:
+    rig = Rig(tmp_path)
+    rig.ready(s1_main=1000, s2_main=1000)
+    rig.press("deal")                    # hand.started + bets.closed in one step
+    rig.card("5h")
+    rig.card("6h")
+    rig.card("9d")
+    rig.press("stand")
+    rig.card("Kc")                       # seat 2 busts: card.dealt + card.revealed + hand.settled
+    records = rig.journal.since(1)
+    full = [json.loads(r.body)["type"] for r in records]
+    cut = len(full) - full[::-1].index(cut_after) if cut_after == "card.dealt" else full.index(cut_after) + 1
+    assert full[cut] != "table.opened"   # the crash really fell inside a step
+    crashed = rig.rebuilt(records[:cut])
+    published: list[str] = []
+    written: list[Record] = []
+    crashed._write = written.append
+    crashed.set_publisher(lambda topic, body: published.append(json.loads(body)["type"]))
+    crashed.open(recovered=True)
+    missing = full[cut:] if cut_after == "card.dealt" else full[cut:cut + 1]
+    assert published == ["table.opened", *missing]
+    assert [r.seq for r in written] == list(range(cut + 1, cut + 1 + len(written)))
+    if cut_after == "card.dealt":
+        assert crashed.phase == "settled"
+        assert public_state(crashed) == public_state(rig.table)
+    else:
+        assert crashed.phase == "dealing"
+
+
+def test_a_crash_after_any_record_resumes_with_exactly_the_events_that_were_missing(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.ready(s1_main=1000, s2_main=1000, s2_side=500)
+    rig.press("deal")
+    for card in ("5h", "6h", "9d", "2c"):
+        rig.card(card)
+    rig.press("stand")                       # seat 1 at 7
+    rig.card("Kc")                           # seat 2 busts: revealed; the dealer plays for the side bet
+    rig.card("3d")
+    rig.press("next")
+    rig.press("deal")
+    rig.card("As")                           # a natural
+    rig.card("4c")
+    rig.press("void")
+    records = rig.journal.since(1)
+    full = [json.loads(r.body) for r in records]
+    for cut in range(1, len(records) + 1):
+        crashed = rig.rebuilt(records[:cut])
+        published: list[dict[str, object]] = []
+        crashed._write = lambda record: None
+        crashed.set_publisher(lambda topic, body, out=published: out.append(json.loads(body)))
+        crashed.open(recovered=True)
+        finished = [(e["type"], e["hand"], e["data"]) for e in published[1:]]
+        expected = [(e["type"], e["hand"], e["data"]) for e in full[cut:cut + len(finished)]]
+        assert finished == expected, cut
+        if cut < len(records) and full[cut]["type"] in ("bets.closed", "card.revealed", "hand.settled"):
+            assert finished, f"the step cut after record {cut} was not finished"
+        rebuilt_again = rig.rebuilt(records[:cut + len(finished)])
+        assert rebuilt_again.phase == crashed.phase, cut
+
+
+def test_status_flags_show_on_the_dealer_display(rig: Rig) -> None:
+    rig.ready()
+    assert rig.do(DeviceStatus("shoe", 0b101)) == []               # not an event: shown, not journaled
+    assert dealer_view(rig.table).devices["shoe"] == "online (lid open, optical sensor fault)"
+    rig.do(DeviceStatus("shoe", 0))
+    assert dealer_view(rig.table).devices["shoe"] == "online"
+
+
+def test_a_card_from_a_shoe_never_loaded_alerts_and_leaves_the_shoe_count_alone(rig: Rig) -> None:
+    rig.ready(s1_main=1000)
+    stray = rig.do(CardDrawn(99, 5, Card.parse("Ah")))
+    assert [(e["data"]["code"], e["data"]["shoe_id"]) for e in stray] == [("card_out_of_turn", 99)]
+    assert "Ah" not in json.dumps(stray)
+    unreadable = rig.do(CardUnreadable(99, 6))
+    assert [e["data"]["code"] for e in unreadable] == ["card_out_of_turn"]
+    assert rig.table.state.shoe.last_index == 0
+    rig.press("deal")
+    assert rig.card("5h")[0]["data"]["index"] == 1                # no gap, no repeat
+
+
+def test_a_spot_with_more_chips_than_the_reader_can_list_holds_the_deal(rig: Rig) -> None:
+    rig.ready()
+    # readings are live, not journaled (the reader repeats them): no restart check for this input
+    rig.table.handle(SpotWager(1, "main", 1, 42500, tuple(f"{n:016x}" for n in range(85)), complete=False))
+    reason = rig.table.press("deal")
+    assert reason is not None and "more chips than the reader can count" in reason
