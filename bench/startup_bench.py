@@ -26,7 +26,8 @@ from pathlib import Path
 import zmq
 
 from controller.devkit.simulated import ipc_endpoints, write_config
-from controller.games.easy_jack.rules import EasyJack, EasyJackRules
+from controller.games.easy_jack.game import EasyJack
+from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
 from controller.journal.log import encode_record
 from controller.pit.client import PitClient
@@ -42,10 +43,10 @@ def write_journal(path: Path, events: int) -> None:
     rng = random.Random(5)
     with open(path, "wb") as out:
         settings = TableSettings("BENCH", "easy-jack", 6, {"min_bet": 500, "max_bet": 50000},
-                                 ("deal", "stand", "next"), 6)
+                                 ("deal", "stand", "next"))
         table = Table(settings, EasyJack(EasyJackRules(), Limits(500, 50000)),
                       clock=lambda: "2026-11-21T00:00:00.000Z",
-                      write=lambda record: out.write(encode_record(record)))
+                      write=lambda step: out.write(b"".join(map(encode_record, step))))
         table.open(recovered=False)
         table.handle(DeviceOnline("shoe", "f", "s"))
         table.handle(DeviceOnline("rfid", "f", "s"))

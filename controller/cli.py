@@ -77,16 +77,23 @@ def _recall(args: argparse.Namespace) -> int:
 
 
 def _math(args: argparse.Namespace) -> int:
-    from controller.games.easy_jack.math import house_edge
+    from controller.games.catalog import GAMES
 
     config = _load(args.config)
-    wagers = house_edge(config.rules)
+    figures = GAMES[config.game].math(config.rules)
     if args.json:
-        print(json.dumps({"game": config.game, "wagers": wagers}))
+        print(json.dumps({"game": config.game, "wagers": figures}))
         return 0
-    print(f"{config.game}: house edge of each wager")
-    for name, figures in wagers.items():
-        print(f"  {name:6} {figures['house_edge'] * 100:8.4f} %  ({figures['method']})")
+    print(f"{config.game}: what each wager is worth to the house")
+    for name, figure in figures.items():
+        if "house_edge" in figure:
+            line = f"{figure['house_edge'] * 100:8.4f} %"
+            if "interval" in figure:
+                low, high = figure["interval"]
+                line += f"  (95% interval {low * 100:.4f} to {high * 100:.4f} %)"
+        else:
+            line = str(figure.get("value", ""))
+        print(f"  {name:6} {line}  ({figure['method']})")
     return 0
 
 

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from controller.config.loader import Config
@@ -70,7 +71,7 @@ class Daemon:
         settings = TableSettings(
             table_id=config.table_id, game_name=config.game, seats=config.seats,
             limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
-            buttons=tuple(config.buttons), decks=config.rules.decks,
+            buttons=tuple(config.buttons),
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
                            write=self.write)
@@ -157,11 +158,11 @@ class Daemon:
         self.renderer.close()
         self.journal.close()
 
-    def write(self, record: Record) -> None:
-        """Journal one event. If that fails, nothing more can be made durable: the daemon stops
-        (and systemd starts it again, to recover from what the journal holds)."""
+    def write(self, records: Sequence[Record]) -> None:
+        """Journal the events of one step. If that fails, nothing more can be made durable: the
+        daemon stops (and systemd starts it again, to recover from what the journal holds)."""
         try:
-            self.journal.append(record)
+            self.journal.append(*records)
         except BaseException as error:
             if self.failure is None:
                 log.critical("the journal cannot be written (%s): stopping the table", error)
@@ -208,7 +209,7 @@ class Daemon:
         """Write a checkpoint between hands, every :data:`checkpoint.EVERY` events."""
         state = self.table.state
         since = self.checkpoint.seq if self.checkpoint is not None else 0
-        if state.in_hand or state.pending or state.seq - since < checkpoint.EVERY:
+        if state.in_hand or state.seq - since < checkpoint.EVERY:
             return
         try:
             self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint())

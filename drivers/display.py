@@ -14,10 +14,10 @@ display, and it is drawn as ``[##]``.
 ...     table_id="T07", game="easy-jack", hand=57, phase="decisions",
 ...     instruction="Draw a card for seat 3 (hit), or press STAND",
 ...     seats=(
-...         SeatView(seat=2, wagers={"main": 1000}, cards=("9c", "9d"), total="18",
+...         SeatView(seat=2, wagers={"main": 1000}, hands=(HandLine(("9c", "9d"), "18"),),
 ...                  in_turn=False, result=None, alert=None),
-...         SeatView(seat=3, wagers={"main": 1500, "side": 500}, cards=("Qh", "7d"),
-...                  total="17", in_turn=True, result=None, alert="counterfeit chip"),
+...         SeatView(seat=3, wagers={"main": 1500, "side": 500}, hands=(HandLine(("Qh", "7d"), "17"),),
+...                  in_turn=True, result=None, alert="counterfeit chip"),
 ...     ),
 ...     dealer_cards=("Kc", None), dealer_total=None,
 ...     live_buttons=("stand",), alerts=("Seat 3 side: counterfeit chip 04a1b2c3d4e5f601",),
@@ -49,6 +49,7 @@ from typing import Protocol, TextIO, runtime_checkable
 
 __all__ = [
     "HIDDEN_CARD",
+    "HandLine",
     "LogRenderer",
     "NullRenderer",
     "Renderer",
@@ -76,25 +77,39 @@ SHOW_CURSOR = "\x1b[?25h"
 
 
 @dataclass(frozen=True)
+class HandLine:
+    """One hand of cards as the dealer sees it.
+
+    ``cards`` are in pit notation (``"Qh"``), None for a face-down card;
+    ``total`` is the hand's total as words (``"7"``, ``"soft 11"``,
+    ``"natural"``, ``"bust 14"``) or None; ``status`` says where the hand
+    stands (``"doubled"``, ``"folded"``) or None.
+    """
+
+    cards: tuple[str | None, ...] = ()
+    total: str | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True)
 class SeatView:
     """One seat as the dealer sees it.
 
     ``wagers`` maps a spot to the cents on it now (the live RFID reading);
-    ``cards`` are in pit notation (``"Qh"``), None for a face-down card;
-    ``total`` is the hand's total as words (``"7"``, ``"soft 11"``,
-    ``"natural"``, ``"bust 14"``) or None; ``in_turn`` marks the seat whose
-    decision the table waits for; ``result`` is the settled result
-    (``"main: pay 1500; side: collect 500"``) or None; ``alert`` is a
-    problem at this seat, or None.
+    ``hands`` are its hands of cards (more than one after a split);
+    ``in_turn`` marks the seat whose decision the table waits for; ``result``
+    is the settled result (``"main: pay 1500; side: collect 500"``) or None;
+    ``alert`` is a problem at this seat, or None; ``stack`` the chips the
+    table keeps for the seat (games with stacks), or None.
     """
 
     seat: int
     wagers: Mapping[str, int] = field(default_factory=dict)
-    cards: tuple[str | None, ...] = ()
-    total: str | None = None
+    hands: tuple[HandLine, ...] = ()
     in_turn: bool = False
     result: str | None = None
     alert: str | None = None
+    stack: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,7 +120,9 @@ class TableView:
     one line telling the dealer what to do next; ``live_buttons`` are the
     buttons that may be pressed now; ``devices`` maps a board to its state
     (``"online"`` or ``"offline: <reason>"``); ``payouts`` are the lines the
-    dealer pays and collects by (``"Seat 3 main: PAY $15.00"``).
+    dealer pays and collects by (``"Seat 3 main: PAY $15.00"``), in order;
+    ``dealer_seat`` is the player-dealer's seat (None: the house deals);
+    ``pots`` are a pot game's pots in words.
     """
 
     table_id: str
@@ -120,6 +137,8 @@ class TableView:
     alerts: tuple[str, ...] = ()
     devices: Mapping[str, str] = field(default_factory=dict)
     payouts: tuple[str, ...] = ()
+    dealer_seat: int | None = None
+    pots: tuple[str, ...] = ()
 
 
 @runtime_checkable
@@ -162,6 +181,11 @@ def _format_wagers(wagers: Mapping[str, int]) -> str:
     return "bet " + ", ".join(bets) if bets else "no bet"
 
 
+def _format_hand(hand: HandLine) -> str:
+    words = ", ".join(w for w in (hand.total, hand.status) if w is not None)
+    return format_cards(hand.cards) + (f" ({words})" if words else "")
+
+
 def _format_device(name: str, state: str) -> str:
     if state.startswith("offline"):
         state = "OFFLINE" + state[len("offline") :]
@@ -202,16 +226,18 @@ def render_text(view: TableView, width: int = 78) -> str:
     dealer = format_cards(view.dealer_cards) or "(no cards)"
     if view.dealer_total is not None:
         dealer += f" ({view.dealer_total})"
-    add(f"Dealer:   {dealer}")
+    who = "" if view.dealer_seat is None else f" (seat {view.dealer_seat})"
+    add(f"Dealer{who}:   {dealer}")
+    for pot in view.pots:
+        add(f"  {pot}")
 
     for seat in view.seats:
         parts = [f"{'>' if seat.in_turn else ' '} Seat {seat.seat}"]
-        if seat.cards:
-            cards = format_cards(seat.cards)
-            if seat.total is not None:
-                cards += f" ({seat.total})"
-            parts.append(cards)
+        if seat.hands:
+            parts.append(" | ".join(_format_hand(hand) for hand in seat.hands))
         parts.append(_format_wagers(seat.wagers))
+        if seat.stack is not None:
+            parts.append(f"stack {format_money(seat.stack)}")
         if seat.result is not None:
             parts.append(f"-> {seat.result}")
         if seat.alert is not None:

@@ -1,5 +1,9 @@
 """The games this controller can run, by the name used in the configuration's ``[table] game``.
 
+Each entry declares a game as data: its rules type (the ``[game]`` options),
+its spots and dealer buttons, how to bind it to the table limits, and what
+``table-controller math`` reports for it. The table itself names no game.
+
 >>> sorted(GAMES)
 ['easy-jack']
 >>> GAMES["easy-jack"].spots
@@ -8,33 +12,43 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from controller.games.easy_jack.rules import EasyJack, EasyJackRules
-from controller.games.interface import Limits
+from controller.games.easy_jack.game import EasyJack
+from controller.games.easy_jack.math import house_edge
+from controller.games.easy_jack.rules import EasyJackRules
+from controller.games.interface import Game, Limits, Rules
+
+MathReport = Mapping[str, Mapping[str, Any]]
+"""What ``table-controller math`` prints: wager (or figure) name -> its figures, among them
+``house_edge`` (a fraction) or ``value``, and ``method`` (how it was found)."""
 
 
 @dataclass(frozen=True)
 class GameSpec:
     """One game: its rules type, its bet spots, the dealer buttons it needs, how to make it.
 
-    ``make(rules, limits)`` returns the game object bound to its rules and the
-    table limits.
+    ``game_type`` is the game's class (its phases, actions and spots as data);
+    ``make(rules, limits)`` returns the game bound to its rules and the table
+    limits; ``math(rules)`` the figures ``table-controller math`` prints.
     """
 
     name: str
-    rules_type: type
+    game_type: type[Game[Any]]
+    rules_type: type[Rules]
     spots: tuple[str, ...]
     buttons_required: tuple[str, ...]
     buttons_optional: tuple[str, ...]
-    make: Callable[[Any, Limits], Any]
+    make: Callable[[Any, Limits], Game[Any]]
+    math: Callable[[Any], MathReport]
 
 
 GAMES: dict[str, GameSpec] = {
     "easy-jack": GameSpec(
-        "easy-jack", EasyJackRules, ("main", "side"), ("deal", "stand", "next"), ("void",), EasyJack
+        "easy-jack", EasyJack, EasyJackRules, EasyJack.spots, ("deal", "stand", "next"), ("void",),
+        EasyJack, house_edge,
     ),
 }
 """Every implemented game by name."""

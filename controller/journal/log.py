@@ -9,8 +9,11 @@ where the json is ``{"seq": .., "topic": .., "body": .., "private": {..}}``: ``b
 is the exact published body decoded as UTF-8 text (it round-trips byte for byte) and
 ``private`` is data that is never published (a face-down card's identity).
 
-Each record is written with one ``write()`` on an ``O_APPEND`` descriptor, so a crash
-can only leave a torn *last* line. :meth:`Journal.open` cuts such a tail off (it was
+The records of one step (the events one input caused) are written with one
+``write()`` on an ``O_APPEND`` descriptor and one fsync, so a crash can only leave a
+torn *last* line, or a step whose last records are missing (every record but the
+last of a step says ``"more": true`` in its private part); opening cuts such a step
+off whole, since none of it was published. :meth:`Journal.open` cuts such a tail off (it was
 never published, since publishing follows the fsync), keeps a copy of its bytes next
 to the journal as ``<name>.damaged-<n>`` and reports it in :attr:`Journal.damage`.
 A bad line anywhere before the last is not a crash's doing: :class:`JournalCorrupt`
@@ -225,6 +228,8 @@ class Journal:
         """Use :meth:`Journal.open`."""
         self.path = path
         self.damage = None
+        self.cut_step = False
+        """Whether opening cut off the start of a step whose end never reached the disk."""
         self.last_seq = 0
         self.start = (1, 0)
         """``(seq, byte offset)`` where reading began when the journal was opened."""
@@ -280,6 +285,12 @@ class Journal:
                 self._offsets.append(self._size)
                 self.last_seq = checked.seq
                 self._size += len(line)
+        while self._recent and self._recent[-1].private.get("more"):
+            # The rest of this step never reached the disk: none of it was published.
+            self._recent.pop()
+            self._size = self._offsets.pop()
+            self.last_seq -= 1
+            self.cut_step = True
         if tail is not None:
             quarantine = _quarantine(self.path, self._size)
             assert self._fd is not None
@@ -287,6 +298,10 @@ class Journal:
             os.fsync(self._fd)
             _fsync_dir(self.path.parent)
             self.damage = JournalDamage(self._size, f"line {self.last_seq + 1}: {tail}", quarantine)
+        elif self.cut_step:
+            assert self._fd is not None
+            os.ftruncate(self._fd, self._size)
+            os.fsync(self._fd)
 
     def records(self, after: int = 0) -> Iterator[Record]:
         """Yield the records from where opening began (see :attr:`start`) whose seq is over
@@ -306,33 +321,40 @@ class Journal:
             return (1, 0)
         return (self._recent[0].seq, self._offsets[0])
 
-    def append(self, record: Record) -> None:
-        """Write ``record`` (its seq must be ``last_seq + 1``) and fsync it before returning.
+    def append(self, *records: Record) -> None:
+        """Write ``records`` (the first's seq must be ``last_seq + 1``, each following the one
+        before) with one write and one fsync before returning: the events of one step.
 
-        If the write or the fsync fails, the journal is cut back to its last good record
-        and refuses further appends: what reached the disk is then unknown.
+        Every record but the last of a step carries ``"more": true`` in its private part; a
+        step whose last record never reached the disk is cut off when the journal is opened.
+        If the write or the fsync fails, the journal is cut back to its last good record and
+        refuses further appends: what reached the disk is then unknown.
         """
         if self._fd is None:
             raise ValueError("the journal is closed")
         if self._broken:
             raise OSError(f"{self.path}: an earlier write failed; reopen the journal")
-        if record.seq != self.last_seq + 1:
-            raise ValueError(f"seq {record.seq} does not follow {self.last_seq}")
-        line = encode_record(record)
+        lines: list[bytes] = []
+        for number, record in enumerate(records, start=self.last_seq + 1):
+            if record.seq != number:
+                raise ValueError(f"seq {record.seq} does not follow {number - 1}")
+            lines.append(encode_record(record))
+        data = b"".join(lines)
         try:
-            written = os.write(self._fd, line)
-            while written < len(line):
-                written += os.write(self._fd, line[written:])
+            written = os.write(self._fd, data)
+            while written < len(data):
+                written += os.write(self._fd, data[written:])
             os.fsync(self._fd)
         except BaseException:
             self._broken = True
             with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, self._size)
             raise
-        self._offsets.append(self._size)
-        self._size += len(line)
-        self.last_seq = record.seq
-        self._recent.append(record)
+        for record, line in zip(records, lines, strict=True):
+            self._offsets.append(self._size)
+            self._size += len(line)
+            self.last_seq = record.seq
+            self._recent.append(record)
 
     def since(self, from_seq: int) -> list[Record]:
         """Return the records with ``seq >= from_seq`` still held (at least the last ``keep``)."""

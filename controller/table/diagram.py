@@ -1,4 +1,5 @@
-"""The table state machine as a document: its transitions as a table and a Mermaid diagram.
+"""The table state machine as a document: its transitions as a table and a Mermaid diagram,
+then each game's own phases inside ``in_hand``, drawn from what the game declares.
 
 ``table-controller diagram > docs/state-machine.md`` regenerates the document;
 a test fails when the committed one is out of date.
@@ -10,6 +11,7 @@ from typing import Any
 
 from transitions.extensions import GraphMachine
 
+from controller.games.catalog import GAMES
 from controller.table.machine import STATES, TRANSITIONS
 
 
@@ -43,8 +45,9 @@ def state_machine_markdown() -> str:
         "",
         "Transitions are tried in this order; the first whose source matches and whose",
         "condition holds is taken. `(stays)` is an internal transition: the phase does not",
-        "change. After `deal`, a card and `stand`, the table triggers `advance`, which moves",
-        "to the phase the game's hand is in.",
+        "change. A card from the shoe and every game action (`act`, with the action's name:",
+        "a button or control command) are internal transitions of `in_hand`; after each, the",
+        "table triggers `settle`, which moves on once the game's hand has its results.",
         "",
         "| trigger | from | to | condition | then |",
         "|---|---|---|---|---|",
@@ -54,4 +57,16 @@ def state_machine_markdown() -> str:
         graph.strip(),
         "```",
         "",
+        *(line for name in sorted(GAMES) for line in _game_phases(name)),
     ])
+
+
+def _game_phases(name: str) -> list[str]:
+    """A game's phases inside ``in_hand``, from its declared ``phases`` and ``flow``."""
+    game = GAMES[name].game_type
+    lines = [f"## {name}: the phases of a hand", "",
+             f"Actions: {', '.join(f'`{a}`' for a in game.actions) or 'none'}.", "",
+             "```mermaid", "stateDiagram-v2", f"  [*] --> {game.phases[0]}"]
+    lines += [f"  {source} --> {dest}" for source, dest in game.flow]
+    lines += [f"  {game.phases[-1]} --> [*]", "```", ""]
+    return lines

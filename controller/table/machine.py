@@ -1,30 +1,38 @@
-"""The table state machine: driver inputs in, pit events out.
+"""The table state machine: driver inputs in, pit events out. It names no game.
 
 The machine is declared as a table (:data:`TRANSITIONS`) and run by
-``transitions`` with ``auto_transitions=False`` and ``queued=True``. Its states
-are the phases a dealer sees::
+``transitions`` with ``auto_transitions=False`` and ``queued=True``. It keeps
+only the table's phases::
 
-    betting --deal--> dealing --advance--> players --advance--> dealer --advance--> settled --next--> betting
-                         \\________________ void (any phase of a hand in play) _______________/--> betting
+    betting --deal--> in_hand --settle--> settled --next--> betting
+                         \\______ void ______/--> betting
 
-Cards, ``stand`` and the other inputs of a hand are internal transitions; after
-each, ``advance`` moves the machine to the phase the game's hand is now in.
-The game decides everything about cards and money; this module decides what
-the table does with the inputs (refusals, alerts, betting, hand numbers) and
-emits every change as a pit event through :class:`controller.table.state.TableState`.
+Inside ``in_hand`` the phases are the game's own (:attr:`Hand.phase`, declared
+as data in :attr:`Game.phases`). A card from the shoe and every game action
+(a button or control command named like the action) are internal transitions of
+``in_hand``; the game decides what they mean (:meth:`Hand.decision`), the table
+decides what happens around them: refusals, alerts, betting, hand numbers, past
+posting against what the game says each spot should hold.
+
+Every input that changes anything becomes one journal step: the pit events it
+causes, numbered, written with one fsync, applied to :class:`TableState`, then
+published. The path goes one way; nothing is read back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from transitions import Machine
 
+from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError
 from controller.journal.log import Record
 from controller.pit.events import encode_event
+from controller.table.pit_events import PitEvent, to_pit
 from controller.table.state import TableState
+from drivers.display import format_money
 from drivers.inputs import (
     ButtonPressed,
     CardDrawn,
@@ -39,33 +47,29 @@ from drivers.inputs import (
     SpotWager,
 )
 
-STATES = ["betting", "dealing", "players", "dealer", "settled"]
-IN_HAND = ["dealing", "players", "dealer"]
+STATES = ["betting", "in_hand", "settled"]
 
 TRANSITIONS: list[dict[str, Any]] = [
-    {"trigger": "deal", "source": "betting", "dest": "dealing", "conditions": "deal_allowed",
+    {"trigger": "deal", "source": "betting", "dest": "in_hand", "conditions": "deal_allowed",
      "after": "start_hand"},
-    {"trigger": "card", "source": IN_HAND, "dest": None, "conditions": "card_wanted",
+    {"trigger": "card", "source": "in_hand", "dest": None, "conditions": "card_wanted",
      "after": "deal_card"},
-    {"trigger": "stand", "source": "players", "dest": None, "conditions": "stand_allowed",
-     "after": "stand_seat"},
-    {"trigger": "advance", "source": "dealing", "dest": "players", "conditions": "game_in_players"},
-    {"trigger": "advance", "source": ["dealing", "players"], "dest": "dealer",
-     "conditions": "game_in_dealer"},
-    {"trigger": "advance", "source": IN_HAND, "dest": "settled", "conditions": "game_complete"},
+    {"trigger": "act", "source": "in_hand", "dest": None, "conditions": "action_allowed",
+     "after": "take_action"},
+    {"trigger": "settle", "source": "in_hand", "dest": "settled", "conditions": "hand_settled"},
     {"trigger": "next", "source": "settled", "dest": "betting", "after": "end_hand"},
-    {"trigger": "void", "source": IN_HAND, "dest": "betting", "after": "void_hand"},
+    {"trigger": "void", "source": "in_hand", "dest": "betting", "after": "void_hand"},
 ]
 """The table's phases and what moves between them, in the order they are tried."""
 
-BUTTON_TRIGGERS = {"deal": "deal", "stand": "stand", "next": "next", "void": "void"}
-"""Dealer button name -> machine trigger (for the buttons this table's games use)."""
+TABLE_BUTTONS = ("deal", "next", "void")
+"""Buttons the table itself answers; every other button names a game action."""
 
 STATUS_FLAGS = {
     "shoe": ("lid open", "shoe empty", "optical sensor fault"),
     "rfid": ("antenna fault", "RF field fault", "too many chips on a spot"),
 }
-"""What each STATUS flag bit means, by board (io-protocol.md section 3)."""
+"""What each STATUS flag bit means, by board (docs/protocol.md)."""
 
 CHIP_ALERTS = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip",
                "value_mismatch": "chip_value_mismatch"}
@@ -80,7 +84,6 @@ class TableSettings:
     seats: int
     limits: Mapping[str, int]
     buttons: tuple[str, ...]
-    decks: int
 
 
 Clock = Callable[[], str]
@@ -90,31 +93,31 @@ Clock = Callable[[], str]
 class Table:
     """One table: the machine, its state, and the path every event takes.
 
-    ``write`` journals a record durably (it returns only after fsync); ``publish``
-    sends ``(topic, body)`` to the pit. Every event is written, then applied to
-    :attr:`state`, then published: durable before visible.
+    ``write`` journals the records of one step durably (it returns only after
+    fsync); ``publish`` sends ``(topic, body)`` to the pit. Every step is
+    written, then applied to :attr:`state`, then published: durable before visible.
     """
 
     # Triggers that ``transitions`` adds to the model (declared for type checkers only).
     deal: Callable[[], bool]
     card: Callable[[CardDrawn], bool]
-    stand: Callable[[], bool]
-    advance: Callable[[], bool]
+    act: Callable[[str, int | None], bool]
+    settle: Callable[[], bool]
     next: Callable[[], bool]
     void: Callable[[], bool]
-    may_card: Callable[[CardDrawn], bool]
     may_deal: Callable[[], bool]
-    may_stand: Callable[[], bool]
+    may_card: Callable[[CardDrawn], bool]
+    may_act: Callable[[str, int | None], bool]
     may_next: Callable[[], bool]
     may_void: Callable[[], bool]
 
     def __init__(
         self,
         settings: TableSettings,
-        game: Any,
+        game: Game[Any],
         *,
         clock: Clock,
-        write: Callable[[Record], None],
+        write: Callable[[Sequence[Record]], None],
         publish: Callable[[bytes, bytes], None] | None = None,
     ) -> None:
         self.settings = settings
@@ -128,8 +131,7 @@ class Table:
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
         self.phase: str = "betting"
-        """The machine's phase (``betting``, ``dealing``, ``players``, ``dealer``, ``settled``);
-        ``transitions`` keeps it here."""
+        """The machine's phase (``betting``, ``in_hand``, ``settled``); ``transitions`` keeps it here."""
         self._flagged_chips: set[tuple[int, str]] = set()
         self.machine = Machine(
             model=self,
@@ -140,6 +142,20 @@ class Table:
             queued=True,
             model_attribute="phase",
         )
+
+    @property
+    def game(self) -> Game[Any]:
+        """The game this table runs."""
+        return self.state.game
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand in play, if any."""
+        return self.state.hand
+
+    def decision(self) -> Decision | None:
+        """What the hand in play waits for (None between hands and once settled)."""
+        return None if self.state.hand is None or self.phase != "in_hand" else self.state.hand.decision()
 
     # -- the event path ---------------------------------------------------------
 
@@ -159,11 +175,13 @@ class Table:
         for record in records:
             self.state.apply(record)
             count += 1
-        self.machine.set_state(self._phase_of_state())
+        state = self.state
+        phase = "settled" if state.settled else "in_hand" if state.in_hand else "betting"
+        self.machine.set_state(phase)
         return count
 
     def open(self, *, recovered: bool, journal_damage: str | None = None) -> None:
-        """Announce the table (``table.opened``), report journal damage, finish a step a crash cut short."""
+        """Announce the table (``table.opened``) and report journal damage."""
         settings = self.settings
         self._emit("table.opened", {
             "game": settings.game_name, "seats": settings.seats, "limits": dict(settings.limits),
@@ -171,8 +189,6 @@ class Table:
         })
         if journal_damage is not None:
             self._alert("journal_corrupt", "critical", journal_damage)
-        self._flush()
-        self.advance_if_in_hand()
 
     def integrity_alerts(self, problems: Iterable[str]) -> None:
         """One ``software_integrity`` alert per installed file that does not match its manifest."""
@@ -181,21 +197,45 @@ class Table:
 
     def _emit(self, kind: str, data: Mapping[str, Any], private: Mapping[str, Any] | None = None,
               *, hand: str | int | None = "auto") -> None:
-        number = self._hand_for(kind, data) if hand == "auto" else hand
-        assert number is None or isinstance(number, int)
-        seq = self.state.seq + 1
-        topic, body = encode_event(self.settings.table_id, seq, self._clock(), kind, number, data)
-        record = Record(seq=seq, topic=topic.decode(), body=body, private=dict(private or {}))
-        self._write(record)
-        self.state.apply(record)
-        if self._publish is not None:
-            self._publish(topic, body)
+        """One event that is a step of its own."""
+        self._step([(kind, dict(data), dict(private or {}))], hand=hand)
 
-    def _flush(self) -> None:
-        """Emit the events that the last one implies (see :attr:`TableState.pending`)."""
-        while self.state.pending:
-            kind, data, private = self.state.pending[0]
-            self._emit(kind, data, private)
+    def _step(self, events: Sequence[PitEvent], *, hand: str | int | None = "auto",
+              result: Hand | None = None) -> None:
+        """Number, journal (one fsync), apply and publish the pit events of one step.
+
+        ``result`` is the hand that the game call in the first event's ``input`` returned.
+        """
+        records: list[Record] = []
+        seq = self.state.seq
+        stamp = self._clock()
+        started: int | None = None
+        for position, (kind, data, private) in enumerate(events):
+            seq += 1
+            if kind == "hand.started":
+                started = self.state.hand_no + 1
+            number = started if started is not None else (
+                self._hand_for(kind, data) if hand == "auto" else hand)
+            assert number is None or isinstance(number, int)
+            topic, body = encode_event(self.settings.table_id, seq, stamp, kind, number, data)
+            if position < len(events) - 1:
+                private = {**private, "more": True}
+            records.append(Record(seq=seq, topic=topic.decode(), body=body, private=private))
+        self._write(records)
+        for record in records:
+            self.state.apply(record, result if "input" in record.private else None)
+        if self._publish is not None:
+            for record in records:
+                self._publish(record.topic.encode(), record.body)
+
+    def _game_step(self, head: PitEvent, call: dict[str, Any], result: Hand,
+                   events: Sequence[GameEvent], *, before: Sequence[PitEvent] = ()) -> None:
+        """A step caused by a game call: ``before``, ``head`` (carrying the call), then ``events``."""
+        kind, data, private = head
+        step = [*before, (kind, data, {**private, "input": call}), *(to_pit(e) for e in events)]
+        self._step(step, result=result)
+        if self.state.settled:
+            self.settle()
 
     def _hand_for(self, kind: str, data: Mapping[str, Any]) -> int | None:
         if kind.startswith(("device.", "shoe.", "table.")):
@@ -209,22 +249,6 @@ class Table:
     def _alert(self, code: str, severity: str, message: str, **about: Any) -> None:
         private = about.pop("private", None)
         self._emit("alert", {"code": code, "severity": severity, "message": message, **about}, private)
-
-    def _phase_of_state(self) -> str:
-        state = self.state
-        if not state.in_hand:
-            return "betting"
-        if state.settled:
-            return "settled"
-        if state.hand is None:
-            return "dealing"
-        phase: str = state.hand.phase
-        return "settled" if phase == "complete" else phase
-
-    def advance_if_in_hand(self) -> None:
-        """Move the machine to the phase the hand is in (after recovery or a step)."""
-        if self.phase in IN_HAND:
-            self.advance()
 
     # -- inputs -----------------------------------------------------------------
 
@@ -257,50 +281,83 @@ class Table:
             self.device_status[item.device] = tuple(
                 name for bit, name in enumerate(names) if item.flags & (1 << bit))
 
-    def press(self, button: str) -> str | None:
-        """Press a dealer button; returns None if it was taken, else why not (also in :attr:`notice`)."""
-        if button not in self.settings.buttons:
+    def press(self, button: str, amount: int | None = None) -> str | None:
+        """Press a dealer button (or give the same action by control command, with an ``amount``
+        where it takes one that no spot holds); returns None if it was taken, else why not (also
+        in :attr:`notice`)."""
+        if button in TABLE_BUTTONS and button not in self.settings.buttons:
             return self._refuse(f"there is no {button!r} button at this table")
-        reason = self.refusal(button)
+        reason = self.refusal(button, amount)
         if reason is not None:
             return self._refuse(f"{button}: {reason}")
         self.notice = None
-        getattr(self, BUTTON_TRIGGERS[button])()
+        if self._is_game_action(button):
+            self.act(button, self._amount(button, amount))
+        else:
+            getattr(self, button)()
         return None
 
     def _refuse(self, reason: str) -> str:
         self.notice = reason
         return reason
 
-    def refusal(self, button: str) -> str | None:
+    def _is_game_action(self, name: str) -> bool:
+        """Whether ``name`` is a game action now (``next`` is the table's once the hand is settled)."""
+        if name == "next":
+            decision = self.decision()
+            return decision is not None and "next" in decision.actions
+        return name not in TABLE_BUTTONS
+
+    def _amount(self, action: str, given: int | None) -> int | None:
+        """The amount ``action`` takes: what its spot reads now, or what the command gave."""
+        decision = self.decision()
+        option = decision.actions.get(action) if decision is not None else None
+        if option is None or option.low is None:
+            return given
+        if option.spot is not None and decision is not None and decision.seat is not None:
+            wager = self.live_spots.get((decision.seat, option.spot))
+            return wager.amount if wager is not None else 0
+        return given
+
+    def refusal(self, button: str, amount: int | None = None) -> str | None:
         """Why pressing ``button`` is not allowed now, or None if it is.
 
         Whether it is allowed is the machine's answer (``may_<trigger>``, from
-        :data:`TRANSITIONS`); this adds the words for the dealer.
+        :data:`TRANSITIONS`) and, for a game action, the game's (its reason words).
         """
-        trigger = BUTTON_TRIGGERS.get(button)
-        if trigger is None:
-            return "this game does not use that button"
-        if getattr(self, f"may_{trigger}")():
+        if self._is_game_action(button):
+            if button not in self.game.actions and button != "next":
+                return "this game does not use that button"
+            if self.phase != "in_hand" or self.state.hand is None:
+                return "no hand is in play"
+            try:
+                self.state.hand.verify(button, self._amount(button, amount))
+            except RuleError as error:
+                return str(error)
+            return None
+        if getattr(self, f"may_{button}")():
             return None
         if button == "deal":
             return "; ".join(self.deal_problems()) if self.phase == "betting" else "a hand is already in play"
-        if button == "stand":
-            return "the seat in turn cannot stand" if self.phase == "players" else "no seat is playing now"
         if button == "next":
             return "the hand is not settled yet"
         return "no hand is in play"
 
     def live_buttons(self) -> tuple[str, ...]:
-        """The configured buttons that may be pressed now (their lights are on)."""
-        return tuple(b for b in self.settings.buttons if b in BUTTON_TRIGGERS and self.refusal(b) is None)
+        """The configured buttons that may be pressed now (their lights are on): the table's
+        buttons the machine allows, and the game actions the hand offers now."""
+        decision = self.decision()
+        offered = set(decision.actions) if decision is not None else set()
+        live = []
+        for button in self.settings.buttons:
+            if button in offered or (not self._is_game_action(button) and self.refusal(button) is None):
+                live.append(button)
+        return tuple(live)
 
     def seat_in_turn(self) -> int | None:
         """The seat whose decision the table waits for, if any."""
-        if self.phase != "players" or self.state.hand is None:
-            return None
-        seat: int | None = self.state.hand.turn
-        return seat
+        decision = self.decision()
+        return decision.seat if decision is not None else None
 
     def deal_problems(self) -> list[str]:
         """Why a deal cannot start now (empty when it can)."""
@@ -314,12 +371,9 @@ class Table:
             problems.append("the shoe is not loaded")
         elif shoe.cut_card_out:
             problems.append("the cut card is out: load a new shoe")
-        elif shoe.decks != self.settings.decks:
-            problems.append(f"the shoe holds {shoe.decks} decks, the game is set for {self.settings.decks}")
-        by_seat: dict[int, dict[str, int]] = {}
-        for (seat, spot), amount in self.state.bets.items():
-            by_seat.setdefault(seat, {})[spot] = amount
-        problems.extend(self.state.game.bet_problems(by_seat))
+        elif shoe.decks != self.game.decks:
+            problems.append(f"the shoe holds {shoe.decks} decks, the game is set for {self.game.decks}")
+        problems.extend(self.game.bet_problems(self.state.layout(), self.state.session))
         for (seat, spot), wager in sorted(self.live_spots.items()):
             if not wager.complete:
                 problems.append(f"seat {seat} {spot} holds more chips than the reader can count: "
@@ -334,59 +388,65 @@ class Table:
 
     def card_wanted(self, *args: Any) -> bool:
         """Condition of ``card``: the hand in play takes the next card from the shoe."""
-        return self.state.hand is not None and bool(self.state.hand.can_deal())
+        return self.state.hand is not None and self.state.hand.can_deal()
 
-    def stand_allowed(self, *args: Any) -> bool:
-        """Condition of ``stand``: the seat in turn may stand."""
-        return self.state.hand is not None and bool(self.state.hand.can_stand())
+    def action_allowed(self, action: str, amount: int | None) -> bool:
+        """Condition of ``act``: the game allows ``action`` with ``amount`` now."""
+        return self.state.hand is not None and self.state.hand.can(action, amount)
 
-    def game_in_players(self) -> bool:
-        """Condition of ``advance`` to ``players``: the hand waits for a seat's decision."""
-        return self.state.hand is not None and self.state.hand.phase == "players"
-
-    def game_in_dealer(self) -> bool:
-        """Condition of ``advance`` to ``dealer``: the cards now go to the dealer."""
-        return self.state.hand is not None and self.state.hand.phase == "dealer"
-
-    def game_complete(self) -> bool:
-        """Condition of ``advance`` to ``settled``: the hand has its results."""
+    def hand_settled(self) -> bool:
+        """Condition of ``settle``: the hand has its results."""
         return self.state.settled
 
     # -- actions (named in TRANSITIONS) -----------------------------------------
 
     def start_hand(self) -> None:
-        """After ``deal``: ``hand.started`` (then ``bets.closed``) with the next hand number."""
-        seats = sorted({seat for (seat, spot) in self.state.bets if spot == "main"})
-        self._emit("hand.started", {"seats": seats, "dealer_seat": None}, hand=self.state.hand_no + 1)
-        self._flush()
-        self.advance()
+        """After ``deal``: ``hand.started`` and ``bets.closed`` with the next hand number, and
+        whatever the game's start brings (blinds posted, ...), as one step."""
+        state = self.state
+        layout = state.layout()
+        started, events = self.game.start(layout, state.session)
+        bets = [{"seat": seat, "spot": spot, "amount": amount}
+                for (seat, spot), amount in sorted(state.bets.items())]
+        opened: PitEvent = ("hand.started", {
+            "seats": list(self.game.seats_in_play(layout, state.session)),
+            "dealer_seat": self.game.dealer_seat(state.session)}, {})
+        self._game_step(("bets.closed", {"bets": bets}, {}), {"call": "start"}, started, events,
+                        before=[opened])
 
     def deal_card(self, drawn: CardDrawn) -> None:
         """After ``card``: ``card.dealt`` to where the game says, and whatever it brings about."""
-        target = self.state.hand.next_target()
-        card = str(drawn.card)
-        data = {"index": drawn.index, "to": target.to, "seat": target.seat,
-                "hand_index": target.hand_index, "card": card if target.face_up else None,
-                "face_up": target.face_up}
-        self._emit("card.dealt", data, None if target.face_up else {"card": card})
-        self._flush()
-        self.advance()
-
-    def stand_seat(self) -> None:
-        """After ``stand``: the seat in turn stands (``player.action``), and what follows."""
         hand = self.state.hand
-        self._emit("player.action", {"seat": hand.turn, "hand_index": 0, "action": "stand"})
-        self._flush()
-        self.advance()
+        assert hand is not None
+        result, events = hand.deal(drawn.card, drawn.index)
+        head, *rest = events
+        call = {"call": "deal", "card": str(drawn.card), "index": drawn.index}
+        self._game_step(to_pit(head), call, result, rest)
+
+    def take_action(self, action: str, amount: int | None) -> None:
+        """After ``act``: the game action (``player.action``), and whatever it brings about."""
+        hand = self.state.hand
+        assert hand is not None
+        result, events = hand.act(action, amount)
+        head, *rest = events
+        call: dict[str, Any] = {"call": "act", "action": action}
+        if amount is not None:
+            call["amount"] = amount
+        self._game_step(to_pit(head), call, result, rest)
 
     def end_hand(self) -> None:
-        """After ``next``: ``hand.ended``; betting opens with the spots as they are now."""
-        self._emit("hand.ended", {"hand": self.state.hand_no})
+        """After ``next``: what the hand changes in the session, ``hand.ended``; betting opens."""
+        hand = self.state.hand
+        assert hand is not None
+        carried = [to_pit(event) for event in self.game.finish(hand, self.state.session)]
+        self._step([*carried, ("hand.ended", {"hand": self.state.hand_no}, {})])
         self._sync_bets()
 
     def void_hand(self) -> None:
-        """After ``void``: ``hand.voided``; nothing is settled; betting opens."""
-        self._emit("hand.voided", {"reason": "voided by the dealer"})
+        """After ``void``: what the game shows of a misdeal, ``hand.voided``; nothing is settled."""
+        hand = self.state.hand
+        shown = [to_pit(event) for event in hand.void()] if hand is not None else []
+        self._step([*shown, ("hand.voided", {"reason": "voided by the dealer"}, {})])
         self._sync_bets()
 
     # -- cards ------------------------------------------------------------------
@@ -402,9 +462,10 @@ class Table:
         card = str(drawn.card)
         taken = self.may_card(drawn)
         if shoe.seen[card] >= shoe.decks:
-            # A card dealt face down is not named before the event that reveals it (pit-events.md
-            # section 1); its identity stays in the journal's private part.
-            target = self.state.hand.next_target() if taken else None
+            # A card dealt face down is not named before the event that reveals it (docs/pit-events.md);
+            # its identity stays in the journal's private part.
+            decision = self.decision() if taken else None
+            target = decision.card if decision is not None else None
             named = {} if target is not None and not target.face_up else {"card": card}
             self._alert("card_over_count", "critical",
                         f"card {drawn.index}{' ' + card if named else ''}: more copies than "
@@ -453,8 +514,9 @@ class Table:
         self.live_spots[key] = wager
         self._check_chips(wager)
         if self.state.in_hand:
-            if not self.state.settled and (previous is None or previous.amount != wager.amount):
-                self._check_past_post(wager)
+            before = previous.amount if previous is not None else 0
+            if self.phase == "in_hand" and before != wager.amount:
+                self._check_past_post(wager, before)
             return
         self._sync_bets()
 
@@ -476,13 +538,28 @@ class Table:
             flagged for flagged in self._flagged_chips if flagged[0] != wager.antenna
         } | present
 
-    def _check_past_post(self, wager: SpotWager) -> None:
-        closed = (self.state.closed_bets or {}).get((wager.seat, wager.spot), 0)
-        if wager.amount != closed:
-            self._alert("past_post", "critical",
-                        f"seat {wager.seat} {wager.spot} changed from {closed} to {wager.amount} "
-                        "cents after bets closed", seat=wager.seat, spot=wager.spot,
-                        amount=wager.amount, closed=closed)
+    def _check_past_post(self, wager: SpotWager, before: int) -> None:
+        """A ``past_post`` alert unless the change is one the hand explains: the spot now holds
+        what the game says it should, moves towards that (chips being collected or paid), or is
+        the spot of an action the seat in turn may take, within that action's range."""
+        hand = self.state.hand
+        if hand is None:
+            return
+        key = (wager.seat, wager.spot)
+        expected = hand.committed().get(key, 0)
+        amount = wager.amount
+        if amount == expected or min(before, expected) <= amount <= max(before, expected):
+            return
+        decision = hand.decision()
+        if decision is not None and decision.seat == wager.seat:
+            for option in decision.actions.values():
+                if option.spot == wager.spot and option.low is not None and \
+                        expected <= amount <= (option.high if option.high is not None else amount):
+                    return
+        self._alert("past_post", "critical",
+                    f"seat {wager.seat} {wager.spot} changed from {format_money(before)} to "
+                    f"{format_money(amount)}; it should hold {format_money(expected)}",
+                    seat=wager.seat, spot=wager.spot, amount=amount, closed=expected)
 
     def _sync_bets(self) -> None:
         """While betting is open, publish every spot whose reading differs from its published wager."""
@@ -496,6 +573,6 @@ class Table:
         if not self.state.devices[item.device].online:
             return
         self._emit("device.offline", {"device": item.device, "reason": item.reason})
-        waiting = " The hand waits until it is back." if self.phase in IN_HAND else ""
+        waiting = " The hand waits until it is back." if self.phase == "in_hand" else ""
         self._alert("device_offline", "critical" if waiting else "warning",
                     f"the {item.device} is offline: {item.reason}.{waiting}", device=item.device)

@@ -1,17 +1,18 @@
 """The table's state, changed only by applying journaled pit events.
 
 :meth:`TableState.apply` is the single place where table state changes. The
-live table and a restart after a crash both arrive at a state by applying the
-same records in the same order, so a restart resumes exactly: games are pure,
-and every input that matters is in an event (a face-down card's identity rides
-in the record's private part, never in the published body).
+live table and a restart after a crash arrive at a state by applying the same
+records in the same order, so a restart resumes exactly.
 
-Some events imply others that follow at once in the same step (``hand.started``
-is followed by ``bets.closed``; a card that ends the last seat's turn is
-followed by ``card.revealed`` and perhaps ``hand.settled``). Applying the first
-queues the rest in :attr:`TableState.pending`; the table emits them next. After
-a crash between the two, the restart finds them still pending and emits them,
-so no step is ever left half done.
+A game call (starting a hand, dealing a card, taking an action) is recorded as
+the ``input`` in the private part of the first pit event it caused; the events
+it caused follow it in the same journal step, written with one fsync. Applying
+that first record runs the same pure game call again (or takes the live table's
+result of it), so the hand is rebuilt from the journal without being stored;
+the records after it only update what the table itself keeps (results, the
+session's stacks and meters, the shoe's count). A step cut short by a crash is
+dropped whole when the journal is opened (:class:`controller.journal.log.Journal`):
+none of it was published.
 """
 
 from __future__ import annotations
@@ -21,12 +22,17 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.games.interface import GameEvent, Revealed, Settled, WagerResult
+from controller.games.interface import (
+    Bets,
+    Game,
+    Hand,
+    ProgressiveHit,
+    ProgressivePaid,
+    Session,
+)
 from controller.journal.log import Record
+from controller.table.pit_events import session_event
 from firmware_bridge.cards import Card
-
-FollowUp = tuple[str, dict[str, Any], dict[str, Any]]
-"""An event still to be emitted: (type, data, private)."""
 
 CARD_ALERTS_WITH_INDEX = frozenset({"card_out_of_turn", "card_unreadable"})
 """Alerts for a card that left the shoe without being dealt to a hand: they advance the shoe index."""
@@ -57,28 +63,27 @@ class ShoeState:
 class TableState:
     """Everything the table knows, rebuilt from the journal after a restart.
 
-    ``game`` is the game bound to its rules (for example :class:`EasyJack`);
-    ``hand`` is its immutable hand state while a hand is in play.
+    ``game`` is the game bound to its rules; ``hand`` its immutable hand state
+    while a hand is in play; ``session`` what outlives a hand.
     """
 
-    game: Any
+    game: Game[Any]
     seq: int = 0
     hand_no: int = 0
     in_hand: bool = False
-    hand: Any = None
+    hand: Hand | None = None
     bets: dict[tuple[int, str], int] = field(default_factory=dict)
-    closed_bets: dict[tuple[int, str], int] | None = None
     results: tuple[dict[str, Any], ...] | None = None
+    session: Session = field(default_factory=Session)
     shoe: ShoeState = field(default_factory=ShoeState)
     devices: dict[str, DeviceState] = field(
         default_factory=lambda: {"shoe": DeviceState(), "rfid": DeviceState()}
     )
     alerts: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
-    pending: list[FollowUp] = field(default_factory=list)
 
     def checkpoint(self) -> dict[str, Any]:
         """The state as JSON-able data, taken between hands (see :mod:`controller.journal.checkpoint`)."""
-        if self.in_hand or self.pending:
+        if self.in_hand:
             raise ValueError("a checkpoint is taken only between hands")
         shoe = self.shoe
         return {
@@ -90,10 +95,11 @@ class TableState:
             "devices": {name: [d.online, d.firmware, d.serial, d.reason]
                         for name, d in self.devices.items()},
             "alerts": list(self.alerts),
+            "session": session_data(self.session),
         }
 
     @classmethod
-    def from_checkpoint(cls, game: Any, data: dict[str, Any]) -> TableState:
+    def from_checkpoint(cls, game: Game[Any], data: dict[str, Any]) -> TableState:
         """The state that :meth:`checkpoint` took."""
         shoe = data["shoe"]
         state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"])
@@ -102,6 +108,7 @@ class TableState:
                                Counter(shoe["seen"]), shoe["cut_card_out"])
         state.devices = {name: DeviceState(*fields) for name, fields in data["devices"].items()}
         state.alerts.extend(data["alerts"])
+        state.session = session_from_data(data["session"])
         return state
 
     @property
@@ -109,19 +116,47 @@ class TableState:
         """Whether the hand in play has its results."""
         return self.in_hand and self.results is not None
 
-    def apply(self, record: Record) -> None:
-        """Apply one journaled event: the only way table state changes."""
+    def layout(self) -> Bets:
+        """The published wagers by seat and spot (what a hand starts with)."""
+        by_seat: dict[int, dict[str, int]] = {}
+        for (seat, spot), amount in sorted(self.bets.items()):
+            by_seat.setdefault(seat, {})[spot] = amount
+        return by_seat
+
+    def apply(self, record: Record, hand: Hand | None = None) -> None:
+        """Apply one journaled event: the only way table state changes.
+
+        ``hand`` is the live table's result of the game call the record's
+        ``input`` names; without it (replaying the journal) the call is made again.
+        """
         body = json.loads(record.body)
         kind: str = body["type"]
         data: dict[str, Any] = body["data"]
+        private = dict(record.private)
         self.seq = record.seq
-        if self.pending and self.pending[0][0] == kind:
-            self.pending.pop(0)
+        call = private.get("input")
+        if call is not None:
+            self.hand = hand if hand is not None else self._call(call)
         handler = _APPLY.get(kind)
         if handler is not None:
-            handler(self, body, data, dict(record.private))
+            handler(self, body, data, private)
+        event = session_event(kind, data)
+        if event is not None:
+            self.session = self.session.apply(event)
 
-    # -- one method per event type that changes state -------------------------
+    def _call(self, call: dict[str, Any]) -> Hand:
+        """Make the game call that a record's ``input`` names, again."""
+        if call["call"] == "start":
+            started: Hand = self.game.start(self.layout(), self.session)[0]
+            return started
+        assert self.hand is not None, f"{call['call']} with no hand in play"
+        if call["call"] == "deal":
+            dealt, _ = self.hand.deal(Card.parse(call["card"]), call["index"])
+            return dealt
+        acted, _ = self.hand.act(call["action"], call.get("amount"))
+        return acted
+
+    # -- one method per event type that changes what the table keeps ------------------------------
 
     def _device_online(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
         self.devices[data["device"]] = DeviceState(True, data.get("firmware"), data.get("serial"), None)
@@ -146,31 +181,11 @@ class TableState:
     def _hand_started(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
         self.hand_no = body["hand"]
         self.in_hand = True
-        self.hand = None
         self.results = None
-        bets = [
-            {"seat": seat, "spot": spot, "amount": amount}
-            for (seat, spot), amount in sorted(self.bets.items())
-        ]
-        self.pending.append(("bets.closed", {"bets": bets}, {}))
-
-    def _bets_closed(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        self.closed_bets = {(bet["seat"], bet["spot"]): bet["amount"] for bet in data["bets"]}
-        by_seat: dict[int, dict[str, int]] = {}
-        for (seat, spot), amount in self.closed_bets.items():
-            by_seat.setdefault(seat, {})[spot] = amount
-        self.hand = self.game.start(by_seat)
 
     def _card_dealt(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        card = Card.parse(data["card"] or private["card"])
-        self._count_card(data["index"], card)
-        self.hand, events = self.hand.deal(card, data["index"])
-        self._follow(events)
-
-    def _player_action(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        if data["action"] == "stand":
-            self.hand, events = self.hand.stand()
-            self._follow(events)
+        card = data["card"] or private.get("card")
+        self._count_card(data["index"], Card.parse(card) if card else None)
 
     def _hand_settled(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
         self.results = tuple(data["results"])
@@ -178,9 +193,7 @@ class TableState:
     def _hand_closed(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
         self.in_hand = False
         self.hand = None
-        self.closed_bets = None
         self.results = None
-        self.pending.clear()
 
     def _alert(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
         self.alerts.append({"seq": body["seq"], "hand": body["hand"], **data})
@@ -188,54 +201,10 @@ class TableState:
             card = Card.parse(private["card"]) if "card" in private else None
             self._count_card(data["index"], card)
 
-    # -- helpers --------------------------------------------------------------
-
     def _count_card(self, index: int, card: Card | None) -> None:
         self.shoe.last_index = max(self.shoe.last_index, index)
         if card is not None:
             self.shoe.seen[str(card)] += 1
-
-    def _follow(self, events: tuple[GameEvent, ...]) -> None:
-        """Queue the pit events that a game action implies beyond the one being applied."""
-        for event in events:
-            follow = follow_up(event)
-            if follow is not None:
-                self.pending.append(follow)
-
-
-def follow_up(event: GameEvent) -> FollowUp | None:
-    """The pit event a game event becomes when it follows another in the same step.
-
-    A ``Dealt`` is the ``card.dealt`` being applied, and an ``Acted`` the
-    ``player.action`` being applied, so neither follows.
-    """
-    if isinstance(event, Revealed):
-        data = {
-            "index": event.index,
-            "to": event.to,
-            "seat": event.seat,
-            "hand_index": event.hand_index,
-            "card": str(event.card),
-        }
-        return ("card.revealed", data, {})
-    if isinstance(event, Settled):
-        return ("hand.settled", {"results": [result_data(r) for r in event.results]}, {})
-    return None
-
-
-def result_data(result: WagerResult) -> dict[str, Any]:
-    """One wager's result as ``hand.settled`` lists it."""
-    data: dict[str, Any] = {
-        "seat": result.seat,
-        "spot": result.spot,
-        "hand_index": result.hand_index,
-        "outcome": result.outcome,
-        "wager": result.wager,
-        "payout": result.payout,
-    }
-    if result.label is not None:
-        data["label"] = result.label
-    return data
 
 
 _APPLY = {
@@ -245,11 +214,33 @@ _APPLY = {
     "shoe.cut_card": TableState._cut_card,
     "bet.placed": TableState._bet_placed,
     "hand.started": TableState._hand_started,
-    "bets.closed": TableState._bets_closed,
     "card.dealt": TableState._card_dealt,
-    "player.action": TableState._player_action,
     "hand.settled": TableState._hand_settled,
     "hand.ended": TableState._hand_closed,
     "hand.voided": TableState._hand_closed,
     "alert": TableState._alert,
 }
+
+
+def session_data(session: Session) -> dict[str, Any]:
+    """The session as JSON-able data (for checkpoints)."""
+    return {
+        "stacks": [[seat, amount] for seat, amount in sorted(session.stacks.items())],
+        "button": session.button, "level": session.level, "blinds": list(session.blinds),
+        "level_ends_at": session.level_ends_at,
+        "places": [[seat, place] for seat, place in sorted(session.places.items())],
+        "winner": session.winner, "meters": dict(session.meters),
+        "unpaid": [[h.seat, h.hand_index, h.prize, h.amount] for h in session.unpaid],
+        "hits": [[h.seat, h.amount, h.supervisor] for h in session.hits],
+    }
+
+
+def session_from_data(data: dict[str, Any]) -> Session:
+    """The session that :func:`session_data` wrote."""
+    return Session(
+        stacks={seat: amount for seat, amount in data["stacks"]}, button=data["button"],
+        level=data["level"], blinds=tuple(data["blinds"]), level_ends_at=data["level_ends_at"],
+        places={seat: place for seat, place in data["places"]}, winner=data["winner"],
+        meters=dict(data["meters"]), unpaid=tuple(ProgressiveHit(*hit) for hit in data["unpaid"]),
+        hits=tuple(ProgressivePaid(*hit) for hit in data["hits"]),
+    )

@@ -1,65 +1,56 @@
 """The two public views of a table: the pit's snapshot state and the dealer display's view model.
 
-Both are built from the same state and both keep face-down cards hidden: a
-card the game has not revealed is ``None`` here, whatever the table knows.
+Both are built from the table's state and the game's own public view of the
+hand (:meth:`Hand.view`), so both keep face-down cards hidden and neither holds
+any game's words: what the dealer is told to do next is the game's ``prompt``.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
-from controller.table.machine import IN_HAND, Table
-from drivers.display import SeatView, TableView, format_money
+from controller.games.interface import HandView
+from controller.table.machine import Table
+from drivers.display import HandLine, SeatView, TableView, format_money
 
-DEALER_WORDS = {
-    "betting": "Betting is open",
-    "settled": "Pay and collect as shown, then press NEXT",
-}
-
-
-def _total_words(total: Any) -> str | None:
-    if total.cards == 0:
-        return None
-    if total.natural:
-        return "natural"
-    if total.bust:
-        return f"bust {total.points}"
-    return f"soft {total.points}" if total.soft else str(total.points)
-
-
-def _hand_cards(held: Any, revealed: bool) -> tuple[str | None, ...]:
-    return tuple(str(c.card) if c.face_up or revealed else None for c in held)
+BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
+SETTLED_WORDS = "Pay and collect as shown, then press NEXT"
 
 
 def public_state(table: Table) -> dict[str, Any]:
-    """The table's whole state as a snapshot shows it (pit-events.md section 2)."""
+    """The table's whole state as a snapshot shows it (docs/pit-events.md, sync socket)."""
     state = table.state
-    hand = state.hand
+    view = state.hand.view() if state.hand is not None else None
+    in_hand = {s.seat: s for s in view.seats} if view is not None else {}
+    decision = table.decision()
     seats: list[dict[str, Any]] = []
     for seat in range(1, table.settings.seats + 1):
         bets = {spot: amount for (s, spot), amount in sorted(state.bets.items()) if s == seat}
-        entry: dict[str, Any] = {"seat": seat, "bets": bets, "cards": [], "total": None,
-                                 "in_turn": False}
-        if hand is not None:
-            for held in hand.seats:
-                if held.seat == seat:
-                    entry["cards"] = list(_hand_cards(held.cards, True))
-                    entry["total"] = _total_words(held.total())
-                    entry["in_turn"] = table.seat_in_turn() == seat
+        hands = [{**asdict(h), "cards": list(h.cards)} for h in in_hand[seat].hands] if seat in in_hand else []
+        first = hands[0] if hands else {"cards": [], "total": None}
+        entry: dict[str, Any] = {
+            "seat": seat, "bets": bets, "cards": list(first["cards"]), "total": first["total"],
+            "hands": hands, "in_turn": decision is not None and decision.seat == seat,
+        }
+        if seat in state.session.stacks:
+            entry["stack"] = state.session.stacks[seat]
         seats.append(entry)
-    dealer: dict[str, Any] = {"cards": [], "total": None}
-    if hand is not None:
-        dealer["cards"] = list(_hand_cards(hand.dealer, hand.hole_revealed))
-        dealer["total"] = _total_words(hand.dealer_total(include_hole=False))
+    dealer: dict[str, Any] = {"cards": [], "total": None, "seat": None}
+    if view is not None and view.dealer is not None:
+        dealer = {"cards": list(view.dealer.cards), "total": view.dealer.total, "seat": view.dealer_seat}
     shoe = state.shoe
+    session = state.session
     return {
         "table": table.settings.table_id,
         "game": table.settings.game_name,
-        "phase": table.phase,
+        "phase": view.phase if view is not None and table.phase == "in_hand" else table.phase,
+        "table_phase": table.phase,
         "hand": state.hand_no if state.in_hand else None,
         "next_hand": state.hand_no + 1,
         "seats": seats,
         "dealer": dealer,
+        "pots": [{"amount": p.amount, "seats": list(p.seats)} for p in view.pots] if view else [],
         "results": list(state.results) if state.results is not None else None,
         "devices": {
             name: {"online": d.online, "firmware": d.firmware, "serial": d.serial, "reason": d.reason}
@@ -69,7 +60,9 @@ def public_state(table: Table) -> dict[str, Any]:
                  "cut_card_out": shoe.cut_card_out},
         "live_buttons": list(table.live_buttons()),
         "alerts": list(state.alerts),
-        "meters": {"hands": state.hand_no},
+        "session": {"button": session.button, "level": session.level, "blinds": list(session.blinds),
+                    "level_ends_at": session.level_ends_at},
+        "meters": {"hands": state.hand_no, **session.meters},
     }
 
 
@@ -77,24 +70,17 @@ def instruction(table: Table) -> str:
     """The one line that tells the dealer what to do next."""
     phase = table.phase
     offline = [name for name, d in sorted(table.state.devices.items()) if not d.online]
-    if offline and phase in IN_HAND:
+    if offline and phase == "in_hand":
         return f"Wait: the {' and '.join(offline)} is offline. The hand goes on when it is back."
     if phase == "betting":
         problems = table.deal_problems()
         if problems:
             return "Betting is open. Before DEAL: " + "; ".join(problems)
-        return "Betting is open. Press DEAL to close betting and deal."
+        return BETTING_WORDS
     if phase == "settled":
-        return DEALER_WORDS["settled"]
-    target = table.state.hand.next_target() if table.state.hand is not None else None
-    if phase == "players" and target is not None:
-        return f"Seat {target.seat}: draw a card to hit, or press STAND"
-    if target is None:
-        return "Wait"
-    if target.to == "dealer":
-        way = "face up" if target.face_up else "face down"
-        return f"Deal the dealer a card {way}"
-    return f"Deal a card face up to seat {target.seat}"
+        return SETTLED_WORDS
+    decision = table.decision()
+    return decision.prompt if decision is not None else "Wait"
 
 
 def device_words(table: Table, name: str, device: dict[str, Any]) -> str:
@@ -105,18 +91,28 @@ def device_words(table: Table, name: str, device: dict[str, Any]) -> str:
     return f"online ({', '.join(flags)})" if flags else "online"
 
 
-def dealer_view(table: Table) -> TableView:
-    """What the dealer display shows now."""
-    snapshot = public_state(table)
-    live = {key: w.amount for key, w in table.live_spots.items() if w.amount}
-    results: dict[int, list[str]] = {}
+def _result_lines(results: list[dict[str, Any]]) -> tuple[dict[int, list[str]], list[str]]:
+    by_seat: dict[int, list[str]] = {}
     payouts: list[str] = []
-    for result in snapshot["results"] or []:
+    for result in results:
         payout = result["payout"]
         words = "push" if payout == 0 else (
             f"pay {format_money(payout)}" if payout > 0 else f"collect {format_money(-payout)}")
-        results.setdefault(result["seat"], []).append(f"{result['spot']}: {words}")
-        payouts.append(f"Seat {result['seat']} {result['spot']}: {words.upper()}")
+        hand = f" hand {result['hand_index'] + 1}" if result["hand_index"] else ""
+        by_seat.setdefault(result["seat"], []).append(f"{result['spot']}{hand}: {words}")
+        payouts.append(f"Seat {result['seat']} {result['spot']}{hand}: {words.upper()}")
+    return by_seat, payouts
+
+
+def dealer_view(table: Table) -> TableView:
+    """What the dealer display shows now."""
+    snapshot = public_state(table)
+    state = table.state
+    view: HandView | None = state.hand.view() if state.hand is not None else None
+    live = {key: w.amount for key, w in table.live_spots.items() if w.amount}
+    results, payouts = _result_lines(snapshot["results"] or [])
+    if view is not None and view.payouts:
+        payouts = list(view.payouts)
     seat_alerts: dict[int, str] = {}
     for alert in snapshot["alerts"]:
         if alert.get("seat") is not None and alert.get("hand") == snapshot["hand"]:
@@ -124,12 +120,13 @@ def dealer_view(table: Table) -> TableView:
     seats = []
     for seat in snapshot["seats"]:
         wagers = {spot: amount for (s, spot), amount in sorted(live.items()) if s == seat["seat"]}
-        if not wagers and not seat["cards"]:
+        if not wagers and not seat["hands"] and "stack" not in seat:
             continue
         seats.append(SeatView(
-            seat=seat["seat"], wagers=wagers, cards=tuple(seat["cards"]), total=seat["total"],
+            seat=seat["seat"], wagers=wagers,
+            hands=tuple(HandLine(tuple(h["cards"]), h["total"], h["status"]) for h in seat["hands"]),
             in_turn=seat["in_turn"], result="; ".join(results.get(seat["seat"], [])) or None,
-            alert=seat_alerts.get(seat["seat"]),
+            alert=seat_alerts.get(seat["seat"]), stack=seat.get("stack"),
         ))
     recent = [a for a in snapshot["alerts"] if a.get("hand") in (None, snapshot["hand"])][-4:]
     notices = [f"{a['code']}: {a['message']}" for a in recent]
@@ -141,5 +138,7 @@ def dealer_view(table: Table) -> TableView:
         dealer_cards=tuple(snapshot["dealer"]["cards"]), dealer_total=snapshot["dealer"]["total"],
         live_buttons=tuple(snapshot["live_buttons"]), alerts=tuple(notices),
         devices={name: device_words(table, name, d) for name, d in snapshot["devices"].items()},
-        payouts=tuple(payouts),
+        payouts=tuple(payouts), dealer_seat=snapshot["dealer"]["seat"],
+        pots=tuple(f"Pot {n + 1}: {format_money(p['amount'])} for seats "
+                   f"{', '.join(map(str, p['seats']))}" for n, p in enumerate(snapshot["pots"])),
     )

@@ -11,6 +11,7 @@ import pytest
 from drivers.display import (
     CLEAR_SCREEN,
     SHOW_CURSOR,
+    HandLine,
     LogRenderer,
     NullRenderer,
     Renderer,
@@ -30,10 +31,10 @@ SAMPLE = TableView(
     phase="decisions",
     instruction="Draw a card for seat 3 (hit), or press STAND",
     seats=(
-        SeatView(1, {"main": 2500, "side": 0}, ("Ks", "Qd"), "20", False, None, None),
-        SeatView(3, {"side": 500, "main": 1500}, ("Qh", "4d"), "14", True, None, None),
-        SeatView(4, {"main": 5000}, ("5c", "6c", None), None, False, None, None),
-        SeatView(5, {}, (), None, False, None, "counterfeit chip on main"),
+        SeatView(1, {"main": 2500, "side": 0}, (HandLine(("Ks", "Qd"), "20"),), False, None, None),
+        SeatView(3, {"side": 500, "main": 1500}, (HandLine(("Qh", "4d"), "14"),), True, None, None),
+        SeatView(4, {"main": 5000}, (HandLine(("5c", "6c", None)),), False, None, None),
+        SeatView(5, {}, (), False, None, "counterfeit chip on main"),
     ),
     dealer_cards=("Kc", None),
     dealer_total=None,
@@ -48,12 +49,11 @@ SETTLED = dataclasses.replace(
     phase="settle",
     instruction="Pay and collect as shown, then press NEXT",
     seats=(
-        SeatView(1, {"main": 2500}, ("Ks", "Qd"), "20", False, "main: pay 2500", None),
+        SeatView(1, {"main": 2500}, (HandLine(("Ks", "Qd"), "20"),), False, "main: pay 2500", None),
         SeatView(
             3,
             {"main": 1500, "side": 500},
-            ("Qh", "4d", "Ts"),
-            "bust 24",
+            (HandLine(("Qh", "4d", "Ts"), "bust 24"),),
             False,
             "main: collect 1500; side: collect 500",
             None,

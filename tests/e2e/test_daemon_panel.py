@@ -23,6 +23,7 @@ from controller.daemon import Daemon
 from controller.devkit.simulated import write_config
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card
+from tests.rigs.table_rig import phase_of
 
 BUTTON_PINS = {"deal": 5, "stand": 6, "next": 13, "void": 19}
 LIGHT_PINS = {"deal": 16, "stand": 20, "next": 21, "void": 26}
@@ -57,7 +58,7 @@ class Table:
 
     @property
     def phase(self) -> str:
-        return self.daemon.table.phase
+        return phase_of(self.daemon.table)
 
 
 @pytest.fixture

@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.games.catalog import GAMES
+from controller.games.easy_jack.game import EasyJack
+from controller.games.easy_jack.hand import EasyJackHand
 from controller.games.easy_jack.rules import (
-    EasyJack,
-    EasyJackHand,
     EasyJackRules,
     main_result,
     side_result,
 )
 from controller.games.interface import (
     Acted,
+    CardsView,
     Dealt,
     GameEvent,
     Limits,
     Revealed,
     RuleError,
+    SeatHandView,
+    Session,
     Settled,
     Target,
     WagerResult,
@@ -56,8 +57,8 @@ def kinds(events: tuple[GameEvent, ...]) -> list[str]:
 
 
 def results(hand: EasyJackHand) -> list[tuple[int, str, str, int]]:
-    assert hand.results is not None
-    return [(r.seat, r.spot, r.outcome, r.payout) for r in hand.results]
+    assert hand.results() is not None
+    return [(r.seat, r.spot, r.outcome, r.payout) for r in hand.results()]
 
 
 # --- rules options -------------------------------------------------------------------------
@@ -152,17 +153,17 @@ def test_side_limits_of_their_own() -> None:
 
 def test_start_refuses_bad_bets_and_keeps_seats_with_a_main_wager_in_order() -> None:
     with pytest.raises(RuleError, match="no seat has a main wager"):
-        game().start({})
-    hand = game().start({5: {"main": 500}, 2: {"main": 700, "side": 500}, 3: {}})
+        game().start({}, Session())[0]
+    hand = game().start({5: {"main": 500}, 2: {"main": 700, "side": 500}, 3: {}}, Session())[0]
     assert [(s.seat, s.main, s.side) for s in hand.seats] == [(2, 700, 500), (5, 500, 0)]
-    assert hand.phase == "dealing" and hand.turn is None and hand.results is None
+    assert hand.phase == "dealing" and hand.turn is None and hand.results() is None
 
 
 # --- the flow of a hand ---------------------------------------------------------------------
 
 
 def test_the_deal_goes_to_seats_in_order_then_the_hole_card() -> None:
-    hand = game().start({3: {"main": 500}, 1: {"main": 500}})
+    hand = game().start({3: {"main": 500}, 1: {"main": 500}}, Session())[0]
     assert hand.next_target() == Target("seat", 1, 0, True)
     hand, _ = play(hand, "5h")
     assert hand.next_target() == Target("seat", 3, 0, True)
@@ -175,7 +176,7 @@ def test_the_deal_goes_to_seats_in_order_then_the_hole_card() -> None:
 
 
 def test_hits_then_stands_in_seat_order_and_the_dealer_draws_to_seven() -> None:
-    hand = game().start({1: {"main": 500}, 2: {"main": 1000}})
+    hand = game().start({1: {"main": 500}, 2: {"main": 1000}}, Session())[0]
     hand, history = play(hand, "5h 6h 2c 3d S 4s S")
     assert hand.seat_total(1) == Total(8, False, False, False, 2)
     assert history[-1] == (Acted(2, 0, "stand"), Revealed("dealer", None, 0, Card.parse("2c"), 2))
@@ -188,7 +189,7 @@ def test_hits_then_stands_in_seat_order_and_the_dealer_draws_to_seven() -> None:
 
 
 def test_stand_that_ends_the_turns_can_settle_at_once() -> None:
-    hand = game().start({1: {"main": 500}})
+    hand = game().start({1: {"main": 500}}, Session())[0]
     hand, history = play(hand, "5h 9c 4d S")
     assert kinds(history[-1]) == ["Acted", "Revealed", "Settled"]
     assert results(hand) == [(1, "main", "push", 0)]
@@ -196,27 +197,27 @@ def test_stand_that_ends_the_turns_can_settle_at_once() -> None:
 
 
 def test_a_bust_ends_the_turn_by_itself() -> None:
-    hand = game().start({1: {"main": 500}, 2: {"main": 500}})
+    hand = game().start({1: {"main": 500}, 2: {"main": 500}}, Session())[0]
     hand, history = play(hand, "9h 5h 4c 3d")
     assert hand.seat_total(1).bust and hand.turn == 2
     assert kinds(history[-1]) == ["Dealt"]
 
 
 def test_a_natural_ends_the_turn_at_the_deal() -> None:
-    hand = game().start({1: {"main": 500}, 2: {"main": 500}})
+    hand = game().start({1: {"main": 500}, 2: {"main": 500}}, Session())[0]
     hand, _ = play(hand, "As 5h 9c")
     assert hand.seat_total(1).natural and hand.turn == 2
 
 
 def test_eleven_ends_the_turn_only_with_stand_on_11() -> None:
-    hand, _ = play(game().start({1: {"main": 500}}), "9h 5c 2d")
+    hand, _ = play(game().start({1: {"main": 500}}, Session())[0], "9h 5c 2d")
     assert hand.turn == 1 and hand.can_stand()
-    hand, history = play(game(stand_on_11=True).start({1: {"main": 500}}), "9h 5c 2d")
+    hand, history = play(game(stand_on_11=True).start({1: {"main": 500}}, Session())[0], "9h 5c 2d")
     assert hand.turn is None and kinds(history[-1]) == ["Dealt", "Revealed"]
 
 
 def test_no_draw_when_no_result_depends_on_the_dealer() -> None:
-    hand = game().start({1: {"main": 500}, 2: {"main": 500}})
+    hand = game().start({1: {"main": 500}, 2: {"main": 500}}, Session())[0]
     hand, history = play(hand, "9h As 2c 5d")
     assert kinds(history[-1]) == ["Dealt", "Revealed", "Settled"]
     assert hand.dealer_total(include_hole=True).points == 2
@@ -224,13 +225,13 @@ def test_no_draw_when_no_result_depends_on_the_dealer() -> None:
 
 
 def test_every_seat_natural_reveals_and_settles_with_the_hole_card() -> None:
-    hand, history = play(game().start({1: {"main": 500}}), "As 3c")
+    hand, history = play(game().start({1: {"main": 500}}, Session())[0], "As 3c")
     assert kinds(history[-1]) == ["Dealt", "Revealed", "Settled"]
     assert results(hand) == [(1, "main", "natural", 750)]
 
 
 def test_a_side_wager_keeps_the_dealer_drawing() -> None:
-    hand = game().start({1: {"main": 500, "side": 500}})
+    hand = game().start({1: {"main": 500, "side": 500}}, Session())[0]
     hand, history = play(hand, "9h 2c 5d")
     assert kinds(history[-1]) == ["Dealt", "Revealed"]
     hand, history = play(hand, "Kc")
@@ -239,7 +240,7 @@ def test_a_side_wager_keeps_the_dealer_drawing() -> None:
 
 
 def test_dealer_ace_without_peek_lets_players_play_then_wins() -> None:
-    hand = game().start({1: {"main": 500, "side": 500}, 2: {"main": 500}})
+    hand = game().start({1: {"main": 500, "side": 500}, 2: {"main": 500}}, Session())[0]
     hand, history = play(hand, "9h As Ad 2c S")
     assert kinds(history[2]) == ["Dealt"] and hand.phase == "complete"
     assert kinds(history[-1]) == ["Acted", "Revealed", "Settled"]
@@ -249,7 +250,7 @@ def test_dealer_ace_without_peek_lets_players_play_then_wins() -> None:
 
 
 def test_peek_for_ace_reveals_a_dealer_natural_at_once() -> None:
-    hand = game(peek_for_ace=True).start({1: {"main": 500, "side": 500}, 2: {"main": 500}})
+    hand = game(peek_for_ace=True).start({1: {"main": 500, "side": 500}, 2: {"main": 500}}, Session())[0]
     hand, history = play(hand, "9h As Ad")
     assert history[-1] == (
         Dealt(Target("dealer", None, 0, False), Card.parse("Ad"), 2),
@@ -263,7 +264,7 @@ def test_peek_for_ace_reveals_a_dealer_natural_at_once() -> None:
 
 
 def test_peek_for_ace_plays_on_without_an_ace() -> None:
-    hand, _ = play(game(peek_for_ace=True).start({1: {"main": 500}}), "9h Kd")
+    hand, _ = play(game(peek_for_ace=True).start({1: {"main": 500}}, Session())[0], "9h Kd")
     assert hand.phase == "players" and not hand.hole_revealed
 
 
@@ -332,7 +333,7 @@ def test_dealer_bust_pays_its_own_table() -> None:
 
 
 def test_a_six_card_dealer_bust_in_play() -> None:
-    hand = game().start({1: {"main": 500, "side": 500}})
+    hand = game().start({1: {"main": 500, "side": 500}}, Session())[0]
     hand, _ = play(hand, "Th 2c S Ad As Ah Ac 9s")
     assert results(hand) == [
         (1, "main", "win", 500),
@@ -342,9 +343,9 @@ def test_a_six_card_dealer_bust_in_play() -> None:
 
 
 def test_results_are_in_seat_order_main_then_side() -> None:
-    hand = game().start({4: {"main": 500, "side": 500}, 2: {"main": 600, "side": 700}})
+    hand = game().start({4: {"main": 500, "side": 500}, 2: {"main": 600, "side": 700}}, Session())[0]
     hand, _ = play(hand, "9h 8h 6c S S Kd")
-    assert [(r.seat, r.spot, r.wager) for r in hand.results or ()] == [
+    assert [(r.seat, r.spot, r.wager) for r in hand.results() or ()] == [
         (2, "main", 600), (2, "side", 700), (4, "main", 500), (4, "side", 500)]
 
 
@@ -352,7 +353,7 @@ def test_results_are_in_seat_order_main_then_side() -> None:
 
 
 def test_refusals() -> None:
-    hand = game().start({1: {"main": 500}})
+    hand = game().start({1: {"main": 500}}, Session())[0]
     assert not hand.can_stand()
     with pytest.raises(RuleError, match="before every seat and the dealer have a card"):
         hand.verify_stand()
@@ -371,20 +372,19 @@ def test_refusals() -> None:
 
 
 def test_the_hole_card_never_shows_before_it_is_revealed() -> None:
-    hand, _ = play(game().start({1: {"main": 500}}), "9h Qs")
+    hand, _ = play(game().start({1: {"main": 500}}, Session())[0], "9h Qs")
     for step in ("", "2d"):
         hand, _ = play(hand, step)
-        view = hand.public_view()
-        assert view["dealer"] == {"cards": [None], "total": None, "natural": False, "bust": False}
-        assert "Qs" not in json.dumps(view)
+        view = hand.view()
+        assert view.dealer == CardsView(cards=(None,), total=None)
+        assert "Qs" not in repr(view)
         assert hand.dealer_total(include_hole=False) == Total()
         assert hand.dealer_total(include_hole=True).points == 10
     hand, _ = play(hand, "S")
-    view = hand.public_view()
-    assert view["dealer"]["cards"] == ["Qs"] and view["results"] is not None
-    assert view["seats"] == [{"seat": 1, "main": 500, "side": 0, "cards": ["9h", "2d"],
-                              "total": 11, "natural": False, "bust": False, "done": True}]
-    assert view["results"][0]["outcome"] == "win"
+    view = hand.view()
+    assert view.dealer is not None and view.dealer.cards == ("Qs",) and hand.results() is not None
+    assert view.seats == (SeatHandView(1, (CardsView(("9h", "2d"), "11", 500, "stood"),)),)
+    assert hand.results()[0].outcome == "win"  # type: ignore[index]
 
 
 # --- properties -----------------------------------------------------------------------------
@@ -408,7 +408,7 @@ CARDS = st.builds(Card, st.integers(min_value=1, max_value=13), st.integers(min_
 def run(rules: EasyJackRules, bets: dict[int, dict[str, int]], inputs: list[Card | None]
         ) -> tuple[EasyJackHand, list[GameEvent]]:
     """Replay recorded inputs: a card is dealt, None stands."""
-    hand = EasyJack(rules, LIMITS).start(bets)
+    hand = EasyJack(rules, LIMITS).start(bets, Session())[0]
     events: list[GameEvent] = []
     for index, item in enumerate(inputs):
         hand, new = hand.stand() if item is None else hand.deal(item, index)
@@ -421,7 +421,7 @@ def run(rules: EasyJackRules, bets: dict[int, dict[str, int]], inputs: list[Card
 def test_any_hand_completes_and_settles_every_wager_once(
     rules: EasyJackRules, bets: dict[int, dict[str, int]], data: st.DataObject
 ) -> None:
-    hand = EasyJack(rules, LIMITS).start(bets)
+    hand = EasyJack(rules, LIMITS).start(bets, Session())[0]
     inputs: list[Card | None] = []
     events: list[GameEvent] = []
     while hand.next_target() is not None:
@@ -436,11 +436,11 @@ def test_any_hand_completes_and_settles_every_wager_once(
             hand, new = hand.deal(card, len(inputs) - 1)
         events.extend(new)
         if not hand.hole_revealed and hand.dealer:
-            assert hand.public_view()["dealer"]["cards"] == [None]
+            assert hand.view().dealer == CardsView((None,), None)
     assert hand.phase == "complete" and not hand.can_deal() and not hand.can_stand()
     settled = [event for event in events if isinstance(event, Settled)]
     assert len(settled) == 1 and events[-1] == settled[0]
-    assert settled[0].results == hand.results
+    assert settled[0].results == hand.results()
     expected = [(seat, spot) for seat in sorted(bets) for spot in ("main", "side")
                 if bets[seat][spot] > 0]
     assert [(r.seat, r.spot) for r in settled[0].results] == expected

@@ -29,9 +29,10 @@ from itertools import product
 
 import pytest
 
+from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import EasyJackSolver, house_edge
-from controller.games.easy_jack.rules import EasyJack, EasyJackRules
-from controller.games.interface import Limits
+from controller.games.easy_jack.rules import EasyJackRules
+from controller.games.interface import Limits, Session
 from firmware_bridge.cards import Card
 
 # --------------------------------------------------------------------------
@@ -175,7 +176,7 @@ def real_hand(
     hits: Callable[[int, int], bool],
 ) -> tuple[list[Placement], list[tuple[int, str, str, int]]]:
     """Play one hand through the game; ``hits(seat, cards held)`` decides for the seat in turn."""
-    hand = game.start(bets)
+    hand = game.start(bets, Session())[0]
     trace: list[Placement] = []
     held: Counter[int] = Counter()
     index = 0
@@ -191,11 +192,11 @@ def real_hand(
         if target.to == "seat":
             assert target.seat is not None
             held[target.seat] += 1
-    assert hand.results is not None
-    for result in hand.results:
+    assert hand.results() is not None
+    for result in hand.results():
         assert result.hand_index == 0
         assert result.wager == bets[result.seat][result.spot]
-    return trace, [(r.seat, r.spot, r.outcome, r.payout) for r in hand.results]
+    return trace, [(r.seat, r.spot, r.outcome, r.payout) for r in hand.results()]
 
 
 RULE_SETS = list(product((False, True), (False, True)))  # (peek_for_ace, natural_pays_6_5)

@@ -9,9 +9,10 @@ from functools import cache
 
 import pytest
 
+from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import EasyJackSolver, full_shoe, house_edge
-from controller.games.easy_jack.rules import EasyJack, EasyJackRules
-from controller.games.interface import Limits
+from controller.games.easy_jack.rules import EasyJackRules
+from controller.games.interface import Limits, Session
 from controller.games.parts.totals import card_points
 from firmware_bridge.cards import Card
 
@@ -83,9 +84,9 @@ def simulate(solver: EasyJackSolver, hands: int, seed: int) -> tuple[list[float]
     sides: list[float] = []
     for _ in range(hands):
         cards = iter(rng.sample(shoe, 24))
-        hand = game.start({1: {"main": 10, "side": 10}})
+        hand = game.start({1: {"main": 10, "side": 10}}, Session())[0]
         index = 0
-        while hand.results is None:
+        while hand.results() is None:
             if hand.can_stand() and not solver.should_hit(
                 [card_points(held.card) for held in hand.seats[0].cards]
             ):
@@ -93,7 +94,7 @@ def simulate(solver: EasyJackSolver, hands: int, seed: int) -> tuple[list[float]
             else:
                 hand, _ = hand.deal(next(cards), index)
                 index += 1
-        main, side = hand.results
+        main, side = hand.results()
         mains.append(main.payout / 10)
         sides.append(side.payout / 10)
     return mains, sides

@@ -1,4 +1,6 @@
-"""An Easy Jack table in process on a real journal, for tests: inputs in, published events collected.
+"""A table in process on a real journal, for tests: inputs in, published events collected.
+
+It runs Easy Jack unless given another game (the test game of ``tests/table``).
 
 After every step the rig checks that a table rebuilt from the journal alone is
 in exactly the same state and phase, which is what a restart after ``kill -9``
@@ -11,8 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from controller.games.easy_jack.rules import EasyJack, EasyJackRules
-from controller.games.interface import Limits
+from controller.games.easy_jack.game import EasyJack
+from controller.games.easy_jack.rules import EasyJackRules
+from controller.games.interface import Game, Limits
 from controller.journal.log import Journal, Record, read_records
 from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state
@@ -25,31 +28,34 @@ BUTTONS = ("deal", "stand", "next", "void")
 class Rig:
     """A table on a real journal, with the published events collected."""
 
-    def __init__(self, folder: Path, rules: EasyJackRules | None = None, keep: int = 10_000) -> None:
+    def __init__(self, folder: Path, rules: EasyJackRules | None = None, keep: int = 10_000,
+                 game: Game[Any] | None = None, buttons: tuple[str, ...] = BUTTONS) -> None:
         self.folder = folder
         self.rules = rules or EasyJackRules()
+        self.game = game or EasyJack(self.rules, Limits(500, 50000))
+        self.buttons = buttons
         self.journal = Journal.open(folder / "journal.log", keep=keep)
         self.published: list[dict[str, Any]] = []
-        self.table = self._table(self.journal.append)
+        self.table = self._table(lambda records: self.journal.append(*records))
         self.table.set_publisher(lambda topic, body: self.published.append(json.loads(body)))
         self.table.open(recovered=False)
 
     def _table(self, write: Any) -> Table:
         settings = TableSettings("T01", "easy-jack", 6, {"min_bet": 500, "max_bet": 50000},
-                                 BUTTONS, self.rules.decks)
+                                 self.buttons)
         ticks = iter(range(10**9))
-        return Table(settings, EasyJack(self.rules, Limits(500, 50000)),
+        return Table(settings, self.game,
                      clock=lambda: f"2026-11-21T00:00:00.{next(ticks) % 1000:03d}Z", write=write)
 
     def rebuilt(self, records: list[Record] | None = None) -> Table:
         """A new table from the journal's records alone (as after a restart)."""
-        table = self._table(lambda record: None)
+        table = self._table(lambda records: None)
         table.recover(read_records(self.journal.path) if records is None else records)
         return table
 
     def check_recovery(self) -> None:
         table = self.rebuilt()
-        assert table.phase == self.table.phase
+        assert table.phase == self.table.phase and phase_of(table) == phase_of(self.table)
         assert public_state(table) == public_state(self.table)
 
     def do(self, item: Any) -> list[dict[str, Any]]:
@@ -59,9 +65,9 @@ class Rig:
         self.check_recovery()
         return self.published[before:]
 
-    def press(self, button: str) -> list[dict[str, Any]]:
+    def press(self, button: str, amount: int | None = None) -> list[dict[str, Any]]:
         before = len(self.published)
-        reason = self.table.press(button)
+        reason = self.table.press(button, amount)
         assert reason is None, reason
         self.check_recovery()
         return self.published[before:]
@@ -74,7 +80,7 @@ class Rig:
         """Both boards online, a shoe loaded, and wagers like ``s1_main=1000`` on the spots."""
         self.do(DeviceOnline("shoe", "shoe-1.0", "SH-1"))
         self.do(DeviceOnline("rfid", "rfid-1.0", "RF-1"))
-        self.do(ShoeLoaded(42, self.rules.decks))
+        self.do(ShoeLoaded(42, self.game.decks))
         for name, amount in bets.items():
             seat, spot = name[1:].split("_")
             self.bet(int(seat), spot, amount)
@@ -84,6 +90,12 @@ class Rig:
         antenna = seat * 2 - (spot == "main")
         chips = tuple(f"{seat:02d}{spot[0]}" for _ in range(1)) if amount else ()
         return self.do(SpotWager(seat, spot, antenna, amount, chips, rejected))
+
+
+def phase_of(table: Table) -> str:
+    """The phase a dealer sees: the game's own while a hand is in play, else the table's."""
+    phase: str = public_state(table)["phase"]
+    return phase
 
 
 def types(events: list[dict[str, Any]]) -> list[str]:

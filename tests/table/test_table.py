@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal.log import Record
+from controller.journal.log import Journal
 from controller.table.views import dealer_view, public_state
 from drivers.inputs import (
     CardDrawn,
@@ -26,7 +26,7 @@ from drivers.inputs import (
     SpotWager,
 )
 from firmware_bridge.cards import Card
-from tests.rigs.table_rig import Rig, types
+from tests.rigs.table_rig import Rig, phase_of, types
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def test_a_full_hand_publishes_every_step_in_order(rig: Rig) -> None:
                                "card": None, "face_up": False}
     assert "9d" not in json.dumps(rig.published)
     assert public_state(rig.table)["dealer"]["cards"] == [None]
-    assert rig.table.phase == "players"
+    assert phase_of(rig.table) == "players"
     rig.card("3s")                       # seat 1 hits to 8
     stood = rig.press("stand")
     assert types(stood) == ["player.action"]
@@ -63,7 +63,7 @@ def test_a_full_hand_publishes_every_step_in_order(rig: Rig) -> None:
     assert types(end_of_players) == ["player.action", "card.revealed", "hand.settled"]
     assert end_of_players[1]["data"] == {"index": 3, "to": "dealer", "seat": None, "hand_index": 0,
                                          "card": "9d"}
-    assert rig.table.phase == "settled"  # 9 needs no card
+    assert phase_of(rig.table) == "settled"  # 9 needs no card
     settled = next(e for e in rig.published if e["type"] == "hand.settled")["data"]["results"]
     assert settled == [
         {"seat": 1, "spot": "main", "hand_index": 0, "outcome": "lose", "wager": 1000, "payout": -1000},
@@ -75,7 +75,7 @@ def test_a_full_hand_publishes_every_step_in_order(rig: Rig) -> None:
     ended = rig.press("next")
     assert types(ended) == ["hand.ended"]
     assert ended[0]["hand"] == 1 and ended[0]["data"] == {"hand": 1}
-    assert rig.table.phase == "betting"
+    assert phase_of(rig.table) == "betting"
     assert [e["seq"] for e in rig.published] == list(range(1, len(rig.published) + 1))
 
 
@@ -85,7 +85,7 @@ def test_dealer_draws_while_a_side_wager_is_in_action(rig: Rig) -> None:
     rig.card("Ks")                       # seat 2: 10
     rig.card("2d")                       # hole
     rig.press("stand")
-    assert rig.table.phase == "dealer"
+    assert phase_of(rig.table) == "dealer"
     rig.card("3c")                       # dealer 5
     rig.card("4c")                       # dealer 9: stands
     results = rig.table.state.results
@@ -107,7 +107,7 @@ def test_deal_is_refused_with_reasons_and_changes_nothing(rig: Rig) -> None:
     reason = rig.table.press("deal")
     assert reason is not None and "below the table minimum" in reason and "no main wager" in reason
     assert "deal" not in rig.table.live_buttons()
-    assert rig.table.phase == "betting"
+    assert phase_of(rig.table) == "betting"
     assert "hand.started" not in types(rig.published)
 
 
@@ -119,7 +119,7 @@ def test_a_natural_ends_the_turn_and_a_bust_too(rig: Rig) -> None:
     rig.card("7d")                       # hole
     assert rig.table.state.hand.turn == 2
     rig.card("5c")                       # seat 2 busts at 14: turn over
-    assert rig.table.phase == "settled"  # nothing depends on the dealer any more
+    assert phase_of(rig.table) == "settled"  # nothing depends on the dealer any more
     assert [r["outcome"] for r in rig.table.state.results or ()] == ["natural", "lose"]
 
 
@@ -129,7 +129,7 @@ def test_void_cancels_the_hand(rig: Rig) -> None:
     rig.card("5h")
     voided = rig.press("void")
     assert types(voided) == ["hand.voided"]
-    assert rig.table.phase == "betting"
+    assert phase_of(rig.table) == "betting"
     assert "hand.settled" not in types(rig.published)
     rig.press("deal")
     assert rig.published[-2]["hand"] == 2
@@ -163,12 +163,12 @@ def test_chips_and_past_posting(rig: Rig) -> None:
     rig.press("deal")
     moved = rig.bet(1, "main", 5000)
     assert moved[0]["data"]["code"] == "past_post" and moved[0]["data"]["seat"] == 1
-    assert rig.table.state.closed_bets == {(1, "main"): 1000}
+    assert rig.table.hand is not None and rig.table.hand.committed() == {(1, "main"): 1000}
     rig.card("5h")
     rig.card("9d")
     rig.press("stand")
     rig.card("2c")
-    assert rig.table.phase == "settled"
+    assert phase_of(rig.table) == "settled"
     assert rig.bet(1, "main", 0) == []                    # collecting after settlement is allowed
     rig.press("next")
     assert rig.published[-1]["type"] == "bet.placed" and rig.published[-1]["data"]["amount"] == 0
@@ -184,7 +184,7 @@ def test_device_offline_mid_hand_waits_and_resumes(rig: Rig) -> None:
     assert "offline" in dealer_view(rig.table).instruction
     rig.do(DeviceOnline("shoe", "f", "s"))
     rig.card("9d")
-    assert rig.table.phase == "players"
+    assert phase_of(rig.table) == "players"
 
 
 def test_cut_card_ends_the_shoe_after_the_hand(rig: Rig) -> None:
@@ -194,8 +194,15 @@ def test_cut_card_ends_the_shoe_after_the_hand(rig: Rig) -> None:
     assert reason is not None and "cut card" in reason
 
 
-@pytest.mark.parametrize("cut_after", ["hand.started", "card.dealt"])
-def test_a_step_cut_short_by_a_crash_is_finished_on_restart(tmp_path: Path, cut_after: str) -> None:
+def _cut_journal(rig: Rig, folder: Path, lines: int) -> Journal:
+    """The rig's journal as a crash would leave it with only its first ``lines`` lines on disk."""
+    folder.mkdir()
+    kept = rig.journal.path.read_bytes().splitlines(keepends=True)[:lines]
+    (folder / "journal.log").write_bytes(b"".join(kept))
+    return Journal.open(folder / "journal.log")
+
+
+def test_a_step_cut_short_by_a_crash_is_dropped_whole(tmp_path: Path) -> None:
     rig = Rig(tmp_path)
     rig.ready(s1_main=1000, s2_main=1000)
     rig.press("deal")                    # hand.started + bets.closed in one step
@@ -203,28 +210,20 @@ def test_a_step_cut_short_by_a_crash_is_finished_on_restart(tmp_path: Path, cut_
     rig.card("6h")
     rig.card("9d")
     rig.press("stand")
-    rig.card("Kc")                       # seat 2 busts: card.dealt + card.revealed + hand.settled
-    records = rig.journal.since(1)
-    full = [json.loads(r.body)["type"] for r in records]
-    cut = len(full) - full[::-1].index(cut_after) if cut_after == "card.dealt" else full.index(cut_after) + 1
-    assert full[cut] != "table.opened"   # the crash really fell inside a step
-    crashed = rig.rebuilt(records[:cut])
-    published: list[str] = []
-    written: list[Record] = []
-    crashed._write = written.append
-    crashed.set_publisher(lambda topic, body: published.append(json.loads(body)["type"]))
-    crashed.open(recovered=True)
-    missing = full[cut:] if cut_after == "card.dealt" else full[cut:cut + 1]
-    assert published == ["table.opened", *missing]
-    assert [r.seq for r in written] == list(range(cut + 1, cut + 1 + len(written)))
-    if cut_after == "card.dealt":
-        assert crashed.phase == "settled"
-        assert public_state(crashed) == public_state(rig.table)
-    else:
-        assert crashed.phase == "dealing"
+    before = rig.journal.last_seq
+    assert types(rig.card("Kc")) == ["card.dealt", "card.revealed", "hand.settled"]  # one step
+    for lines in (before + 1, before + 2):
+        journal = _cut_journal(rig, tmp_path / f"cut-{lines}", lines)
+        assert journal.last_seq == before and journal.cut_step
+        assert journal.path.stat().st_size == len(b"".join(
+            rig.journal.path.read_bytes().splitlines(keepends=True)[:before]))
+        crashed = rig.rebuilt(list(journal.records()))
+        assert public_state(crashed) == public_state(rig.rebuilt(rig.journal.since(1)[:before]))
+        assert phase_of(crashed) == "players" and crashed.seat_in_turn() == 2
+        journal.close()
 
 
-def test_a_crash_after_any_record_resumes_with_exactly_the_events_that_were_missing(tmp_path: Path) -> None:
+def test_a_crash_after_any_record_resumes_at_the_last_whole_step(tmp_path: Path) -> None:
     rig = Rig(tmp_path)
     rig.ready(s1_main=1000, s2_main=1000, s2_side=500)
     rig.press("deal")
@@ -239,20 +238,22 @@ def test_a_crash_after_any_record_resumes_with_exactly_the_events_that_were_miss
     rig.card("4c")
     rig.press("void")
     records = rig.journal.since(1)
-    full = [json.loads(r.body) for r in records]
-    for cut in range(1, len(records) + 1):
-        crashed = rig.rebuilt(records[:cut])
+    ends = [r.seq for r in records if not r.private.get("more")]
+    assert len(ends) < len(records)          # some steps really have more than one record
+    for lines in range(1, len(records) + 1):
+        journal = _cut_journal(rig, tmp_path / f"cut-{lines}", lines)
+        whole = max(end for end in ends if end <= lines)
+        assert journal.last_seq == whole, lines
+        assert journal.damage is None
+        crashed = rig.rebuilt(list(journal.records()))
+        expected = rig.rebuilt(records[:whole])
+        assert public_state(crashed) == public_state(expected), lines
         published: list[dict[str, object]] = []
-        crashed._write = lambda record: None
+        crashed._write = lambda step, j=journal: j.append(*step)
         crashed.set_publisher(lambda topic, body, out=published: out.append(json.loads(body)))
         crashed.open(recovered=True)
-        finished = [(e["type"], e["hand"], e["data"]) for e in published[1:]]
-        expected = [(e["type"], e["hand"], e["data"]) for e in full[cut:cut + len(finished)]]
-        assert finished == expected, cut
-        if cut < len(records) and full[cut]["type"] in ("bets.closed", "card.revealed", "hand.settled"):
-            assert finished, f"the step cut after record {cut} was not finished"
-        rebuilt_again = rig.rebuilt(records[:cut + len(finished)])
-        assert rebuilt_again.phase == crashed.phase, cut
+        assert published[0]["seq"] == whole + 1  # no seq was published twice or skipped
+        journal.close()
 
 
 def test_status_flags_show_on_the_dealer_display(rig: Rig) -> None:

@@ -1,7 +1,9 @@
-"""Hand totals for games played to 11 (Easy Jack): card points, soft aces, naturals, busts.
+"""Hand totals: card points and soft aces for any target, and the to-11 totals of Easy Jack.
 
-An ace counts 11 unless that takes the hand over 11, then 1; face cards count
-10; a natural is a one-card hand that is an ace.
+:func:`best_total` is the blackjack count for any target (21, 31) and ace value;
+:class:`Total` is Easy Jack's (to 11): an ace counts 11 unless that takes the
+hand over 11, then 1; face cards count 10; a natural is a one-card hand that is
+an ace. :func:`total_words` says a total as the dealer display does.
 
 >>> total_of([1])
 Total(points=11, soft=True, natural=True, bust=False, cards=1)
@@ -68,3 +70,36 @@ def total_of(points: Iterable[int]) -> Total:
     for point in points:
         total = total.add(point)
     return total
+
+
+def best_total(points: Iterable[int], target: int = 21, ace_high: int = 11) -> tuple[int, bool]:
+    """The best count of cards worth ``points`` (an ace given as 1) for ``target``: one ace
+    counts ``ace_high`` when that does not go over ``target``. Returns (points, soft).
+
+    >>> best_total([1, 6]), best_total([1, 6, 9]), best_total([1, 10], target=31, ace_high=21)
+    ((17, True), (16, False), (31, True))
+    """
+    hard = 0
+    aces = False
+    for point in points:
+        hard += point
+        aces = aces or point == 1
+    if aces and hard + ace_high - 1 <= target:
+        return hard + ace_high - 1, True
+    return hard, False
+
+
+def total_words(total: Total) -> str | None:
+    """An Easy Jack total as the dealer sees it: None for no cards, else ``natural``,
+    ``bust 14``, ``soft 7`` or ``9``.
+
+    >>> total_words(total_of([1])), total_words(total_of([10, 5])), total_words(Total())
+    ('natural', 'bust 15', None)
+    """
+    if total.cards == 0:
+        return None
+    if total.natural:
+        return "natural"
+    if total.bust:
+        return f"bust {total.points}"
+    return f"soft {total.points}" if total.soft else str(total.points)
