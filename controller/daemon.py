@@ -14,7 +14,7 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.config.loader import Config
@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 JOURNAL_NAME = "journal.log"
 CHECKPOINT_NAME = "checkpoint.json"
+TICK = 1.0
+"""Seconds between two looks at the clock for the game (:meth:`Daemon.tick`)."""
 REPLAY_WINDOW = 10_000
 """Events the sync socket can always replay (pit-events.md section 2)."""
 
@@ -122,12 +124,25 @@ class Daemon:
         await self.rfid.start()
         self.refresh()
         boards_checked = loop.call_later(self.shoe.link.offline_after, self.check_boards)
+        self.ticking = loop.call_later(TICK, self.tick)
         log.info("table %s running %s", config.table_id, config.game)
         try:
             await self.stopping.wait()
         finally:
             boards_checked.cancel()
+            self.ticking.cancel()
             await self.close()
+
+    def tick(self) -> None:
+        """Every :data:`TICK` seconds: what the time brings to the table (a tournament level)."""
+        seq = self.table.state.seq
+        try:
+            self.table.tick()
+        except Exception:
+            log.exception("internal error on the table's clock")
+        if self.table.state.seq != seq:
+            self.refresh()
+        self.ticking = asyncio.get_running_loop().call_later(TICK, self.tick)
 
     def check_boards(self) -> None:
         """Some time after start, a board that the journal left online but that has not answered
@@ -183,13 +198,18 @@ class Daemon:
         """A button pressed on the dealer's panel (a refusal shows on the display)."""
         self.press(button)
 
-    def press(self, button: str) -> str | None:
-        """A button pressed on the panel or through the control socket; returns a refusal or None."""
+    def press(self, button: str, amount: int | None = None) -> str | None:
+        """A button pressed on the panel or through the control socket (with an ``amount`` for an
+        action whose amount no spot holds); returns a refusal or None."""
+        return self.guarded(lambda: self.table.press(button, amount), f"pressing {button}")
+
+    def guarded(self, step: Callable[[], str | None], what: str = "handling a command") -> str | None:
+        """Run one step of the table on the loop; a failure is logged and refused, never fatal."""
         try:
-            reason = self.table.press(button)
+            reason = step()
         except Exception:
-            log.exception("button %s could not be handled", button)
-            reason = f"internal error pressing {button}: see the log"
+            log.exception("internal error %s", what)
+            reason = f"internal error {what}: see the log"
             self.table.notice = reason
         self.refresh()
         return reason
@@ -227,11 +247,17 @@ class Daemon:
     async def command(self, request: dict[str, Any]) -> dict[str, Any]:
         """A control command (docs/control.md)."""
         cmd = request.get("cmd")
-        if cmd == "press":
-            button = request.get("button")
-            if not isinstance(button, str):
-                return {"ok": False, "error": "press needs a button name"}
-            reason = self.press(button)
+        if cmd in ("press", "act"):
+            field = "button" if cmd == "press" else "action"
+            name, amount = request.get(field), request.get("amount")
+            if not isinstance(name, str):
+                return {"ok": False, "error": f"{cmd} needs a {field} name"}
+            if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
+                return {"ok": False, "error": "amount must be a whole number of cents"}
+            reason = self.press(name, amount)
+            return {"ok": True} if reason is None else {"ok": False, "error": reason}
+        if isinstance(cmd, str) and cmd in self.table.game.commands:
+            reason = self.guarded(lambda: self.table.command(cmd, request))
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         if cmd == "links":
             return {"ok": True, "links": {

@@ -1,7 +1,8 @@
 """The configuration of a table on simulated boards: for the demo, the tests and the benchmarks.
 
-Six seats, each with a ``main`` spot on antenna ``2 * seat - 1`` and a ``side``
-spot on antenna ``2 * seat``; the boards on ptys behind the symlinks
+Six seats, each with the game's spots on antennas numbered from
+``5 * (seat - 1) + 1`` in the order of :data:`SPOTS` (Easy Jack's ``main`` and
+``side`` unless others are given); the boards on ptys behind the symlinks
 ``<folder>/shoe`` and ``<folder>/rfid`` (see ``firmware-bridge simulate
 --link``); the journal in ``<folder>/state``; the pit sockets on ``ipc://``
 paths in the folder unless others are given.
@@ -13,15 +14,31 @@ from collections.abc import Iterable
 from pathlib import Path
 
 SEATS = 6
+SPOTS = ("main", "side", "progressive", "insurance", "bet")
+"""Every spot name, in the order of their antennas at each seat."""
+
+BUTTON_PINS = {"deal": (5, 16), "stand": (6, 20), "next": (13, 21), "void": (19, 26)}
+"""BCM pins of the button and the light of Easy Jack's buttons; others take free pins."""
 
 
 def antenna(seat: int, spot: str) -> int:
     """The antenna under a spot of a simulated table.
 
-    >>> antenna(1, "main"), antenna(3, "side")
-    (1, 6)
+    >>> antenna(1, "main"), antenna(3, "side"), antenna(2, "bet")
+    (1, 12, 10)
     """
-    return 2 * seat - (1 if spot == "main" else 0)
+    return len(SPOTS) * (seat - 1) + SPOTS.index(spot) + 1
+
+
+def pins(buttons: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """Button name -> (button pin, light pin), Easy Jack's as in :data:`BUTTON_PINS`.
+
+    >>> pins(["deal", "raise"])
+    {'deal': (5, 16), 'raise': (0, 1)}
+    """
+    used = {pin for pair in BUTTON_PINS.values() for pin in pair}
+    free = iter(pin for pin in range(28) if pin not in used)
+    return {name: BUTTON_PINS.get(name) or (next(free), next(free)) for name in buttons}
 
 
 def ipc_endpoints(folder: Path) -> tuple[str, str, str]:
@@ -31,30 +48,37 @@ def ipc_endpoints(folder: Path) -> tuple[str, str, str]:
 
 def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str, int, str]] = (),
                  endpoints: tuple[str, str, str] | None = None, display: str = "off",
-                 game: str = "", curve: tuple[Path, Path] | None = None) -> Path:
+                 game: str = "", curve: tuple[Path, Path] | None = None, game_name: str = "easy-jack",
+                 spots: tuple[str, ...] = ("main", "side"),
+                 buttons: tuple[str, ...] = ("deal", "stand", "next", "void"),
+                 limits: tuple[int, int] = (500, 50000)) -> Path:
     """Write ``table.toml`` and ``chips.csv`` (``(uid, cents, status)`` rows) in ``folder``.
 
-    ``game`` is the text of the ``[game]`` section (Easy Jack's options); ``curve`` is
+    ``game`` is the text of the ``[game]`` section of the game ``game_name``,
+    whose ``spots`` have antennas and whose ``buttons`` have pins; ``curve`` is
     ``(the table's secret key file, the folder of the clients' public keys)``.
     """
     rows = ["uid,value_cents,status", *(f"{uid},{cents},{status}" for uid, cents, status in chips)]
     (folder / "chips.csv").write_text("\n".join(rows) + "\n")
     publish, sync, control = endpoints or ipc_endpoints(folder)
     antennas = "\n".join(f'{antenna(seat, spot)} = "{seat}:{spot}"'
-                         for seat in range(1, SEATS + 1) for spot in ("main", "side"))
+                         for seat in range(1, SEATS + 1) for spot in spots)
+    wired = pins(buttons)
+    button_pins = "\n".join(f"{name} = {pin}" for name, (pin, _) in wired.items())
+    light_pins = "\n".join(f"{name} = {pin}" for name, (_, pin) in wired.items())
     curve_keys = "" if curve is None else (
         f'curve_secret_key = "{curve[0]}"\ncurve_clients = "{curve[1]}"\n')
     path = folder / "table.toml"
     path.write_text(f"""\
 [table]
 id = "{table}"
-game = "easy-jack"
+game = "{game_name}"
 seats = {SEATS}
 state_dir = "state"
 
 [limits]
-min_bet = 500
-max_bet = 50000
+min_bet = {limits[0]}
+max_bet = {limits[1]}
 
 [game]
 {game}
@@ -72,16 +96,10 @@ port = "{folder / 'rfid'}"
 registry = "chips.csv"
 
 [buttons]
-deal = 5
-stand = 6
-next = 13
-void = 19
+{button_pins}
 
 [lights]
-deal = 16
-stand = 20
-next = 21
-void = 26
+{light_pins}
 
 [pit]
 publish = "{publish}"

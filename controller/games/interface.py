@@ -513,5 +513,12 @@ class Game(ABC, Generic[HandT]):
 
     def command(self, name: str, args: Mapping[str, object], session: Session,
                 in_hand: bool) -> tuple[SessionEvent, ...]:
-        """A control command that changes the session; raise :class:`RuleError` if refused."""
+        """A control command that changes the session (a buy-in, a supervisor's confirmation),
+        one of :attr:`commands`; raise :class:`RuleError` if refused. ``args`` are the command's
+        fields; a supervisor's command carries ``supervisor``, already authenticated."""
         raise RuleError(f"this game has no {name!r} command")
+
+    def due(self, session: Session, now: str) -> tuple[SessionEvent, ...]:
+        """What the time ``now`` (a pit timestamp) brings: a tournament level that starts; none by
+        default. The table asks between hands, so the clock is an input and the game stays pure."""
+        return ()

@@ -190,6 +190,27 @@ class Table:
         if journal_damage is not None:
             self._alert("journal_corrupt", "critical", journal_damage)
 
+    def command(self, name: str, args: Mapping[str, Any]) -> str | None:
+        """A game's control command that changes the session (:attr:`Game.commands`); returns
+        None if it was taken, else why not. Its events are one step."""
+        if name not in self.game.commands:
+            return f"unknown command {name!r}"
+        try:
+            events = self.game.command(name, args, self.state.session, self.phase != "betting")
+        except RuleError as error:
+            return self._refuse(f"{name}: {error}")
+        self.notice = None
+        if events:
+            self._step([to_pit(event) for event in events])
+        return None
+
+    def tick(self) -> None:
+        """Between hands, what the time brings (a tournament level starting), as one step."""
+        if self.phase == "betting":
+            events = self.game.due(self.state.session, self._clock())
+            if events:
+                self._step([to_pit(event) for event in events])
+
     def integrity_alerts(self, problems: Iterable[str]) -> None:
         """One ``software_integrity`` alert per installed file that does not match its manifest."""
         for problem in problems:

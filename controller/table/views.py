@@ -27,7 +27,8 @@ def public_state(table: Table) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
     for seat in range(1, table.settings.seats + 1):
         bets = {spot: amount for (s, spot), amount in sorted(state.bets.items()) if s == seat}
-        hands = [{**asdict(h), "cards": list(h.cards)} for h in in_hand[seat].hands] if seat in in_hand else []
+        held = in_hand[seat].hands if seat in in_hand else ()
+        hands = [{**asdict(h), "cards": list(h.cards)} for h in held]
         first = hands[0] if hands else {"cards": [], "total": None}
         entry: dict[str, Any] = {
             "seat": seat, "bets": bets, "cards": list(first["cards"]), "total": first["total"],

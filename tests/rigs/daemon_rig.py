@@ -109,7 +109,8 @@ class TableRig:
 
     def __init__(self, folder: Path, *, game: str = "", table: str = "T07",
                  curve: tuple[Path, Path] | None = None,
-                 client_keys: tuple[bytes, bytes, bytes] | None = None) -> None:
+                 client_keys: tuple[bytes, bytes, bytes] | None = None, **config: Any) -> None:
+        """``config`` goes on to :func:`write_config` (another game's name, spots, buttons)."""
         self.folder = folder
         self.table = table
         publish, sync, control = (f"tcp://127.0.0.1:{free_port()}" for _ in range(3))
@@ -120,7 +121,7 @@ class TableRig:
                  for n in range(1, 40)]
         chips.append((f"d{1:015x}", 10000, "void"))
         self.config = write_config(folder, table=table, chips=chips, endpoints=self.endpoints,
-                                   display="log", game=game, curve=curve)
+                                   display="log", game=game, curve=curve, **config)
         self.pit = PitClient(table, *self.endpoints, context=zmq.Context(), curve=client_keys)
         self.daemon: subprocess.Popen[bytes] | None = None
         self.log = folder / "daemon.log"
