@@ -3,7 +3,7 @@
 A :class:`BoardDriver` turns the link's events into plain inputs: the board
 coming online (only if the board on the port is the kind expected there),
 going offline, its STATUS flags when they change, and FAULTs: one input for a
-fault and its repeats within the next 10 s (io-protocol.md section 3), so a
+fault and its repeats within the next 10 s (docs/protocol.md section 3), so a
 fault that goes on recurring is raised again every 10 s or so.
 """
 

@@ -40,7 +40,7 @@ class DeviceFault:
 
 @dataclass(frozen=True, slots=True)
 class DeviceStatus:
-    """A board's STATUS flags changed (see io-protocol.md section 3 for the bits)."""
+    """A board's STATUS flags changed (see docs/protocol.md section 3 for the bits)."""
 
     device: str
     flags: int

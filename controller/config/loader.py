@@ -1,4 +1,4 @@
-"""The table's TOML configuration (``/work/shared/spec/config.md``) and its validation.
+"""The table's TOML configuration (``docs/configuration.md``) and its validation.
 
 :func:`load_config` reads the file and :func:`parse_config` checks every section,
 collecting *all* the mistakes; if there is any, :class:`ConfigError` carries one line
@@ -44,7 +44,7 @@ from controller.pit.server import is_local_endpoint
 from controller.security.supervisor_pins import looks_like_pin_hash
 
 SPEC_GAMES = ("easy-jack", "blackjack-extreme", "holdem-blackjack", "buster-blackjack-x")
-"""Every game name config.md knows (not all of them implemented in this version)."""
+"""Every game name of the configuration contract (not all of them implemented in this version)."""
 
 BUTTON_NAMES = (
     "deal",
@@ -61,7 +61,7 @@ BUTTON_NAMES = (
     "next",
     "void",
 )
-"""The dealer button names of config.md."""
+"""The dealer button names of the configuration contract."""
 
 DISPLAY_MODES = ("terminal", "log", "off")
 """The values of ``[display] mode``."""

@@ -69,7 +69,7 @@ STATUS_FLAGS = {
     "shoe": ("lid open", "shoe empty", "optical sensor fault"),
     "rfid": ("antenna fault", "RF field fault", "too many chips on a spot"),
 }
-"""What each STATUS flag bit means, by board (docs/protocol.md)."""
+"""What each STATUS flag bit means, by board (docs/protocol.md section 3)."""
 
 CHIP_ALERTS = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip",
                "value_mismatch": "chip_value_mismatch"}

@@ -6,7 +6,7 @@ callback and written with ``os.write`` (a backlog waits on ``loop.add_writer``
 when the line is full). All timers are ``loop.call_at`` on the loop's
 monotonic clock, which is also the ``now`` the session is driven with.
 
-Link life (io-protocol.md section 4):
+Link life (docs/protocol.md section 4):
 
 * ``start()`` opens the port, or keeps trying every ``reopen_interval``
   seconds, and RESETs the link. The HELLO that starts a session makes the

@@ -1,6 +1,6 @@
 """Typed link messages: one frozen record per frame type, their payload layout, and JSON names.
 
-Field names are exactly the spec's (io-protocol.md section 3), so a JSON dump
+Field names are exactly the protocol's (docs/protocol.md section 3), so a JSON dump
 of a message uses them as keys.
 
 >>> kind, payload = pack(Card(index=7, rank=12, suit=2))

@@ -1,6 +1,6 @@
 """The link protocol without I/O (sans-IO): sessions and go-back-N delivery, for the host and the board.
 
-This is sections 2 and 4 of ``shared/spec/io-protocol.md``. Nothing here reads
+This is sections 2 and 4 of ``docs/protocol.md``. Nothing here reads
 a clock or touches a file descriptor: the caller passes the monotonic time
 ``now`` (seconds) into every call, feeds received bytes to ``receive()``,
 writes what ``take_output()`` hands back, and calls ``poll()`` no later than

@@ -1,7 +1,7 @@
 """A simulated shoe or RFID board on the master end of a pseudo-terminal, with fault injection.
 
 :class:`SimulatedBoard` is the board's firmware as the host sees it: it speaks
-the link protocol (io-protocol.md) through :class:`~firmware_bridge.link.session.BoardSession`
+the link protocol (docs/protocol.md) through :class:`~firmware_bridge.link.session.BoardSession`
 on the master side of a pty, and the host opens the slave side like any serial
 port (optionally through a stable symlink such as ``/tmp/shoe0``). Its
 physical side is a :class:`~firmware_bridge.simulator.models.ShoeModel` or

@@ -2,9 +2,9 @@
 
 Nothing here imports or copies the project's rule code (``controller.games.parts.totals``,
 the settlement functions of ``controller.games.easy_jack.rules``, or the solver's
-internals). The model below is written from the rule text
-(``/work/shared/rules/004_3a9013aab3fe356a.txt``) alone, plus the documented
-controller choices where the text is silent (``docs/games/easy-jack.md``):
+internals). The model below is written from the vendor's rule text alone (restated in
+``docs/games/easy-jack.md``, "The rules"), plus the documented controller choices
+where the text is silent (the same page):
 
 * a natural is a one-card ace; a player dealt one ends his turn at once;
 * payouts with a fraction of a cent are rounded down;

@@ -1,4 +1,5 @@
-"""``firmware-bridge decode`` on the spec's vectors: the exact JSON objects, one per frame."""
+"""``firmware-bridge decode`` on the link test vectors (``tests/data/test-vectors.json``): the exact JSON
+objects, one per frame."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""The spec's test vectors (shared/spec/test-vectors.json) through the codec, the messages and a session."""
+"""The link test vectors (``tests/data/test-vectors.json``, docs/protocol.md section 6) through the codec,
+the messages and a session."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,10 @@ from firmware_bridge.link.messages import Card, pack, unpack
 from firmware_bridge.link.session import BoardSession, Delivered, HostSession
 from firmware_bridge.link.stats import LinkStats
 
-SPEC_DIR = Path(os.environ.get("TABLE_SPEC_DIR", Path(__file__).resolve().parents[3] / "shared" / "spec"))
-VECTORS: dict[str, Any] = json.loads((SPEC_DIR / "test-vectors.json").read_text())
+VECTORS_FILE = Path(__file__).resolve().parents[1] / "data" / "test-vectors.json"
+"""The project's copy of the vectors of the link contract (test_vectors_agree.py compares it with the
+shared reference when that is at hand)."""
+VECTORS: dict[str, Any] = json.loads(VECTORS_FILE.read_text(encoding="utf-8"))
 VALID: list[dict[str, Any]] = VECTORS["valid"]
 INVALID: list[dict[str, Any]] = VECTORS["invalid"]
 
