@@ -112,13 +112,6 @@ class SpotWager:
     complete: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class ButtonPressed:
-    """A dealer button was pressed (on the panel, or through the control socket)."""
-
-    name: str
-
-
 DriverInput = (
     DeviceOnline
     | DeviceOffline
@@ -129,6 +122,5 @@ DriverInput = (
     | CardUnreadable
     | CutCard
     | SpotWager
-    | ButtonPressed
 )
 """Everything a driver can hand to the controller."""

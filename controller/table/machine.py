@@ -34,7 +34,6 @@ from controller.table.pit_events import PitEvent, to_pit
 from controller.table.state import TableState
 from drivers.display import format_money
 from drivers.inputs import (
-    ButtonPressed,
     CardDrawn,
     CardUnreadable,
     CutCard,
@@ -274,10 +273,8 @@ class Table:
     # -- inputs -----------------------------------------------------------------
 
     def handle(self, item: DriverInput) -> None:
-        """Take one input from a driver."""
-        if isinstance(item, ButtonPressed):
-            self.press(item.name)
-        elif isinstance(item, CardDrawn):
+        """Take one input from a board's driver (buttons come through :meth:`press`)."""
+        if isinstance(item, CardDrawn):
             self._on_card(item)
         elif isinstance(item, SpotWager):
             self._on_spot(item)
