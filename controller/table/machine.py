@@ -227,9 +227,12 @@ class Table:
         ``result`` is the hand that the game call in the first event's ``input`` returned.
         """
         records: list[Record] = []
+        bodies: list[dict[str, Any]] = []
         seq = self.state.seq
         stamp = self._clock()
+        table_id = self.settings.table_id
         started: int | None = None
+        last = len(events) - 1
         for position, (kind, data, private) in enumerate(events):
             seq += 1
             if kind == "hand.started":
@@ -237,13 +240,14 @@ class Table:
             number = started if started is not None else (
                 self._hand_for(kind, data) if hand == "auto" else hand)
             assert number is None or isinstance(number, int)
-            topic, body = encode_event(self.settings.table_id, seq, stamp, kind, number, data)
-            if position < len(events) - 1:
+            topic, body = encode_event(table_id, seq, stamp, kind, number, data)
+            if position < last:
                 private = {**private, "more": True}
             records.append(Record(seq=seq, topic=topic.decode(), body=body, private=private))
+            bodies.append({"seq": seq, "type": kind, "hand": number, "data": data})
         self._write(records)
-        for record in records:
-            self.state.apply(record, result if "input" in record.private else None)
+        for record, decoded in zip(records, bodies, strict=True):
+            self.state.apply(record, result if "input" in record.private else None, decoded)
         if self._publish is not None:
             for record in records:
                 self._publish(record.topic.encode(), record.body)

@@ -123,13 +123,15 @@ class TableState:
             by_seat.setdefault(seat, {})[spot] = amount
         return by_seat
 
-    def apply(self, record: Record, hand: Hand | None = None) -> None:
+    def apply(self, record: Record, hand: Hand | None = None, body: dict[str, Any] | None = None) -> None:
         """Apply one journaled event: the only way table state changes.
 
         ``hand`` is the live table's result of the game call the record's
         ``input`` names; without it (replaying the journal) the call is made again.
+        ``body`` is the record's body already decoded, if the caller has it.
         """
-        body = json.loads(record.body)
+        if body is None:
+            body = json.loads(record.body)
         kind: str = body["type"]
         data: dict[str, Any] = body["data"]
         private = dict(record.private)

@@ -31,3 +31,8 @@ def test_daemon_bench() -> None:
 
 def test_startup_bench() -> None:
     assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")
+
+
+def test_table_bench() -> None:
+    output = run("table_bench.py", "--hands", "20")
+    assert "20 hands" in output and "per card drawn" in output

@@ -43,7 +43,8 @@ def test_buy_ins_are_stack_events_and_bets_are_checked_against_the_stack(rig: Ri
     assert reason is None
     assert [(e["type"], e["data"]) for e in events] == [
         ("seat.stack", {"seat": 1, "amount": 10000, "reason": "buy_in"})]
-    assert command(rig, "buy_in", seat=1, amount=100)[0] == "buy_in: seat 1 already has a stack: top up instead"
+    refused = command(rig, "buy_in", seat=1, amount=100)[0]
+    assert refused == "buy_in: seat 1 already has a stack: top up instead"
     assert command(rig, "dance", seat=1)[0] == "unknown command 'dance'"
     rig.bet(1, "main", 20000)
     assert rig.table.refusal("deal") == "seat 1 bets 20000 with a stack of 10000"
@@ -94,7 +95,8 @@ def test_raise_split_and_second_targets_through_the_table(rig: Rig) -> None:
     # Seat 2 raises with the amount its spot reads; too little is refused with the amounts.
     assert rig.table.seat_in_turn() == 2
     rig.bet(2, "main", 1500)
-    assert rig.table.press("raise") == "raise: seat 2: raise needs 2000 to 5000 cents on the spot, it reads 1500"
+    refused = rig.table.press("raise")
+    assert refused == "raise: seat 2: raise needs 2000 to 5000 cents on the spot, it reads 1500"
     assert rig.table.notice is not None and "1500" in dealer_view(rig.table).alerts[-1]
     rig.bet(2, "main", 3000)
     raised = rig.press("raise")
