@@ -19,7 +19,7 @@ from typing import Any
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import house_edge
 from controller.games.easy_jack.rules import EasyJackRules
-from controller.games.interface import Game, Limits, Rules
+from controller.games.interface import Game, Hand, Limits, Rules
 
 MathReport = Mapping[str, Mapping[str, Any]]
 """What ``table-controller math`` prints: wager (or figure) name -> its figures, among them
@@ -30,18 +30,20 @@ MathReport = Mapping[str, Mapping[str, Any]]
 class GameSpec:
     """One game: its rules type, its bet spots, the dealer buttons it needs, how to make it.
 
-    ``game_type`` is the game's class (its phases, actions and spots as data);
+    ``make`` and ``math`` take the game's own rules type (``rules_type``, parsed
+    from ``[game]``), which only the game knows: that is the one place typed
+    ``Any``. ``game_type`` is the game's class (its phases, actions and spots as data);
     ``make(rules, limits)`` returns the game bound to its rules and the table
     limits; ``math(rules)`` the figures ``table-controller math`` prints.
     """
 
     name: str
-    game_type: type[Game[Any]]
+    game_type: type[Game[Hand]]
     rules_type: type[Rules]
     spots: tuple[str, ...]
     buttons_required: tuple[str, ...]
     buttons_optional: tuple[str, ...]
-    make: Callable[[Any, Limits], Game[Any]]
+    make: Callable[[Any, Limits], Game[Hand]]
     math: Callable[[Any], MathReport]
 
 

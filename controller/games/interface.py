@@ -408,6 +408,7 @@ class HandView:
 # -- the game and its hand ------------------------------------------------------------------------
 
 HandT = TypeVar("HandT", bound="Hand")
+HandT_co = TypeVar("HandT_co", bound="Hand", covariant=True)
 
 
 class Hand(ABC):
@@ -471,7 +472,7 @@ class Hand(ABC):
         return True
 
 
-class Game(ABC, Generic[HandT]):
+class Game(ABC, Generic[HandT_co]):
     """A game bound to its rules and the table's limits.
 
     Class attributes declare the game as data: its ``spots``, the ``actions``
@@ -496,7 +497,7 @@ class Game(ABC, Generic[HandT]):
         """Why these wagers may not be dealt, one line each; empty when the hand may start."""
 
     @abstractmethod
-    def start(self, bets: Bets, session: Session) -> tuple[HandT, tuple[GameEvent, ...]]:
+    def start(self, bets: Bets, session: Session) -> tuple[HandT_co, tuple[GameEvent, ...]]:
         """A new hand for these wagers, and the events of its start (blinds posted, ...)."""
 
     def seats_in_play(self, bets: Bets, session: Session) -> tuple[int, ...]:
@@ -507,8 +508,9 @@ class Game(ABC, Generic[HandT]):
         """The player-dealer's seat for the next hand (None: the house deals)."""
         return None
 
-    def finish(self, hand: HandT, session: Session) -> tuple[SessionEvent, ...]:
-        """What a settled hand changes in the session (stacks, button, meters); none by default."""
+    def finish(self, hand: Hand, session: Session) -> tuple[SessionEvent, ...]:
+        """What a settled hand (one this game started) changes in the session (stacks, button,
+        meters); none by default."""
         return ()
 
     def command(self, name: str, args: Mapping[str, object], session: Session,

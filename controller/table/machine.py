@@ -113,7 +113,7 @@ class Table:
     def __init__(
         self,
         settings: TableSettings,
-        game: Game[Any],
+        game: Game[Hand],
         *,
         clock: Clock,
         write: Callable[[Sequence[Record]], None],
@@ -143,7 +143,7 @@ class Table:
         )
 
     @property
-    def game(self) -> Game[Any]:
+    def game(self) -> Game[Hand]:
         """The game this table runs."""
         return self.state.game
 

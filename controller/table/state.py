@@ -67,7 +67,7 @@ class TableState:
     while a hand is in play; ``session`` what outlives a hand.
     """
 
-    game: Game[Any]
+    game: Game[Hand]
     seq: int = 0
     hand_no: int = 0
     in_hand: bool = False
@@ -99,7 +99,7 @@ class TableState:
         }
 
     @classmethod
-    def from_checkpoint(cls, game: Game[Any], data: dict[str, Any]) -> TableState:
+    def from_checkpoint(cls, game: Game[Hand], data: dict[str, Any]) -> TableState:
         """The state that :meth:`checkpoint` took."""
         shoe = data["shoe"]
         state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"])

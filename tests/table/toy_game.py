@@ -232,7 +232,7 @@ class Toy(Game[ToyRound]):
                       for seat, spots in sorted(bets.items()) if spots.get("main", 0))
         return ToyRound(seats), ()
 
-    def finish(self, hand: ToyRound, session: Session) -> tuple[SessionEvent, ...]:
+    def finish(self, hand: Hand, session: Session) -> tuple[SessionEvent, ...]:
         net: dict[int, int] = {}
         for result in hand.results() or ():
             net[result.seat] = net.get(result.seat, 0) + result.payout
