@@ -8,8 +8,10 @@ physical side is a :class:`~firmware_bridge.simulator.models.ShoeModel` or
 :class:`~firmware_bridge.simulator.models.RfidModel`.
 
 Everything runs on the caller's asyncio loop: the master fd is read with
-``loop.add_reader``, written non-blocking with an ``add_writer`` backlog, and
-all timers (retransmission, STATUS, INVENTORY) are ``loop.call_at`` handles.
+``loop.add_reader``, written through a :class:`~firmware_bridge.link.writer.FdWriter`
+(an ``add_writer`` backlog of up to :data:`MAX_BACKLOG` bytes; what does not
+fit, or meets a closed line, is counted in ``bytes_discarded``), and all
+timers (retransmission, STATUS, INVENTORY) are ``loop.call_at`` handles.
 There are no threads and no sleeps. All randomness (shuffles, fault
 injection, noise, the first shoe id) comes from the one ``random.Random``
 given to the board, so a seeded run is repeatable.
@@ -65,6 +67,7 @@ from firmware_bridge.link.messages import (
 )
 from firmware_bridge.link.session import WINDOW, BoardSession, Delivered, SessionStarted
 from firmware_bridge.link.stats import LinkStats
+from firmware_bridge.link.writer import FdWriter
 from firmware_bridge.simulator.models import RfidModel, ShoeModel
 
 __all__ = [
@@ -319,8 +322,7 @@ class SimulatedBoard:
         self._master: int | None = None
         self._slave: int | None = None
         self._slave_path: str | None = None
-        self._backlog = bytearray()
-        self._writer_added = False
+        self._writer: FdWriter | None = None
         self._rx_partial = bytearray()
         self._unwritten: deque[Message] = deque()
         self._boot_time = 0.0
@@ -428,6 +430,9 @@ class SimulatedBoard:
             os.close(slave)
             raise
         self._master, self._slave, self._slave_path = master, slave, slave_path
+        self._writer = FdWriter(
+            loop, master, limit=MAX_BACKLOG, on_overflow=self._discard, on_error=self._on_write_error
+        )
         self._rx_partial.clear()
         loop.add_reader(master, self._on_readable)
         path = self.path
@@ -436,12 +441,12 @@ class SimulatedBoard:
 
     def _unplug(self) -> None:
         loop = self._loop
+        if self._writer is not None:
+            self._discard(self._writer.close())
+            self._writer = None
         if self._master is not None:
             if loop is not None and not loop.is_closed():
                 loop.remove_reader(self._master)
-                if self._writer_added:
-                    loop.remove_writer(self._master)
-            self._writer_added = False
             os.close(self._master)
             self._master = None
         if self._slave is not None:
@@ -453,8 +458,6 @@ class SimulatedBoard:
                 if os.readlink(self.link) == self._slave_path:
                     self.link.unlink()
         self._slave_path = None
-        self.bytes_discarded += len(self._backlog)
-        self._backlog.clear()
         self._rx_partial.clear()
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
@@ -668,39 +671,20 @@ class SimulatedBoard:
             self.sent_log.append((now, message))
 
     def _write(self, data: bytes) -> None:
-        if self._master is None:
-            self.bytes_discarded += len(data)
-            return
-        if len(self._backlog) + len(data) > MAX_BACKLOG:
-            self.bytes_discarded += len(data)
-            return
-        self._backlog += data
-        if not self._writer_added:
-            self._on_writable()
+        if self._writer is None:
+            self._discard(len(data))
+        else:
+            self._writer.write(data)
 
-    def _on_writable(self) -> None:
-        master = self._master
-        while self._backlog and master is not None:
-            try:
-                written = os.write(master, self._backlog)
-            except BlockingIOError:
-                break
-            except OSError as error:
-                if error.errno not in (errno.EIO, errno.EBADF):
-                    raise
-                self.bytes_discarded += len(self._backlog)
-                self._backlog.clear()
-                break
-            del self._backlog[:written]
-        if master is None:
-            return
-        loop = self._running_loop()
-        if self._backlog and not self._writer_added:
-            loop.add_writer(master, self._on_writable)
-            self._writer_added = True
-        elif not self._backlog and self._writer_added:
-            loop.remove_writer(master)
-            self._writer_added = False
+    def _discard(self, size: int) -> None:
+        self.bytes_discarded += size
+
+    def _on_write_error(self, error: OSError, dropped: int) -> None:
+        # EIO/EBADF: the line is gone; the output is lost like output written while unplugged.
+        # Anything else is a fault of the simulator itself and is raised.
+        self._discard(dropped)
+        if error.errno not in (errno.EIO, errno.EBADF):
+            raise error
 
     def _on_readable(self) -> None:
         if self._master is None:

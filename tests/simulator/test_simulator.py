@@ -36,7 +36,13 @@ from firmware_bridge.link.messages import (
 )
 from firmware_bridge.link.session import Delivered, HostSession, SessionEnded, SessionStarted
 from firmware_bridge.link.stats import LinkStats
-from firmware_bridge.simulator.board import FaultPlan, SimulatedBoard, corrupt_frame, split_frames
+from firmware_bridge.simulator.board import (
+    MAX_BACKLOG,
+    FaultPlan,
+    SimulatedBoard,
+    corrupt_frame,
+    split_frames,
+)
 from firmware_bridge.simulator.models import SHOE_EMPTY, TOO_MANY_CHIPS
 
 TIMEOUT = 5.0
@@ -397,6 +403,22 @@ async def test_a_reader_that_does_not_read_is_buffered_not_lost(shoe: SimulatedB
         shoe.noise(300_000)  # far more than the pty holds
         await host.until(lambda: len(host.received) == 300_000 + shoe.stats.bytes_sent)
         assert shoe.bytes_discarded == 0
+    finally:
+        host.close()
+
+
+async def test_output_beyond_the_backlog_limit_is_discarded_and_counted(shoe: SimulatedBoard) -> None:
+    await shoe.start()
+    host = await connect(shoe, start=False, session=False)
+    try:
+        kept, lost = MAX_BACKLOG * 3 // 4, MAX_BACKLOG // 2
+        shoe.noise(kept)  # waits for the reader, far beyond what the pty holds
+        shoe.noise(lost)  # would make more than MAX_BACKLOG wait: discarded whole
+        assert shoe.bytes_discarded == lost and shoe.noise_sent == kept + lost
+        await host.until(lambda: len(host.received) == kept + shoe.stats.bytes_sent)
+        shoe.noise(lost)  # once the reader caught up there is room again
+        await host.until(lambda: len(host.received) == kept + lost + shoe.stats.bytes_sent)
+        assert shoe.bytes_discarded == lost
     finally:
         host.close()
 
