@@ -423,6 +423,17 @@ async def test_output_beyond_the_backlog_limit_is_discarded_and_counted(shoe: Si
         host.close()
 
 
+async def test_unplugging_discards_what_waits_for_the_line(shoe: SimulatedBoard) -> None:
+    await shoe.start()
+    host = await connect(shoe, start=False, session=False)
+    try:
+        shoe.noise(300_000)  # far more than the pty holds: most of it waits in the board
+        shoe.unplug()
+        assert 0 < shoe.bytes_discarded <= 300_000
+    finally:
+        host.close()
+
+
 async def test_close_removes_the_link_and_cancels_waiters(tmp_path: Path) -> None:
     link = tmp_path / "rfid0"
     link.symlink_to("/nonexistent")  # a stale link is replaced
