@@ -34,7 +34,10 @@ What the simulated firmware does:
 Fault injection (:class:`FaultPlan`) works on whole frames as the board
 writes them: a dropped frame never reaches the line, a corrupted one has one
 bit flipped so that its CRC fails. :meth:`~SimulatedBoard.noise` writes a
-burst of random bytes between frames.
+burst of random bytes between frames, :meth:`~SimulatedBoard.inject` given
+bytes (a crafted broken frame). :meth:`~SimulatedBoard.hang` stops the
+firmware (it neither reads, writes nor keeps time) until
+:meth:`~SimulatedBoard.resume` or :meth:`~SimulatedBoard.reboot`.
 """
 
 from __future__ import annotations
@@ -302,7 +305,7 @@ class SimulatedBoard:
         board's life.
         """
         self.noise_sent = 0
-        """Bytes of line noise written by :meth:`noise`."""
+        """Bytes of line noise written by :meth:`noise` and :meth:`inject`."""
         self.frames_dropped = 0
         """Outgoing frames lost by fault injection (``faults.drop_rate``)."""
         self.frames_corrupted = 0
@@ -332,6 +335,7 @@ class SimulatedBoard:
         self._idle_waiters: list[asyncio.Future[None]] = []
         self._started = False
         self._closed = False
+        self._hung = False
 
     # --- the port ------------------------------------------------------------
 
@@ -434,7 +438,8 @@ class SimulatedBoard:
             loop, master, limit=MAX_BACKLOG, on_overflow=self._discard, on_error=self._on_write_error
         )
         self._rx_partial.clear()
-        loop.add_reader(master, self._on_readable)
+        if not self._hung:
+            self._listen()
         path = self.path
         assert path is not None
         return path
@@ -510,7 +515,56 @@ class SimulatedBoard:
         a firmware that reports its watchdog resets.
         """
         self._require_running()
+        if self._hung:
+            self._hung = False
+            self._listen()
         self._boot()
+
+    @property
+    def hung(self) -> bool:
+        """Whether the firmware is stuck (between :meth:`hang` and :meth:`resume` or :meth:`reboot`)."""
+        return self._hung
+
+    def hang(self) -> None:
+        """The firmware gets stuck, as before its watchdog fires: the board falls silent.
+
+        It stops reading the line (the host's bytes wait in the pty), writing
+        to it, and keeping time: no STATUS, INVENTORY or retransmission goes
+        out. What it is given meanwhile (``draw``, ``place`` ...) waits in
+        its outbox; output already handed to the line (the write backlog)
+        still drains. :meth:`resume` lets it go on where it stopped;
+        :meth:`reboot` (the watchdog firing) starts it afresh.
+        """
+        self._require_running()
+        if self._hung:
+            raise RuntimeError("the board is already hung")
+        self._hung = True
+        for handle in (self._deadline, self._status_timer, self._inventory_timer):
+            if handle is not None:
+                handle.cancel()
+        self._deadline = self._status_timer = self._inventory_timer = None
+        if self._master is not None:
+            self._running_loop().remove_reader(self._master)
+
+    def resume(self) -> None:
+        """The stuck firmware goes on: it reads what the host sent meanwhile and writes what waited.
+
+        The STATUS and INVENTORY periods start again from now; overdue
+        retransmissions go out at once.
+        """
+        self._require_running()
+        if not self._hung:
+            raise RuntimeError("the board is not hung")
+        self._hung = False
+        self._listen()
+        now = self._now()
+        self._pump(now)
+        self._restart_status_timer(now, send_now=False)
+        self._restart_inventory_timer(now, send_now=False)
+
+    def _listen(self) -> None:
+        if self._master is not None:
+            self._running_loop().add_reader(self._master, self._on_readable)
 
     def _boot(self) -> None:
         now = self._now()
@@ -575,7 +629,14 @@ class SimulatedBoard:
     def noise(self, count: int) -> None:
         """Write a burst of ``count`` random bytes (never all zeros) to the line, between two frames."""
         self._require_running()
-        data = noise_bytes(count, self.rng)
+        self.inject(noise_bytes(count, self.rng))
+
+    def inject(self, data: bytes) -> None:
+        """Write ``data`` to the line as it is, between two frames: crafted noise, such as a broken frame.
+
+        Line noise, not firmware output: it is written even while the board is hung.
+        """
+        self._require_running()
         self.noise_sent += len(data)
         self._write(data)
 
@@ -614,7 +675,9 @@ class SimulatedBoard:
     # --- the engine ----------------------------------------------------------
 
     def _pump(self, now: float) -> None:
-        """Write what the session produced, rearm its timer, wake idle waiters."""
+        """Write what the session produced, rearm its timer, wake idle waiters (nothing while hung)."""
+        if self._hung:
+            return
         out = self._session.take_output()
         if out:
             self._transmit(out, now)

@@ -325,6 +325,72 @@ async def test_noise_costs_only_the_frames_it_touches(shoe: SimulatedBoard) -> N
         host.close()
 
 
+async def test_inject_writes_the_bytes_as_they_are(shoe: SimulatedBoard) -> None:
+    await shoe.start()
+    host = await connect(shoe)
+    try:
+        shoe.load_shoe(1, [(1, 0), (2, 0)], cut_at=0)
+        shoe.draw()
+        await shoe.wait_idle()
+        errors = host.session.stats.framing_errors
+        shoe.inject(b"\x05\x01\x02\x03\x00")  # a broken COBS frame (4 bytes announced, 3 given)
+        shoe.draw()
+        await shoe.wait_idle()
+        assert b"\x00\x05\x01\x02\x03\x00" in host.received
+        assert host.session.stats.framing_errors == errors + 1
+        assert cards(host.delivered) == [1, 2] and shoe.noise_sent == 5
+    finally:
+        host.close()
+
+
+async def test_a_hung_board_is_silent_until_it_resumes(tmp_path: Path) -> None:
+    board = SimulatedBoard(
+        "rfid", rng=random.Random(4), status_interval=0.05, inventory_interval=0.05, rto=0.05
+    )
+    await board.start()
+    board.place(1, [("00000000000000aa", 100)])
+    host = await connect(board)
+    try:
+        await board.wait_idle()
+        board.hang()
+        assert board.hung
+        heard = len(host.received)
+        board.place(2, [("00000000000000bb", 500)])
+        host.send(SpotLights(3))
+        # the host's own retransmission timer is the clock: many STATUS periods pass meanwhile
+        retransmissions = host.session.stats.retransmissions
+        await host.until(lambda: host.session.stats.retransmissions >= retransmissions + 3)
+        assert len(host.received) == heard
+        assert board.spot_lights == 0 and board.pending == 1
+        with pytest.raises(RuntimeError, match="already hung"):
+            board.hang()
+        statuses = sum(isinstance(m, Status) for m in host.delivered)
+        board.resume()
+        assert not board.hung
+        await host.until(lambda: Inventory(2, (Chip("00000000000000bb", 500),)) in host.delivered)
+        await host.until(lambda: board.spot_lights == 3)
+        await host.until(lambda: sum(isinstance(m, Status) for m in host.delivered) > statuses)
+        with pytest.raises(RuntimeError, match="not hung"):
+            board.resume()
+    finally:
+        host.close()
+        await board.close()
+
+
+async def test_a_reboot_ends_a_hang(shoe: SimulatedBoard) -> None:
+    await shoe.start()
+    host = await connect(shoe)
+    try:
+        shoe.hang()
+        shoe.reboot()
+        assert not shoe.hung
+        await host.until(lambda: any(isinstance(e, SessionEnded) for e in host.events))
+        await host.until(lambda: host.session.in_session and shoe.in_session)
+        assert Hello(0, 1, 1, "sim-1.0.0", "SIM-SHOE-0001") in messages_of(host.frames)
+    finally:
+        host.close()
+
+
 async def test_reboot_keeps_the_outbox_and_says_hello_again(shoe: SimulatedBoard) -> None:
     await shoe.start()
     host = await connect(shoe)
