@@ -296,6 +296,7 @@ async def test_corrupted_frames_fail_the_crc_and_dropped_ones_never_arrive(shoe:
         assert not any(isinstance(m, Fault) for m in host.delivered)
         shoe.faults.corrupt_rate = 0.0
         await host.until(lambda: Fault(1, "sensor") in host.delivered)
+        await shoe.wait_idle()  # the board has read the host's ACK too
         assert shoe.frames_corrupted >= 3
         shoe.faults.drop_rate = 1.0
         dropped = shoe.frames_dropped
