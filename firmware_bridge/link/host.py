@@ -3,9 +3,10 @@
 One :class:`HostLink` per board, all on the one asyncio loop. The port is
 opened with pyserial, non-blocking; bytes are read from a ``loop.add_reader``
 callback and written through a :class:`~firmware_bridge.link.writer.FdWriter`
-(a backlog waits on ``loop.add_writer`` when the line is full; more than
-:data:`MAX_BACKLOG` waiting, or a failed write, fails the port). All timers are ``loop.call_at`` on the loop's
-monotonic clock, which is also the ``now`` the session is driven with.
+(a backlog waits on ``loop.add_writer`` when the line is full; a write that
+would leave more than :data:`MAX_BACKLOG` waiting, or one that fails, fails
+the port). All timers are ``loop.call_at`` on the loop's monotonic clock,
+which is also the ``now`` the session is driven with.
 
 Link life (docs/protocol.md section 4):
 
