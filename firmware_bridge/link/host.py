@@ -2,9 +2,11 @@
 
 One :class:`HostLink` per board, all on the one asyncio loop. The port is
 opened with pyserial, non-blocking; bytes are read from a ``loop.add_reader``
-callback and written with ``os.write`` (a backlog waits on ``loop.add_writer``
-when the line is full). All timers are ``loop.call_at`` on the loop's
-monotonic clock, which is also the ``now`` the session is driven with.
+callback and written through a :class:`~firmware_bridge.link.writer.FdWriter`
+(a backlog waits on ``loop.add_writer`` when the line is full; a write that
+would leave more than :data:`MAX_BACKLOG` waiting, or one that fails, fails
+the port). All timers are ``loop.call_at`` on the loop's monotonic clock,
+which is also the ``now`` the session is driven with.
 
 Link life (docs/protocol.md section 4):
 
@@ -40,6 +42,7 @@ import serial
 from firmware_bridge.link.messages import Hello, Message
 from firmware_bridge.link.session import Delivered, HostSession, SessionEnded, SessionStarted, default_rto
 from firmware_bridge.link.stats import LinkStats
+from firmware_bridge.link.writer import FdWriter
 
 __all__ = ["HostLink", "random_nonce"]
 
@@ -101,7 +104,7 @@ class HostLink:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._serial: serial.Serial | None = None
         self._fd: int | None = None
-        self._backlog = bytearray()
+        self._writer: FdWriter | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
         self._reopen: asyncio.TimerHandle | None = None
@@ -172,6 +175,9 @@ class HostLink:
         fd = port.fileno()
         os.set_blocking(fd, False)
         self._serial, self._fd = port, fd
+        self._writer = FdWriter(
+            self._loop, fd, limit=MAX_BACKLOG, on_overflow=self._on_overflow, on_error=self._on_write_error
+        )
         self._loop.add_reader(fd, self._on_readable)
         now = self._loop.time()
         self._path_check_at = now + self.reopen_interval
@@ -181,15 +187,15 @@ class HostLink:
         self._reschedule()
 
     def _close_port(self) -> None:
-        port, fd = self._serial, self._fd
-        self._serial = self._fd = None
+        port, fd, writer = self._serial, self._fd, self._writer
+        self._serial = self._fd = self._writer = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if writer is not None:
+            writer.close()
         if fd is not None and self._loop is not None:
             self._loop.remove_reader(fd)
-            self._loop.remove_writer(fd)
-        self._backlog.clear()
         if port is not None:
             try:
                 port.close()
@@ -224,40 +230,14 @@ class HostLink:
 
     def _write_output(self) -> None:
         data = self._session.take_output()
-        fd = self._fd
-        if not data or fd is None or self._loop is None:
-            return
-        if self._backlog:
-            self._backlog += data
-        else:
-            try:
-                written = os.write(fd, data)
-            except BlockingIOError:
-                written = 0
-            except OSError as error:
-                self._fail(f"write failed: {error}")
-                return
-            if written == len(data):
-                return
-            self._backlog += data[written:]
-            self._loop.add_writer(fd, self._on_writable)
-        if len(self._backlog) > MAX_BACKLOG:
-            self._fail(f"more than {MAX_BACKLOG} bytes wait for the line")
+        if data and self._writer is not None:
+            self._writer.write(data)
 
-    def _on_writable(self) -> None:
-        fd = self._fd
-        if fd is None or self._loop is None:
-            return
-        try:
-            written = os.write(fd, self._backlog)
-        except BlockingIOError:
-            return
-        except OSError as error:
-            self._fail(f"write failed: {error}")
-            return
-        del self._backlog[:written]
-        if not self._backlog:
-            self._loop.remove_writer(fd)
+    def _on_overflow(self, size: int) -> None:
+        self._fail(f"more than {MAX_BACKLOG} bytes wait for the line")
+
+    def _on_write_error(self, error: OSError, dropped: int) -> None:
+        self._fail(f"write failed: {error}")
 
     # --- timers ------------------------------------------------------------------
 

@@ -8,8 +8,10 @@ physical side is a :class:`~firmware_bridge.simulator.models.ShoeModel` or
 :class:`~firmware_bridge.simulator.models.RfidModel`.
 
 Everything runs on the caller's asyncio loop: the master fd is read with
-``loop.add_reader``, written non-blocking with an ``add_writer`` backlog, and
-all timers (retransmission, STATUS, INVENTORY) are ``loop.call_at`` handles.
+``loop.add_reader``, written through a :class:`~firmware_bridge.link.writer.FdWriter`
+(an ``add_writer`` backlog of up to :data:`MAX_BACKLOG` bytes; what does not
+fit, or meets a closed line, is counted in ``bytes_discarded``), and all
+timers (retransmission, STATUS, INVENTORY) are ``loop.call_at`` handles.
 There are no threads and no sleeps. All randomness (shuffles, fault
 injection, noise, the first shoe id) comes from the one ``random.Random``
 given to the board, so a seeded run is repeatable.
@@ -32,7 +34,10 @@ What the simulated firmware does:
 Fault injection (:class:`FaultPlan`) works on whole frames as the board
 writes them: a dropped frame never reaches the line, a corrupted one has one
 bit flipped so that its CRC fails. :meth:`~SimulatedBoard.noise` writes a
-burst of random bytes between frames.
+burst of random bytes between frames, :meth:`~SimulatedBoard.inject` given
+bytes (a crafted broken frame). :meth:`~SimulatedBoard.hang` stops the
+firmware (it neither reads, writes nor keeps time) until
+:meth:`~SimulatedBoard.resume` or :meth:`~SimulatedBoard.reboot`.
 """
 
 from __future__ import annotations
@@ -65,6 +70,7 @@ from firmware_bridge.link.messages import (
 )
 from firmware_bridge.link.session import WINDOW, BoardSession, Delivered, SessionStarted
 from firmware_bridge.link.stats import LinkStats
+from firmware_bridge.link.writer import FdWriter
 from firmware_bridge.simulator.models import RfidModel, ShoeModel
 
 __all__ = [
@@ -299,7 +305,7 @@ class SimulatedBoard:
         board's life.
         """
         self.noise_sent = 0
-        """Bytes of line noise written by :meth:`noise`."""
+        """Bytes of line noise written by :meth:`noise` and :meth:`inject`."""
         self.frames_dropped = 0
         """Outgoing frames lost by fault injection (``faults.drop_rate``)."""
         self.frames_corrupted = 0
@@ -319,8 +325,7 @@ class SimulatedBoard:
         self._master: int | None = None
         self._slave: int | None = None
         self._slave_path: str | None = None
-        self._backlog = bytearray()
-        self._writer_added = False
+        self._writer: FdWriter | None = None
         self._rx_partial = bytearray()
         self._unwritten: deque[Message] = deque()
         self._boot_time = 0.0
@@ -330,6 +335,7 @@ class SimulatedBoard:
         self._idle_waiters: list[asyncio.Future[None]] = []
         self._started = False
         self._closed = False
+        self._hung = False
 
     # --- the port ------------------------------------------------------------
 
@@ -428,20 +434,24 @@ class SimulatedBoard:
             os.close(slave)
             raise
         self._master, self._slave, self._slave_path = master, slave, slave_path
+        self._writer = FdWriter(
+            loop, master, limit=MAX_BACKLOG, on_overflow=self._discard, on_error=self._on_write_error
+        )
         self._rx_partial.clear()
-        loop.add_reader(master, self._on_readable)
+        if not self._hung:
+            self._listen()
         path = self.path
         assert path is not None
         return path
 
     def _unplug(self) -> None:
         loop = self._loop
+        if self._writer is not None:
+            self._discard(self._writer.close())
+            self._writer = None
         if self._master is not None:
             if loop is not None and not loop.is_closed():
                 loop.remove_reader(self._master)
-                if self._writer_added:
-                    loop.remove_writer(self._master)
-            self._writer_added = False
             os.close(self._master)
             self._master = None
         if self._slave is not None:
@@ -453,8 +463,6 @@ class SimulatedBoard:
                 if os.readlink(self.link) == self._slave_path:
                     self.link.unlink()
         self._slave_path = None
-        self.bytes_discarded += len(self._backlog)
-        self._backlog.clear()
         self._rx_partial.clear()
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
@@ -507,7 +515,56 @@ class SimulatedBoard:
         a firmware that reports its watchdog resets.
         """
         self._require_running()
+        if self._hung:
+            self._hung = False
+            self._listen()
         self._boot()
+
+    @property
+    def hung(self) -> bool:
+        """Whether the firmware is stuck (between :meth:`hang` and :meth:`resume` or :meth:`reboot`)."""
+        return self._hung
+
+    def hang(self) -> None:
+        """The firmware gets stuck, as before its watchdog fires: the board falls silent.
+
+        It stops reading the line (the host's bytes wait in the pty), writing
+        to it, and keeping time: no STATUS, INVENTORY or retransmission goes
+        out. What it is given meanwhile (``draw``, ``place`` ...) waits in
+        its outbox; output already handed to the line (the write backlog)
+        still drains. :meth:`resume` lets it go on where it stopped;
+        :meth:`reboot` (the watchdog firing) starts it afresh.
+        """
+        self._require_running()
+        if self._hung:
+            raise RuntimeError("the board is already hung")
+        self._hung = True
+        for handle in (self._deadline, self._status_timer, self._inventory_timer):
+            if handle is not None:
+                handle.cancel()
+        self._deadline = self._status_timer = self._inventory_timer = None
+        if self._master is not None:
+            self._running_loop().remove_reader(self._master)
+
+    def resume(self) -> None:
+        """The stuck firmware goes on: it reads what the host sent meanwhile and writes what waited.
+
+        The STATUS and INVENTORY periods start again from now; overdue
+        retransmissions go out at once.
+        """
+        self._require_running()
+        if not self._hung:
+            raise RuntimeError("the board is not hung")
+        self._hung = False
+        self._listen()
+        now = self._now()
+        self._pump(now)
+        self._restart_status_timer(now, send_now=False)
+        self._restart_inventory_timer(now, send_now=False)
+
+    def _listen(self) -> None:
+        if self._master is not None:
+            self._running_loop().add_reader(self._master, self._on_readable)
 
     def _boot(self) -> None:
         now = self._now()
@@ -572,7 +629,14 @@ class SimulatedBoard:
     def noise(self, count: int) -> None:
         """Write a burst of ``count`` random bytes (never all zeros) to the line, between two frames."""
         self._require_running()
-        data = noise_bytes(count, self.rng)
+        self.inject(noise_bytes(count, self.rng))
+
+    def inject(self, data: bytes) -> None:
+        """Write ``data`` to the line as it is, between two frames: crafted noise, such as a broken frame.
+
+        Line noise, not firmware output: it is written even while the board is hung.
+        """
+        self._require_running()
         self.noise_sent += len(data)
         self._write(data)
 
@@ -611,7 +675,9 @@ class SimulatedBoard:
     # --- the engine ----------------------------------------------------------
 
     def _pump(self, now: float) -> None:
-        """Write what the session produced, rearm its timer, wake idle waiters."""
+        """Write what the session produced, rearm its timer, wake idle waiters (nothing while hung)."""
+        if self._hung:
+            return
         out = self._session.take_output()
         if out:
             self._transmit(out, now)
@@ -668,39 +734,20 @@ class SimulatedBoard:
             self.sent_log.append((now, message))
 
     def _write(self, data: bytes) -> None:
-        if self._master is None:
-            self.bytes_discarded += len(data)
-            return
-        if len(self._backlog) + len(data) > MAX_BACKLOG:
-            self.bytes_discarded += len(data)
-            return
-        self._backlog += data
-        if not self._writer_added:
-            self._on_writable()
+        if self._writer is None:
+            self._discard(len(data))
+        else:
+            self._writer.write(data)
 
-    def _on_writable(self) -> None:
-        master = self._master
-        while self._backlog and master is not None:
-            try:
-                written = os.write(master, self._backlog)
-            except BlockingIOError:
-                break
-            except OSError as error:
-                if error.errno not in (errno.EIO, errno.EBADF):
-                    raise
-                self.bytes_discarded += len(self._backlog)
-                self._backlog.clear()
-                break
-            del self._backlog[:written]
-        if master is None:
-            return
-        loop = self._running_loop()
-        if self._backlog and not self._writer_added:
-            loop.add_writer(master, self._on_writable)
-            self._writer_added = True
-        elif not self._backlog and self._writer_added:
-            loop.remove_writer(master)
-            self._writer_added = False
+    def _discard(self, size: int) -> None:
+        self.bytes_discarded += size
+
+    def _on_write_error(self, error: OSError, dropped: int) -> None:
+        # EIO/EBADF: the line is gone; the output is lost like output written while unplugged.
+        # Anything else is a fault of the simulator itself and is raised.
+        self._discard(dropped)
+        if error.errno not in (errno.EIO, errno.EBADF):
+            raise error
 
     def _on_readable(self) -> None:
         if self._master is None:

@@ -36,7 +36,13 @@ from firmware_bridge.link.messages import (
 )
 from firmware_bridge.link.session import Delivered, HostSession, SessionEnded, SessionStarted
 from firmware_bridge.link.stats import LinkStats
-from firmware_bridge.simulator.board import FaultPlan, SimulatedBoard, corrupt_frame, split_frames
+from firmware_bridge.simulator.board import (
+    MAX_BACKLOG,
+    FaultPlan,
+    SimulatedBoard,
+    corrupt_frame,
+    split_frames,
+)
 from firmware_bridge.simulator.models import SHOE_EMPTY, TOO_MANY_CHIPS
 
 TIMEOUT = 5.0
@@ -290,6 +296,7 @@ async def test_corrupted_frames_fail_the_crc_and_dropped_ones_never_arrive(shoe:
         assert not any(isinstance(m, Fault) for m in host.delivered)
         shoe.faults.corrupt_rate = 0.0
         await host.until(lambda: Fault(1, "sensor") in host.delivered)
+        await shoe.wait_idle()  # the board has read the host's ACK too
         assert shoe.frames_corrupted >= 3
         shoe.faults.drop_rate = 1.0
         dropped = shoe.frames_dropped
@@ -315,6 +322,72 @@ async def test_noise_costs_only_the_frames_it_touches(shoe: SimulatedBoard) -> N
         assert cards(host.delivered) == list(range(1, 41))
         assert host.session.stats.framing_errors >= 1
         assert shoe.noise_sent == 1000
+    finally:
+        host.close()
+
+
+async def test_inject_writes_the_bytes_as_they_are(shoe: SimulatedBoard) -> None:
+    await shoe.start()
+    host = await connect(shoe)
+    try:
+        shoe.load_shoe(1, [(1, 0), (2, 0)], cut_at=0)
+        shoe.draw()
+        await shoe.wait_idle()
+        errors = host.session.stats.framing_errors
+        shoe.inject(b"\x05\x01\x02\x03\x00")  # a broken COBS frame (4 bytes announced, 3 given)
+        shoe.draw()
+        await shoe.wait_idle()
+        assert b"\x00\x05\x01\x02\x03\x00" in host.received
+        assert host.session.stats.framing_errors == errors + 1
+        assert cards(host.delivered) == [1, 2] and shoe.noise_sent == 5
+    finally:
+        host.close()
+
+
+async def test_a_hung_board_is_silent_until_it_resumes(tmp_path: Path) -> None:
+    board = SimulatedBoard(
+        "rfid", rng=random.Random(4), status_interval=0.05, inventory_interval=0.05, rto=0.05
+    )
+    await board.start()
+    board.place(1, [("00000000000000aa", 100)])
+    host = await connect(board)
+    try:
+        await board.wait_idle()
+        board.hang()
+        assert board.hung
+        heard = len(host.received)
+        board.place(2, [("00000000000000bb", 500)])
+        host.send(SpotLights(3))
+        # the host's own retransmission timer is the clock: many STATUS periods pass meanwhile
+        retransmissions = host.session.stats.retransmissions
+        await host.until(lambda: host.session.stats.retransmissions >= retransmissions + 3)
+        assert len(host.received) == heard
+        assert board.spot_lights == 0 and board.pending == 1
+        with pytest.raises(RuntimeError, match="already hung"):
+            board.hang()
+        statuses = sum(isinstance(m, Status) for m in host.delivered)
+        board.resume()
+        assert not board.hung
+        await host.until(lambda: Inventory(2, (Chip("00000000000000bb", 500),)) in host.delivered)
+        await host.until(lambda: board.spot_lights == 3)
+        await host.until(lambda: sum(isinstance(m, Status) for m in host.delivered) > statuses)
+        with pytest.raises(RuntimeError, match="not hung"):
+            board.resume()
+    finally:
+        host.close()
+        await board.close()
+
+
+async def test_a_reboot_ends_a_hang(shoe: SimulatedBoard) -> None:
+    await shoe.start()
+    host = await connect(shoe)
+    try:
+        shoe.hang()
+        shoe.reboot()
+        assert not shoe.hung
+        await host.until(lambda: any(isinstance(e, SessionEnded) for e in host.events))
+        await host.until(lambda: host.session.in_session and shoe.in_session)
+        assert Hello(0, 1, 1, "sim-1.0.0", "SIM-SHOE-0001") in messages_of(host.frames)
     finally:
         host.close()
 
@@ -397,6 +470,33 @@ async def test_a_reader_that_does_not_read_is_buffered_not_lost(shoe: SimulatedB
         shoe.noise(300_000)  # far more than the pty holds
         await host.until(lambda: len(host.received) == 300_000 + shoe.stats.bytes_sent)
         assert shoe.bytes_discarded == 0
+    finally:
+        host.close()
+
+
+async def test_output_beyond_the_backlog_limit_is_discarded_and_counted(shoe: SimulatedBoard) -> None:
+    await shoe.start()
+    host = await connect(shoe, start=False, session=False)
+    try:
+        kept, lost = MAX_BACKLOG * 3 // 4, MAX_BACKLOG // 2
+        shoe.noise(kept)  # waits for the reader, far beyond what the pty holds
+        shoe.noise(lost)  # would make more than MAX_BACKLOG wait: discarded whole
+        assert shoe.bytes_discarded == lost and shoe.noise_sent == kept + lost
+        await host.until(lambda: len(host.received) == kept + shoe.stats.bytes_sent)
+        shoe.noise(lost)  # once the reader caught up there is room again
+        await host.until(lambda: len(host.received) == kept + lost + shoe.stats.bytes_sent)
+        assert shoe.bytes_discarded == lost
+    finally:
+        host.close()
+
+
+async def test_unplugging_discards_what_waits_for_the_line(shoe: SimulatedBoard) -> None:
+    await shoe.start()
+    host = await connect(shoe, start=False, session=False)
+    try:
+        shoe.noise(300_000)  # far more than the pty holds: most of it waits in the board
+        shoe.unplug()
+        assert 0 < shoe.bytes_discarded <= 300_000
     finally:
         host.close()
 
