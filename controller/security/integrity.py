@@ -3,9 +3,10 @@
 ``table-controller manifest --output FILE`` records the SHA-256 of every file
 of the three packages (``controller``, ``drivers``, ``firmware_bridge``) as
 installed, less the development tools the daemon never runs
-(``controller/devkit``, ``firmware_bridge/simulator``). With ``[integrity] manifest`` set, the daemon checks them at start
-and raises a ``software_integrity`` alert for each file that differs, is
-missing, or is not in the manifest (pit-events.md section 3).
+(``controller/devkit``, ``firmware_bridge/simulator``). With ``[integrity]
+manifest`` set, the daemon checks them at start and raises a
+``software_integrity`` alert for each file that differs, is missing, or is not
+in the manifest (pit-events.md section 3).
 """
 
 from __future__ import annotations
