@@ -42,7 +42,7 @@ from zmq.auth.asyncio import AsyncioAuthenticator
 
 from controller.pit.events import compact_json, encode_heartbeat, now_timestamp
 
-__all__ = ["CurveKeys", "PitServer", "is_local_endpoint"]
+__all__ = ["CurveKeys", "PitServer", "is_local_endpoint", "load_secret_key"]
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,23 @@ def is_local_endpoint(endpoint: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:  # "*", an interface name or a host name
         return False
+
+
+def load_secret_key(path: Path) -> tuple[bytes, bytes]:
+    """The public and secret key of the ``zmq.auth`` certificate at ``path``.
+
+    Raises ``ValueError`` naming the file and what is wrong with it (missing, unreadable, not a
+    certificate, or a public certificate without the secret key).
+    """
+    if not path.is_file():
+        raise ValueError(f"{path}: {'not a file' if path.exists() else 'no such file'}")
+    try:
+        public, secret = zmq.auth.load_certificate(path)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: not a certificate ({exc})") from exc
+    if secret is None:
+        raise ValueError(f"{path}: holds no secret key (give the *.key_secret file)")
+    return public, secret
 
 
 def _error_text(exc: BaseException) -> str:
@@ -177,12 +194,9 @@ class PitServer:
     @staticmethod
     def _load_server_keys(path: Path) -> tuple[bytes, bytes]:
         try:
-            public, secret = zmq.auth.load_certificate(path)
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"CURVE secret key file {path}: {exc}") from exc
-        if secret is None:
-            raise ValueError(f"CURVE secret key file {path} holds no secret key")
-        return public, secret
+            return load_secret_key(path)
+        except ValueError as exc:
+            raise ValueError(f"CURVE secret key file {exc}") from exc
 
     # ------------------------------------------------------------------ lifecycle
 
