@@ -55,8 +55,17 @@ SYNC_SNDHWM = 100_000
 SYNC_SNDTIMEO_MS = 10_000
 """How long one replay message may wait for a stalled sync client before that replay is dropped."""
 
-MAX_REQUEST_BYTES = 1 << 20
-"""Largest request accepted on the sync and control sockets (ZMQ_MAXMSGSIZE); bigger peers are cut."""
+MAX_REQUEST_BYTES = 64 * 1024
+"""Largest request (all its frames) served on the sync and control sockets; a bigger one is answered
+with an error that says so."""
+
+CUT_REQUEST_BYTES = 8 << 20
+"""Largest message read at all on the sync and control sockets (ZMQ_MAXMSGSIZE): a peer that sends
+more is disconnected by ZeroMQ before the message is read, so it gets no reply."""
+
+REQUEST_RCVHWM = 8
+"""Requests queued per peer on the sync and control sockets (bounds what a flooding peer can make the
+daemon hold: REQUEST_RCVHWM * CUT_REQUEST_BYTES)."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +129,15 @@ def load_secret_key(path: Path) -> tuple[bytes, bytes]:
     if secret is None:
         raise ValueError(f"{path}: holds no secret key (give the *.key_secret file)")
     return public, secret
+
+
+def _too_large(size: int) -> str:
+    """The error for a request over :data:`MAX_REQUEST_BYTES`.
+
+    >>> _too_large(70000)
+    'request of 70000 bytes is over the limit of 65536 bytes'
+    """
+    return f"request of {size} bytes is over the limit of {MAX_REQUEST_BYTES} bytes"
 
 
 def _error_text(exc: BaseException) -> str:
@@ -242,9 +260,10 @@ class PitServer:
         self._router.setsockopt(zmq.SNDHWM, SYNC_SNDHWM)
         self._router.setsockopt(zmq.ROUTER_MANDATORY, 1)
         self._router.setsockopt(zmq.SNDTIMEO, SYNC_SNDTIMEO_MS)
-        self._router.setsockopt(zmq.MAXMSGSIZE, MAX_REQUEST_BYTES)
         self._rep = ctx.socket(zmq.REP)
-        self._rep.setsockopt(zmq.MAXMSGSIZE, MAX_REQUEST_BYTES)
+        for served in (self._router, self._rep):
+            served.setsockopt(zmq.MAXMSGSIZE, CUT_REQUEST_BYTES)
+            served.setsockopt(zmq.RCVHWM, REQUEST_RCVHWM)
         for name, sock in (("publish", pub), ("sync", self._router), ("control", self._rep)):
             endpoint = self._bind[name]
             sock.setsockopt(zmq.LINGER, 0)
@@ -352,6 +371,9 @@ class PitServer:
 
     def _sync_replies(self, request: list[bytes]) -> list[list[bytes]]:
         """Every reply message for one sync request, computed at one instant."""
+        size = sum(len(frame) for frame in request)
+        if size > MAX_REQUEST_BYTES:
+            return [[b"error", _too_large(size).encode()]]
         verb = request[0] if request else b""
         args = request[1:]
         if verb == b"snapshot":
@@ -400,6 +422,9 @@ class PitServer:
 
     async def _control_reply(self, frames: list[bytes]) -> dict[str, Any]:
         """The reply to one control request; never raises (except cancellation)."""
+        size = sum(len(frame) for frame in frames)
+        if size > MAX_REQUEST_BYTES:
+            return {"ok": False, "error": _too_large(size)}
         if len(frames) != 1:
             return {"ok": False, "error": f"expected one JSON frame, got {len(frames)}"}
         try:
