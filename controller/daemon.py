@@ -29,6 +29,7 @@ from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
 from drivers.inputs import CardDrawn, DeviceOffline, DriverInput
+from drivers.repeat_log import RepeatLog
 from drivers.rfid import RfidDriver
 from drivers.shoe import ShoeDriver
 
@@ -38,6 +39,9 @@ JOURNAL_NAME = "journal.log"
 CHECKPOINT_NAME = "checkpoint.json"
 REPLAY_WINDOW = 10_000
 """Events the sync socket can always replay (pit-events.md section 2)."""
+
+MAX_BUTTON_NAME = 32
+"""The longest button name a ``press`` command may carry (the real ones are a word)."""
 
 
 def make_renderer(mode: str) -> Renderer:
@@ -76,6 +80,8 @@ class Daemon:
                            write=self.write)
         self.renderer = make_renderer(config.display.mode)
         self.stopping = asyncio.Event()
+        self.repeats = RepeatLog(log)
+        """The log of what may repeat without end: refused presses, inputs that fail."""
         self.failure: BaseException | None = None
         """Why the daemon stopped by itself (the journal could not be written), else None."""
         self.pit: PitServer | None = None
@@ -155,6 +161,7 @@ class Daemon:
         if self.pit is not None:
             await self.pit.close()
         self.renderer.close()
+        self.repeats.flush()
         self.journal.close()
 
     def write(self, record: Record) -> None:
@@ -173,8 +180,9 @@ class Daemon:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""
         try:
             self.table.handle(item)
-        except Exception:
-            log.exception("input %s could not be handled", _describe(item))
+        except Exception as error:
+            self.repeats.note(("input", type(item).__name__, type(error).__name__), logging.ERROR,
+                              f"input {_describe(item)} could not be handled", exc_info=True)
             self.table.notice = f"internal error handling {type(item).__name__}: see the log"
         self.refresh()
 
@@ -186,10 +194,14 @@ class Daemon:
         """A button pressed on the panel or through the control socket; returns a refusal or None."""
         try:
             reason = self.table.press(button)
-        except Exception:
-            log.exception("button %s could not be handled", button)
+        except Exception as error:
+            self.repeats.note(("press", button, type(error).__name__), logging.ERROR,
+                              f"button {button} could not be handled", exc_info=True)
             reason = f"internal error pressing {button}: see the log"
             self.table.notice = reason
+        else:
+            if reason is not None:
+                self.repeats.note(("refused", reason), logging.INFO, f"press refused: {reason}")
         self.refresh()
         return reason
 
@@ -228,8 +240,9 @@ class Daemon:
         cmd = request.get("cmd")
         if cmd == "press":
             button = request.get("button")
-            if not isinstance(button, str):
-                return {"ok": False, "error": "press needs a button name"}
+            if not isinstance(button, str) or not 0 < len(button) <= MAX_BUTTON_NAME:
+                return {"ok": False,
+                        "error": f"press needs a button name (1 to {MAX_BUTTON_NAME} characters)"}
             reason = self.press(button)
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         if cmd == "links":

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from drivers.board import BoardDriver
 from drivers.chips import ChipRegistry
 from drivers.inputs import DriverInput
+from drivers.repeat_log import RepeatLog
 from firmware_bridge.link import messages
 
 TOO_MANY_CHIPS = 0x04
@@ -36,16 +37,19 @@ class RfidDriver(BoardDriver):
         self._registry = registry
         self._last: dict[int, tuple[tuple[tuple[str, int], ...], bool]] = {}
         self._lights: int | None = None
+        self._repeats = RepeatLog(log)
 
     def on_data(self, message: messages.Message) -> None:
         """Turn one INVENTORY into a wager when the spot's chips changed."""
         if not isinstance(message, messages.Inventory):
-            log.warning("RFID reader sent an unexpected %s", message.NAME)
+            self._repeats.note(("unexpected", message.NAME), logging.WARNING,
+                               f"RFID reader sent an unexpected {message.NAME}")
             return
         spot = self._antennas.get(message.antenna)
         if spot is None:
             if message.chips:
-                log.warning("chips on antenna %d, which is under no betting spot", message.antenna)
+                self._repeats.note(("no spot", message.antenna), logging.WARNING,
+                                   f"chips on antenna {message.antenna}, which is under no betting spot")
             return
         # Every chip listed, in a fixed order: a uid listed twice (a clone) is kept for the registry.
         chips = tuple(sorted((chip.uid, chip.value) for chip in message.chips))

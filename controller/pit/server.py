@@ -14,6 +14,10 @@ One :class:`PitServer` per table, on the daemon's single asyncio loop
   answered here, every other command goes to the ``on_command`` callback.
   Bad input never stops the loop: it is answered ``{"ok": false, "error": ...}``.
 
+A malformed request on sync or control is answered and logged; the log takes
+each kind of mistake once and then counts its repeats
+(:class:`~drivers.repeat_log.RepeatLog`), so a flood cannot fill the disk.
+
 With :class:`CurveKeys` all three sockets are CURVE servers and a ZAP
 authenticator on the same loop admits only the client public keys found in
 ``clients_dir``. Without CURVE the control socket must be bound to loopback
@@ -41,6 +45,7 @@ import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
 
 from controller.pit.events import compact_json, encode_heartbeat, now_timestamp
+from drivers.repeat_log import RepeatLog
 
 __all__ = ["CurveKeys", "PitServer", "is_local_endpoint", "load_secret_key"]
 
@@ -208,6 +213,7 @@ class PitServer:
         self._heartbeat: asyncio.TimerHandle | None = None
         self._endpoints: dict[str, str] = {}
         self._state = "new"  # new -> started -> closed
+        self._repeats = RepeatLog(log)
 
     @staticmethod
     def _load_server_keys(path: Path) -> tuple[bytes, bytes]:
@@ -285,6 +291,7 @@ class PitServer:
         if self._state == "closed":
             return
         self._state = "closed"
+        self._repeats.flush()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None
@@ -367,43 +374,49 @@ class PitServer:
                 for reply in self._sync_replies(request):
                     await router.send_multipart([identity, *reply])
             except zmq.ZMQError as exc:  # peer gone (EHOSTUNREACH) or stalled (EAGAIN)
-                log.warning("pit sync reply abandoned: %s", exc)
+                self._repeats.note("sync abandoned", logging.WARNING, f"pit sync reply abandoned: {exc}")
 
     def _sync_replies(self, request: list[bytes]) -> list[list[bytes]]:
         """Every reply message for one sync request, computed at one instant."""
         size = sum(len(frame) for frame in request)
         if size > MAX_REQUEST_BYTES:
-            return [[b"error", _too_large(size).encode()]]
+            return self._sync_error("too large", _too_large(size))
         verb = request[0] if request else b""
         args = request[1:]
         if verb == b"snapshot":
             if args:
-                return [[b"error", b"snapshot takes no arguments"]]
+                return self._sync_error("snapshot arguments", "snapshot takes no arguments")
             try:
                 return [[b"snapshot", compact_json(self._snapshot())]]
             except Exception as exc:
-                log.exception("pit snapshot failed")
+                self._repeats.note("snapshot failed", logging.ERROR, "pit snapshot failed", exc_info=True)
                 return [[b"error", f"snapshot failed: {_error_text(exc)}".encode()]]
         if verb == b"replay":
             if len(args) != 1:
-                return [[b"error", b"replay takes exactly one argument: from_seq"]]
+                return self._sync_error("replay arguments", "replay takes exactly one argument: from_seq")
             raw = args[0]
             if not (raw.isdigit() and len(raw) <= 20):
                 shown = raw[:40].decode("ascii", "replace")
-                return [[b"error", f"from_seq is not a non-negative integer: {shown!r}".encode()]]
+                return self._sync_error("from_seq", f"from_seq is not a non-negative integer: {shown!r}")
             try:
                 # Materialised now, with last_seq, so that events published while
                 # the replay is being sent cannot tear it.
                 held = list(self._history(int(raw)))
                 last = self._last_seq()
             except Exception as exc:
-                log.exception("pit replay failed")
+                self._repeats.note("replay failed", logging.ERROR, "pit replay failed", exc_info=True)
                 return [[b"error", f"replay failed: {_error_text(exc)}".encode()]]
             replies = [[b"event", topic, body] for topic, body in held]
             replies.append([b"end", str(last).encode()])
             return replies
         shown = verb[:40].decode("ascii", "replace")
-        return [[b"error", f"unknown request {shown!r}; expected snapshot or replay".encode()]]
+        return self._sync_error("unknown", f"unknown request {shown!r}; expected snapshot or replay")
+
+    def _sync_error(self, kind: str, why: str) -> list[list[bytes]]:
+        """The ``error`` reply to a malformed sync request, which is logged (once per kind, then
+        counted: see :class:`~drivers.repeat_log.RepeatLog`)."""
+        self._repeats.note(("sync", kind), logging.WARNING, f"pit sync: malformed request: {why}")
+        return [[b"error", why.encode()]]
 
     # ------------------------------------------------------------------ control
 
@@ -416,7 +429,7 @@ class PitServer:
             try:
                 frame = compact_json(reply)
             except (TypeError, ValueError) as exc:
-                log.error("pit control reply is not JSON: %s", exc)
+                self._repeats.note("reply not JSON", logging.ERROR, f"pit control reply is not JSON: {exc}")
                 frame = compact_json({"ok": False, "error": f"reply not JSON: {exc}"})
             await rep.send(frame)
 
@@ -424,30 +437,38 @@ class PitServer:
         """The reply to one control request; never raises (except cancellation)."""
         size = sum(len(frame) for frame in frames)
         if size > MAX_REQUEST_BYTES:
-            return {"ok": False, "error": _too_large(size)}
+            return self._control_error("too large", _too_large(size))
         if len(frames) != 1:
-            return {"ok": False, "error": f"expected one JSON frame, got {len(frames)}"}
+            return self._control_error("frames", f"expected one JSON frame, got {len(frames)}")
         try:
             request = json.loads(frames[0].decode("utf-8"))
         except (ValueError, RecursionError) as exc:
-            return {"ok": False, "error": f"request is not UTF-8 JSON: {exc}"}
+            return self._control_error("not JSON", f"request is not UTF-8 JSON: {exc}")
         if not isinstance(request, dict):
-            return {"ok": False, "error": "request must be a JSON object"}
+            return self._control_error("not an object", "request must be a JSON object")
         cmd = request.get("cmd")
         if not isinstance(cmd, str):
-            return {"ok": False, "error": 'request needs a string "cmd"'}
+            return self._control_error("no cmd", 'request needs a string "cmd"')
         try:
             if cmd == "state":
                 snap = self._snapshot()
                 return {"ok": True, "state": snap["state"], "seq": snap["seq"]}
             reply = await self._on_command(request)
         except Exception as exc:
-            log.exception("pit control command %r failed", cmd)
+            self._repeats.note(("failed", cmd[:40]), logging.ERROR,
+                               f"pit control command {cmd[:40]!r} failed", exc_info=True)
             return {"ok": False, "error": f"{cmd} failed: {_error_text(exc)}"}
         if not isinstance(reply, dict):
-            log.error("pit control handler returned %r for %r", type(reply).__name__, cmd)
+            self._repeats.note(("no object", cmd[:40]), logging.ERROR,
+                               f"pit control handler returned {type(reply).__name__} for {cmd[:40]!r}")
             return {"ok": False, "error": f"{cmd} failed: handler returned no object"}
         return reply
+
+    def _control_error(self, kind: str, why: str) -> dict[str, Any]:
+        """The ``ok: false`` reply to a malformed control request, which is logged (once per kind,
+        then counted: see :class:`~drivers.repeat_log.RepeatLog`)."""
+        self._repeats.note(("control", kind), logging.WARNING, f"pit control: malformed request: {why}")
+        return {"ok": False, "error": why}
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         if task.cancelled():
