@@ -23,6 +23,7 @@ from controller.journal.log import Record
 from controller.pit.events import now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
+from controller.security.supervisor_pins import verify_pin
 from controller.table.machine import Table, TableSettings
 from controller.table.views import dealer_view, public_state
 from drivers.buttons import DealerPanel
@@ -224,8 +225,9 @@ class Daemon:
             return
         try:
             self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint())
-        except OSError:
-            log.exception("checkpoint not written; the journal is still complete")
+        except OSError as error:
+            self.repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
+                              f"checkpoint not written ({error}); the journal is still complete")
 
     def snapshot(self) -> dict[str, Any]:
         """The sync socket's snapshot: the state as of the last event."""
@@ -250,4 +252,24 @@ class Daemon:
                 driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
                 for driver in (self.shoe, self.rfid) if driver is not None
             }}
-        return {"ok": False, "error": f"unknown command {cmd!r}"}
+        if cmd == "shoe_resync":
+            supervisor = await self.supervisor(cmd, request)
+            if supervisor is None:
+                return {"ok": False, "error": f"{cmd}: unknown supervisor or wrong PIN"}
+            reason = self.table.resync_shoe(supervisor)
+            self.refresh()
+            return {"ok": True} if reason is None else {"ok": False, "error": reason}
+        return {"ok": False, "error": f"unknown command {str(cmd)[:40]!r}"}
+
+    async def supervisor(self, cmd: str, request: dict[str, Any]) -> str | None:
+        """The supervisor a command names, if its ``pin`` matches their hash in ``[supervisors]``; else
+        None (logged). The scrypt check runs off the loop."""
+        name, pin = request.get("supervisor"), request.get("pin")
+        if isinstance(name, str) and isinstance(pin, str) and name in self.config.supervisors:
+            loop = asyncio.get_running_loop()
+            if await loop.run_in_executor(None, verify_pin, self.config.supervisors[name], pin):
+                return name
+        shown = str(name)[:32]
+        self.repeats.note(("supervisor refused", cmd, shown), logging.WARNING,
+                          f"{cmd} refused: supervisor {shown!r} is unknown or gave a wrong PIN")
+        return None

@@ -16,6 +16,7 @@ emits every change as a pit event through :class:`controller.table.state.TableSt
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,7 @@ from transitions import Machine
 
 from controller.journal.log import Record
 from controller.pit.events import encode_event
+from controller.table import shoe_checks
 from controller.table.state import TableState
 from drivers.inputs import (
     ButtonPressed,
@@ -38,6 +40,7 @@ from drivers.inputs import (
     ShoeLoaded,
     SpotWager,
 )
+from drivers.repeat_log import RepeatLog
 
 STATES = ["betting", "dealing", "players", "dealer", "settled"]
 IN_HAND = ["dealing", "players", "dealer"]
@@ -66,6 +69,8 @@ STATUS_FLAGS = {
     "rfid": ("antenna fault", "RF field fault", "too many chips on a spot"),
 }
 """What each STATUS flag bit means, by board (io-protocol.md section 3)."""
+
+log = logging.getLogger(__name__)
 
 CHIP_ALERTS = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip",
                "value_mismatch": "chip_value_mismatch"}
@@ -131,6 +136,8 @@ class Table:
         """The machine's phase (``betting``, ``dealing``, ``players``, ``dealer``, ``settled``);
         ``transitions`` keeps it here."""
         self._flagged_chips: set[tuple[int, str]] = set()
+        self.repeats = RepeatLog(log)
+        """The log of inputs dropped without an event (a card reported again, a refusal already alerted)."""
         self.machine = Machine(
             model=self,
             states=STATES,
@@ -241,6 +248,9 @@ class Table:
         elif isinstance(item, ShoeLoaded):
             if item.shoe_id != self.state.shoe.shoe_id:
                 self._emit("shoe.loaded", {"shoe_id": item.shoe_id, "decks": item.decks})
+            else:
+                self.repeats.note(("shoe loaded again", item.shoe_id), logging.INFO,
+                                  f"shoe {item.shoe_id} loaded again (a resend): the shoe goes on as it was")
         elif isinstance(item, CutCard):
             if item.shoe_id == self.state.shoe.shoe_id and not self.state.shoe.cut_card_out:
                 self._emit("shoe.cut_card", {"index": item.index})
@@ -396,10 +406,10 @@ class Table:
         if shoe.shoe_id is None or drawn.shoe_id != shoe.shoe_id:
             self._unknown_shoe(drawn.shoe_id, drawn.index)
             return
-        if drawn.index <= shoe.last_index:
-            return  # the same card again after a link reset
-        self._check_gap(drawn.index)
         card = str(drawn.card)
+        if not self._plausible(drawn.index, card):
+            return
+        self._check_gap(drawn.index)
         taken = self.may_card(drawn)
         if shoe.seen[card] >= shoe.decks:
             # A card dealt face down is not named before the event that reveals it (pit-events.md
@@ -422,12 +432,37 @@ class Table:
         if shoe.shoe_id is None or item.shoe_id != shoe.shoe_id:
             self._unknown_shoe(item.shoe_id, item.index)
             return
-        if item.index <= shoe.last_index:
+        if not self._plausible(item.index, None):
             return
         self._check_gap(item.index)
         self._alert("card_unreadable", "warning",
                     f"card {item.index} could not be read: put it aside and draw again",
                     index=item.index)
+
+    def _plausible(self, index: int, card: str | None) -> bool:
+        """Whether a report of the loaded shoe is a new card (:func:`shoe_checks.check_card`). A refused
+        one raises ``card_implausible`` (once; then it is logged) and a repeat is logged: neither changes
+        the shoe's state."""
+        shoe = self.state.shoe
+        verdict = shoe_checks.check_card(shoe, index, card)
+        if verdict.take:
+            return True
+        alert = shoe_checks.refusal_alert(shoe, index, card, verdict) if verdict.refused else None
+        if alert is not None:
+            self._alert(**alert)
+        else:
+            self.repeats.note((verdict.reason, shoe.shoe_id), logging.WARNING if verdict.refused else
+                              logging.INFO, f"shoe {shoe.shoe_id}: {verdict.words}: ignored")
+        return False
+
+    def resync_shoe(self, supervisor: str) -> str | None:
+        """A supervisor's ``shoe_resync``: the loaded shoe's next card may come at any index ahead (a
+        ``shoe_resync`` alert records it); returns None, or why not."""
+        alert = shoe_checks.resync_alert(self.state.shoe, supervisor)
+        if isinstance(alert, str):
+            return self._refuse(alert)
+        self._alert(**alert)
+        return None
 
     def _unknown_shoe(self, shoe_id: int, index: int) -> None:
         """A card from a shoe the table never saw loaded: an alert, and the loaded shoe's count of
