@@ -26,6 +26,7 @@ from transitions import Machine
 from controller.journal.log import Record
 from controller.pit.events import encode_event
 from controller.table import shoe_checks
+from controller.table.chip_checks import CHIP_ALERT_CODES, chip_alerts
 from controller.table.state import TableState
 from drivers.inputs import (
     ButtonPressed,
@@ -71,9 +72,6 @@ STATUS_FLAGS = {
 """What each STATUS flag bit means, by board (io-protocol.md section 3)."""
 
 log = logging.getLogger(__name__)
-
-CHIP_ALERTS = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip",
-               "value_mismatch": "chip_value_mismatch"}
 
 
 @dataclass(frozen=True)
@@ -209,7 +207,7 @@ class Table:
             return None
         if self.state.in_hand:
             return self.state.hand_no
-        if kind == "bet.placed" or data.get("code") in CHIP_ALERTS.values():
+        if kind == "bet.placed" or data.get("code") in CHIP_ALERT_CODES:
             return self.state.hand_no + 1
         return None
 
@@ -494,22 +492,9 @@ class Table:
         self._sync_bets()
 
     def _check_chips(self, wager: SpotWager) -> None:
-        present = {(wager.antenna, chip.uid) for chip in wager.rejected}
-        for chip in wager.rejected:
-            if (wager.antenna, chip.uid) in self._flagged_chips:
-                continue
-            code = CHIP_ALERTS[chip.reason]
-            if chip.reason == "value_mismatch":
-                message = (f"chip {chip.uid} says {chip.value} cents, the registry "
-                           f"{chip.registry_value}: not counted")
-            elif chip.reason == "void":
-                message = f"chip {chip.uid} is marked void in the registry: not counted"
-            else:
-                message = f"chip {chip.uid} is not in the chip registry: not counted"
-            self._alert(code, "critical", message, seat=wager.seat, spot=wager.spot, uid=chip.uid)
-        self._flagged_chips = {
-            flagged for flagged in self._flagged_chips if flagged[0] != wager.antenna
-        } | present
+        alerts, self._flagged_chips = chip_alerts(wager, self._flagged_chips)
+        for alert in alerts:
+            self._alert(**alert)
 
     def _check_past_post(self, wager: SpotWager) -> None:
         closed = (self.state.closed_bets or {}).get((wager.seat, wager.spot), 0)
