@@ -272,7 +272,7 @@ class LogRenderer:
     1
     """
 
-    def __init__(self, stream: TextIO | None = None, *, width: int = 78, burst: int = 10,
+    def __init__(self, stream: TextIO | None = None, *, width: int = 78, burst: int = 60,
                  every: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
         self._stream = stream
         self._width = width
