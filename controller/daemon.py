@@ -14,11 +14,13 @@ import asyncio
 import logging
 import signal
 import sys
+import time
 from typing import Any
 
 from controller.config.loader import Config
 from controller.games.catalog import GAMES
-from controller.journal import checkpoint
+from controller.journal import checkpoint, high_water
+from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
 from controller.pit.events import now_timestamp
 from controller.pit.server import CurveKeys, PitServer
@@ -38,6 +40,7 @@ log = logging.getLogger(__name__)
 
 JOURNAL_NAME = "journal.log"
 CHECKPOINT_NAME = "checkpoint.json"
+HIGH_WATER_NAME = "published.mark"
 REPLAY_WINDOW = 10_000
 """Events the sync socket can always replay (pit-events.md section 2)."""
 
@@ -70,6 +73,9 @@ class Daemon:
         self.checkpoint_path = config.state_dir / CHECKPOINT_NAME
         self.journal, self.checkpoint = checkpoint.open_journal(
             config.state_dir / JOURNAL_NAME, self.checkpoint_path, keep=REPLAY_WINDOW)
+        self.high_water = HighWater.open(config.state_dir / HIGH_WATER_NAME)
+        self.start = self.begin()
+        """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
         spec = GAMES[config.game]
         settings = TableSettings(
@@ -78,7 +84,7 @@ class Daemon:
             buttons=tuple(config.buttons), decks=config.rules.decks,
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
-                           write=self.write)
+                           write=self.write, epoch=self.start.epoch)
         self.renderer = make_renderer(config.display.mode)
         self.stopping = asyncio.Event()
         self.repeats = RepeatLog(log)
@@ -109,15 +115,11 @@ class Daemon:
             config.table_id, publish=config.pit.publish, sync=config.pit.sync,
             control=config.pit.control, snapshot=self.snapshot, history=self.history,
             last_seq=lambda: self.table.state.seq, on_command=self.command, curve=curve,
+            epoch=self.start.epoch,
         )
         await self.pit.start()
         self.table.set_publisher(self.pit.publish)
-        damage = self.journal.damage
-        self.table.open(
-            recovered=self.journal.last_seq > 0,
-            journal_damage=None if damage is None else
-            f"journal tail cut at byte {damage.offset} ({damage.reason}); kept in {damage.quarantine}",
-        )
+        self.table.open(recovered=self.journal.last_seq > 0, journal_damage=self.journal_damage())
         self.check_integrity()
         self.shoe = ShoeDriver(config.shoe_port, on_input=self.dispatch,
                                shoe_id=self.table.state.shoe.shoe_id)
@@ -134,6 +136,35 @@ class Daemon:
         finally:
             boards_checked.cancel()
             await self.close()
+
+    def begin(self) -> Start:
+        """The epoch to publish in, from the high-water mark (or the checkpoint) and the journal's end."""
+        mark = self.high_water.mark
+        last = self.journal.since(self.journal.last_seq)
+        saved = checkpoint.load(self.checkpoint_path) if mark is None else None
+        start = high_water.begin(
+            mark, journal_last=self.journal.last_seq,
+            journal_epoch=body_epoch(last[0].body) if last else None,
+            checkpoint_seq=saved.seq if saved is not None else None, now=int(time.time()))
+        if start.lost is not None:
+            log.critical("the journal ends at seq %d, but seq %d was published: a new epoch %d begins",
+                         self.journal.last_seq, start.lost[1], start.epoch)
+        return start
+
+    def journal_damage(self) -> str | None:
+        """What ``journal_corrupt`` says at start: a torn tail cut off, events published but lost."""
+        problems = []
+        damage = self.journal.damage
+        if damage is not None:
+            problems.append(f"journal tail cut at byte {damage.offset} ({damage.reason}); kept in "
+                            f"{damage.quarantine}")
+        if self.start.lost is not None:
+            first, last = self.start.lost
+            problems.append(
+                f"events {first} to {last} were published but the journal no longer holds them (an SD "
+                f"card that lost its last writes, or a cut journal): seq goes on from {first} in the new "
+                f"epoch {self.start.epoch}, and no event of it is one of those")
+        return "; ".join(problems) or None
 
     def check_boards(self) -> None:
         """Some time after start, a board that the journal left online but that has not answered
@@ -164,12 +195,14 @@ class Daemon:
         self.renderer.close()
         self.repeats.flush()
         self.journal.close()
+        self.high_water.close()
 
     def write(self, record: Record) -> None:
         """Journal one event. If that fails, nothing more can be made durable: the daemon stops
         (and systemd starts it again, to recover from what the journal holds)."""
         try:
             self.journal.append(record)
+            self.high_water.record(self.start.epoch, record.seq)
         except BaseException as error:
             if self.failure is None:
                 log.critical("the journal cannot be written (%s): stopping the table", error)
@@ -231,7 +264,7 @@ class Daemon:
 
     def snapshot(self) -> dict[str, Any]:
         """The sync socket's snapshot: the state as of the last event."""
-        return {"seq": self.table.state.seq, "state": public_state(self.table)}
+        return {"seq": self.table.state.seq, "epoch": self.start.epoch, "state": public_state(self.table)}
 
     def history(self, from_seq: int) -> list[tuple[bytes, bytes]]:
         """Held events from ``from_seq`` on, byte for byte as published."""

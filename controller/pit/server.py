@@ -159,7 +159,8 @@ class PitServer:
     last event (0 before the first); ``on_command(request)`` answers every
     control command except ``state``. If ``context`` is not given the server
     makes its own and destroys it on :meth:`close`. With ``curve`` the
-    context must not already run a ZAP authenticator.
+    context must not already run a ZAP authenticator. ``epoch``, if given, is
+    carried by every heartbeat (the table's current epoch: see docs/pit.md).
 
     Raises ``ValueError`` for a non-positive heartbeat interval, a non-local
     control endpoint without CURVE, or unusable CURVE key files.
@@ -179,6 +180,7 @@ class PitServer:
         heartbeat_interval: float = 2.0,
         curve: CurveKeys | None = None,
         context: zmq.asyncio.Context | None = None,
+        epoch: int | None = None,
     ) -> None:
         if not heartbeat_interval > 0:
             raise ValueError(f"heartbeat_interval must be > 0, got {heartbeat_interval!r}")
@@ -190,6 +192,7 @@ class PitServer:
             )
         encode_heartbeat(table_id, 0, now_timestamp())  # refuses a table id unfit for a topic
         self._table_id = table_id
+        self._epoch = epoch
         self._bind = {"publish": publish, "sync": sync, "control": control}
         self._snapshot = snapshot
         self._history = history
@@ -356,7 +359,8 @@ class PitServer:
             return
         self._restart_heartbeat()
         try:
-            topic, body = encode_heartbeat(self._table_id, self._last_seq(), now_timestamp())
+            topic, body = encode_heartbeat(self._table_id, self._last_seq(), now_timestamp(),
+                                           epoch=self._epoch)
         except Exception:
             log.exception("pit heartbeat skipped: last_seq() failed")
             return
@@ -452,7 +456,10 @@ class PitServer:
         try:
             if cmd == "state":
                 snap = self._snapshot()
-                return {"ok": True, "state": snap["state"], "seq": snap["seq"]}
+                state = {"ok": True, "state": snap["state"], "seq": snap["seq"]}
+                if "epoch" in snap:
+                    state["epoch"] = snap["epoch"]
+                return state
             reply = await self._on_command(request)
         except Exception as exc:
             self._repeats.note(("failed", cmd[:40]), logging.ERROR,

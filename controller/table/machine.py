@@ -119,8 +119,11 @@ class Table:
         clock: Clock,
         write: Callable[[Record], None],
         publish: Callable[[bytes, bytes], None] | None = None,
+        epoch: int | None = None,
     ) -> None:
         self.settings = settings
+        self.epoch = epoch
+        """The epoch every event is published in (see :mod:`controller.journal.high_water`)."""
         self.state = TableState(game=game)
         self._clock = clock
         self._write = write
@@ -189,7 +192,8 @@ class Table:
         number = self._hand_for(kind, data) if hand == "auto" else hand
         assert number is None or isinstance(number, int)
         seq = self.state.seq + 1
-        topic, body = encode_event(self.settings.table_id, seq, self._clock(), kind, number, data)
+        topic, body = encode_event(self.settings.table_id, seq, self._clock(), kind, number, data,
+                                   epoch=self.epoch)
         record = Record(seq=seq, topic=topic.decode(), body=body, private=dict(private or {}))
         self._write(record)
         self.state.apply(record)
