@@ -256,6 +256,9 @@ class Table:
         elif isinstance(item, CutCard):
             if item.shoe_id == self.state.shoe.shoe_id and not self.state.shoe.cut_card_out:
                 self._emit("shoe.cut_card", {"index": item.index})
+            else:
+                self.repeats.note(("cut card", item.shoe_id), logging.INFO, f"cut card of shoe "
+                                  f"{item.shoe_id} ignored: not the loaded shoe, or out already")
         elif isinstance(item, DeviceOnline):
             self._emit("device.online", {"device": item.device, "firmware": item.firmware,
                                          "serial": item.serial})
