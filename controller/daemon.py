@@ -194,6 +194,7 @@ class Daemon:
             await self.pit.close()
         self.renderer.close()
         self.repeats.flush()
+        self.table.repeats.flush()
         self.journal.close()
         self.high_water.close()
 
