@@ -43,6 +43,7 @@ def _run(args: argparse.Namespace) -> int:
     config = _load(args.config)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("transitions").setLevel(logging.WARNING)   # it logs every callback at INFO
 
     async def main() -> BaseException | None:
         daemon = Daemon(config)

@@ -14,22 +14,26 @@ import asyncio
 import logging
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.config.loader import Config
 from controller.games.catalog import GAMES
-from controller.journal import checkpoint
+from controller.journal import checkpoint, high_water
+from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
 from controller.pit.events import now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
+from controller.security.supervisor_pins import verify_pin
 from controller.table.machine import Table, TableSettings
 from controller.table.views import dealer_view, public_state
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
 from drivers.inputs import CardDrawn, DeviceOffline, DriverInput
+from drivers.repeat_log import RepeatLog
 from drivers.rfid import RfidDriver
 from drivers.shoe import ShoeDriver
 
@@ -37,10 +41,14 @@ log = logging.getLogger(__name__)
 
 JOURNAL_NAME = "journal.log"
 CHECKPOINT_NAME = "checkpoint.json"
+HIGH_WATER_NAME = "published.mark"
 TICK = 1.0
 """Seconds between two looks at the clock for the game (:meth:`Daemon.tick`)."""
 REPLAY_WINDOW = 10_000
 """Events the sync socket can always replay (pit-events.md section 2)."""
+
+MAX_BUTTON_NAME = 32
+"""The longest button name a ``press`` command may carry (the real ones are a word)."""
 
 
 def make_renderer(mode: str) -> Renderer:
@@ -68,6 +76,9 @@ class Daemon:
         self.checkpoint_path = config.state_dir / CHECKPOINT_NAME
         self.journal, self.checkpoint = checkpoint.open_journal(
             config.state_dir / JOURNAL_NAME, self.checkpoint_path, keep=REPLAY_WINDOW)
+        self.high_water = HighWater.open(config.state_dir / HIGH_WATER_NAME)
+        self.start = self.begin()
+        """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
         spec = GAMES[config.game]
         settings = TableSettings(
@@ -76,9 +87,11 @@ class Daemon:
             buttons=tuple(config.buttons),
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
-                           write=self.write)
+                           write=self.write, epoch=self.start.epoch)
         self.renderer = make_renderer(config.display.mode)
         self.stopping = asyncio.Event()
+        self.repeats = RepeatLog(log)
+        """The log of what may repeat without end: refused presses, inputs that fail."""
         self.failure: BaseException | None = None
         """Why the daemon stopped by itself (the journal could not be written), else None."""
         self.pit: PitServer | None = None
@@ -105,15 +118,11 @@ class Daemon:
             config.table_id, publish=config.pit.publish, sync=config.pit.sync,
             control=config.pit.control, snapshot=self.snapshot, history=self.history,
             last_seq=lambda: self.table.state.seq, on_command=self.command, curve=curve,
+            epoch=self.start.epoch,
         )
         await self.pit.start()
         self.table.set_publisher(self.pit.publish)
-        damage = self.journal.damage
-        self.table.open(
-            recovered=self.journal.last_seq > 0,
-            journal_damage=None if damage is None else
-            f"journal tail cut at byte {damage.offset} ({damage.reason}); kept in {damage.quarantine}",
-        )
+        self.table.open(recovered=self.journal.last_seq > 0, journal_damage=self.journal_damage())
         self.check_integrity()
         self.shoe = ShoeDriver(config.shoe_port, on_input=self.dispatch,
                                shoe_id=self.table.state.shoe.shoe_id)
@@ -133,13 +142,43 @@ class Daemon:
             self.ticking.cancel()
             await self.close()
 
+    def begin(self) -> Start:
+        """The epoch to publish in, from the high-water mark (or the checkpoint) and the journal's end."""
+        mark = self.high_water.mark
+        last = self.journal.since(self.journal.last_seq)
+        saved = checkpoint.load(self.checkpoint_path) if mark is None else None
+        start = high_water.begin(
+            mark, journal_last=self.journal.last_seq,
+            journal_epoch=body_epoch(last[0].body) if last else None,
+            checkpoint_seq=saved.seq if saved is not None else None, now=int(time.time()))
+        if start.lost is not None:
+            log.critical("the journal ends at seq %d, but seq %d was published: a new epoch %d begins",
+                         self.journal.last_seq, start.lost[1], start.epoch)
+        return start
+
+    def journal_damage(self) -> str | None:
+        """What ``journal_corrupt`` says at start: a torn tail cut off, events published but lost."""
+        problems = []
+        damage = self.journal.damage
+        if damage is not None:
+            problems.append(f"journal tail cut at byte {damage.offset} ({damage.reason}); kept in "
+                            f"{damage.quarantine}")
+        if self.start.lost is not None:
+            first, last = self.start.lost
+            problems.append(
+                f"events {first} to {last} were published but the journal no longer holds them (an SD "
+                f"card that lost its last writes, or a cut journal): seq goes on from {first} in the new "
+                f"epoch {self.start.epoch}, and no event of it is one of those")
+        return "; ".join(problems) or None
+
     def tick(self) -> None:
         """Every :data:`TICK` seconds: what the time brings to the table (a tournament level)."""
         seq = self.table.state.seq
         try:
             self.table.tick()
-        except Exception:
-            log.exception("internal error on the table's clock")
+        except Exception as error:
+            self.repeats.note(("tick", type(error).__name__), logging.ERROR,
+                              "internal error on the table's clock", exc_info=True)
         if self.table.state.seq != seq:
             self.refresh()
         self.ticking = asyncio.get_running_loop().call_later(TICK, self.tick)
@@ -171,13 +210,18 @@ class Daemon:
         if self.pit is not None:
             await self.pit.close()
         self.renderer.close()
+        self.repeats.flush()
+        self.table.repeats.flush()
         self.journal.close()
+        self.high_water.close()
 
     def write(self, records: Sequence[Record]) -> None:
-        """Journal the events of one step. If that fails, nothing more can be made durable: the
-        daemon stops (and systemd starts it again, to recover from what the journal holds)."""
+        """Journal the events of one step, then raise the high-water mark to its last. If that
+        fails, nothing more can be made durable: the daemon stops (and systemd starts it again,
+        to recover from what the journal holds)."""
         try:
             self.journal.append(*records)
+            self.high_water.record(self.start.epoch, records[-1].seq)
         except BaseException as error:
             if self.failure is None:
                 log.critical("the journal cannot be written (%s): stopping the table", error)
@@ -189,8 +233,9 @@ class Daemon:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""
         try:
             self.table.handle(item)
-        except Exception:
-            log.exception("input %s could not be handled", _describe(item))
+        except Exception as error:
+            self.repeats.note(("input", type(item).__name__, type(error).__name__), logging.ERROR,
+                              f"input {_describe(item)} could not be handled", exc_info=True)
             self.table.notice = f"internal error handling {type(item).__name__}: see the log"
         self.refresh()
 
@@ -201,16 +246,21 @@ class Daemon:
     def press(self, button: str, amount: int | None = None) -> str | None:
         """A button pressed on the panel or through the control socket (with an ``amount`` for an
         action whose amount no spot holds); returns a refusal or None."""
-        return self.guarded(lambda: self.table.press(button, amount), f"pressing {button}")
+        return self.guarded(lambda: self.table.press(button, amount), f"pressing {button}", "press")
 
-    def guarded(self, step: Callable[[], str | None], what: str = "handling a command") -> str | None:
-        """Run one step of the table on the loop; a failure is logged and refused, never fatal."""
+    def guarded(self, step: Callable[[], str | None], what: str, kind: str) -> str | None:
+        """Run one step of the table on the loop; a failure is logged and refused, never fatal,
+        and a refusal is logged (``<kind> refused: ...``) once with a count of its repeats."""
         try:
             reason = step()
-        except Exception:
-            log.exception("internal error %s", what)
+        except Exception as error:
+            self.repeats.note((what, type(error).__name__), logging.ERROR,
+                              f"internal error {what}", exc_info=True)
             reason = f"internal error {what}: see the log"
             self.table.notice = reason
+        else:
+            if reason is not None:
+                self.repeats.note(("refused", reason), logging.INFO, f"{kind} refused: {reason}")
         self.refresh()
         return reason
 
@@ -233,12 +283,13 @@ class Daemon:
             return
         try:
             self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint())
-        except OSError:
-            log.exception("checkpoint not written; the journal is still complete")
+        except OSError as error:
+            self.repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
+                              f"checkpoint not written ({error}); the journal is still complete")
 
     def snapshot(self) -> dict[str, Any]:
         """The sync socket's snapshot: the state as of the last event."""
-        return {"seq": self.table.state.seq, "state": public_state(self.table)}
+        return {"seq": self.table.state.seq, "epoch": self.start.epoch, "state": public_state(self.table)}
 
     def history(self, from_seq: int) -> list[tuple[bytes, bytes]]:
         """Held events from ``from_seq`` on, byte for byte as published."""
@@ -250,18 +301,46 @@ class Daemon:
         if cmd in ("press", "act"):
             field = "button" if cmd == "press" else "action"
             name, amount = request.get(field), request.get("amount")
-            if not isinstance(name, str):
-                return {"ok": False, "error": f"{cmd} needs a {field} name"}
+            if not isinstance(name, str) or not 0 < len(name) <= MAX_BUTTON_NAME:
+                return {"ok": False,
+                        "error": f"{cmd} needs a {field} name (1 to {MAX_BUTTON_NAME} characters)"}
             if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
                 return {"ok": False, "error": "amount must be a whole number of cents"}
             reason = self.press(name, amount)
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         if isinstance(cmd, str) and cmd in self.table.game.commands:
-            reason = self.guarded(lambda: self.table.command(cmd, request))
+            args = dict(request)
+            if "supervisor" in request:
+                supervisor = await self.supervisor(cmd, request)
+                if supervisor is None:
+                    return {"ok": False, "error": f"{cmd}: unknown supervisor or wrong PIN"}
+                args = {**request, "supervisor": supervisor}
+                args.pop("pin", None)
+            reason = self.guarded(lambda: self.table.command(cmd, args), f"running {cmd}", "command")
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         if cmd == "links":
             return {"ok": True, "links": {
                 driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
                 for driver in (self.shoe, self.rfid) if driver is not None
             }}
-        return {"ok": False, "error": f"unknown command {cmd!r}"}
+        if cmd == "shoe_resync":
+            supervisor = await self.supervisor(cmd, request)
+            if supervisor is None:
+                return {"ok": False, "error": f"{cmd}: unknown supervisor or wrong PIN"}
+            reason = self.table.resync_shoe(supervisor)
+            self.refresh()
+            return {"ok": True} if reason is None else {"ok": False, "error": reason}
+        return {"ok": False, "error": f"unknown command {str(cmd)[:40]!r}"}
+
+    async def supervisor(self, cmd: str, request: dict[str, Any]) -> str | None:
+        """The supervisor a command names, if its ``pin`` matches their hash in ``[supervisors]``; else
+        None (logged). The scrypt check runs off the loop."""
+        name, pin = request.get("supervisor"), request.get("pin")
+        if isinstance(name, str) and isinstance(pin, str) and name in self.config.supervisors:
+            loop = asyncio.get_running_loop()
+            if await loop.run_in_executor(None, verify_pin, self.config.supervisors[name], pin):
+                return name
+        shown = str(name)[:32]
+        self.repeats.note(("supervisor refused", cmd, shown), logging.WARNING,
+                          f"{cmd} refused: supervisor {shown!r} is unknown or gave a wrong PIN")
+        return None

@@ -20,7 +20,9 @@ chmod 0444 "$PREFIX/manifest.json"
 install -d -m 0755 /etc/table-controller
 [ -e /etc/table-controller/table.toml ] || install -m 0640 -g table deploy/table.toml /etc/table-controller/table.toml
 [ -e /etc/table-controller/chips.csv ] || install -m 0640 -g table deploy/chips.csv /etc/table-controller/chips.csv
-install -d -m 0750 -o table -g table /var/lib/table-controller
+# The journal holds face-down cards: only the table user may read it (the daemon enforces 0700 too).
+install -d -m 0700 -o table -g table /var/lib/table-controller
+chmod 0700 /var/lib/table-controller
 
 install -m 0644 systemd/table-controller.service /etc/systemd/system/table-controller.service
 install -m 0644 systemd/99-table-devices.rules /etc/udev/rules.d/99-table-devices.rules

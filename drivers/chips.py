@@ -44,7 +44,7 @@ chips.csv line 2: uid 'xyz' is not 16 hex digits
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,12 +53,15 @@ from drivers.inputs import RejectedChip, SpotWager
 __all__ = [
     "ACTIVE",
     "COUNTERFEIT",
+    "CROSSTALK",
+    "DUPLICATE",
     "VALUE_MISMATCH",
     "VOID",
     "ChipCheck",
     "ChipRegistry",
     "RegisteredChip",
     "RegistryError",
+    "read_elsewhere",
 ]
 
 ACTIVE = "active"
@@ -68,7 +71,14 @@ VOID = "void"
 """Registry status of a chip taken out of play; also the check reason for such a chip."""
 
 COUNTERFEIT = "counterfeit"
-"""Check reason: the uid is not in the registry (or the same uid was read twice on one spot)."""
+"""Check reason: the uid is not in the registry."""
+
+DUPLICATE = "duplicate"
+"""Wager reason: the same uid read twice on one spot (two tags with one id: one is a clone)."""
+
+CROSSTALK = "crosstalk"
+"""Wager reason: a good chip whose uid other antennas read at the same time (antenna crosstalk, or a chip
+lying across two spots); it counts on none of them until only one reads it."""
 
 VALUE_MISMATCH = "value_mismatch"
 """Check reason: the value written in the chip differs from the registry's."""
@@ -136,8 +146,8 @@ class ChipCheck:
     def rejected(self) -> RejectedChip:
         """This check as a :class:`~drivers.inputs.RejectedChip` (for a chip that is not good).
 
-        >>> ChipCheck("00000000000000ff", 500, "counterfeit", None).rejected()
-        RejectedChip(uid='00000000000000ff', value=500, reason='counterfeit', registry_value=None)
+        >>> ChipCheck("00000000000000ff", 500, "counterfeit", None).rejected().reason
+        'counterfeit'
         """
         if self.reason is None:
             raise ValueError(f"chip {self.uid} is good: nothing to reject")
@@ -292,6 +302,7 @@ class ChipRegistry:
         antenna: int,
         chips: Iterable[tuple[str, int]],
         complete: bool = True,
+        elsewhere: Mapping[str, tuple[tuple[int, int, str], ...]] | None = None,
     ) -> SpotWager:
         """The wager on one spot, from the complete set of ``(uid, value)`` chips read on it.
 
@@ -299,7 +310,10 @@ class ChipRegistry:
         uids, sorted; ``rejected`` holds a :class:`~drivers.inputs.RejectedChip`
         for each chip that does not count, sorted by uid. A uid read more than
         once on the same spot counts once: its other copies are rejected as
-        ``"counterfeit"`` (two tags with one id means one is a clone).
+        ``"duplicate"`` (two tags with one id means one is a clone). A good chip
+        whose uid is in ``elsewhere`` (uid -> the other antennas reading it now,
+        as ``(antenna, seat, spot)``: see :func:`read_elsewhere`) counts on no
+        spot: it is rejected as ``"crosstalk"``.
 
         >>> registry = ChipRegistry.parse("00000000000000aa,500,active\\n00000000000000bb,2500,active")
         >>> wager = registry.wager(3, "main", 5, [("00000000000000BB", 2500), ("00000000000000aa", 500),
@@ -308,17 +322,28 @@ class ChipRegistry:
         (3000, ('00000000000000aa', '00000000000000bb'))
         >>> [(chip.uid, chip.reason) for chip in wager.rejected]
         [('00000000000000cc', 'counterfeit')]
+        >>> wager = registry.wager(3, "main", 5, [("00000000000000aa", 500), ("00000000000000aa", 500),
+        ...                                       ("00000000000000bb", 2500)],
+        ...                        elsewhere={"00000000000000bb": ((7, 4, "main"),)})
+        >>> wager.amount, [(chip.reason, chip.elsewhere) for chip in wager.rejected]
+        (500, [('duplicate', ()), ('crosstalk', ((7, 4, 'main'),))])
         """
         good: dict[str, int] = {}
+        read: set[str] = set()
         rejected: list[RejectedChip] = []
+        elsewhere = elsewhere or {}
         for uid, value in chips:
             result = self.check(uid, value)
-            if result.reason is None and result.uid in good:
-                rejected.append(RejectedChip(result.uid, value, COUNTERFEIT, result.registry_value))
-            elif result.reason is None:
-                good[result.uid] = value
-            else:
+            if result.reason is not None:
                 rejected.append(result.rejected())
+            elif result.uid in read:
+                rejected.append(RejectedChip(result.uid, value, DUPLICATE, result.registry_value))
+            elif result.uid in elsewhere:
+                rejected.append(RejectedChip(result.uid, value, CROSSTALK, result.registry_value,
+                                             elsewhere[result.uid]))
+            else:
+                good[result.uid] = value
+            read.add(result.uid)
         rejected.sort(key=lambda chip: (chip.uid, chip.value, chip.reason))
         return SpotWager(
             seat=seat,
@@ -329,6 +354,34 @@ class ChipRegistry:
             rejected=tuple(rejected),
             complete=complete,
         )
+
+
+Elsewhere = dict[str, tuple[tuple[int, int, str], ...]]
+"""uid -> the other antennas reading it, as ``(antenna, seat, spot)``."""
+
+
+def read_elsewhere(inventories: Mapping[int, Iterable[str]],
+                   spots: Mapping[int, tuple[int, str]]) -> dict[int, Elsewhere]:
+    """For each antenna, the uids it reads that other antennas read at the same time, with those
+    antennas as ``(antenna, seat, spot)`` (``spots`` maps an antenna to its spot). Antennas with no such
+    uid are left out.
+
+    >>> spots = {1: (1, "main"), 2: (1, "side"), 3: (2, "main")}
+    >>> read_elsewhere({1: ["aa", "bb"], 2: ["bb"], 3: ["cc"]}, spots)
+    {1: {'bb': ((2, 1, 'side'),)}, 2: {'bb': ((1, 1, 'main'),)}}
+    """
+    readers: dict[str, set[int]] = {}
+    for antenna, uids in inventories.items():
+        for uid in uids:
+            readers.setdefault(_normalise_uid(uid) or uid, set()).add(antenna)
+    shared: dict[int, Elsewhere] = {}
+    for uid, antennas in sorted(readers.items()):
+        if len(antennas) < 2:
+            continue
+        for antenna in sorted(antennas):
+            shared.setdefault(antenna, {})[uid] = tuple(
+                (other, *spots[other]) for other in sorted(antennas - {antenna}))
+    return shared
 
 
 def _normalise_uid(uid: str) -> str | None:

@@ -40,10 +40,12 @@ Buttons: STAND
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sys
 import textwrap
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO, runtime_checkable
 
@@ -275,11 +277,17 @@ class NullRenderer:
 
 
 class LogRenderer:
-    """Writes the text block to ``stream`` (default ``sys.stderr``) each time it changes.
+    """Writes the text block to ``stream`` (default ``sys.stderr``) each time it changes, without flooding.
 
     Blocks are separated by a blank line. A view that renders exactly as the
-    last one writes nothing. The stream is flushed after each block and is
-    never closed (it belongs to the caller).
+    last one writes nothing. Up to ``burst`` blocks are written at once, then at
+    most one every ``every`` seconds (a token bucket): a flood of changes (a
+    stuck button, a client pressing in a loop) writes the newest view once a
+    second, after a line saying how many views were left out, while a dealer's
+    pace is never held back. A view held back is written when its turn comes
+    (by a timer on the running asyncio loop, if any, else at the next
+    :meth:`show`) or at :meth:`close`. The stream is flushed after each block and
+    is never closed (it belongs to the caller).
 
     >>> import io
     >>> out = io.StringIO()
@@ -290,26 +298,74 @@ class LogRenderer:
     1
     """
 
-    def __init__(self, stream: TextIO | None = None, *, width: int = 78) -> None:
+    def __init__(self, stream: TextIO | None = None, *, width: int = 78, burst: int = 60,
+                 every: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
         self._stream = stream
         self._width = width
+        self._burst = burst
+        self._every = every
+        self._clock = clock
+        self._tokens = float(burst)
+        self._stamp = clock()
         self._last: str | None = None
+        self._held: str | None = None
+        self._left_out = 0
+        self._timer: asyncio.TimerHandle | None = None
         self._closed = False
 
     def show(self, view: TableView) -> None:
-        """Write ``view``'s block, unless it is the same as the last one written."""
+        """Write ``view``'s block (now, or when the rate allows), unless it is the same as the last one."""
         if self._closed:
             return
         text = render_text(view, self._width)
-        if text == self._last:
+        if self._held is not None and text != self._held:
+            self._left_out += 1
+        self._held = None if text == self._last else text
+        self._release()
+
+    def _release(self) -> None:
+        """Write the view held back if a token is free, else make sure it is written when one is."""
+        now = self._clock()
+        self._tokens = min(float(self._burst), self._tokens + (now - self._stamp) / self._every)
+        self._stamp = now
+        if self._held is None:
             return
+        if self._tokens >= 1:
+            self._tokens -= 1
+            self._write(self._held)
+            return
+        if self._timer is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._timer = loop.call_later((1 - self._tokens) * self._every, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        if not self._closed:
+            self._release()
+
+    def _write(self, text: str) -> None:
         stream = self._stream if self._stream is not None else sys.stderr
-        stream.write(("" if self._last is None else "\n") + text + "\n")
+        left_out = (f"({self._left_out} views of the display left out of the log: they changed too "
+                    "fast)\n") if self._left_out else ""
+        stream.write(("" if self._last is None else "\n") + left_out + text + "\n")
         stream.flush()
         self._last = text
+        self._held = None
+        self._left_out = 0
 
     def close(self) -> None:
-        """Stop writing (later views are ignored). The stream stays open."""
+        """Write the view held back, if any, then stop writing (later views are ignored). The stream
+        stays open."""
+        if self._closed:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._held is not None:
+            self._write(self._held)
         self._closed = True
 
 

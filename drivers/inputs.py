@@ -84,14 +84,19 @@ class RejectedChip:
     """A chip on a spot that does not count as a wager.
 
     ``reason`` is ``"counterfeit"`` (uid not in the registry), ``"void"`` (marked
-    void in the registry) or ``"value_mismatch"`` (the value written in the chip
-    differs from the registry's ``registry_value``).
+    void in the registry), ``"value_mismatch"`` (the value written in the chip
+    differs from the registry's ``registry_value``), ``"duplicate"`` (a uid
+    already read on this spot: one of the two tags is a clone) or
+    ``"crosstalk"`` (a good chip whose uid other antennas read at the same time:
+    ``elsewhere`` lists them as ``(antenna, seat, spot)``; it counts on none
+    until it is read on one only).
     """
 
     uid: str
     value: int
     reason: str
     registry_value: int | None = None
+    elsewhere: tuple[tuple[int, int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

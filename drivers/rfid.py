@@ -2,8 +2,15 @@
 
 Each antenna lies under one betting spot (``antennas`` maps antenna number to
 ``(seat, spot)``). An INVENTORY is the complete set of chips on an antenna; a
-:class:`~drivers.inputs.SpotWager` is handed on only when that set changes, so
-the reader's periodic repeats and resends after a link reset are quiet.
+:class:`~drivers.inputs.SpotWager` is handed on only when a spot's wager
+changes, so the reader's periodic repeats and resends after a link reset are
+quiet.
+
+Antennas under adjacent spots can read each other's chips (crosstalk), and a
+chip can lie across two spots. A uid read by two antennas at once counts on
+neither: each spot's wager rejects it as ``"crosstalk"``, naming the other
+spots, until only one antenna reads it; then that spot's wager counts it again
+(:func:`~drivers.chips.read_elsewhere`).
 """
 
 from __future__ import annotations
@@ -12,8 +19,9 @@ import logging
 from collections.abc import Callable, Mapping
 
 from drivers.board import BoardDriver
-from drivers.chips import ChipRegistry
-from drivers.inputs import DriverInput
+from drivers.chips import ChipRegistry, read_elsewhere
+from drivers.inputs import DriverInput, SpotWager
+from drivers.repeat_log import RepeatLog
 from firmware_bridge.link import messages
 
 TOO_MANY_CHIPS = 0x04
@@ -35,17 +43,23 @@ class RfidDriver(BoardDriver):
         self._antennas = dict(antennas)
         self._registry = registry
         self._last: dict[int, tuple[tuple[tuple[str, int], ...], bool]] = {}
+        """Each antenna's last INVENTORY: its chips and whether the list is complete."""
+        self._wagers: dict[int, SpotWager] = {}
+        """The wager last handed on for each antenna."""
         self._lights: int | None = None
+        self._repeats = RepeatLog(log)
 
     def on_data(self, message: messages.Message) -> None:
         """Turn one INVENTORY into a wager when the spot's chips changed."""
         if not isinstance(message, messages.Inventory):
-            log.warning("RFID reader sent an unexpected %s", message.NAME)
+            self._repeats.note(("unexpected", message.NAME), logging.WARNING,
+                               f"RFID reader sent an unexpected {message.NAME}")
             return
         spot = self._antennas.get(message.antenna)
         if spot is None:
             if message.chips:
-                log.warning("chips on antenna %d, which is under no betting spot", message.antenna)
+                self._repeats.note(("no spot", message.antenna), logging.WARNING,
+                                   f"chips on antenna {message.antenna}, which is under no betting spot")
             return
         # Every chip listed, in a fixed order: a uid listed twice (a clone) is kept for the registry.
         chips = tuple(sorted((chip.uid, chip.value) for chip in message.chips))
@@ -54,8 +68,16 @@ class RfidDriver(BoardDriver):
         if self._last.get(message.antenna) == (chips, complete):
             return
         self._last[message.antenna] = (chips, complete)
-        seat, name = spot
-        self._emit(self._registry.wager(seat, name, message.antenna, chips, complete))
+        uids = {antenna: [uid for uid, _ in read] for antenna, (read, _) in self._last.items()}
+        shared = read_elsewhere(uids, self._antennas)
+        # This antenna's wager first, then any other spot whose wager the crosstalk changed.
+        for antenna in [message.antenna, *sorted(set(self._last) - {message.antenna})]:
+            read, whole = self._last[antenna]
+            seat, name = self._antennas[antenna]
+            wager = self._registry.wager(seat, name, antenna, read, whole, shared.get(antenna))
+            if self._wagers.get(antenna) != wager:
+                self._wagers[antenna] = wager
+                self._emit(wager)
 
     def _on_online(self, hello: messages.Hello) -> None:
         super()._on_online(hello)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from drivers.board import BoardDriver
 from drivers.inputs import CardDrawn, CardUnreadable, CutCard, DriverInput, ShoeLoaded
+from drivers.repeat_log import RepeatLog
 from firmware_bridge.cards import Card
 from firmware_bridge.link import messages
 
@@ -30,6 +31,7 @@ class ShoeDriver(BoardDriver):
         super().__init__(port, on_input=on_input, offline_after=offline_after,
                          reopen_interval=reopen_interval, fault_window=fault_window)
         self.shoe_id = shoe_id
+        self._repeats = RepeatLog(log)
 
     def on_data(self, message: messages.Message) -> None:
         """Turn one shoe message into an input."""
@@ -42,8 +44,9 @@ class ShoeDriver(BoardDriver):
             try:
                 card = Card(message.rank, message.suit)
             except ValueError:
-                log.error("shoe sent card %d with rank %d suit %d", message.index, message.rank,
-                          message.suit)
+                self._repeats.note(("bad card", message.rank, message.suit), logging.ERROR,
+                                   f"shoe sent card {message.index} with rank {message.rank} suit "
+                                   f"{message.suit}: passed on as unreadable")
                 self._emit(CardUnreadable(shoe, message.index))
                 return
             self._emit(CardDrawn(shoe, message.index, card))
@@ -52,4 +55,5 @@ class ShoeDriver(BoardDriver):
         elif isinstance(message, messages.CutCard):
             self._emit(CutCard(shoe, message.index))
         else:
-            log.warning("shoe sent an unexpected %s", message.NAME)
+            self._repeats.note(("unexpected", message.NAME), logging.WARNING,
+                               f"shoe sent an unexpected {message.NAME}")

@@ -8,8 +8,10 @@ Defaults: ``table.state_dir`` "/var/lib/table-controller", ``chips.registry``
 "/etc/table-controller/chips.csv", ``pit.publish`` / ``sync`` / ``control``
 "tcp://127.0.0.1:5556" / "5557" / "5558", no CURVE, no supervisors. Relative paths
 (``state_dir``, ``registry``, the CURVE files) are taken from the configuration
-file's folder. Files named by the configuration are not opened here: the chip
-registry and the CURVE keys are checked by the parts that read them.
+file's folder. The CURVE key files are checked here (the secret key must be a
+``zmq.auth`` certificate holding it, the clients folder a folder), so that a
+missing key stops the start like any other mistake, before the journal is
+opened; the chip registry is checked by the part that reads it.
 
 Beyond the spec's keys, each of these is a problem too: a button the game has no use
 for, a light for a button not in ``[buttons]``, two pit sockets on one endpoint,
@@ -40,7 +42,7 @@ from typing import Any, TypeVar
 from controller.config.options import describe, parse_options, type_mismatch
 from controller.games.catalog import GAMES, GameSpec
 from controller.games.interface import Limits
-from controller.pit.server import is_local_endpoint
+from controller.pit.server import is_local_endpoint, load_secret_key
 from controller.security.supervisor_pins import looks_like_pin_hash
 
 SPEC_GAMES = ("easy-jack", "blackjack-extreme", "holdem-blackjack", "buster-blackjack-x")
@@ -400,6 +402,13 @@ class _Parser:
             endpoints[name] = value
         secret = self.optional_path(section, "pit.curve_secret_key")
         clients = self.optional_path(section, "pit.curve_clients")
+        if secret is not None:
+            try:
+                load_secret_key(secret)
+            except ValueError as exc:
+                self.fail("pit.curve_secret_key", str(exc))
+        if secret is not None and clients is not None and not clients.is_dir():
+            self.fail("pit.curve_clients", f"{clients}: not a folder of client public keys")
         if "curve_secret_key" in section and "curve_clients" not in section:
             self.fail("pit.curve_clients", "required when pit.curve_secret_key is set")
         if "curve_clients" in section and "curve_secret_key" not in section:

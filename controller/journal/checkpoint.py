@@ -7,7 +7,8 @@ it was taken at, the CRC of that event's body, and ``window``, the position of
 the oldest event the journal then held for replay. At start the journal is read
 from ``window`` on (so the sync socket can still replay the last 10,000
 events), the table starts from the checkpoint's state, and only the events
-after it are applied again.
+after it are applied again. Like the journal, a checkpoint may say what a
+face-down card was, so it is created readable by its owner only (0600).
 
 A checkpoint is only a shortcut: the journal stays the record. One that is
 missing, unreadable, or does not match the journal (its event is not where it
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.journal.log import Journal
+from controller.journal.log import Journal, open_private
 
 EVERY = 1000
 """Events between two checkpoints (at least: a checkpoint waits until no hand is in play)."""
@@ -97,7 +98,7 @@ def save(path: Path, journal: Journal, state: dict[str, Any]) -> Checkpoint:
     data = {"seq": checkpoint.seq, "body_crc": checkpoint.body_crc,
             "window": list(checkpoint.window), "state": state}
     fresh = path.with_name(path.name + ".new")
-    with open(fresh, "wb") as out:
+    with open(open_private(fresh, os.O_WRONLY | os.O_TRUNC), "wb") as out:
         out.write(json.dumps(data, separators=(",", ":")).encode())
         out.flush()
         os.fsync(out.fileno())

@@ -20,6 +20,11 @@ A bad line anywhere before the last is not a crash's doing: :class:`JournalCorru
 is raised and nothing is guessed. The journal is locked (``flock``) while open, so
 two controllers cannot write to it at once.
 
+The journal holds face-down cards in its private part, so it is kept from other users:
+the journal and its quarantined tails are created readable and writable by their owner
+only (0600), and the folder holding them is 0700 (created so, or tightened when opened),
+whatever the umask.
+
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
 >>> journal = Journal.open(folder / "state" / "journal")
@@ -38,9 +43,11 @@ import contextlib
 import fcntl
 import itertools
 import json
+import logging
 import os
 import re
 import shutil
+import stat
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -72,6 +79,14 @@ class JournalCorrupt(Exception):
 
 
 _CRC = re.compile(rb"[0-9a-f]{8}")
+
+PRIVATE_FILE = 0o600
+"""The mode of every file that may hold a face-down card (the journal, its quarantines, checkpoints)."""
+
+PRIVATE_DIR = 0o700
+"""The mode of the state folder that holds them."""
+
+log = logging.getLogger(__name__)
 
 
 class _BadLine(Exception):
@@ -189,15 +204,49 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _make_parents(folder: Path) -> None:
-    """Create ``folder`` and any missing ancestors, fsyncing each new directory entry."""
+def _tighten(path: Path, mode: int, fd: int | None = None) -> None:
+    """Give ``path`` (open as ``fd``, if given) exactly ``mode``. A file or folder of another user,
+    or a shared folder (sticky bit, like ``/tmp``), is left as it is, with a warning."""
+    status = os.fstat(fd) if fd is not None else os.stat(path)
+    current = status.st_mode & 0o7777
+    if current == mode:
+        return
+    if status.st_uid != os.geteuid() or current & stat.S_ISVTX:
+        log.warning("%s is mode %04o and not this user's own: it is left so, and other users may read "
+                    "the face-down cards it holds (make it %04o)", path, current, mode)
+        return
+    if fd is not None:
+        os.fchmod(fd, mode)
+    else:
+        os.chmod(path, mode)
+    if current & ~mode:
+        log.warning("%s was mode %04o: made %04o (it holds face-down cards)", path, current, mode)
+
+
+def private_dir(folder: Path) -> None:
+    """Create ``folder`` and any missing ancestors with mode 0700, fsyncing each new directory entry;
+    an existing ``folder`` is tightened to 0700 (see :data:`PRIVATE_DIR`)."""
     missing: list[Path] = []
     while not folder.exists():
         missing.append(folder)
         folder = folder.parent
     for new in reversed(missing):
-        new.mkdir(exist_ok=True)
+        new.mkdir(mode=PRIVATE_DIR, exist_ok=True)
         _fsync_dir(new.parent)
+    for made in missing or [folder]:
+        _tighten(made, PRIVATE_DIR)
+
+
+def open_private(path: Path, flags: int) -> int:
+    """``os.open`` with ``O_CREAT``: a new file is made 0600 whatever the umask, an existing one is
+    tightened to 0600 (see :data:`PRIVATE_FILE`)."""
+    fd = os.open(path, flags | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
+    try:
+        _tighten(path, PRIVATE_FILE, fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _quarantine(path: Path, offset: int) -> Path:
@@ -205,7 +254,7 @@ def _quarantine(path: Path, offset: int) -> Path:
     for n in itertools.count(1):
         target = path.with_name(f"{path.name}.damaged-{n}")
         try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+            fd = open_private(target, os.O_WRONLY | os.O_EXCL)
         except FileExistsError:
             continue
         with open(fd, "wb") as out, open(path, "rb") as source:
@@ -253,10 +302,9 @@ class Journal:
         if keep < 1:
             raise ValueError("keep must be at least 1")
         path = Path(path)
-        _make_parents(path.parent)
+        private_dir(path.parent)
         existed = path.exists()
-        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
-        fd = os.open(path, flags, 0o644)
+        fd = open_private(path, os.O_RDWR | os.O_APPEND)
         journal = cls(path, fd, keep)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -357,8 +405,9 @@ class Journal:
             self._recent.append(record)
 
     def since(self, from_seq: int) -> list[Record]:
-        """Return the records with ``seq >= from_seq`` still held (at least the last ``keep``)."""
-        if not self._recent:
+        """Return the records with ``seq >= from_seq`` still held (at least the last ``keep``);
+        none for a ``from_seq`` past the last record, however large."""
+        if not self._recent or from_seq > self.last_seq:
             return []
         skip = max(0, from_seq - self._recent[0].seq)
         return list(itertools.islice(self._recent, skip, None))

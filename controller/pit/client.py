@@ -7,6 +7,15 @@ first missing ``seq`` and merges it, so :attr:`PitClient.events` always holds
 every event from ``seq`` 1 (or the first asked for) in order, each once, byte
 for byte as published. A client that joins late catches up the same way.
 
+It follows epochs (docs/pit.md): an event is ``(epoch, seq)``, and epochs only
+grow. When an event or a heartbeat carries a newer epoch, the table's sequence
+was rewound (its journal lost events it had published); the client then
+replays everything the table holds, finds the first event of an epoch newer
+than its own, and goes on from there: the events it had from that ``seq`` on
+were lost by the table, and the new ones with the same seqs are taken, never
+discarded as duplicates. :attr:`PitClient.events` keeps both, in the order
+they were published.
+
 It is blocking (plain pyzmq with timeouts) and meant for tools, tests, the demo
 and benchmarks, not for the daemon's loop. With CURVE on at the table, give it
 ``curve=(table public key, own public key, own secret key)`` (Z85 bytes, as
@@ -52,6 +61,10 @@ class PitClient:
         self.replays = 0
         """How many gaps were filled from the sync socket."""
         self.last_seq = from_seq - 1
+        self.epoch: int | None = None
+        """The epoch of the last event taken (0 for events without one; None before the first)."""
+        self.rewinds = 0
+        """How many times the table's sequence was found rewound (a newer epoch)."""
         self._cursor = 0
 
     def _socket(self, kind: int) -> zmq.Socket[bytes]:
@@ -81,15 +94,22 @@ class PitClient:
             if not self.sub.poll(0):
                 return len(self.events) > before
 
+    def _newer(self, message: dict[str, Any]) -> bool:
+        """Whether ``message`` comes from an epoch after the one of the last event taken."""
+        return self.epoch is not None and message.get("epoch", 0) > self.epoch
+
     def _accept(self, topic: bytes, body: bytes) -> None:
         message = json.loads(body)
         seq = message["seq"]
         if message["type"] == "heartbeat":
             self.heartbeats += 1
-            if seq > self.last_seq:
+            if seq > self.last_seq or self._newer(message):
                 self.catch_up()
             return
-        if seq <= self.last_seq:
+        if self._newer(message):
+            self.catch_up()              # the event is journaled, so the replay brings it
+            return
+        if seq <= self.last_seq or (self.epoch is not None and message.get("epoch", 0) < self.epoch):
             return
         if seq > self.last_seq + 1:
             self.catch_up()
@@ -101,16 +121,28 @@ class PitClient:
         self.raw.append((topic, body))
         self.events.append(message)
         self.last_seq = message["seq"]
+        self.epoch = message.get("epoch", 0)
 
     def catch_up(self) -> None:
-        """Replay everything after :attr:`last_seq` from the sync socket."""
-        replies = self.sync(b"replay", str(self.last_seq + 1).encode())
+        """Replay everything after :attr:`last_seq` from the sync socket; if the table's sequence was
+        rewound (a newer epoch), replay all it holds and go on from where the new epoch took over."""
+        held = self._replay(self.last_seq + 1)
+        rewound = bool(held) and self._newer(held[0][2]) and self.last_seq > 0
+        if rewound or (not held and self.epoch is not None):
+            held = self._replay(0)       # where the newer epoch begins is not in what came back
+        for topic, body, message in held:
+            if self._newer(message) and message["seq"] <= self.last_seq:
+                self.last_seq = message["seq"] - 1     # the table lost our events from here on
+                self.rewinds += 1
+            if message["seq"] == self.last_seq + 1 and not (
+                    self.epoch is not None and message.get("epoch", 0) < self.epoch):
+                self._add(topic, body, message)
+
+    def _replay(self, from_seq: int) -> list[tuple[bytes, bytes, dict[str, Any]]]:
+        """The held events from ``from_seq`` on, as ``(topic, body, decoded body)``."""
+        replies = self.sync(b"replay", str(from_seq).encode())
         self.replays += 1
-        for reply in replies:
-            if reply[0] == b"event":
-                message = json.loads(reply[2])
-                if message["seq"] == self.last_seq + 1:
-                    self._add(reply[1], reply[2], message)
+        return [(reply[1], reply[2], json.loads(reply[2])) for reply in replies if reply[0] == b"event"]
 
     def next(self, kind: str | None = None, timeout: float = DEFAULT_TIMEOUT,
              **data: Any) -> dict[str, Any]:

@@ -2,7 +2,10 @@
 
 Every pit event is published as two ZeroMQ frames: an ASCII topic
 ``<table_id>/<type>`` and a UTF-8 JSON body whose keys come in a fixed order
-(``v``, ``table``, ``seq``, ``ts``, ``type``, ``hand``, ``data``).  An event is
+(``v``, ``table``, ``seq``, ``epoch``, ``ts``, ``type``, ``hand``, ``data``).
+``epoch`` is this project's compatible extension of the v1 envelope (see
+docs/pit.md): it changes whenever the table's sequence restarts or rewinds, so
+``(epoch, seq)`` names one event for ever; it is left out when not given. An event is
 serialised exactly once, by :func:`encode_event`; the journal stores those bytes
 and the sync socket replays them byte for byte, so nothing downstream ever
 re-encodes an event.
@@ -89,6 +92,11 @@ def compact_json(obj: Mapping[str, Any]) -> bytes:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
+def _check_epoch(epoch: int | None) -> None:
+    if epoch is not None and (not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1):
+        raise ValueError(f"epoch must be a positive int or None, got {epoch!r}")
+
+
 def encode_event(
     table_id: str,
     seq: int,
@@ -96,53 +104,63 @@ def encode_event(
     type: str,
     hand: int | None,
     data: Mapping[str, Any],
+    *,
+    epoch: int | None = None,
 ) -> tuple[bytes, bytes]:
     """Serialise one pit event to its exact published ``(topic, body)`` frames.
 
     The body is compact UTF-8 JSON with the keys in the order ``v``, ``table``,
-    ``seq``, ``ts``, ``type``, ``hand``, ``data``; ``data`` keeps its own key
-    order, integers stay integers and non-ASCII text is written as UTF-8.
+    ``seq``, ``epoch`` (only when given), ``ts``, ``type``, ``hand``, ``data``;
+    ``data`` keeps its own key order, integers stay integers and non-ASCII text
+    is written as UTF-8.
 
     Raises ``ValueError`` for a table id or type that cannot form an ASCII
-    topic, a ``seq`` below 1, or data that is not valid JSON (NaN, infinity);
-    ``TypeError`` for a non-integer ``seq``/``hand`` or unserialisable data.
+    topic, a ``seq`` below 1, an ``epoch`` that is not a positive int, or data
+    that is not valid JSON (NaN, infinity); ``TypeError`` for a non-integer
+    ``seq``/``hand`` or unserialisable data.
 
     >>> encode_event("T07", 1, "2026-11-21T22:14:05.123Z", "table.opened", None,
     ...              {"recovered": False, "name": "Täble"})[1].decode()
     '{"v":1,"table":"T07","seq":1,"ts":"2026-11-21T22:14:05.123Z","type":"table.opened","hand":null,"data":{"recovered":false,"name":"Täble"}}'
+    >>> encode_event("T07", 22, "2026-11-21T22:14:05.123Z", "table.opened", None, {}, epoch=1795000000)[1]
+    b'{"v":1,"table":"T07","seq":22,"epoch":1795000000,"ts":"2026-11-21T22:14:05.123Z","type":"table.opened","hand":null,"data":{}}'
     """
     topic = _topic(table_id, type)
     if not isinstance(seq, int) or isinstance(seq, bool):
         raise TypeError(f"seq must be an int, got {seq!r}")
     if seq < 1:
         raise ValueError(f"seq starts at 1, got {seq}")
+    _check_epoch(epoch)
     if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
         raise TypeError(f"hand must be an int or None, got {hand!r}")
-    body = {
-        "v": VERSION,
-        "table": table_id,
-        "seq": seq,
-        "ts": ts,
-        "type": type,
-        "hand": hand,
-        "data": dict(data),
-    }
+    body: dict[str, Any] = {"v": VERSION, "table": table_id, "seq": seq}
+    if epoch is not None:
+        body["epoch"] = epoch
+    body.update({"ts": ts, "type": type, "hand": hand, "data": dict(data)})
     return topic, compact_json(body)
 
 
-def encode_heartbeat(table_id: str, last_seq: int, ts: str) -> tuple[bytes, bytes]:
-    """Serialise a heartbeat: topic ``<table_id>/heartbeat``, body with the last seq.
+def encode_heartbeat(table_id: str, last_seq: int, ts: str, *,
+                     epoch: int | None = None) -> tuple[bytes, bytes]:
+    """Serialise a heartbeat: topic ``<table_id>/heartbeat``, body with the last seq (and the epoch).
 
     A heartbeat is not an event: it carries the seq of the last event
-    published (0 before the first one), no ``hand`` and no ``data``.
+    published (0 before the first one), the table's current ``epoch`` when
+    given, no ``hand`` and no ``data``.
 
     >>> encode_heartbeat("T07", 1042, "2026-11-21T22:14:07.123Z")
     (b'T07/heartbeat', b'{"v":1,"table":"T07","seq":1042,"ts":"2026-11-21T22:14:07.123Z","type":"heartbeat"}')
+    >>> encode_heartbeat("T07", 21, "2026-11-21T22:14:07.123Z", epoch=1795000000)[1]
+    b'{"v":1,"table":"T07","seq":21,"epoch":1795000000,"ts":"2026-11-21T22:14:07.123Z","type":"heartbeat"}'
     """
     topic = _topic(table_id, HEARTBEAT_TYPE)
     if not isinstance(last_seq, int) or isinstance(last_seq, bool):
         raise TypeError(f"last_seq must be an int, got {last_seq!r}")
-    body = {"v": VERSION, "table": table_id, "seq": last_seq, "ts": ts, "type": HEARTBEAT_TYPE}
+    _check_epoch(epoch)
+    body: dict[str, Any] = {"v": VERSION, "table": table_id, "seq": last_seq}
+    if epoch is not None:
+        body["epoch"] = epoch
+    body.update({"ts": ts, "type": HEARTBEAT_TYPE})
     return topic, compact_json(body)
 
 

@@ -14,6 +14,10 @@ One :class:`PitServer` per table, on the daemon's single asyncio loop
   answered here, every other command goes to the ``on_command`` callback.
   Bad input never stops the loop: it is answered ``{"ok": false, "error": ...}``.
 
+A malformed request on sync or control is answered and logged; the log takes
+each kind of mistake once and then counts its repeats
+(:class:`~drivers.repeat_log.RepeatLog`), so a flood cannot fill the disk.
+
 With :class:`CurveKeys` all three sockets are CURVE servers and a ZAP
 authenticator on the same loop admits only the client public keys found in
 ``clients_dir``. Without CURVE the control socket must be bound to loopback
@@ -41,8 +45,9 @@ import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
 
 from controller.pit.events import compact_json, encode_heartbeat, now_timestamp
+from drivers.repeat_log import RepeatLog
 
-__all__ = ["CurveKeys", "PitServer", "is_local_endpoint"]
+__all__ = ["CurveKeys", "PitServer", "is_local_endpoint", "load_secret_key"]
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +60,17 @@ SYNC_SNDHWM = 100_000
 SYNC_SNDTIMEO_MS = 10_000
 """How long one replay message may wait for a stalled sync client before that replay is dropped."""
 
-MAX_REQUEST_BYTES = 1 << 20
-"""Largest request accepted on the sync and control sockets (ZMQ_MAXMSGSIZE); bigger peers are cut."""
+MAX_REQUEST_BYTES = 64 * 1024
+"""Largest request (all its frames) served on the sync and control sockets; a bigger one is answered
+with an error that says so."""
+
+CUT_REQUEST_BYTES = 8 << 20
+"""Largest message read at all on the sync and control sockets (ZMQ_MAXMSGSIZE): a peer that sends
+more is disconnected by ZeroMQ before the message is read, so it gets no reply."""
+
+REQUEST_RCVHWM = 8
+"""Requests queued per peer on the sync and control sockets (bounds what a flooding peer can make the
+daemon hold: REQUEST_RCVHWM * CUT_REQUEST_BYTES)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +119,32 @@ def is_local_endpoint(endpoint: str) -> bool:
         return False
 
 
+def load_secret_key(path: Path) -> tuple[bytes, bytes]:
+    """The public and secret key of the ``zmq.auth`` certificate at ``path``.
+
+    Raises ``ValueError`` naming the file and what is wrong with it (missing, unreadable, not a
+    certificate, or a public certificate without the secret key).
+    """
+    if not path.is_file():
+        raise ValueError(f"{path}: {'not a file' if path.exists() else 'no such file'}")
+    try:
+        public, secret = zmq.auth.load_certificate(path)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: not a certificate ({exc})") from exc
+    if secret is None:
+        raise ValueError(f"{path}: holds no secret key (give the *.key_secret file)")
+    return public, secret
+
+
+def _too_large(size: int) -> str:
+    """The error for a request over :data:`MAX_REQUEST_BYTES`.
+
+    >>> _too_large(70000)
+    'request of 70000 bytes is over the limit of 65536 bytes'
+    """
+    return f"request of {size} bytes is over the limit of {MAX_REQUEST_BYTES} bytes"
+
+
 def _error_text(exc: BaseException) -> str:
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
@@ -119,7 +159,8 @@ class PitServer:
     last event (0 before the first); ``on_command(request)`` answers every
     control command except ``state``. If ``context`` is not given the server
     makes its own and destroys it on :meth:`close`. With ``curve`` the
-    context must not already run a ZAP authenticator.
+    context must not already run a ZAP authenticator. ``epoch``, if given, is
+    carried by every heartbeat (the table's current epoch: see docs/pit.md).
 
     Raises ``ValueError`` for a non-positive heartbeat interval, a non-local
     control endpoint without CURVE, or unusable CURVE key files.
@@ -139,6 +180,7 @@ class PitServer:
         heartbeat_interval: float = 2.0,
         curve: CurveKeys | None = None,
         context: zmq.asyncio.Context | None = None,
+        epoch: int | None = None,
     ) -> None:
         if not heartbeat_interval > 0:
             raise ValueError(f"heartbeat_interval must be > 0, got {heartbeat_interval!r}")
@@ -150,6 +192,7 @@ class PitServer:
             )
         encode_heartbeat(table_id, 0, now_timestamp())  # refuses a table id unfit for a topic
         self._table_id = table_id
+        self._epoch = epoch
         self._bind = {"publish": publish, "sync": sync, "control": control}
         self._snapshot = snapshot
         self._history = history
@@ -173,16 +216,14 @@ class PitServer:
         self._heartbeat: asyncio.TimerHandle | None = None
         self._endpoints: dict[str, str] = {}
         self._state = "new"  # new -> started -> closed
+        self._repeats = RepeatLog(log)
 
     @staticmethod
     def _load_server_keys(path: Path) -> tuple[bytes, bytes]:
         try:
-            public, secret = zmq.auth.load_certificate(path)
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"CURVE secret key file {path}: {exc}") from exc
-        if secret is None:
-            raise ValueError(f"CURVE secret key file {path} holds no secret key")
-        return public, secret
+            return load_secret_key(path)
+        except ValueError as exc:
+            raise ValueError(f"CURVE secret key file {exc}") from exc
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -228,9 +269,10 @@ class PitServer:
         self._router.setsockopt(zmq.SNDHWM, SYNC_SNDHWM)
         self._router.setsockopt(zmq.ROUTER_MANDATORY, 1)
         self._router.setsockopt(zmq.SNDTIMEO, SYNC_SNDTIMEO_MS)
-        self._router.setsockopt(zmq.MAXMSGSIZE, MAX_REQUEST_BYTES)
         self._rep = ctx.socket(zmq.REP)
-        self._rep.setsockopt(zmq.MAXMSGSIZE, MAX_REQUEST_BYTES)
+        for served in (self._router, self._rep):
+            served.setsockopt(zmq.MAXMSGSIZE, CUT_REQUEST_BYTES)
+            served.setsockopt(zmq.RCVHWM, REQUEST_RCVHWM)
         for name, sock in (("publish", pub), ("sync", self._router), ("control", self._rep)):
             endpoint = self._bind[name]
             sock.setsockopt(zmq.LINGER, 0)
@@ -252,6 +294,7 @@ class PitServer:
         if self._state == "closed":
             return
         self._state = "closed"
+        self._repeats.flush()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None
@@ -316,7 +359,8 @@ class PitServer:
             return
         self._restart_heartbeat()
         try:
-            topic, body = encode_heartbeat(self._table_id, self._last_seq(), now_timestamp())
+            topic, body = encode_heartbeat(self._table_id, self._last_seq(), now_timestamp(),
+                                           epoch=self._epoch)
         except Exception:
             log.exception("pit heartbeat skipped: last_seq() failed")
             return
@@ -334,40 +378,49 @@ class PitServer:
                 for reply in self._sync_replies(request):
                     await router.send_multipart([identity, *reply])
             except zmq.ZMQError as exc:  # peer gone (EHOSTUNREACH) or stalled (EAGAIN)
-                log.warning("pit sync reply abandoned: %s", exc)
+                self._repeats.note("sync abandoned", logging.WARNING, f"pit sync reply abandoned: {exc}")
 
     def _sync_replies(self, request: list[bytes]) -> list[list[bytes]]:
         """Every reply message for one sync request, computed at one instant."""
+        size = sum(len(frame) for frame in request)
+        if size > MAX_REQUEST_BYTES:
+            return self._sync_error("too large", _too_large(size))
         verb = request[0] if request else b""
         args = request[1:]
         if verb == b"snapshot":
             if args:
-                return [[b"error", b"snapshot takes no arguments"]]
+                return self._sync_error("snapshot arguments", "snapshot takes no arguments")
             try:
                 return [[b"snapshot", compact_json(self._snapshot())]]
             except Exception as exc:
-                log.exception("pit snapshot failed")
+                self._repeats.note("snapshot failed", logging.ERROR, "pit snapshot failed", exc_info=True)
                 return [[b"error", f"snapshot failed: {_error_text(exc)}".encode()]]
         if verb == b"replay":
             if len(args) != 1:
-                return [[b"error", b"replay takes exactly one argument: from_seq"]]
+                return self._sync_error("replay arguments", "replay takes exactly one argument: from_seq")
             raw = args[0]
             if not (raw.isdigit() and len(raw) <= 20):
                 shown = raw[:40].decode("ascii", "replace")
-                return [[b"error", f"from_seq is not a non-negative integer: {shown!r}".encode()]]
+                return self._sync_error("from_seq", f"from_seq is not a non-negative integer: {shown!r}")
             try:
                 # Materialised now, with last_seq, so that events published while
                 # the replay is being sent cannot tear it.
                 held = list(self._history(int(raw)))
                 last = self._last_seq()
             except Exception as exc:
-                log.exception("pit replay failed")
+                self._repeats.note("replay failed", logging.ERROR, "pit replay failed", exc_info=True)
                 return [[b"error", f"replay failed: {_error_text(exc)}".encode()]]
             replies = [[b"event", topic, body] for topic, body in held]
             replies.append([b"end", str(last).encode()])
             return replies
         shown = verb[:40].decode("ascii", "replace")
-        return [[b"error", f"unknown request {shown!r}; expected snapshot or replay".encode()]]
+        return self._sync_error("unknown", f"unknown request {shown!r}; expected snapshot or replay")
+
+    def _sync_error(self, kind: str, why: str) -> list[list[bytes]]:
+        """The ``error`` reply to a malformed sync request, which is logged (once per kind, then
+        counted: see :class:`~drivers.repeat_log.RepeatLog`)."""
+        self._repeats.note(("sync", kind), logging.WARNING, f"pit sync: malformed request: {why}")
+        return [[b"error", why.encode()]]
 
     # ------------------------------------------------------------------ control
 
@@ -380,35 +433,49 @@ class PitServer:
             try:
                 frame = compact_json(reply)
             except (TypeError, ValueError) as exc:
-                log.error("pit control reply is not JSON: %s", exc)
+                self._repeats.note("reply not JSON", logging.ERROR, f"pit control reply is not JSON: {exc}")
                 frame = compact_json({"ok": False, "error": f"reply not JSON: {exc}"})
             await rep.send(frame)
 
     async def _control_reply(self, frames: list[bytes]) -> dict[str, Any]:
         """The reply to one control request; never raises (except cancellation)."""
+        size = sum(len(frame) for frame in frames)
+        if size > MAX_REQUEST_BYTES:
+            return self._control_error("too large", _too_large(size))
         if len(frames) != 1:
-            return {"ok": False, "error": f"expected one JSON frame, got {len(frames)}"}
+            return self._control_error("frames", f"expected one JSON frame, got {len(frames)}")
         try:
             request = json.loads(frames[0].decode("utf-8"))
         except (ValueError, RecursionError) as exc:
-            return {"ok": False, "error": f"request is not UTF-8 JSON: {exc}"}
+            return self._control_error("not JSON", f"request is not UTF-8 JSON: {exc}")
         if not isinstance(request, dict):
-            return {"ok": False, "error": "request must be a JSON object"}
+            return self._control_error("not an object", "request must be a JSON object")
         cmd = request.get("cmd")
         if not isinstance(cmd, str):
-            return {"ok": False, "error": 'request needs a string "cmd"'}
+            return self._control_error("no cmd", 'request needs a string "cmd"')
         try:
             if cmd == "state":
                 snap = self._snapshot()
-                return {"ok": True, "state": snap["state"], "seq": snap["seq"]}
+                state = {"ok": True, "state": snap["state"], "seq": snap["seq"]}
+                if "epoch" in snap:
+                    state["epoch"] = snap["epoch"]
+                return state
             reply = await self._on_command(request)
         except Exception as exc:
-            log.exception("pit control command %r failed", cmd)
+            self._repeats.note(("failed", cmd[:40]), logging.ERROR,
+                               f"pit control command {cmd[:40]!r} failed", exc_info=True)
             return {"ok": False, "error": f"{cmd} failed: {_error_text(exc)}"}
         if not isinstance(reply, dict):
-            log.error("pit control handler returned %r for %r", type(reply).__name__, cmd)
+            self._repeats.note(("no object", cmd[:40]), logging.ERROR,
+                               f"pit control handler returned {type(reply).__name__} for {cmd[:40]!r}")
             return {"ok": False, "error": f"{cmd} failed: handler returned no object"}
         return reply
+
+    def _control_error(self, kind: str, why: str) -> dict[str, Any]:
+        """The ``ok: false`` reply to a malformed control request, which is logged (once per kind,
+        then counted: see :class:`~drivers.repeat_log.RepeatLog`)."""
+        self._repeats.note(("control", kind), logging.WARNING, f"pit control: malformed request: {why}")
+        return {"ok": False, "error": why}
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         if task.cancelled():

@@ -21,6 +21,7 @@ published. The path goes one way; nothing is read back.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,8 @@ from transitions import Machine
 from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError
 from controller.journal.log import Record
 from controller.pit.events import encode_event
+from controller.table import shoe_checks
+from controller.table.chip_checks import CHIP_ALERT_CODES, chip_alerts
 from controller.table.pit_events import PitEvent, to_pit
 from controller.table.state import TableState
 from drivers.display import format_money
@@ -45,6 +48,7 @@ from drivers.inputs import (
     ShoeLoaded,
     SpotWager,
 )
+from drivers.repeat_log import RepeatLog
 
 STATES = ["betting", "in_hand", "settled"]
 
@@ -70,8 +74,7 @@ STATUS_FLAGS = {
 }
 """What each STATUS flag bit means, by board (docs/protocol.md section 3)."""
 
-CHIP_ALERTS = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip",
-               "value_mismatch": "chip_value_mismatch"}
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -118,8 +121,11 @@ class Table:
         clock: Clock,
         write: Callable[[Sequence[Record]], None],
         publish: Callable[[bytes, bytes], None] | None = None,
+        epoch: int | None = None,
     ) -> None:
         self.settings = settings
+        self.epoch = epoch
+        """The epoch every event is published in (see :mod:`controller.journal.high_water`)."""
         self.state = TableState(game=game)
         self._clock = clock
         self._write = write
@@ -132,6 +138,8 @@ class Table:
         self.phase: str = "betting"
         """The machine's phase (``betting``, ``in_hand``, ``settled``); ``transitions`` keeps it here."""
         self._flagged_chips: set[tuple[int, str]] = set()
+        self.repeats = RepeatLog(log)
+        """The log of inputs dropped without an event (a card reported again, a refusal already alerted)."""
         self.machine = Machine(
             model=self,
             states=STATES,
@@ -240,7 +248,7 @@ class Table:
             number = started if started is not None else (
                 self._hand_for(kind, data) if hand == "auto" else hand)
             assert number is None or isinstance(number, int)
-            topic, body = encode_event(table_id, seq, stamp, kind, number, data)
+            topic, body = encode_event(table_id, seq, stamp, kind, number, data, epoch=self.epoch)
             if position < last:
                 private = {**private, "more": True}
             records.append(Record(seq=seq, topic=topic.decode(), body=body, private=private))
@@ -266,7 +274,7 @@ class Table:
             return None
         if self.state.in_hand:
             return self.state.hand_no
-        if kind == "bet.placed" or data.get("code") in CHIP_ALERTS.values():
+        if kind == "bet.placed" or data.get("code") in CHIP_ALERT_CODES:
             return self.state.hand_no + 1
         return None
 
@@ -287,9 +295,15 @@ class Table:
         elif isinstance(item, ShoeLoaded):
             if item.shoe_id != self.state.shoe.shoe_id:
                 self._emit("shoe.loaded", {"shoe_id": item.shoe_id, "decks": item.decks})
+            else:
+                self.repeats.note(("shoe loaded again", item.shoe_id), logging.INFO,
+                                  f"shoe {item.shoe_id} loaded again (a resend): the shoe goes on as it was")
         elif isinstance(item, CutCard):
             if item.shoe_id == self.state.shoe.shoe_id and not self.state.shoe.cut_card_out:
                 self._emit("shoe.cut_card", {"index": item.index})
+            else:
+                self.repeats.note(("cut card", item.shoe_id), logging.INFO, f"cut card of shoe "
+                                  f"{item.shoe_id} ignored: not the loaded shoe, or out already")
         elif isinstance(item, DeviceOnline):
             self._emit("device.online", {"device": item.device, "firmware": item.firmware,
                                          "serial": item.serial})
@@ -478,10 +492,10 @@ class Table:
         if shoe.shoe_id is None or drawn.shoe_id != shoe.shoe_id:
             self._unknown_shoe(drawn.shoe_id, drawn.index)
             return
-        if drawn.index <= shoe.last_index:
-            return  # the same card again after a link reset
-        self._check_gap(drawn.index)
         card = str(drawn.card)
+        if not self._plausible(drawn.index, card):
+            return
+        self._check_gap(drawn.index)
         taken = self.may_card(drawn)
         if shoe.seen[card] >= shoe.decks:
             # A card dealt face down is not named before the event that reveals it (docs/pit-events.md);
@@ -505,12 +519,37 @@ class Table:
         if shoe.shoe_id is None or item.shoe_id != shoe.shoe_id:
             self._unknown_shoe(item.shoe_id, item.index)
             return
-        if item.index <= shoe.last_index:
+        if not self._plausible(item.index, None):
             return
         self._check_gap(item.index)
         self._alert("card_unreadable", "warning",
                     f"card {item.index} could not be read: put it aside and draw again",
                     index=item.index)
+
+    def _plausible(self, index: int, card: str | None) -> bool:
+        """Whether a report of the loaded shoe is a new card (:func:`shoe_checks.check_card`). A refused
+        one raises ``card_implausible`` (once; then it is logged) and a repeat is logged: neither changes
+        the shoe's state."""
+        shoe = self.state.shoe
+        verdict = shoe_checks.check_card(shoe, index, card)
+        if verdict.take:
+            return True
+        alert = shoe_checks.refusal_alert(shoe, index, card, verdict) if verdict.refused else None
+        if alert is not None:
+            self._alert(**alert)
+        else:
+            self.repeats.note((verdict.reason, shoe.shoe_id), logging.WARNING if verdict.refused else
+                              logging.INFO, f"shoe {shoe.shoe_id}: {verdict.words}: ignored")
+        return False
+
+    def resync_shoe(self, supervisor: str) -> str | None:
+        """A supervisor's ``shoe_resync``: the loaded shoe's next card may come at any index ahead (a
+        ``shoe_resync`` alert records it); returns None, or why not."""
+        alert = shoe_checks.resync_alert(self.state.shoe, supervisor)
+        if isinstance(alert, str):
+            return self._refuse(alert)
+        self._alert(**alert)
+        return None
 
     def _unknown_shoe(self, shoe_id: int, index: int) -> None:
         """A card from a shoe the table never saw loaded: an alert, and the loaded shoe's count of
@@ -543,22 +582,9 @@ class Table:
         self._sync_bets()
 
     def _check_chips(self, wager: SpotWager) -> None:
-        present = {(wager.antenna, chip.uid) for chip in wager.rejected}
-        for chip in wager.rejected:
-            if (wager.antenna, chip.uid) in self._flagged_chips:
-                continue
-            code = CHIP_ALERTS[chip.reason]
-            if chip.reason == "value_mismatch":
-                message = (f"chip {chip.uid} says {chip.value} cents, the registry "
-                           f"{chip.registry_value}: not counted")
-            elif chip.reason == "void":
-                message = f"chip {chip.uid} is marked void in the registry: not counted"
-            else:
-                message = f"chip {chip.uid} is not in the chip registry: not counted"
-            self._alert(code, "critical", message, seat=wager.seat, spot=wager.spot, uid=chip.uid)
-        self._flagged_chips = {
-            flagged for flagged in self._flagged_chips if flagged[0] != wager.antenna
-        } | present
+        alerts, self._flagged_chips = chip_alerts(wager, self._flagged_chips)
+        for alert in alerts:
+            self._alert(**alert)
 
     def _check_past_post(self, wager: SpotWager, before: int) -> None:
         """A ``past_post`` alert unless the change is one the hand explains: the spot now holds

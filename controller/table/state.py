@@ -31,6 +31,7 @@ from controller.games.interface import (
     Session,
 )
 from controller.journal.log import Record
+from controller.table import shoe_checks
 from controller.table.pit_events import session_event
 from firmware_bridge.cards import Card
 
@@ -50,13 +51,23 @@ class DeviceState:
 
 @dataclass
 class ShoeState:
-    """The loaded shoe: its id and size, the last card index seen, and the cards seen so far."""
+    """The loaded shoe: its id and size, the last card index seen, and the cards seen so far.
+
+    For the plausibility checks (:mod:`controller.table.shoe_checks`): ``read`` is the card read at each
+    index (None: unreadable), ``gaps`` the ``(first, last)`` index ranges a ``card_gap`` declared missing,
+    ``refused`` the ``(index, reason)`` of each ``card_implausible`` raised, and ``resync`` whether a
+    supervisor's ``shoe_resync`` lets the next card come at any index ahead.
+    """
 
     shoe_id: int | None = None
     decks: int = 0
     last_index: int = 0
     seen: Counter[str] = field(default_factory=Counter)
     cut_card_out: bool = False
+    read: dict[int, str | None] = field(default_factory=dict)
+    gaps: list[tuple[int, int]] = field(default_factory=list)
+    refused: set[tuple[int, str]] = field(default_factory=set)
+    resync: bool = False
 
 
 @dataclass
@@ -91,7 +102,11 @@ class TableState:
             "hand_no": self.hand_no,
             "bets": [[seat, spot, amount] for (seat, spot), amount in sorted(self.bets.items())],
             "shoe": {"shoe_id": shoe.shoe_id, "decks": shoe.decks, "last_index": shoe.last_index,
-                     "seen": dict(shoe.seen), "cut_card_out": shoe.cut_card_out},
+                     "seen": dict(shoe.seen), "cut_card_out": shoe.cut_card_out,
+                     "read": [[index, card] for index, card in sorted(shoe.read.items())],
+                     "gaps": [list(gap) for gap in shoe.gaps],
+                     "refused": sorted([index, reason] for index, reason in shoe.refused),
+                     "resync": shoe.resync},
             "devices": {name: [d.online, d.firmware, d.serial, d.reason]
                         for name, d in self.devices.items()},
             "alerts": list(self.alerts),
@@ -105,7 +120,11 @@ class TableState:
         state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"])
         state.bets = {(seat, spot): amount for seat, spot, amount in data["bets"]}
         state.shoe = ShoeState(shoe["shoe_id"], shoe["decks"], shoe["last_index"],
-                               Counter(shoe["seen"]), shoe["cut_card_out"])
+                               Counter(shoe["seen"]), shoe["cut_card_out"],
+                               {index: card for index, card in shoe.get("read", [])},
+                               [(first, last) for first, last in shoe.get("gaps", [])],
+                               {(index, reason) for index, reason in shoe.get("refused", [])},
+                               shoe.get("resync", False))
         state.devices = {name: DeviceState(*fields) for name, fields in data["devices"].items()}
         state.alerts.extend(data["alerts"])
         state.session = session_from_data(data["session"])
@@ -199,12 +218,21 @@ class TableState:
 
     def _alert(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
         self.alerts.append({"seq": body["seq"], "hand": body["hand"], **data})
-        if data["code"] in CARD_ALERTS_WITH_INDEX and "index" in data:
+        code = data["code"]
+        if code in CARD_ALERTS_WITH_INDEX and "index" in data:
             card = Card.parse(private["card"]) if "card" in private else None
             self._count_card(data["index"], card)
+        elif code == "card_gap":
+            self.shoe.gaps.append((data["index"], data["last_index"]))
+        elif code == shoe_checks.ALERT_CODE:
+            self.shoe.refused.add((data["index"], data["reason"]))
+        elif code == shoe_checks.RESYNC_CODE:
+            self.shoe.resync = True
 
     def _count_card(self, index: int, card: Card | None) -> None:
         self.shoe.last_index = max(self.shoe.last_index, index)
+        self.shoe.read[index] = None if card is None else str(card)
+        self.shoe.resync = False
         if card is not None:
             self.shoe.seen[str(card)] += 1
 

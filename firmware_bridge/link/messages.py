@@ -16,6 +16,7 @@ Card(index=7, rank=12, suit=2)
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -281,3 +282,37 @@ def to_json(message: Message) -> dict[str, Any]:
             value = [{"uid": chip.uid, "value": chip.value} for chip in value]
         out[f.name] = value
     return out
+
+
+def from_json(data: Mapping[str, Any]) -> Message:
+    """The data message a :func:`to_json` dict describes, checked by packing it.
+
+    Raises :class:`PayloadError` for an unknown or control type, missing or extra fields, or
+    values that do not fit the frame (for the simulator's ``send``, which injects any message).
+
+    >>> from_json({"type": "CARD", "index": 4294967295, "rank": 13, "suit": 3})
+    Card(index=4294967295, rank=13, suit=3)
+    >>> from_json({"type": "INVENTORY", "antenna": 9, "chips": [{"uid": "00000000000000aa", "value": 5}]})
+    Inventory(antenna=9, chips=(Chip(uid='00000000000000aa', value=5),))
+    >>> from_json({"type": "CARD", "index": -1, "rank": 1, "suit": 0})
+    Traceback (most recent call last):
+    ...
+    firmware_bridge.link.messages.PayloadError: CARD does not fit its frame: ...
+    """
+    by_name = {cls.NAME: cls for cls in MESSAGE_TYPES.values() if cls.TYPE not in CONTROL_TYPES}
+    cls = by_name.get(str(data.get("type")))
+    if cls is None:
+        raise PayloadError(f"type must be one of {', '.join(sorted(by_name))}, not {data.get('type')!r}")
+    names = [f.name for f in fields(cls)]
+    if set(data) != {"type", *names}:
+        raise PayloadError(f"{cls.NAME} takes the fields {', '.join(names)}")
+    values = dict(data)
+    values.pop("type")
+    try:
+        if cls is Inventory:
+            values["chips"] = tuple(Chip(str(chip["uid"]), chip["value"]) for chip in values["chips"])
+        message = cls(**values)
+        pack(message)
+    except (TypeError, ValueError, KeyError, struct.error) as error:
+        raise PayloadError(f"{cls.NAME} does not fit its frame: {error}") from None
+    return message

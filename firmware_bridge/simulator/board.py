@@ -626,6 +626,12 @@ class SimulatedBoard:
             raise ValueError("fault text is longer than 255 bytes")
         self._send([Fault(code, text)])
 
+    def send(self, message: Message) -> None:
+        """Send any data ``message`` as it is, past the shoe and RFID models (fault injection: a board
+        that reports what no real shoe or reader would)."""
+        self._require_running()
+        self._send([message])
+
     def noise(self, count: int) -> None:
         """Write a burst of ``count`` random bytes (never all zeros) to the line, between two frames."""
         self._require_running()

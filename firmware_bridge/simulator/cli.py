@@ -26,6 +26,7 @@ JSON                                               plain words
 ``{"cmd": "clear", "antenna": 1}``                 ``clear 1``
 ``{"cmd": "fault", "code": 2, "text": "lid opened"}``  ``fault 2 lid opened``
 ``{"cmd": "noise", "bytes": 200}``                 ``noise 200``
+``{"cmd": "send", "message": {"type": "CARD", "index": 9, "rank": 1, "suit": 0}}``  (JSON only)
 ``{"cmd": "drop", "rate": 0.2}``                   ``drop 0.2``
 ``{"cmd": "corrupt", "rate": 0.1}``                ``corrupt 0.1``
 ``{"cmd": "rx_drop", "rate": 0.1}``                ``rx_drop 0.1``
@@ -58,6 +59,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.link.messages import PayloadError, from_json
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card
 
@@ -229,8 +231,8 @@ def board_status(board: SimulatedBoard) -> dict[str, Any]:
 
 _HELP = (
     "load [N | CARD... [cut_at=K]], draw [N], skip, unreadable, place ANT UID:CENTS..., "
-    "remove ANT UID..., clear ANT, fault CODE TEXT, noise N, drop RATE, corrupt RATE, rx_drop RATE, "
-    "reboot, unplug, replug, status, wait_idle [SECONDS], help, quit"
+    "remove ANT UID..., clear ANT, fault CODE TEXT, send (JSON only), noise N, drop RATE, corrupt RATE, "
+    "rx_drop RATE, reboot, unplug, replug, status, wait_idle [SECONDS], help, quit"
 )
 
 async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, decks: int = 6) -> dict[str, Any]:
@@ -293,6 +295,15 @@ async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, deck
         if not isinstance(text, str):
             raise CommandError("fault text must be a string")
         board.fault(_int(command, "code"), text)
+        return {}
+    if name == "send":
+        message = command.get("message")
+        if not isinstance(message, dict):
+            raise CommandError('send needs "message": a data message as JSON, like {"type": "CARD", ...}')
+        try:
+            board.send(from_json(message))
+        except PayloadError as error:
+            raise CommandError(f"send: {error}") from None
         return {}
     if name == "noise":
         count = _int(command, "bytes")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import zmq.auth
 
 from controller.config.loader import ConfigError, load_config
 from controller.config.options import parse_options
@@ -262,11 +263,6 @@ def test_shipped_example_loads() -> None:
         ),
         (
             "next = 13",
-            'next = 13\n[pit]\ncurve_secret_key = "k"\ncontrol = "tcp://*:5558"',
-            "pit.curve_clients: required when pit.curve_secret_key is set",
-        ),
-        (
-            "next = 13",
             'next = 13\n[pit]\ncurve_clients = "c"',
             "pit.curve_clients: has no effect without pit.curve_secret_key",
         ),
@@ -296,12 +292,41 @@ def test_each_mistake_names_its_key(tmp_path: Path, old: str, new: str, expected
     assert problems(tmp_path, edit(old, new)) == [expected]
 
 
+def curve_keys(folder: Path) -> tuple[Path, Path]:
+    """A table's secret key file and an (empty) folder of client keys, made in ``folder``."""
+    (folder / "k" / "c").mkdir(parents=True)
+    _, secret = zmq.auth.create_certificates(folder / "k", "table")
+    return Path(secret), folder / "k" / "c"
+
+
 def test_curve_lets_control_leave_loopback(tmp_path: Path) -> None:
-    pit = '[pit]\ncontrol = "tcp://*:5558"\ncurve_secret_key = "k/s"\ncurve_clients = "/k/c"\n'
+    secret, clients = curve_keys(tmp_path)
+    pit = f'[pit]\ncontrol = "tcp://*:5558"\ncurve_secret_key = "{secret}"\ncurve_clients = "k/c"\n'
     config = load_config(write(tmp_path, MINIMAL + pit))
     assert config.pit.control == "tcp://*:5558"
-    assert config.pit.curve_secret_key == tmp_path / "k/s"
-    assert config.pit.curve_clients == Path("/k/c")
+    assert config.pit.curve_secret_key == secret
+    assert config.pit.curve_clients == clients
+
+
+def test_curve_key_files_that_cannot_be_used_are_configuration_mistakes(tmp_path: Path) -> None:
+    secret, _ = curve_keys(tmp_path)
+    public = secret.with_suffix(".key")
+    for key, clients, expected in [
+        ("k/missing", "k/c", f"pit.curve_secret_key: {tmp_path / 'k/missing'}: no such file"),
+        ("k", "k/c", f"pit.curve_secret_key: {tmp_path / 'k'}: not a file"),
+        (public, "k/c", f"pit.curve_secret_key: {public}: holds no secret key (give the *.key_secret file)"),
+        ("k/c", "k/c", f"pit.curve_secret_key: {tmp_path / 'k/c'}: not a file"),
+        (secret, "k/none", f"pit.curve_clients: {tmp_path / 'k/none'}: not a folder of client public keys"),
+    ]:
+        pit = f'[pit]\ncurve_secret_key = "{key}"\ncurve_clients = "{clients}"\n'
+        assert problems(tmp_path, MINIMAL + pit) == [expected]
+    (tmp_path / "junk").write_text("not a certificate")
+    pit = '[pit]\ncurve_secret_key = "junk"\ncurve_clients = "k/c"\n'
+    assert problems(tmp_path, MINIMAL + pit)[0].startswith(f"pit.curve_secret_key: {tmp_path / 'junk'}: ")
+    pit = '[pit]\ncurve_secret_key = "k/missing"\n'
+    assert problems(tmp_path, MINIMAL + pit) == [
+        f"pit.curve_secret_key: {tmp_path / 'k/missing'}: no such file",
+        "pit.curve_clients: required when pit.curve_secret_key is set"]
 
 
 def test_every_mistake_is_reported(tmp_path: Path) -> None:

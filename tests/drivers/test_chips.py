@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from drivers.chips import ChipCheck, ChipRegistry, RegisteredChip, RegistryError
+from drivers.chips import ChipCheck, ChipRegistry, RegisteredChip, RegistryError, read_elsewhere
 from drivers.inputs import RejectedChip, SpotWager
 
 FIVE = "04a1b2c3d4e5f601"
@@ -199,4 +199,17 @@ def test_wager_counts_a_repeated_uid_once_and_flags_the_copy(registry: ChipRegis
     wager = registry.wager(2, "main", 3, [(FIVE, 500), (FIVE.upper(), 500)])
     assert wager.amount == 500
     assert wager.chips == (FIVE,)
-    assert wager.rejected == (RejectedChip(FIVE, 500, "counterfeit", 500),)
+    assert wager.rejected == (RejectedChip(FIVE, 500, "duplicate", 500),)
+
+
+def test_a_chip_read_on_two_antennas_counts_on_neither(registry: ChipRegistry) -> None:
+    spots = {1: (1, "main"), 2: (1, "side"), 3: (2, "main")}
+    shared = read_elsewhere({1: [FIVE, TWENTY_FIVE], 2: [FIVE.upper()], 3: [TWENTY_FIVE, UNKNOWN]}, spots)
+    assert shared == {1: {FIVE: ((2, 1, "side"),), TWENTY_FIVE: ((3, 2, "main"),)},
+                      2: {FIVE: ((1, 1, "main"),)}, 3: {TWENTY_FIVE: ((1, 1, "main"),)}}
+    wager = registry.wager(1, "main", 1, [(FIVE, 500), (TWENTY_FIVE, 2500)], elsewhere=shared[1])
+    assert (wager.amount, wager.chips) == (0, ())
+    assert [(c.uid, c.reason, c.elsewhere) for c in wager.rejected] == [
+        (FIVE, "crosstalk", ((2, 1, "side"),)), (TWENTY_FIVE, "crosstalk", ((3, 2, "main"),))]
+    counterfeit = registry.wager(2, "main", 3, [(UNKNOWN, 500)], elsewhere={UNKNOWN: ((1, 1, "main"),)})
+    assert [c.reason for c in counterfeit.rejected] == ["counterfeit"]   # what it is comes first

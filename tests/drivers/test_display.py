@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 import re
@@ -227,4 +228,35 @@ def test_null_renderer_keeps_the_last_view() -> None:
     assert renderer.view is None
     renderer.show(SAMPLE)
     assert renderer.view is SAMPLE
+    renderer.close()
+
+
+def test_log_renderer_writes_a_flood_of_changes_at_most_once_a_second_after_a_burst() -> None:
+    out = io.StringIO()
+    now = [0.0]
+    renderer = LogRenderer(out, burst=3, every=1.0, clock=lambda: now[0])
+    views = [dataclasses.replace(SAMPLE, instruction=f"step {n}") for n in range(1000)]
+    for view in views[:500]:                                  # 500 changes within one instant
+        renderer.show(view)
+    assert out.getvalue().count("=> step") == 3               # the burst, then nothing more for now
+    now[0] = 1.0
+    renderer.show(views[500])                                 # a token is back: the newest view is written
+    assert out.getvalue().count("=> step") == 4
+    assert "(497 views of the display left out of the log: they changed too fast)\n" in out.getvalue()
+    assert out.getvalue().rstrip().endswith("=> step 500")
+    for view in views[501:]:
+        renderer.show(view)
+    renderer.close()                                          # the last view is never lost
+    assert out.getvalue().count("=> step") == 5
+    assert out.getvalue().rstrip().endswith("=> step 999")
+
+
+async def test_log_renderer_writes_a_held_view_when_its_turn_comes_on_the_loop() -> None:
+    out = io.StringIO()
+    renderer = LogRenderer(out, burst=1, every=0.05)
+    renderer.show(SAMPLE)
+    renderer.show(SETTLED)                                    # held back: no token left
+    assert "PAY" not in out.getvalue()
+    await asyncio.sleep(0.3)                                  # the timer is due after 0.05 s
+    assert out.getvalue().endswith(render_text(SETTLED) + "\n")
     renderer.close()

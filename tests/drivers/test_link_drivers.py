@@ -88,7 +88,7 @@ async def test_spot_lights_are_lit_again_after_the_rfid_board_restarts(tmp_path:
 
 async def test_a_uid_read_twice_on_one_spot_is_a_clone_and_counts_once(tmp_path: Path) -> None:
     # chips.py: a uid read more than once on the same spot counts once, its other copies are
-    # rejected as counterfeit (two tags with one id: one is a clone). The driver must hand the
+    # rejected as duplicates (two tags with one id: one is a clone). The driver must hand the
     # registry every chip the INVENTORY lists.
     registry = ChipRegistry([RegisteredChip("00000000000000aa", 500, "active")])
     async with linked(tmp_path, "rfid", RfidDriver, 9, antennas={1: (1, "main")},
@@ -98,7 +98,7 @@ async def test_a_uid_read_twice_on_one_spot_is_a_clone_and_counts_once(tmp_path:
         await pair.until(lambda: bool(pair.of(SpotWager)))
         wager = pair.of(SpotWager)[0]
         assert wager.amount == 500
-        assert [(chip.uid, chip.reason) for chip in wager.rejected] == [("00000000000000aa", "counterfeit")]
+        assert [(chip.uid, chip.reason) for chip in wager.rejected] == [("00000000000000aa", "duplicate")]
 
 
 async def test_a_fault_and_its_repeats_within_the_window_raise_one_input(tmp_path: Path) -> None:

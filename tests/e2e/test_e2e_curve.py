@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import zmq
@@ -50,3 +52,20 @@ def test_only_clients_with_an_allowed_key_hear_or_command_the_table(tmp_path: Pa
         stranger.close()
         plain.close()
         rig.close()
+
+
+def test_a_missing_secret_key_stops_the_start_with_one_line_before_the_journal_is_opened(
+        tmp_path: Path) -> None:
+    clients = tmp_path / "keys" / "clients"
+    clients.mkdir(parents=True)
+    missing = tmp_path / "keys" / "table.key_secret"
+    rig = TableRig(tmp_path, curve=(missing, clients))
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "controller.cli", "run", "--config", str(rig.config)],
+            capture_output=True, text=True, timeout=60)
+    finally:
+        rig.close()
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"config: pit.curve_secret_key: {missing}: no such file"]
+    assert not (tmp_path / "state").exists()

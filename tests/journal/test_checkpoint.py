@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -91,3 +92,17 @@ def test_a_checkpoint_that_does_not_match_the_journal_is_not_used(tmp_path: Path
     path.write_text("{not json")
     assert checkpoint.load(path) is None
     assert checkpoint.load(tmp_path / "missing.json") is None
+
+
+def test_a_checkpoint_is_private_whatever_the_umask(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, keep=KEEP)
+    rig.ready()
+    play_hands(rig, 1, random.Random(2))
+    path = tmp_path / "checkpoint.json"
+    before = os.umask(0)
+    try:
+        path.unlink()
+        checkpoint.save(path, rig.journal, rig.table.state.checkpoint())
+    finally:
+        os.umask(before)
+    assert path.stat().st_mode & 0o777 == 0o600

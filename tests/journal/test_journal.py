@@ -194,6 +194,7 @@ def test_since(journal: Journal) -> None:
     assert [r.seq for r in journal.since(0)] == [1, 2, 3, 4, 5]
     assert journal.since(6) == []
     assert journal.since(99) == []
+    assert journal.since(99999999999999999999) == []        # past sys.maxsize: no islice error
 
 
 def test_since_holds_the_last_ten_thousand(path: Path) -> None:
@@ -234,6 +235,53 @@ def test_creates_missing_folders(tmp_path: Path) -> None:
     journal.append(record(1))
     journal.close()
     assert path.is_file()
+
+
+@pytest.fixture
+def open_umask() -> Iterator[None]:
+    """The loosest umask there is, as a careless service manager might leave it."""
+    before = os.umask(0)
+    yield
+    os.umask(before)
+
+
+def mode(path: Path) -> int:
+    return path.stat().st_mode & 0o7777
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_the_journal_and_its_folders_are_private_whatever_the_umask(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "state" / "journal.log"
+    journal = Journal.open(path)
+    journal.append(record(1, {"card": "Ah"}))
+    journal.close()
+    assert (mode(path), mode(path.parent), mode(path.parent.parent)) == (0o600, 0o700, 0o700)
+    with path.open("ab") as out:
+        out.write(b"torn")
+    journal = Journal.open(path)
+    assert journal.damage is not None and mode(journal.damage.quarantine) == 0o600
+    journal.close()
+
+
+def test_an_existing_open_journal_and_folder_are_tightened(tmp_path: Path,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "state" / "journal.log"
+    fill(path, 2)
+    path.chmod(0o644)
+    path.parent.chmod(0o755)
+    Journal.open(path).close()
+    assert (mode(path), mode(path.parent)) == (0o600, 0o700)
+    assert "was mode 0755: made 0700" in caplog.text and "was mode 0644: made 0600" in caplog.text
+
+
+def test_a_shared_folder_is_not_tightened_but_warned_about(tmp_path: Path,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)                                     # like /tmp
+    Journal.open(shared / "journal.log").close()
+    assert mode(shared) == 0o1777
+    assert "other users may read" in caplog.text
 
 
 def test_only_one_writer_at_a_time(journal: Journal, path: Path) -> None:

@@ -350,7 +350,8 @@ async def test_control_state_and_commands(
     [
         (b"not json", "not UTF-8 JSON"),
         (b"\xff\xfe{}", "not UTF-8 JSON"),
-        (b"[" * 100_000, "not UTF-8 JSON"),
+        (b"[" * 60_000, "not UTF-8 JSON"),
+        (b"[" * 100_000, "over the limit of 65536 bytes"),
         (b"[1, 2]", "JSON object"),
         (b'"state"', "JSON object"),
         (b'{"button": "deal"}', '"cmd"'),

@@ -588,6 +588,13 @@ async def test_cli_drives_a_shoe_over_its_pty(tmp_path: Path) -> None:
         assert shoe_messages == [CardUnreadable(1), Card(2, 13, 1), Card(3, 12, 2), CutCard(3)]
         assert (await cli.ask("fault 2 lid opened during draw"))["ok"] is True
         await host.until(lambda: host is not None and Fault(2, "lid opened during draw") in host.delivered)
+        wild = {"type": "CARD", "index": 0xFFFFFFFF, "rank": 13, "suit": 3}   # past the shoe model
+        assert (await cli.ask({"cmd": "send", "message": wild})) == {"ok": True}
+        await host.until(lambda: host is not None and Card(0xFFFFFFFF, 13, 3) in host.delivered)
+        for bad_message in [{"type": "CARD", "index": -1, "rank": 1, "suit": 0},
+                            {"type": "RESET", "nonce": 1}, {"type": "CARD", "index": 1}, "CARD"]:
+            answer = await cli.ask({"cmd": "send", "message": bad_message})
+            assert answer["ok"] is False and str(answer["error"]).startswith("send"), bad_message
         # Bad commands are answered and the simulator goes on.
         for bad in ["bogus", "draw many", "{not json", '{"cmd": "place", "antenna": 1, "chips": []}',
                     "load Xx", "drop 2", '{"cmd": "noise"}', "[1, 2]"]:

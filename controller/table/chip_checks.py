@@ -1,0 +1,77 @@
+"""The alerts a spot's rejected chips raise: what each rejection is called, and which were raised already.
+
+The RFID driver rejects every chip that does not count (see
+:class:`~drivers.inputs.RejectedChip`); :func:`chip_alerts` turns a spot's
+rejections into pit alerts, once per chip while it stays rejected on that
+antenna:
+
+- ``counterfeit_chip`` (critical): not in the chip registry, marked void there,
+  or a ``duplicate``, a uid read twice on one spot (two tags with one id: one is
+  a clone; the alert says so and carries ``reason: "duplicate"``);
+- ``chip_value_mismatch`` (critical): the value written in the chip is not the
+  registry's;
+- ``chip_crosstalk`` (warning, an extension of pit-events.md: see docs/pit.md):
+  one uid read by two or more antennas at once; it counts on none of them until
+  it settles. One alert names every spot, however many of their wagers list it.
+
+Pure: the wager and the set of ``(antenna, uid)`` already alerted in, the
+alerts and the new set out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drivers.inputs import RejectedChip, SpotWager
+
+CODES = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip", "duplicate": "counterfeit_chip",
+         "value_mismatch": "chip_value_mismatch", "crosstalk": "chip_crosstalk"}
+"""Rejection reason -> alert code."""
+
+CHIP_ALERT_CODES = frozenset(CODES.values())
+"""Every chip alert code (during betting they carry the number of the hand being bet on)."""
+
+Flagged = set[tuple[int, str]]
+"""``(antenna, uid)`` of each rejected chip already alerted."""
+
+
+def _spots(chip: RejectedChip, wager: SpotWager) -> list[tuple[int, str]]:
+    """Every spot reading a crosstalk chip, in seat order."""
+    return sorted([(wager.seat, wager.spot), *((seat, spot) for _, seat, spot in chip.elsewhere)])
+
+
+def _words(chip: RejectedChip, wager: SpotWager) -> str:
+    where = f"seat {wager.seat} {wager.spot}"
+    if chip.reason == "value_mismatch":
+        return f"chip {chip.uid} says {chip.value} cents, the registry {chip.registry_value}: not counted"
+    if chip.reason == "void":
+        return f"chip {chip.uid} is marked void in the registry: not counted"
+    if chip.reason == "duplicate":
+        return f"chip {chip.uid} is read twice on {where}: one of the two is a clone, counted once"
+    if chip.reason == "crosstalk":
+        spots = " and ".join(f"seat {seat} {spot}" for seat, spot in _spots(chip, wager))
+        return (f"chip {chip.uid} is read on {spots} at once (antenna crosstalk, or a chip across two "
+                "spots): counted on neither until it settles")
+    return f"chip {chip.uid} is not in the chip registry: not counted"
+
+
+def chip_alerts(wager: SpotWager, flagged: Flagged) -> tuple[list[dict[str, Any]], Flagged]:
+    """The alerts (``code``, ``severity``, ``message`` and data) the rejected chips of ``wager`` raise,
+    and the new set of alerted chips: a chip alerted before on this antenna (or, for crosstalk, on any
+    antenna reading it) raises nothing again while it stays rejected."""
+    alerts: list[dict[str, Any]] = []
+    for chip in wager.rejected:
+        if (wager.antenna, chip.uid) in flagged:
+            continue
+        about: dict[str, Any] = {"seat": wager.seat, "spot": wager.spot, "uid": chip.uid}
+        if chip.reason == "duplicate":
+            about["reason"] = "duplicate"
+        if chip.reason == "crosstalk":
+            if any((antenna, chip.uid) in flagged for antenna, _, _ in chip.elsewhere):
+                continue
+            about["spots"] = [{"seat": seat, "spot": spot} for seat, spot in _spots(chip, wager)]
+        severity = "warning" if chip.reason == "crosstalk" else "critical"
+        alerts.append({"code": CODES[chip.reason], "severity": severity, "message": _words(chip, wager),
+                       **about})
+    present = {(wager.antenna, chip.uid) for chip in wager.rejected}
+    return alerts, {chip for chip in flagged if chip[0] != wager.antenna} | present
