@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import zmq.auth
 
 from controller.pit.client import PitClient, PitError
 from tests.rigs.daemon_rig import TableRig
-
-
-def keys(*args: str) -> str:
-    """Run ``table-controller keys ...``; its output (it must succeed)."""
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "keys", *args],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+from tests.security.test_keys import keys
 
 
 def test_only_clients_with_an_authorised_key_hear_or_command_the_table(tmp_path: Path) -> None:
