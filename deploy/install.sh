@@ -55,6 +55,16 @@ own() {
 folder() { mkdir -p "$DESTDIR$3"; own "$@"; }
 # system PATH: a system folder (/etc/systemd/system ...), made only in a staging root.
 system() { mkdir -p "$DESTDIR$1"; }
+# command PATH TARGET: a symbolic link to a command of the program (recorded as 0777).
+command_link() {
+    mkdir -p "$(dirname "$DESTDIR$1")"
+    ln -sfn "$2" "$DESTDIR$1"
+    if staging; then
+        printf '%s %s %s\n' 0777 root:root "$1" >>"$OWNERS"
+    else
+        chown -h root:root "$1"
+    fi
+}
 # put MODE OWNER:GROUP SOURCE PATH: install a file of the program, replacing the old one.
 put() { install -m "$1" "$SOURCE/$3" "$DESTDIR$4"; own "$1" "$2" "$4"; }
 # keep MODE OWNER:GROUP SOURCE PATH: install a file of the table's own only when missing.
@@ -104,6 +114,7 @@ install_program() {
         chown -R root:root "$VENV"
     fi
     put 0644 root:root README.md "$PREFIX/README.md"
+    command_link /usr/local/bin/table-controller "$VENV/bin/table-controller"
     rm -f "$DESTDIR$PREFIX/manifest.json"
     "$DESTDIR$VENV/bin/python" -I -m controller.cli manifest --output "$DESTDIR$PREFIX/manifest.json" >/dev/null
     own 0444 root:root "$PREFIX/manifest.json"
@@ -172,7 +183,7 @@ uninstall_all() {
     fi
     rm -rf "$DESTDIR$VENV"
     rm -f "$DESTDIR$PREFIX/manifest.json" "$DESTDIR$PREFIX/README.md" "$DESTDIR$UNITS/$SERVICE" \
-        "$DESTDIR$UNITS/$TIMER" "$DESTDIR$MODULES"
+        "$DESTDIR$UNITS/$TIMER" "$DESTDIR$MODULES" "$DESTDIR/usr/local/bin/table-controller"
     rmdir "$DESTDIR$PREFIX" 2>/dev/null || true
     if [ "$purge" = yes ]; then
         rm -rf "$DESTDIR$CONF" "$DESTDIR$STATE"

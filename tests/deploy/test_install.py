@@ -28,6 +28,7 @@ PROGRAM = {
     "/etc/systemd/system/table-controller.service": ("0644", "root:root"),
     "/etc/systemd/system/table-controller-retry.timer": ("0644", "root:root"),
     "/etc/modules-load.d/table-controller.conf": ("0644", "root:root"),
+    "/usr/local/bin/table-controller": ("0777", "root:root"),          # a symbolic link
 }
 TABLE_DATA = {
     "/etc/table-controller": ("0750", "root:table"),
@@ -43,7 +44,7 @@ TABLE_DATA = {
 """What the install lays down: path -> (mode, intended owner); the table's own data is kept on upgrade."""
 
 SYSTEM_FOLDERS = {"/opt", "/etc", "/etc/systemd", "/etc/systemd/system", "/etc/udev", "/etc/udev/rules.d",
-                  "/etc/modules-load.d", "/var", "/var/lib"}
+                  "/etc/modules-load.d", "/var", "/var/lib", "/usr", "/usr/local", "/usr/local/bin"}
 """Folders that are there on any system: made in a staging root, never owned by the install."""
 
 SOURCES = {
@@ -80,7 +81,7 @@ def laid_down(stage: Path) -> set[str]:
 
 
 def mode(path: Path) -> str:
-    return f"{stat.S_IMODE(path.stat().st_mode):04o}"
+    return f"{stat.S_IMODE(path.lstat().st_mode):04o}"
 
 
 def cli(stage: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -104,6 +105,7 @@ def test_every_file_is_laid_down_with_its_mode_and_intended_owner(staged: Path) 
                 assert not path.stat().st_mode & 0o022, f"{path} is writable by group or others"
     script = (staged / VENV.lstrip("/") / "bin" / "table-controller").read_text().splitlines()[0]
     assert script == f"#!{VENV}/bin/python"                      # as it will be on the table
+    assert os.readlink(staged / "usr/local/bin/table-controller") == f"{VENV}/bin/table-controller"
     public, secret = zmq.auth.load_certificate(staged / "etc/table-controller/keys/table.key_secret")
     assert secret is not None
     assert zmq.auth.load_certificate(staged / "etc/table-controller/keys/table.key") == (public, None)
