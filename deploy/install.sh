@@ -20,6 +20,7 @@
 # go to pip, e.g. PIP_OPTIONS="--no-index --find-links /media/usb/wheels" on a Pi
 # without internet.
 set -euo pipefail
+umask 022
 
 SOURCE=$(cd "$(dirname "$0")/.." && pwd)
 DESTDIR=${DESTDIR:-}
@@ -37,6 +38,8 @@ TIMER=table-controller-retry.timer
 RULES=/etc/udev/rules.d/70-table-devices.rules
 MODULES=/etc/modules-load.d/table-controller.conf
 OWNERS=$DESTDIR/.install-owners
+BUILD=$(mktemp -d)
+trap 'rm -rf "$BUILD"' EXIT
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { say "$*" >&2; exit 1; }
@@ -91,15 +94,12 @@ prepare_system() {
 
 install_program() {
     folder 0755 root:root "$PREFIX"
-    local build
-    build=$(mktemp -d)
     # Built from a clean copy: the checkout gets no build/ or egg-info of root's.
     tar -C "$SOURCE" --exclude=__pycache__ -cf - pyproject.toml README.md controller drivers \
-        firmware_bridge | tar -C "$build" -xf -
+        firmware_bridge | tar -C "$BUILD" -xf -
     "$PYTHON" -m venv --clear --system-site-packages "$DESTDIR$VENV"
     # shellcheck disable=SC2086  # PIP_OPTIONS is a list of options
-    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS "$build"
-    rm -rf "$build"
+    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS "$BUILD"
     # Byte code that Python checks against the source at every import: the manifest's hashes of
     # the sources then cover what really runs (a changed .pyc alone is never used).
     "$DESTDIR$VENV/bin/python" -I -m compileall -q -f --invalidation-mode checked-hash \
