@@ -20,6 +20,7 @@ lint: $(BIN)/.installed
 	$(BIN)/mypy
 
 test: lint
+	sh tests/deploy/need-systemd-analyze.sh
 	$(BIN)/pytest controller drivers firmware_bridge tests
 
 bench: $(BIN)/.installed

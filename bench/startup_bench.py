@@ -105,7 +105,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="table-startup-") as name:
             folder = Path(name)
             begun = time.monotonic()
-            (folder / "state").mkdir()
+            (folder / "state").mkdir(mode=0o750)  # the daemon refuses a state folder open to others
             write_journal(folder / "state" / "journal.log", events)
             made = time.monotonic() - begun
             size = (folder / "state" / "journal.log").stat().st_size

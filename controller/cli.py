@@ -5,10 +5,15 @@
     table-controller math --config FILE [--json]
     table-controller hash-pin
     table-controller manifest --output FILE
+    table-controller verify [--manifest FILE]
+    table-controller keys generate [--dir DIR] [--name NAME] [--owner USER] [--force]
+    table-controller keys add-client KEY --name NAME [--dir DIR] [--force]
     table-controller diagram
 
 A configuration with mistakes stops every command at once with one line per
-mistake on stderr and exit status 2.
+mistake on stderr and exit status 2; ``run`` stops the same way, one line per
+file, when its configuration, chip registry, keys or state directory are open to
+others (:mod:`controller.security.permissions`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from collections.abc import Sequence
 from controller.config.loader import Config, ConfigError, load_config
 
 EXIT_CONFIG = 2
+KEYS_DIR = "/etc/table-controller/keys"
 
 
 def _load(path: str) -> Config:
@@ -35,12 +41,28 @@ def _load(path: str) -> Config:
         raise SystemExit(EXIT_CONFIG) from None
 
 
+def _refuse_unsafe(config: Config) -> None:
+    from controller.security.permissions import make_state_dir, unsafe_permissions
+
+    try:
+        make_state_dir(config)
+    except OSError as error:
+        print(f"config: the state directory {config.state_dir} cannot be made: {error}", file=sys.stderr)
+        raise SystemExit(EXIT_CONFIG) from None
+    problems = unsafe_permissions(config)
+    for line in problems:
+        print(f"unsafe permissions: {line}", file=sys.stderr)
+    if problems:
+        raise SystemExit(EXIT_CONFIG)
+
+
 def _run(args: argparse.Namespace) -> int:
     from controller.daemon import Daemon
     from controller.journal.log import JournalCorrupt
     from drivers.chips import RegistryError
 
     config = _load(args.config)
+    _refuse_unsafe(config)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("transitions").setLevel(logging.WARNING)   # it logs every callback at INFO
@@ -119,6 +141,64 @@ def _manifest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from controller.security.integrity import (
+        MATCHES,
+        ManifestUnreadable,
+        compare,
+        digest,
+        install_root,
+        read_manifest,
+    )
+
+    manifest = Path(args.manifest) if args.manifest else Path(sys.prefix).parent / "manifest.json"
+    try:
+        verdicts = compare(read_manifest(manifest))
+    except ManifestUnreadable as error:
+        print(f"table-controller: {error}", file=sys.stderr)
+        return 1
+    print(f"manifest {manifest} (sha256 {digest(manifest)})")
+    print(f"installed files in {install_root()}")
+    for name, verdict in verdicts:
+        print(f"  {'ok  ' if verdict == MATCHES else 'FAIL'}  {name} {verdict}")
+    failed = sum(verdict != MATCHES for _, verdict in verdicts)
+    print(f"{len(verdicts)} files: {len(verdicts) - failed} match, {failed} do not")
+    return 0 if failed == 0 and verdicts else 1
+
+
+def _keys_generate(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from controller.security.keys import KeyProblem, generate
+
+    try:
+        pair = generate(Path(args.dir), args.name, owner=args.owner, force=args.force)
+    except (KeyProblem, PermissionError) as error:
+        print(f"table-controller: {error}", file=sys.stderr)
+        return 1
+    print(f"secret key  {pair.secret_file}  (pit.curve_secret_key; mode 0600)")
+    print(f"public key  {pair.public_file}  (give it to the pit)")
+    print(f"clients     {Path(args.dir) / 'clients'}  (pit.curve_clients)")
+    print(f"public-key = \"{pair.public_key}\"")
+    return 0
+
+
+def _keys_add_client(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from controller.security.keys import KeyProblem, add_client
+
+    try:
+        target = add_client(Path(args.dir) / "clients", args.key, args.name, force=args.force)
+    except (KeyProblem, PermissionError) as error:
+        print(f"table-controller: {error}", file=sys.stderr)
+        return 1
+    print(f"authorised {args.name}: {target} (restart the daemon to admit it)")
+    return 0
+
+
 def _diagram(args: argparse.Namespace) -> int:
     from controller.table.diagram import state_machine_markdown
 
@@ -146,6 +226,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     manifest = commands.add_parser("manifest", help="record the hashes of the installed files")
     manifest.add_argument("--output", required=True, help="the manifest file to write")
     manifest.set_defaults(handler=_manifest)
+    verify = commands.add_parser("verify", help="check the installed files against the manifest")
+    verify.add_argument("--manifest", help="the manifest (default: manifest.json beside the venv)")
+    verify.set_defaults(handler=_verify)
+    keys = commands.add_parser("keys", help="CURVE keys of the table and its pit clients").add_subparsers(
+        dest="keys_command", required=True)
+    generate = keys.add_parser("generate", help="write the table's CURVE key pair")
+    generate.add_argument("--dir", default=KEYS_DIR, help=f"where (default {KEYS_DIR})")
+    generate.add_argument("--name", default="table", help="file name of the pair (default table)")
+    generate.add_argument("--owner", help="the user who alone may read the secret key (needs root)")
+    generate.add_argument("--force", action="store_true", help="replace an existing pair")
+    generate.set_defaults(handler=_keys_generate)
+    add_client = keys.add_parser("add-client", help="authorise a pit client's public key")
+    add_client.add_argument("key", help="the client's public certificate file, or its Z85 public key")
+    add_client.add_argument("--name", required=True, help="the client's name (file name of its key)")
+    add_client.add_argument("--dir", default=KEYS_DIR, help=f"the keys folder (default {KEYS_DIR})")
+    add_client.add_argument("--force", action="store_true", help="replace a key of the same name")
+    add_client.set_defaults(handler=_keys_add_client)
     commands.add_parser("diagram", help="print the table state machine as Markdown").set_defaults(
         handler=_diagram)
     args = parser.parse_args(argv)

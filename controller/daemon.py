@@ -5,7 +5,9 @@ published), bind the pit sockets, announce ``table.opened``, then start the
 boards and the buttons. Every driver input and every control command runs on
 the loop, one at a time, through :class:`controller.table.machine.Table`; after each the
 dealer display, the button lights and the spot lights (the spots of the seat
-in turn) are brought up to date.
+in turn) are brought up to date. Under systemd the daemon says READY once all
+that has started, keeps its status line current and pings the watchdog from the
+loop (:mod:`controller.service`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from controller.pit.events import now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
 from controller.security.supervisor_pins import verify_pin
+from controller.service.status import table_status
+from controller.service.systemd import SystemdLink
 from controller.table.machine import Table, TableSettings
 from controller.table.views import dealer_view, public_state
 from drivers.buttons import DealerPanel
@@ -98,12 +102,14 @@ class Daemon:
         self.shoe: ShoeDriver | None = None
         self.rfid: RfidDriver | None = None
         self.panel: DealerPanel | None = None
+        self.systemd = SystemdLink()
 
     async def run(self) -> None:
         """Run until SIGTERM or SIGINT, then stop cleanly."""
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, self.stopping.set)
+        self.systemd.status(f"{self.config.table_id} starting: recovering the journal")
         saved = self.checkpoint
         replayed = self.table.recover(self.journal.records(after=saved.seq if saved else 0),
                                       saved.state if saved else None)
@@ -134,6 +140,7 @@ class Daemon:
         self.refresh()
         boards_checked = loop.call_later(self.shoe.link.offline_after, self.check_boards)
         self.ticking = loop.call_later(TICK, self.tick)
+        self.systemd.ready(loop, table_status(self.table))
         log.info("table %s running %s", config.table_id, config.game)
         try:
             await self.stopping.wait()
@@ -202,6 +209,7 @@ class Daemon:
 
     async def close(self) -> None:
         """Stop the boards, the buttons and the sockets; the journal is already durable."""
+        self.systemd.stopping(f"{self.config.table_id} stopping")
         for driver in (self.shoe, self.rfid):
             if driver is not None:
                 await driver.close()
@@ -269,6 +277,7 @@ class Daemon:
         self.save_checkpoint()
         view = dealer_view(self.table)
         self.renderer.show(view)
+        self.systemd.status(table_status(self.table))
         if self.panel is not None:
             self.panel.set_live(view.live_buttons)
         if self.rfid is not None:

@@ -1,31 +1,214 @@
 #!/usr/bin/env bash
-# Install table-controller on a Raspberry Pi (Raspberry Pi OS / Debian), as root.
-#   sudo deploy/install.sh            # from a checkout of this repository
+# Install, upgrade or uninstall table-controller on Raspberry Pi OS (Bookworm, 64-bit).
+#
+#   sudo deploy/install.sh                     install; on an installed table, upgrade
+#   sudo deploy/install.sh uninstall           remove the program; keep configuration, keys, journal
+#   sudo deploy/install.sh uninstall --purge   remove those too, and the table user
+#   DESTDIR=/tmp/stage deploy/install.sh [uninstall [--purge]]
+#                                              the same into a staging root, as any user
+#
+# Upgrade replaces the program and rewrites its manifest; it keeps the configuration,
+# the chip registry, the udev rules, the keys and the journal, and puts their owners
+# and modes back to those below (the daemon refuses files open to others).
+#
+# With DESTDIR nothing outside it is touched: no packages, users, chown, systemctl or
+# udevadm. The owner each file would get is recorded instead, one line per path in
+# $DESTDIR/.install-owners: "MODE OWNER:GROUP PATH" (a PATH ending in / stands for its
+# whole tree, the virtual environment).
+#
+# PYTHON is the interpreter of the virtual environment (default python3). PIP_OPTIONS
+# go to pip, e.g. PIP_OPTIONS="--no-index --find-links /media/usb/wheels" on a Pi
+# without internet.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+umask 022
+
+SOURCE=$(cd "$(dirname "$0")/.." && pwd)
+DESTDIR=${DESTDIR:-}
+DESTDIR=${DESTDIR%/}
+PYTHON=${PYTHON:-python3}
+PIP_OPTIONS=${PIP_OPTIONS:-}
+USER_NAME=table
 PREFIX=/opt/table-controller
+VENV=$PREFIX/venv
+CONF=/etc/table-controller
+STATE=/var/lib/table-controller
+UNITS=/etc/systemd/system
+SERVICE=table-controller.service
+TIMER=table-controller-retry.timer
+RULES=/etc/udev/rules.d/70-table-devices.rules
+MODULES=/etc/modules-load.d/table-controller.conf
+OWNERS=$DESTDIR/.install-owners
+BUILD=$(mktemp -d)
+trap 'rm -rf "$BUILD"' EXIT
 
-id table >/dev/null 2>&1 || useradd --system --home /var/lib/table-controller --shell /usr/sbin/nologin table
-getent group gpio >/dev/null || groupadd --system gpio
-usermod -a -G dialout,gpio table
+say() { printf 'install.sh: %s\n' "$*"; }
+die() { say "$*" >&2; exit 1; }
+staging() { [ -n "$DESTDIR" ]; }
 
-python3 -m venv "$PREFIX/venv"
-"$PREFIX/venv/bin/pip" install --quiet --upgrade pip
-"$PREFIX/venv/bin/pip" install --quiet .
-install -m 0644 README.md "$PREFIX/README.md"
-# The hashes of the installed files: the daemon checks them at start ([integrity] manifest).
-"$PREFIX/venv/bin/table-controller" manifest --output "$PREFIX/manifest.json"
-chmod 0444 "$PREFIX/manifest.json"
+# own MODE OWNER:GROUP PATH: give PATH its mode and owner (staging: record the owner).
+own() {
+    chmod "$1" "$DESTDIR$3"
+    if staging; then
+        printf '%s %s %s\n' "$1" "$2" "$3" >>"$OWNERS"
+    else
+        chown "$2" "$3"
+    fi
+}
+# folder MODE OWNER:GROUP PATH: a folder of ours.
+folder() { mkdir -p "$DESTDIR$3"; own "$@"; }
+# system PATH: a system folder (/etc/systemd/system ...), made only in a staging root.
+system() { mkdir -p "$DESTDIR$1"; }
+# command PATH TARGET: a symbolic link to a command of the program (recorded as 0777).
+command_link() {
+    mkdir -p "$(dirname "$DESTDIR$1")"
+    ln -sfn "$2" "$DESTDIR$1"
+    if staging; then
+        printf '%s %s %s\n' 0777 root:root "$1" >>"$OWNERS"
+    else
+        chown -h root:root "$1"
+    fi
+}
+# put MODE OWNER:GROUP SOURCE PATH: install a file of the program, replacing the old one.
+put() { install -m "$1" "$SOURCE/$3" "$DESTDIR$4"; own "$1" "$2" "$4"; }
+# keep MODE OWNER:GROUP SOURCE PATH: install a file of the table's own only when missing.
+keep() {
+    [ -e "$DESTDIR$4" ] || install -m "$1" "$SOURCE/$3" "$DESTDIR$4"
+    own "$1" "$2" "$4"
+}
 
-install -d -m 0755 /etc/table-controller
-[ -e /etc/table-controller/table.toml ] || install -m 0640 -g table deploy/table.toml /etc/table-controller/table.toml
-[ -e /etc/table-controller/chips.csv ] || install -m 0640 -g table deploy/chips.csv /etc/table-controller/chips.csv
-# The journal holds face-down cards: only the table user may read it (the daemon enforces 0700 too).
-install -d -m 0700 -o table -g table /var/lib/table-controller
-chmod 0700 /var/lib/table-controller
+prepare_system() {
+    [ "$(id -u)" = 0 ] || die "run as root (sudo), or with DESTDIR=<folder> for a staging root"
+    if command -v apt-get >/dev/null; then
+        say "packages: python3-venv, python3-lgpio"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            python3-venv python3-lgpio
+    fi
+    getent group gpio >/dev/null || groupadd --system gpio
+    if ! id "$USER_NAME" >/dev/null 2>&1; then
+        useradd --system --user-group --home-dir "$STATE" --no-create-home \
+            --shell /usr/sbin/nologin "$USER_NAME"
+    fi
+    usermod -a -G dialout,gpio "$USER_NAME"
+}
 
-install -m 0644 systemd/table-controller.service /etc/systemd/system/table-controller.service
-install -m 0644 systemd/99-table-devices.rules /etc/udev/rules.d/99-table-devices.rules
-udevadm control --reload-rules || true
-systemctl daemon-reload
-echo "Edit /etc/table-controller/table.toml and chips.csv, then: systemctl enable --now table-controller"
+install_program() {
+    folder 0755 root:root "$PREFIX"
+    # Built from a clean copy: the checkout gets no build/ or egg-info of root's.
+    tar -C "$SOURCE" --exclude=__pycache__ -cf - pyproject.toml README.md controller drivers \
+        firmware_bridge | tar -C "$BUILD" -xf -
+    "$PYTHON" -m venv --clear --system-site-packages "$DESTDIR$VENV"
+    # shellcheck disable=SC2086  # PIP_OPTIONS is a list of options
+    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS "$BUILD"
+    # Byte code that Python checks against the source at every import: the manifest's hashes of
+    # the sources then cover what really runs (a changed .pyc alone is never used).
+    "$DESTDIR$VENV/bin/python" -I -m compileall -q -f --invalidation-mode checked-hash \
+        "$("$DESTDIR$VENV/bin/python" -I -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"/{controller,drivers,firmware_bridge}
+    if staging; then
+        # Scripts name their interpreter as it will be on the table, not in the staging root.
+        grep -rlIF "$DESTDIR$VENV" "$DESTDIR$VENV/bin" | while read -r script; do
+            sed -i "s|$DESTDIR$VENV|$VENV|g" "$script"
+        done
+        printf '%s %s %s\n' 0755 root:root "$VENV/" >>"$OWNERS"
+    else
+        chown -R root:root "$VENV"
+    fi
+    put 0644 root:root README.md "$PREFIX/README.md"
+    command_link /usr/local/bin/table-controller "$VENV/bin/table-controller"
+    rm -f "$DESTDIR$PREFIX/manifest.json"
+    "$DESTDIR$VENV/bin/python" -I -m controller.cli manifest --output "$DESTDIR$PREFIX/manifest.json" >/dev/null
+    own 0444 root:root "$PREFIX/manifest.json"
+}
+
+install_configuration() {
+    folder 0750 root:"$USER_NAME" "$CONF"
+    keep 0640 root:"$USER_NAME" deploy/table.toml "$CONF/table.toml"
+    keep 0640 root:"$USER_NAME" deploy/chips.csv "$CONF/chips.csv"
+    folder 0750 root:"$USER_NAME" "$CONF/keys"
+    folder 0750 root:"$USER_NAME" "$CONF/keys/clients"
+    if [ ! -e "$DESTDIR$CONF/keys/table.key_secret" ]; then
+        "$DESTDIR$VENV/bin/python" -I -m controller.cli keys generate --dir "$DESTDIR$CONF/keys" >/dev/null
+    fi
+    own 0600 "$USER_NAME:$USER_NAME" "$CONF/keys/table.key_secret"
+    own 0644 root:"$USER_NAME" "$CONF/keys/table.key"
+    local client
+    for client in "$DESTDIR$CONF"/keys/clients/*.key; do
+        if [ -e "$client" ]; then own 0644 root:"$USER_NAME" "${client#"$DESTDIR"}"; fi
+    done
+    # The journal holds face-down cards: only the table user may read it (the daemon keeps it 0700 too).
+    folder 0700 "$USER_NAME:$USER_NAME" "$STATE"
+}
+
+install_system_files() {
+    system "$UNITS"
+    put 0644 root:root "systemd/$SERVICE" "$UNITS/$SERVICE"
+    put 0644 root:root "systemd/$TIMER" "$UNITS/$TIMER"
+    system "$(dirname "$RULES")"
+    keep 0644 root:root deploy/70-table-devices.rules "$RULES"
+    system "$(dirname "$MODULES")"
+    put 0644 root:root deploy/modules-load.conf "$MODULES"
+}
+
+install_all() {
+    local upgrade=no
+    [ -e "$DESTDIR$VENV" ] && upgrade=yes
+    if staging; then
+        mkdir -p "$DESTDIR"
+        : >"$OWNERS"
+    else
+        prepare_system
+        if [ "$upgrade" = yes ]; then systemctl stop "$SERVICE" "$TIMER" || true; fi
+    fi
+    install_program
+    install_configuration
+    install_system_files
+    if ! staging; then
+        modprobe -a cdc_acm usbserial || say "could not load cdc_acm and usbserial now; they load at boot"
+        udevadm control --reload-rules
+        udevadm trigger --subsystem-match=tty --subsystem-match=gpio
+        systemctl daemon-reload
+        systemctl enable --now "$SERVICE"
+    fi
+    [ "$upgrade" = yes ] && say "upgraded in ${DESTDIR:-/}" || say "installed in ${DESTDIR:-/}"
+    say "the table's CURVE public key (for the pit): $CONF/keys/table.key"
+    say "next: edit $CONF/table.toml, $CONF/chips.csv and $RULES, then: systemctl restart $SERVICE"
+}
+
+uninstall_all() {
+    local purge=no
+    [ "${1:-}" = --purge ] && purge=yes
+    if ! staging; then
+        [ "$(id -u)" = 0 ] || die "run as root (sudo), or with DESTDIR=<folder> for a staging root"
+        systemctl disable --now "$SERVICE" || true
+        systemctl stop "$TIMER" || true
+    fi
+    rm -rf "$DESTDIR$VENV"
+    rm -f "$DESTDIR$PREFIX/manifest.json" "$DESTDIR$PREFIX/README.md" "$DESTDIR$UNITS/$SERVICE" \
+        "$DESTDIR$UNITS/$TIMER" "$DESTDIR$MODULES" "$DESTDIR/usr/local/bin/table-controller"
+    rmdir "$DESTDIR$PREFIX" 2>/dev/null || true
+    if [ "$purge" = yes ]; then
+        rm -rf "$DESTDIR$CONF" "$DESTDIR$STATE"
+        rm -f "$DESTDIR$RULES"
+        staging || ! id "$USER_NAME" >/dev/null 2>&1 || userdel "$USER_NAME"
+        say "removed, with the configuration, the keys, the udev rules and the journal"
+    else
+        say "removed; kept $CONF (configuration, chip registry, keys), $RULES and $STATE (the journal)"
+    fi
+    if staging; then
+        # The record keeps only what is still there.
+        local line kept=""
+        while read -r line; do
+            [ -e "$DESTDIR${line##* }" ] && kept+="$line"$'\n'
+        done <"$OWNERS"
+        printf '%s' "$kept" >"$OWNERS"
+    else
+        systemctl daemon-reload
+        udevadm control --reload-rules
+    fi
+}
+
+case "${1:-install}" in
+    install | upgrade) install_all ;;
+    uninstall) uninstall_all "${2:-}" ;;
+    *) die "usage: $0 [install | uninstall [--purge]]" ;;
+esac

@@ -1,1 +1,1 @@
-"""Supervisor PIN hashes and the software integrity manifest."""
+"""Supervisor PIN hashes, the integrity manifest, CURVE keys and the file permissions the daemon requires."""

@@ -6,7 +6,8 @@ installed, less the development tools the daemon never runs
 (``controller/devkit``, ``firmware_bridge/simulator``). With ``[integrity]
 manifest`` set, the daemon checks them at start and raises a
 ``software_integrity`` alert for each file that differs, is missing, or is not
-in the manifest (docs/pit-events.md section 3).
+in the manifest (docs/pit-events.md section 3). ``table-controller verify`` prints
+the same check file by file for an inspector (:func:`compare`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ import firmware_bridge
 PACKAGES = (controller, drivers, firmware_bridge)
 NOT_SHIPPED = ("controller/devkit/", "firmware_bridge/simulator/")
 """Development tools inside the packages: not part of what the daemon runs, so not hashed."""
+
+
+def install_root() -> Path:
+    """The folder the packages are installed in (site-packages, or a checkout)."""
+    return Path(controller.__path__[0]).parent
 
 
 def installed_files() -> dict[str, Path]:
@@ -53,20 +59,45 @@ def write_manifest(path: Path) -> int:
     return len(manifest)
 
 
-def check(path: Path) -> list[str]:
-    """What does not match the manifest at ``path``, one line per file (empty: all good)."""
+MATCHES = "matches its recorded hash"
+
+
+class ManifestUnreadable(ValueError):
+    """The manifest file cannot be read or is not a manifest."""
+
+
+def read_manifest(path: Path) -> dict[str, str]:
+    """The recorded hashes by file name; raises :class:`ManifestUnreadable`."""
     try:
         recorded = json.loads(path.read_text())["sha256"]
         if not isinstance(recorded, dict):
             raise TypeError("sha256 is not an object")
     except (OSError, ValueError, KeyError, TypeError) as error:
-        return [f"the manifest {path} cannot be read: {error}"]
-    problems: list[str] = []
+        raise ManifestUnreadable(f"the manifest {path} cannot be read: {error}") from None
+    return recorded
+
+
+def compare(recorded: dict[str, str]) -> list[tuple[str, str]]:
+    """Every recorded or installed file with its verdict: :data:`MATCHES`, ``is missing``, ``does
+    not match its recorded hash`` or ``is not in the manifest``; sorted by name."""
     present = installed_files()
-    for name in sorted(recorded):
+    verdicts: list[tuple[str, str]] = []
+    for name in sorted(set(recorded) | set(present)):
         if name not in present:
-            problems.append(f"{name} is missing")
+            verdicts.append((name, "is missing"))
+        elif name not in recorded:
+            verdicts.append((name, "is not in the manifest"))
         elif digest(present[name]) != recorded[name]:
-            problems.append(f"{name} does not match its recorded hash")
-    problems += [f"{name} is not in the manifest" for name in sorted(set(present) - set(recorded))]
-    return problems
+            verdicts.append((name, "does not match its recorded hash"))
+        else:
+            verdicts.append((name, MATCHES))
+    return verdicts
+
+
+def check(path: Path) -> list[str]:
+    """What does not match the manifest at ``path``, one line per file (empty: all good)."""
+    try:
+        recorded = read_manifest(path)
+    except ManifestUnreadable as error:
+        return [str(error)]
+    return [f"{name} {verdict}" for name, verdict in compare(recorded) if verdict != MATCHES]

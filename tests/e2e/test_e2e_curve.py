@@ -1,33 +1,31 @@
-"""End to end: the pit sockets with CURVE on, through the real daemon and its configuration."""
+"""End to end: the pit sockets with CURVE on, keys made and authorised by ``table-controller keys``."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import zmq
 import zmq.auth
 
 from controller.pit.client import PitClient, PitError
 from tests.rigs.daemon_rig import TableRig
+from tests.security.test_keys import keys
 
 
-def test_only_clients_with_an_allowed_key_hear_or_command_the_table(tmp_path: Path) -> None:
-    keys = tmp_path / "keys"
-    clients = keys / "clients"
-    clients.mkdir(parents=True)
-    table_public_file, table_secret_file = zmq.auth.create_certificates(keys, "table")
-    pit_public_file, pit_secret_file = zmq.auth.create_certificates(keys, "pit")
-    _, stranger_secret_file = zmq.auth.create_certificates(keys, "stranger")
-    shutil.copy(pit_public_file, clients)                     # only the pit's public key is allowed
-    table_public, _ = zmq.auth.load_certificate(table_public_file)
-    pit_public, pit_secret = zmq.auth.load_certificate(pit_secret_file)
-    stranger_public, stranger_secret = zmq.auth.load_certificate(stranger_secret_file)
+def test_only_clients_with_an_authorised_key_hear_or_command_the_table(tmp_path: Path) -> None:
+    table_keys, pit_keys, stranger_keys = tmp_path / "keys", tmp_path / "pit", tmp_path / "stranger"
+    keys("generate", "--dir", str(table_keys))
+    keys("generate", "--dir", str(pit_keys), "--name", "pit")           # made on the pit's side
+    keys("generate", "--dir", str(stranger_keys), "--name", "stranger")
+    keys("add-client", str(pit_keys / "pit.key"), "--name", "pit", "--dir", str(table_keys))
+    assert sorted(p.name for p in (table_keys / "clients").iterdir()) == ["pit.key"]
+    table_public, _ = zmq.auth.load_certificate(table_keys / "table.key")
+    pit_public, pit_secret = zmq.auth.load_certificate(pit_keys / "pit.key_secret")
+    stranger_public, stranger_secret = zmq.auth.load_certificate(stranger_keys / "stranger.key_secret")
     assert pit_secret is not None and stranger_secret is not None
 
-    rig = TableRig(tmp_path, curve=(Path(table_secret_file), clients),
+    rig = TableRig(tmp_path, curve=(table_keys / "table.key_secret", table_keys / "clients"),
                    client_keys=(table_public, pit_public, pit_secret))
     stranger = PitClient("T07", *rig.endpoints, context=rig.pit.context,
                          curve=(table_public, stranger_public, stranger_secret))
@@ -38,7 +36,7 @@ def test_only_clients_with_an_allowed_key_hear_or_command_the_table(tmp_path: Pa
         assert rig.pit.control({"cmd": "state"})["ok"] is True
         assert rig.pit.sync(b"snapshot")[0][0] == b"snapshot"
         rig.bet(1, "main", [f"a{1:015x}", 500])
-        assert rig.next("bet.placed")["data"]["amount"] == 500    # the allowed client hears it
+        assert rig.next("bet.placed")["data"]["amount"] == 500    # the authorised client hears it
         for outsider in (stranger, plain):
             try:
                 reply = outsider.control({"cmd": "press", "button": "deal"}, timeout=0.5)

@@ -18,6 +18,7 @@ from tests.rigs.table_rig import Rig
 
 
 def test_a_checkpoint_that_does_not_match_makes_the_daemon_replay_the_whole_journal(tmp_path: Path) -> None:
+    (tmp_path / "state").mkdir(mode=0o750)          # closed to others, or the daemon refuses it
     live = Rig(tmp_path / "state", keep=KEEP)     # the daemon's state_dir, written by a table in process
     live.ready()
     play_hands(live, 6, random.Random(3))           # checkpoints with a replay window well past seq 1

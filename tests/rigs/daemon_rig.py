@@ -126,9 +126,15 @@ class TableRig:
         self.daemon: subprocess.Popen[bytes] | None = None
         self.log = folder / "daemon.log"
 
-    def start(self, *, wait_online: bool = True) -> dict[str, Any]:
-        """Start the daemon; return its ``table.opened`` event (after both boards are online)."""
-        env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
+    def start(self, *, wait_online: bool = True, env: dict[str, str] | None = None) -> dict[str, Any]:
+        """Start the daemon; return its ``table.opened`` event (after both boards are online).
+
+        ``env`` is added to the daemon's environment; a ``NOTIFY_SOCKET`` or watchdog this
+        process may have from systemd is never passed on, only one given here.
+        """
+        env = {name: value for name, value in os.environ.items()
+               if name not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")} | (env or {})
+        env.update(GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
         with open(self.log, "ab") as log:
             self.daemon = subprocess.Popen(
                 [sys.executable, "-m", "controller.cli", "run", "--config", str(self.config)],

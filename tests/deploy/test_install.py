@@ -1,0 +1,184 @@
+"""``deploy/install.sh`` into a staging root: every file with its mode and owner, verify, upgrade, uninstall.
+
+The tests share one staging root and run in order: installed, checked, verified (and
+a file tampered with is caught), upgraded, uninstalled, purged.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+import zmq.auth
+
+from tests.deploy.conftest import ROOT, run_install
+
+pytestmark = pytest.mark.timeout(600)
+
+VENV = "/opt/table-controller/venv"
+PROGRAM = {
+    "/opt/table-controller": ("0755", "root:root"),
+    f"{VENV}/": ("0755", "root:root"),
+    "/opt/table-controller/README.md": ("0644", "root:root"),
+    "/opt/table-controller/manifest.json": ("0444", "root:root"),
+    "/etc/systemd/system/table-controller.service": ("0644", "root:root"),
+    "/etc/systemd/system/table-controller-retry.timer": ("0644", "root:root"),
+    "/etc/modules-load.d/table-controller.conf": ("0644", "root:root"),
+    "/usr/local/bin/table-controller": ("0777", "root:root"),          # a symbolic link
+}
+TABLE_DATA = {
+    "/etc/table-controller": ("0750", "root:table"),
+    "/etc/table-controller/table.toml": ("0640", "root:table"),
+    "/etc/table-controller/chips.csv": ("0640", "root:table"),
+    "/etc/table-controller/keys": ("0750", "root:table"),
+    "/etc/table-controller/keys/clients": ("0750", "root:table"),
+    "/etc/table-controller/keys/table.key_secret": ("0600", "table:table"),
+    "/etc/table-controller/keys/table.key": ("0644", "root:table"),
+    "/var/lib/table-controller": ("0700", "table:table"),
+    "/etc/udev/rules.d/70-table-devices.rules": ("0644", "root:root"),
+}
+"""What the install lays down: path -> (mode, intended owner); the table's own data is kept on upgrade."""
+
+SYSTEM_FOLDERS = {"/opt", "/etc", "/etc/systemd", "/etc/systemd/system", "/etc/udev", "/etc/udev/rules.d",
+                  "/etc/modules-load.d", "/var", "/var/lib", "/usr", "/usr/local", "/usr/local/bin"}
+"""Folders that are there on any system: made in a staging root, never owned by the install."""
+
+SOURCES = {
+    "/etc/systemd/system/table-controller.service": "systemd/table-controller.service",
+    "/etc/systemd/system/table-controller-retry.timer": "systemd/table-controller-retry.timer",
+    "/etc/udev/rules.d/70-table-devices.rules": "deploy/70-table-devices.rules",
+    "/etc/modules-load.d/table-controller.conf": "deploy/modules-load.conf",
+    "/etc/table-controller/table.toml": "deploy/table.toml",
+    "/etc/table-controller/chips.csv": "deploy/chips.csv",
+    "/opt/table-controller/README.md": "README.md",
+}
+
+
+def owners(stage: Path) -> dict[str, tuple[str, str]]:
+    """The owners install.sh recorded: path -> (mode, owner)."""
+    found: dict[str, tuple[str, str]] = {}
+    for line in (stage / ".install-owners").read_text().splitlines():
+        mode, owner, path = line.split(" ")
+        assert path not in found, f"{path} recorded twice"
+        found[path] = (mode, owner)
+    return found
+
+
+def laid_down(stage: Path) -> set[str]:
+    """Every path in the staging root as it would be on the table (the venv as one tree)."""
+    paths = set()
+    for folder, dirs, files in os.walk(stage):
+        for name in dirs + files:
+            path = "/" + (Path(folder) / name).relative_to(stage).as_posix()
+            if path == "/.install-owners" or path.startswith(f"{VENV}/"):
+                continue
+            paths.add(f"{VENV}/" if path == VENV else path)
+    return paths
+
+
+def mode(path: Path) -> str:
+    return f"{stat.S_IMODE(path.lstat().st_mode):04o}"
+
+
+def cli(stage: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``table-controller ARGS`` with the staged program, as the table runs it."""
+    return subprocess.run([str(stage / VENV.lstrip("/") / "bin" / "python"), "-I", "-m", "controller.cli",
+                           *args], capture_output=True, text=True, timeout=120, cwd="/")
+
+
+def test_every_file_is_laid_down_with_its_mode_and_intended_owner(staged: Path) -> None:
+    recorded = owners(staged)
+    assert recorded == PROGRAM | TABLE_DATA
+    assert laid_down(staged) == set(recorded) | SYSTEM_FOLDERS
+    for path, (wanted, _) in recorded.items():
+        assert mode(staged / path.lstrip("/")) == wanted, path
+    for source_path, source in SOURCES.items():
+        assert (staged / source_path.lstrip("/")).read_bytes() == (ROOT / source).read_bytes(), source_path
+    for folder, dirs, files in os.walk(staged / VENV.lstrip("/")):        # the program: root's alone
+        for name in dirs + files:
+            path = Path(folder) / name
+            if not path.is_symlink():
+                assert not path.stat().st_mode & 0o022, f"{path} is writable by group or others"
+    script = (staged / VENV.lstrip("/") / "bin" / "table-controller").read_text().splitlines()[0]
+    assert script == f"#!{VENV}/bin/python"                      # as it will be on the table
+    assert os.readlink(staged / "usr/local/bin/table-controller") == f"{VENV}/bin/table-controller"
+    public, secret = zmq.auth.load_certificate(staged / "etc/table-controller/keys/table.key_secret")
+    assert secret is not None
+    assert zmq.auth.load_certificate(staged / "etc/table-controller/keys/table.key") == (public, None)
+
+
+def test_verify_passes_on_the_install_and_catches_a_tampered_file(staged: Path) -> None:
+    checked = cli(staged, "verify")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"manifest {staged}/opt/table-controller/manifest.json (sha256 " in checked.stdout
+    assert "  ok    controller/table/machine.py matches its recorded hash" in checked.stdout
+    assert "FAIL" not in checked.stdout
+    site = Path(cli(staged, "verify").stdout.splitlines()[1].removeprefix("installed files in "))
+    machine = site / "controller" / "table" / "machine.py"
+    cached = importlib.util.cache_from_source(str(machine))
+    assert int.from_bytes(Path(cached).read_bytes()[4:8], "little") == 0b11   # checked-hash byte code
+    original = machine.read_bytes()
+    try:
+        machine.write_bytes(original.replace(b"auto_transitions=False", b"auto_transitions=True "))
+        tampered = cli(staged, "verify")
+        assert tampered.returncode == 1
+        assert [line for line in tampered.stdout.splitlines() if "FAIL" in line] == [
+            "  FAIL  controller/table/machine.py does not match its recorded hash"]
+        assert tampered.stdout.splitlines()[-1].endswith(" match, 1 do not")
+    finally:
+        machine.write_bytes(original)
+    assert cli(staged, "verify").returncode == 0
+
+
+def test_upgrade_keeps_the_tables_data_and_replaces_the_program(staged: Path, wheelhouse: Path) -> None:
+    conf = staged / "etc/table-controller"
+    (conf / "table.toml").write_text((conf / "table.toml").read_text() + "# this table's own settings\n")
+    (conf / "table.toml").chmod(0o664)                           # opened up by hand: put back
+    (conf / "chips.csv").write_text("uid,value_cents,status\n04a1b2c3d4e5f601,100,active\n")
+    added = cli(staged, "keys", "add-client", str(conf / "keys/table.key"), "--name", "pit",
+                "--dir", str(conf / "keys"))
+    assert added.returncode == 0, added.stderr
+    journal = staged / "var/lib/table-controller/journal.log"
+    journal.write_text('{"seq": 1}\n')
+    rules = staged / "etc/udev/rules.d/70-table-devices.rules"
+    rules.write_text(rules.read_text().replace("SH-00017", "SH-12345"))
+    kept = {path: path.read_bytes() for path in (conf / "table.toml", conf / "chips.csv", journal, rules,
+                                                 conf / "keys/table.key_secret",
+                                                 conf / "keys/clients/pit.key")}
+    manifest = staged / "opt/table-controller/manifest.json"
+    manifest.chmod(0o644)
+    manifest.write_text('{"sha256": {}}\n')                      # an old version's manifest
+    site = Path(cli(staged, "verify").stdout.splitlines()[1].removeprefix("installed files in "))
+    (site / "controller" / "left_over.py").write_text("# a module of an older version\n")
+
+    upgraded = run_install(staged, wheelhouse)
+    assert "upgraded" in upgraded.stdout
+    assert {path: path.read_bytes() for path in kept} == kept
+    recorded = owners(staged)
+    pit_key = {"/etc/table-controller/keys/clients/pit.key": ("0644", "root:table")}
+    assert recorded == PROGRAM | TABLE_DATA | pit_key
+    for path, (wanted, _) in recorded.items():
+        assert mode(staged / path.lstrip("/")) == wanted, path
+    assert not (site / "controller" / "left_over.py").exists()
+    checked = cli(staged, "verify")                              # the manifest rewritten for the new files
+    assert checked.returncode == 0, checked.stdout
+
+
+def test_uninstall_keeps_the_tables_data_unless_purged(staged: Path, wheelhouse: Path) -> None:
+    before = {path: (staged / path.lstrip("/")).read_bytes() for path in TABLE_DATA
+              if (staged / path.lstrip("/")).is_file()}
+    run_install(staged, wheelhouse, "uninstall")
+    recorded = owners(staged)
+    assert set(recorded) == set(TABLE_DATA) | {"/etc/table-controller/keys/clients/pit.key"}
+    journal = "/var/lib/table-controller/journal.log"              # written by the table, not the install
+    assert laid_down(staged) == set(recorded) | SYSTEM_FOLDERS | {journal}
+    assert not (staged / "opt/table-controller").exists()
+    assert {path: (staged / path.lstrip("/")).read_bytes() for path in before} == before
+
+    run_install(staged, wheelhouse, "uninstall", "--purge")
+    assert owners(staged) == {}
+    assert laid_down(staged) <= SYSTEM_FOLDERS

@@ -1,0 +1,100 @@
+"""The systemd unit: ``systemd-analyze verify``, its security rating, and what it must say.
+
+``systemd-analyze`` comes with Debian's ``systemd`` package; ``make test`` installs it
+when it is missing (``tests/deploy/need-systemd-analyze.sh``). Where it cannot be had
+these tests are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.deploy.conftest import ROOT
+
+UNIT = ROOT / "systemd" / "table-controller.service"
+TIMER = ROOT / "systemd" / "table-controller-retry.timer"
+RULES = ROOT / "deploy" / "70-table-devices.rules"
+EXEC = "/opt/table-controller/venv/bin/table-controller"
+MAX_EXPOSURE = 1.5
+
+analyze = shutil.which("systemd-analyze")
+needs_analyze = pytest.mark.skipif(
+    analyze is None, reason="systemd-analyze is not installed and `make test` could not install Debian's "
+    "systemd package here (it needs root and apt-get): see README.md, Testing")
+
+
+def settings(path: Path) -> dict[str, list[str]]:
+    """Every ``Key=value`` of a unit file, by key, in order (a key may repeat)."""
+    found: dict[str, list[str]] = {}
+    for line in path.read_text().splitlines():
+        if line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            found.setdefault(key, []).append(value)
+    return found
+
+
+@needs_analyze
+def test_systemd_analyze_verifies_the_unit_and_its_retry_timer(tmp_path: Path) -> None:
+    # verify wants ExecStart's program to exist: the unit is checked as it is, but for that one
+    # path, pointed at an executable stand-in in the same place under a temporary root.
+    program = tmp_path / EXEC.lstrip("/")
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    units = tmp_path / "units"
+    units.mkdir()
+    text = UNIT.read_text()
+    assert text.count(f"ExecStart={EXEC} ") == 1
+    (units / UNIT.name).write_text(text.replace(f"ExecStart={EXEC} ", f"ExecStart={program} "))
+    shutil.copy(TIMER, units / TIMER.name)
+    assert analyze is not None
+    done = subprocess.run([analyze, "verify", str(units / UNIT.name), str(units / TIMER.name)],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+@needs_analyze
+def test_the_offline_security_rating_is_at_most_1_5() -> None:
+    assert analyze is not None
+    done = subprocess.run([analyze, "security", "--offline=true", f"--threshold={int(MAX_EXPOSURE * 10)}",
+                           str(UNIT)], capture_output=True, text=True, timeout=120)
+    rating = re.search(r"Overall exposure level for table-controller\.service: ([0-9.]+)", done.stdout)
+    assert rating is not None, done.stdout + done.stderr
+    assert float(rating[1]) <= MAX_EXPOSURE, done.stdout
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_unit_notifies_is_watched_restarts_and_reaches_only_its_devices() -> None:
+    unit = settings(UNIT)
+    assert unit["Type"] == ["notify"] and unit["NotifyAccess"] == ["main"]
+    assert unit["WatchdogSec"] == ["20s"]
+    assert unit["Restart"] == ["on-failure"]
+    assert unit["StartLimitIntervalSec"] == ["60s"] and unit["OnFailure"] == [TIMER.name]
+    timer = settings(TIMER)
+    assert timer["Unit"] == [UNIT.name] and timer["RemainAfterElapse"] == ["no"]
+    assert unit["User"] == ["table"] and unit["SupplementaryGroups"] == ["dialout gpio"]
+    for kind, mode in (("State", "0700"), ("Configuration", "0750"), ("Runtime", "0750")):
+        assert unit[f"{kind}Directory"] == ["table-controller"]
+        assert unit[f"{kind}DirectoryMode"] == [mode]
+    assert unit["UMask"] == ["0077"]
+    assert "GPIOZERO_PIN_FACTORY=lgpio" in unit["Environment"]
+    assert "LG_WD=/run/table-controller" in unit["Environment"]
+    assert unit["DevicePolicy"] == ["closed"]
+    assert unit["DeviceAllow"] == ["char-ttyACM rw", "char-ttyUSB rw", "char-gpiochip rw"]
+    assert unit["RestrictAddressFamilies"] == ["AF_UNIX AF_INET AF_INET6"]   # the pit's TCP ports
+    assert "PrivateNetwork" not in unit and unit["CapabilityBoundingSet"] == [""]
+
+
+def test_the_udev_rules_name_each_board_by_vendor_product_and_serial_and_keep_modemmanager_off() -> None:
+    rules = [line for line in RULES.read_text().splitlines() if "SYMLINK+=" in line]
+    assert sorted(re.search(r'SYMLINK\+="([^"]+)"', line)[1] for line in rules) == [  # type: ignore[index]
+        "table-rfid", "table-shoe"]
+    for line in rules:
+        for match in ("ATTRS{idVendor}==", "ATTRS{idProduct}==", "ATTRS{serial}==", 'SUBSYSTEM=="tty"',
+                      'ENV{ID_MM_DEVICE_IGNORE}="1"', 'GROUP="dialout"', 'MODE="0660"'):
+            assert match in line, (match, line)

@@ -1,0 +1,61 @@
+"""``table-controller run`` refuses files others could change or read: one line each, exit status 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from controller.devkit.simulated import write_config
+from tests.security.test_keys import keys
+
+
+def run(config: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_each_file_open_too_wide_is_refused_with_one_line(tmp_path: Path) -> None:
+    keys("generate", "--dir", str(tmp_path / "keys"))
+    folder = tmp_path / "keys"
+    keys("add-client", str(folder / "table.key"), "--name", "pit", "--dir", str(folder))
+    config = write_config(tmp_path, curve=(folder / "table.key_secret", folder / "clients"))
+    state = tmp_path / "state"
+    state.mkdir(mode=0o755)
+    state.chmod(0o755)
+    config.chmod(0o664)
+    (tmp_path / "chips.csv").chmod(0o646)
+    (folder / "table.key_secret").chmod(0o640)
+    (folder / "clients" / "pit.key").chmod(0o666)
+    refused = run(config)
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines() == [
+        f"unsafe permissions: the configuration {config} is writable by group (mode 0664):"
+        f" chmod go-w {config}",
+        f"unsafe permissions: the chip registry {tmp_path}/chips.csv is writable by others (mode 0646):"
+        f" chmod go-w {tmp_path}/chips.csv",
+        f"unsafe permissions: the CURVE secret key {folder}/table.key_secret is open to group or"
+        f" others (mode 0640): chmod 600 {folder}/table.key_secret",
+        f"unsafe permissions: the CURVE client key {folder}/clients/pit.key is writable by group"
+        f" and others (mode 0666): chmod go-w {folder}/clients/pit.key",
+        f"unsafe permissions: the state directory {state} is open to others (mode 0755): chmod o-rwx {state}",
+    ]
+    assert list(state.iterdir()) == []                           # refused before the journal was opened
+
+
+def test_a_first_start_makes_its_state_directory_closed_to_others(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    config.chmod(0o600)
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:                                 # the daemon gets as far as its journal
+            if "journal at seq" in line:
+                break
+        else:
+            raise AssertionError("the daemon stopped before opening its journal")
+    finally:
+        proc.terminate()
+        proc.wait(15)
+    assert (tmp_path / "state").stat().st_mode & 0o777 == 0o750
