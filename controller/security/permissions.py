@@ -24,7 +24,7 @@ from pathlib import Path
 
 from controller.config.loader import Config
 
-STATE_DIR_MODE = 0o750
+STATE_DIR_MODE = 0o700
 
 
 def _mode(path: Path) -> int | None:

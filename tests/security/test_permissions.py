@@ -58,4 +58,4 @@ def test_a_first_start_makes_its_state_directory_closed_to_others(tmp_path: Path
     finally:
         proc.terminate()
         proc.wait(15)
-    assert (tmp_path / "state").stat().st_mode & 0o777 == 0o750
+    assert (tmp_path / "state").stat().st_mode & 0o777 == 0o700
