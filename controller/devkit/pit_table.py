@@ -86,12 +86,13 @@ class EnvelopeTable:
 
     def snapshot(self) -> dict[str, Any]:
         """A plain picture: the table, its game, empty seats, the hand number and the last alerts."""
-        seats = [{"seat": n, "bets": {}, "cards": [], "total": None, "in_turn": False}
-                 for n in range(1, self.seats + 1)]
-        state = {"table": self.table_id, "game": self.game, "phase": "betting" if self.hand is None
-                 else "dealing", "hand": self.hand, "seats": seats,
-                 "dealer": {"cards": [], "total": None}, "results": None, "devices": {}, "shoe": {},
-                 "live_buttons": [], "alerts": self.alerts[-20:], "meters": {"hands": self.hand or 0}}
+        seats: list[dict[str, Any]] = [{"seat": n, "bets": {}, "cards": [], "total": None,
+                                        "in_turn": False} for n in range(1, self.seats + 1)]
+        state: dict[str, Any] = {
+            "table": self.table_id, "game": self.game, "phase": "betting" if self.hand is None else "dealing",
+            "hand": self.hand, "seats": seats, "dealer": {"cards": [], "total": None}, "results": None,
+            "devices": {}, "shoe": {}, "live_buttons": [], "alerts": self.alerts[-20:],
+            "meters": {"hands": self.hand or 0}}
         snapshot: dict[str, Any] = {"seq": len(self.history), "state": state}
         if self.epoch is not None:
             snapshot["epoch"] = self.epoch

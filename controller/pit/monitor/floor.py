@@ -6,8 +6,9 @@ picture is exactly as fresh as the last event. It also keeps the last hands
 step by step, the last hand's result, meters (a progressive meter), seat
 stacks and pots for the games that have them. The phase between two
 snapshots is derived from the events: ``dealing`` from ``hand.started``,
-``players`` from the first ``player.action``, ``dealer`` once the dealer's
-card is revealed, ``settled`` and ``betting``.
+``players`` once the first deal is out (for the games in ``FIRST_DEAL``) or
+from the first ``player.action``, ``dealer`` once the dealer's card is
+revealed, ``settled`` from ``hand.settled`` and ``betting`` after the hand.
 
 :class:`Floor` holds every table's model and the :class:`AlertBook`; it is the
 followers' listener, and tells ``on_change`` which table changed.
@@ -37,6 +38,10 @@ TABLE_LOG = 30
 
 TOTALS: dict[str, Callable[[list[int]], Total]] = {"easy-jack": total_of}
 """Games whose hand totals the monitor shows, with the function that counts them."""
+
+FIRST_DEAL: dict[str, int] = {"easy-jack": 1}
+"""Games whose first deal the monitor knows: cards each seat in play and the dealer get before
+the players' turn (the phase goes from ``dealing`` to ``players`` when they have them)."""
 
 
 def total_words(game: str | None, cards: Iterable[str | None]) -> str | None:
@@ -170,6 +175,7 @@ class TableModel:
             "dealer": {"cards": list(dealer.get("cards", [])), "total": dealer.get("total")},
             "results": state.get("results"), "devices": dict(state.get("devices") or {}),
             "shoe": dict(state.get("shoe") or {}),
+            "playing": [s["seat"] for s in seats if s["bets"]] if state.get("hand") is not None else [],
         }
         self.meters = {k: v for k, v in (state.get("meters") or {}).items() if k != "hands"}
         self.state["hands_played"] = (state.get("meters") or {}).get("hands")
@@ -185,6 +191,10 @@ class TableModel:
 
     def apply(self, message: dict[str, Any], live: bool) -> None:
         """One event: into the hands log always, into the picture when ``live`` (after the snapshot)."""
+        if not isinstance(message.get("data", {}), dict):
+            log.warning("table %s: event %s (seq %s) has data that is not an object", self.name,
+                        message["type"], message["seq"])
+            message = {**message, "data": {}}
         self._log(message)
         if not live:
             if message["type"] == "hand.settled":
@@ -202,8 +212,11 @@ class TableModel:
                             message["type"], message["seq"], exc)
 
     def _log(self, message: dict[str, Any]) -> None:
-        step = {"seq": message["seq"], "ts": message.get("ts"), "type": message["type"],
-                "text": describe(message)}
+        try:
+            text = describe(message)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            text = f"{message['type']} (not understood)"
+        step = {"seq": message["seq"], "ts": message.get("ts"), "type": message["type"], "text": text}
         hand = message.get("hand")
         if hand is None:
             self.table_log.appendleft(step)
@@ -259,7 +272,8 @@ class TableModel:
             seat["bets"].pop(data.get("spot"), None)
 
     def _hand_started(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self.state.update(hand=message.get("hand"), phase="dealing", results=None)
+        self.state.update(hand=message.get("hand"), phase="dealing", results=None,
+                          playing=list(data.get("seats", [])))
         self.state["next_hand"] = (message.get("hand") or 0) + 1
         self.state["hands_played"] = message.get("hand")
         self.state["dealer"] = {"cards": [], "total": None}
@@ -282,6 +296,7 @@ class TableModel:
             cards.append(card)
             self._indices[data.get("index", -1)] = ("dealer", None, 0, len(cards) - 1)
             self.state["dealer"]["total"] = total_words(self.state["game"], cards)
+            self._first_deal_out()
             return
         seat = self._seat(data.get("seat"))
         if seat is None:
@@ -293,6 +308,17 @@ class TableModel:
         seat["cards"] = seat["hands"][0]
         self._indices[data.get("index", -1)] = ("seat", seat["seat"], index, len(seat["hands"][index]) - 1)
         seat["total"] = total_words(self.state["game"], seat["cards"])
+        self._first_deal_out()
+
+    def _first_deal_out(self) -> None:
+        """``dealing`` becomes ``players`` once every seat in play and the dealer have their first cards."""
+        first = FIRST_DEAL.get(self.state["game"] or "")
+        if self.state["phase"] != "dealing" or first is None:
+            return
+        seats = [self._seat(n) for n in self.state.get("playing", [])]
+        if len(self.state["dealer"]["cards"]) >= first and all(
+                s is not None and len(s["cards"]) >= first for s in seats):
+            self.state["phase"] = "players"
 
     def _revealed(self, message: dict[str, Any], data: dict[str, Any]) -> None:
         where = self._indices.get(data.get("index", -1))

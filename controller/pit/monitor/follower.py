@@ -221,6 +221,9 @@ class Follower:
             self._need = "catch_up"  # a jump, or a seq we hold with other bytes: the sequence changed?
 
     def _deliver(self, topic: bytes, body: bytes, message: dict[str, Any], live: bool) -> None:
+        epoch = epoch_of(message)
+        if epoch is not None:
+            self.epoch = epoch
         self.last_seq = message["seq"]
         self._remember(self.last_seq, body)
         self.listener.event(self, message, topic, body, live)
@@ -272,7 +275,6 @@ class Follower:
             events = events[1:]
         if events:
             self.replays += 1
-            self.epoch = epoch_of(events[-1][2]) or self.epoch
         for topic, body, message in events:
             if message["seq"] != self.last_seq + 1:
                 raise SyncError(f"replay skipped from {self.last_seq} to {message['seq']}")
@@ -321,7 +323,7 @@ class Follower:
         events = await self._replay(max(1, seq - self.history + 1)) if seq else []
         if seq and (not events or events[0][2]["seq"] > seq or events[-1][2]["seq"] < seq):
             raise SyncError(f"the replay does not hold seq {seq} of the snapshot")
-        self._reset(self._new_epoch(events))
+        self._reset(str(snapshot["epoch"]) if "epoch" in snapshot else self._new_epoch(events))
         self.listener.snapshot(self, snapshot)
         self.last_seq = events[0][2]["seq"] - 1 if events else 0
         for topic, body, message in events:
