@@ -10,7 +10,8 @@ game run the daemon (``tests/rigs/daemon_rig.py``).
 
 ``python -m controller.devkit.floor_sim --tables 8`` serves the monitor on
 http://127.0.0.1:8080/ over eight such tables; ``--screenshot FILE`` instead
-takes a picture of the floor with headless Chromium and stops.
+takes a picture of the floor (or of ``--page table/T03``) with headless
+Chromium and stops.
 """
 
 from __future__ import annotations
@@ -185,7 +186,7 @@ class _WhenLive:
             self.live.set()
 
 
-async def run_floor(count: int, port: int, pace: float, screenshot: Path | None) -> None:
+async def run_floor(count: int, port: int, pace: float, screenshot: Path | None, page: str = "") -> None:
     """``count`` simulated tables and a monitor over them; a screenshot, or serve until interrupted."""
     context = zmq.asyncio.Context()
     tables = [EnvelopeTable(f"T{n:02d}", context=context) for n in range(1, count + 1)]
@@ -220,7 +221,7 @@ async def run_floor(count: int, port: int, pace: float, screenshot: Path | None)
                 print(f"floor of {count} simulated tables: {url}", flush=True)
                 await asyncio.gather(*tasks)
             else:
-                await asyncio.to_thread(take_screenshot, url, screenshot, folder)
+                await asyncio.to_thread(take_screenshot, url + page, screenshot, folder)
         finally:
             for task in tasks:
                 task.cancel()
@@ -240,7 +241,8 @@ def take_screenshot(url: str, path: Path, folder: str) -> None:
         driver.get(url)
         driver.execute_async_script(
             "const done = arguments[0]; const wait = () => document.querySelectorAll('.tile').length"
-            " ? setTimeout(done, 500) : setTimeout(wait, 100); wait();")
+            " || document.querySelectorAll('.seat-box').length ? setTimeout(done, 500)"
+            " : setTimeout(wait, 100); wait();")
         driver.save_screenshot(str(path))
     finally:
         driver.quit()
@@ -251,9 +253,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--pace", type=float, default=0.4, help="seconds between a dealer's events")
-    parser.add_argument("--screenshot", type=Path, help="write a PNG of the floor and stop")
+    parser.add_argument("--screenshot", type=Path, help="write a PNG of the page and stop")
+    parser.add_argument("--page", default="", help="the page to take: '' (the floor) or table/T01")
     args = parser.parse_args()
-    asyncio.run(run_floor(args.tables, args.port, args.pace, args.screenshot))
+    asyncio.run(run_floor(args.tables, args.port, args.pace, args.screenshot, args.page))
 
 
 if __name__ == "__main__":
