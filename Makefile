@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean system-packages
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,13 +19,18 @@ lint: $(BIN)/.installed
 	$(BIN)/ruff check controller drivers firmware_bridge tests bench
 	$(BIN)/mypy
 
-test: lint
+# Chromium, chromedriver and PostgreSQL for the monitor tests (from Debian, when missing and root).
+system-packages:
+	sh tests/system_packages.sh
+
+test: lint system-packages
 	$(BIN)/pytest controller drivers firmware_bridge tests
 
 bench: $(BIN)/.installed
 	$(BIN)/python bench/link_bench.py
 	$(BIN)/python bench/daemon_bench.py
 	$(BIN)/python bench/startup_bench.py
+	$(BIN)/python bench/monitor_bench.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,23 +1,17 @@
 """The real servers and programs the monitor tests need: PostgreSQL, headless Chromium, ``pit-monitor``.
 
-PostgreSQL is Debian's server, started by the test in a temporary folder on a
-free port (as the ``postgres`` user, or ``nobody``, when the tests run as
-root: the server refuses to run as root). Chromium is Debian's, driven through
+PostgreSQL is Debian's server, started by the tests in a temporary folder on a
+free port (``controller/devkit/postgres.py``). Chromium is Debian's, driven through
 chromedriver. ``make test`` installs both when they are missing and it can;
 otherwise the tests that need them skip and say why.
 """
 
 from __future__ import annotations
 
-import glob
-import os
-import pwd
 import selectors
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,69 +19,18 @@ from typing import Any
 import pytest
 
 from controller.devkit.browser import chromium, missing
+from controller.devkit.postgres import PostgresUnavailable, postgres_server
 from controller.pit.monitor.tables import TableSource
-from tests.rigs.daemon_rig import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _postgres_binaries() -> Path | None:
-    initdb = shutil.which("initdb")
-    if initdb:
-        return Path(initdb).resolve().parent
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return Path(found[-1]).parent if found else None
-
-
-def _as_server_user() -> tuple[list[str], str | None]:
-    """The command prefix that runs the server as a non-root user, and that user (None: as we are)."""
-    if os.geteuid() != 0:
-        return [], None
-    for user in ("postgres", "nobody"):
-        try:
-            pwd.getpwnam(user)
-        except KeyError:
-            continue
-        return ["runuser", "-u", user, "--"], user
-    pytest.skip("running as root and there is no postgres or nobody user to run PostgreSQL as")
 
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[str]:
     """A ``postgresql://`` URL of a fresh PostgreSQL server, stopped after the session."""
-    binaries = _postgres_binaries()
-    if binaries is None:
-        pytest.skip("PostgreSQL server not installed (initdb, pg_ctl): apt-get install postgresql "
-                    "(make test does it when root)")
-    prefix, user = _as_server_user()
-    folder = Path(tempfile.mkdtemp(prefix="pit-pg-"))
-    os.chmod(folder, 0o755)
-    data = folder / "data"
-    data.mkdir()
-    if user is not None:
-        entry = pwd.getpwnam(user)
-        os.chown(data, entry.pw_uid, entry.pw_gid)
-        os.chown(folder, entry.pw_uid, entry.pw_gid)
-    port = free_port()
-    init = subprocess.run([*prefix, str(binaries / "initdb"), "-D", str(data), "-U", "postgres",
-                           "--auth=trust", "-E", "UTF8", "--no-sync"], capture_output=True, text=True)
-    if init.returncode != 0:
-        shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"initdb failed, no PostgreSQL for this test: {init.stderr.strip()[-300:]}")
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
-    start = subprocess.run([*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-o", options,
-                            "-l", str(folder / "server.log"), "-w", "-t", "30", "start"],
-                           capture_output=True, text=True)
-    if start.returncode != 0:
-        log = (folder / "server.log").read_text(errors="replace") if (folder / "server.log").exists() else ""
-        shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"PostgreSQL did not start: {start.stderr.strip()[-300:]} {log[-300:]}")
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run([*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+        with postgres_server() as url:
+            yield url
+    except PostgresUnavailable as why:
+        pytest.skip(f"no PostgreSQL server for this test: {why}")
 
 
 @pytest.fixture
