@@ -23,6 +23,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+import zmq
 import zmq.asyncio
 from aiohttp import web
 
@@ -98,10 +99,17 @@ async def _until_stopped(work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         await task
 
 
+def _context(tables: int) -> zmq.asyncio.Context:
+    """A ZeroMQ context with room for a SUB and a sync request or two per table."""
+    context = zmq.asyncio.Context()
+    context.set(zmq.MAX_SOCKETS, max(1023, 4 * tables + 64))
+    return context
+
+
 async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     users = load_passwords(args.password_file) if args.password_file else None
     tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
-    context = zmq.asyncio.Context()
+    context = _context(len(sources))
     floor = Floor([s.name for s in sources], AlertBook(args.acks))
     runner = web.AppRunner(make_app(floor, users))
     await runner.setup()
@@ -121,7 +129,7 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
 
 async def _record(args: argparse.Namespace, sources: list[TableSource]) -> None:
     store = await asyncio.to_thread(open_store, args.db)
-    context = zmq.asyncio.Context()
+    context = _context(len(sources))
     recorder = Recorder(store, sources, context=context, silence=args.silence)
     print(f"pit-monitor: recording {len(sources)} tables into {args.db}", flush=True)
     try:

@@ -25,9 +25,10 @@ start a new sequence:
   ``silent``; the next message marks it ``live`` again. The SUB socket
   reconnects by itself when a table comes back.
 
-Nothing here blocks the loop: pyzmq's asyncio sockets, one DEALER per sync
-request with a time limit. A failing sync request marks the link ``error``
-and is tried again after ``RETRY`` seconds.
+Nothing here blocks the loop: the SUB socket is read when its descriptor
+wakes the loop, and each sync request is an asyncio DEALER with a time limit.
+A failing sync request marks the link ``error`` and is tried again after
+``RETRY`` seconds.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import json
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import zmq
 import zmq.asyncio
@@ -138,31 +139,51 @@ class Follower:
     # ------------------------------------------------------------------ loop
 
     async def run(self) -> None:
-        """Follow the table until cancelled."""
+        """Follow the table until cancelled.
+
+        The SUB socket is read straight from the loop: its ZeroMQ file
+        descriptor wakes the loop (``add_reader``), and every message there is
+        then taken without waiting (the descriptor is edge-triggered, so the
+        socket is emptied before waiting again).
+        """
         loop = asyncio.get_running_loop()
-        sub = self._socket(zmq.SUB)
+        sub: zmq.Socket[bytes] = zmq.Socket(self.context, zmq.SUB)
+        self._configure(sub)
         sub.setsockopt(zmq.SUBSCRIBE, f"{self.name}/".encode())
         sub.setsockopt(zmq.RCVHWM, 100_000)
         sub.connect(self.source.publish)
-        plain: zmq.Socket[bytes] = zmq.Socket.shadow(sub.underlying)  # reads what is there, never waits
+        readable = asyncio.Event()
+        fd = cast(int, sub.getsockopt(zmq.FD))
+        loop.add_reader(fd, readable.set)
         self._heard = loop.time()
         try:
             while True:
                 if self._need is not None and loop.time() >= self._retry_at:
                     await self._sync()
+                if self._drain(sub):
+                    await asyncio.sleep(0)  # more is waiting: let the other tables have a turn
+                    continue
                 wake = self._heard + self.silence if self.link_state != "silent" else None
                 if self._need is not None:
                     wake = self._retry_at if wake is None else min(wake, self._retry_at)
-                timeout = None if wake is None else max(0, int((wake - loop.time()) * 1000) + 1)
-                if await sub.poll(timeout):
-                    self._drain(plain)
-                elif self.link_state != "silent" and loop.time() >= self._heard + self.silence:
-                    self._set_link("silent", f"no event or heartbeat for {self.silence:g} s")
+                readable.clear()
+                try:
+                    async with asyncio.timeout_at(wake):
+                        await readable.wait()
+                except TimeoutError:
+                    if self.link_state != "silent" and loop.time() >= self._heard + self.silence:
+                        self._set_link("silent", f"no event or heartbeat for {self.silence:g} s")
         finally:
+            loop.remove_reader(fd)
             sub.close(linger=0)
 
     def _socket(self, kind: int) -> zmq.asyncio.Socket:
         sock = self.context.socket(kind)
+        self._configure(sock)
+        return sock
+
+    def _configure(self, sock: zmq.Socket[Any]) -> None:
+        """Linger 0, quick reconnects, and the CURVE keys if the table needs them."""
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.RECONNECT_IVL, 100)
         sock.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
@@ -171,23 +192,23 @@ class Follower:
             sock.setsockopt(zmq.CURVE_SERVERKEY, server)
             sock.setsockopt(zmq.CURVE_PUBLICKEY, public)
             sock.setsockopt(zmq.CURVE_SECRETKEY, secret)
-        return sock
 
     def _set_link(self, state: str, reason: str = "") -> None:
         if (state, reason) != (self.link_state, self.reason):
             self.link_state, self.reason = state, reason
             self.listener.link(self)
 
-    def _drain(self, sub: zmq.Socket[bytes]) -> None:
+    def _drain(self, sub: zmq.Socket[bytes]) -> bool:
+        """Take up to ``DRAIN`` messages waiting; True if more may be waiting."""
         for _ in range(DRAIN):
-            try:
-                frames = sub.recv_multipart(zmq.NOBLOCK)
-            except zmq.Again:
-                return
+            if not cast(int, sub.getsockopt(zmq.EVENTS)) & zmq.POLLIN:
+                return False
+            frames = sub.recv_multipart(zmq.NOBLOCK)
             if len(frames) == 2:
                 self._on_message(frames[0], frames[1])
             else:
                 self.bad_messages += 1
+        return True
 
     # ------------------------------------------------------------------ messages
 

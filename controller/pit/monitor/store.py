@@ -162,6 +162,10 @@ class PostgresStore(Store):
                     UNIQUE (table_id, epoch, seq))""")
             self.db.execute("CREATE INDEX IF NOT EXISTS events_by_table ON events (table_id, id)")
             self.db.execute("CREATE INDEX IF NOT EXISTS events_by_type ON events (type, ts)")
+        self.db.execute("""
+            CREATE TEMPORARY TABLE incoming (
+                ord INTEGER, table_id TEXT, epoch TEXT, seq BIGINT, ts TEXT, type TEXT, hand BIGINT,
+                topic TEXT, body TEXT) ON COMMIT DELETE ROWS""")
 
     def position(self, table: str) -> Position | None:
         found = self.db.execute("SELECT epoch, seq, body FROM events WHERE table_id = %s "
@@ -169,11 +173,13 @@ class PostgresStore(Store):
         return None if found is None else Position(found[0], found[1], found[2].encode())
 
     def add(self, rows: Sequence[Row]) -> None:
+        """COPY into a temporary table, then insert in the order given (so ``id`` follows it)."""
         with self.db.transaction(), self.db.cursor() as cursor:
-            cursor.executemany(
-                f"INSERT INTO events ({COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (table_id, epoch, seq) DO NOTHING",
-                [(r.table, r.epoch, r.seq, r.ts, r.type, r.hand, r.topic, r.body) for r in rows])
+            with cursor.copy(f"COPY incoming (ord, {COLUMNS}) FROM STDIN") as copy:
+                for n, r in enumerate(rows):
+                    copy.write_row((n, r.table, r.epoch, r.seq, r.ts, r.type, r.hand, r.topic, r.body))
+            cursor.execute(f"INSERT INTO events ({COLUMNS}) SELECT {COLUMNS} FROM incoming ORDER BY ord "
+                           "ON CONFLICT (table_id, epoch, seq) DO NOTHING")
 
     def rows(self, types: Sequence[str] = (), since: str | None = None,
              until: str | None = None) -> Iterator[Row]:

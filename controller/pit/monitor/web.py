@@ -213,13 +213,18 @@ async def _stream(request: web.Request) -> web.StreamResponse:
         if table is not None:
             await response.write(sse("detail", floor.detail(table)))
         while True:
-            try:
-                chunk = await asyncio.wait_for(page.queue.get(), KEEPALIVE)
-            except TimeoutError:
-                chunk = b": still here\n\n"
-            if chunk is None:
+            if page.queue.empty():
+                try:
+                    chunks = [await asyncio.wait_for(page.queue.get(), KEEPALIVE)]
+                except TimeoutError:
+                    chunks = [b": still here\n\n"]
+            else:
+                chunks = []
+            while not page.queue.empty():
+                chunks.append(page.queue.get_nowait())
+            if None in chunks:
                 break  # too far behind: the browser reconnects and starts from a whole picture
-            await response.write(chunk)
+            await response.write(b"".join(c for c in chunks if c is not None))
     except ConnectionResetError:
         pass
     finally:
