@@ -51,7 +51,8 @@ from controller.pit.monitor.store import open_store  # noqa: E402
 
 
 async def publisher(count: int) -> None:
-    """Tables on stdin's orders: ``{"burst": n}``, ``{"deal": rate, "seconds": s}``, ``{"quit": 1}``."""
+    """Tables on stdin's orders: ``{"prepare": n}`` then ``{"burst": 1}`` (n events per table, encoded
+    first), ``{"deal": rate, "seconds": s}``, ``{"quit": 1}``."""
     context = zmq.asyncio.Context()
     context.set(zmq.MAX_SOCKETS, 4 * count + 64)
     tables = [EnvelopeTable(f"B{n:03d}", context=context) for n in range(count)]
@@ -60,6 +61,7 @@ async def publisher(count: int) -> None:
     print(json.dumps({"tables": [[t.table_id, t.publish_endpoint, t.sync_endpoint] for t in tables]}),
           flush=True)
     dealers = [Dealer(random.Random(n)).events() for n in range(count)]
+    ready: list[tuple[Any, bytes, bytes]] = []
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -67,9 +69,13 @@ async def publisher(count: int) -> None:
         order = json.loads(line)
         if "quit" in order:
             break
+        if "prepare" in order:
+            ready = prepare(tables, dealers, order["prepare"])
+            print(json.dumps({"done": 0}), flush=True)
+            continue
         started = time.monotonic()
         if "burst" in order:
-            await burst(tables, dealers, order["burst"])
+            await burst(ready)
         else:
             await deal(tables, dealers, order["deal"], order["seconds"])
         print(json.dumps({"done": time.monotonic() - started}), flush=True)
@@ -83,16 +89,21 @@ def step(table: EnvelopeTable, dealer: Any) -> None:
     table.emit(kind, hand, data)
 
 
-async def burst(tables: list[EnvelopeTable], dealers: list[Any], count: int) -> None:
-    """``count`` events per table, encoded first, then published as fast as PUB takes them."""
+def prepare(tables: list[EnvelopeTable], dealers: list[Any], count: int) -> list[tuple[Any, bytes, bytes]]:
+    """``count`` events per table, encoded, the tables taking turns (published later by :func:`burst`)."""
     ready = []
     for table, dealer in zip(tables, dealers, strict=True):
         for n in range(count):
             kind, hand, data = next(dealer)
             seq = len(table.history) + n + 1
-            ready.append((seq, table, encode_event(table.table_id, seq, now_timestamp(), kind, hand, data)))
-    ready.sort(key=lambda item: item[0])                        # the tables take turns
-    for n, (_, table, (topic, body)) in enumerate(ready):
+            ready.append((seq, table, *encode_event(table.table_id, seq, now_timestamp(), kind, hand, data)))
+    ready.sort(key=lambda item: item[0])
+    return [(table, topic, body) for _, table, topic, body in ready]
+
+
+async def burst(ready: list[tuple[Any, bytes, bytes]]) -> None:
+    """Publish prepared events as fast as PUB takes them."""
+    for n, (table, topic, body) in enumerate(ready):
         table.history.append((topic, body))
         table.server.publish(topic, body)
         if n % 1000 == 999:
@@ -181,10 +192,14 @@ def recorder_rate(target: str, tables: int, events: int, folder: Path) -> dict[s
     publisher = Publisher(tables)
     recorder = monitor("record", publisher.tables_file(folder), f"--db={target}", log=folder / "record.log")
     try:
+        publisher.order(prepare=1)
+        publisher.done()
         publisher.order(burst=1)
         publisher.done()
         wait_count(target, tables, 60)
-        publisher.order(burst=events)
+        publisher.order(prepare=events)
+        publisher.done()
+        publisher.order(burst=1)
         seconds = wait_count(target, tables * (events + 1))
         published = publisher.done()
     finally:
@@ -276,6 +291,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=5.0, help="events per second per table (monitor)")
     parser.add_argument("--seconds", type=float, default=10.0, help="dealing time per step (monitor)")
     parser.add_argument("--tables", type=int, nargs="+", default=[10, 20, 40, 80, 160, 320])
+    parser.add_argument("--sqlite-only", action="store_true", help="leave PostgreSQL out")
     parser.add_argument("--json", action="store_true", help="one JSON object, nothing else")
     args = parser.parse_args()
     if args.publisher:
@@ -290,6 +306,8 @@ def main() -> None:
                                                       args.events, folder)
         say("  sqlite    ", figures["recorder"]["sqlite"])
         try:
+            if args.sqlite_only:
+                raise PostgresUnavailable("--sqlite-only")
             with postgres_server() as url:
                 figures["recorder"]["postgresql"] = recorder_rate(url, args.record_tables, args.events,
                                                                   folder)

@@ -31,3 +31,10 @@ def test_daemon_bench() -> None:
 
 def test_startup_bench() -> None:
     assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")
+
+
+def test_monitor_bench() -> None:
+    figures = json.loads(run("monitor_bench.py", "--events", "200", "--record-tables", "2", "--tables", "2",
+                             "--seconds", "1", "--sqlite-only", "--json"))
+    assert figures["recorder"]["sqlite"]["events"] == 400
+    assert figures["monitor"][0]["updates"] > 0

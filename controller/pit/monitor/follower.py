@@ -67,6 +67,9 @@ DRAIN = 1000
 """At most this many messages are taken from the SUB socket before other tables get a turn."""
 
 
+_EVENTS, _POLLIN = int(zmq.EVENTS), int(zmq.POLLIN)  # plain ints: no enum arithmetic per message
+
+
 @dataclass(frozen=True)
 class Position:
     """The last event a recorder holds of a table: where following resumes."""
@@ -201,7 +204,7 @@ class Follower:
     def _drain(self, sub: zmq.Socket[bytes]) -> bool:
         """Take up to ``DRAIN`` messages waiting; True if more may be waiting."""
         for _ in range(DRAIN):
-            if not cast(int, sub.getsockopt(zmq.EVENTS)) & zmq.POLLIN:
+            if not cast(int, sub.getsockopt(_EVENTS)) & _POLLIN:
                 return False
             frames = sub.recv_multipart(zmq.NOBLOCK)
             if len(frames) == 2:
