@@ -264,10 +264,8 @@ class Follower:
         try:
             if need == "catch_up" and self.last_seq > 0:
                 await self._catch_up()
-            elif self.snapshots:
-                await self._fresh_snapshot()
             else:
-                await self._replay_all()
+                await self._sync_fresh()
         except SyncError as exc:
             self._retry_at = asyncio.get_running_loop().time() + RETRY
             if self.link_state != "silent":
@@ -299,17 +297,23 @@ class Follower:
             events = events[1:]
         if events:
             self.replays += 1
-        for topic, body, message in events:
-            if message["seq"] != self.last_seq + 1:
-                raise SyncError(f"replay skipped from {self.last_seq} to {message['seq']}")
-            self._deliver(topic, body, message, live=True)
+        self._deliver_in_order(events)
 
     def _start_afresh(self) -> None:
         log.warning("table %s: its sequence changed (last seq held %d); starting afresh",
                     self.name, self.last_seq)
         self._restarted = True
 
+    def _deliver_in_order(self, events: list[tuple[bytes, bytes, dict[str, Any]]], known: int = 0) -> None:
+        """Deliver replayed events, which must follow the last seq held; those up to ``known`` are
+        already in the snapshot (not live)."""
+        for topic, body, message in events:
+            if message["seq"] != self.last_seq + 1:
+                raise SyncError(f"replay skipped from {self.last_seq} to {message['seq']}")
+            self._deliver(topic, body, message, live=message["seq"] > known)
+
     async def _sync_fresh(self) -> None:
+        """A monitor's snapshot, or a recorder's replay of everything held."""
         if self.snapshots:
             await self._fresh_snapshot()
         else:
@@ -350,10 +354,7 @@ class Follower:
         self._reset(str(snapshot["epoch"]) if "epoch" in snapshot else self._new_epoch(events))
         self.listener.snapshot(self, snapshot)
         self.last_seq = events[0][2]["seq"] - 1 if events else 0
-        for topic, body, message in events:
-            if message["seq"] != self.last_seq + 1:
-                raise SyncError(f"replay skipped from {self.last_seq} to {message['seq']}")
-            self._deliver(topic, body, message, live=message["seq"] > seq)
+        self._deliver_in_order(events, known=seq)
 
     async def _replay_all(self) -> None:
         """Every event the table holds, from seq 1 (a recorder's fresh start)."""
@@ -363,10 +364,7 @@ class Follower:
             log.error("table %s: events 1..%d are no longer held by the table: lost", self.name,
                       events[0][2]["seq"] - 1)
         self.last_seq = events[0][2]["seq"] - 1 if events else 0
-        for topic, body, message in events:
-            if message["seq"] != self.last_seq + 1:
-                raise SyncError(f"replay skipped from {self.last_seq} to {message['seq']}")
-            self._deliver(topic, body, message, live=True)
+        self._deliver_in_order(events)
 
     async def _replay(self, from_seq: int) -> list[tuple[bytes, bytes, dict[str, Any]]]:
         """The events the table holds from ``from_seq`` on, as ``(topic, body, message)``."""
