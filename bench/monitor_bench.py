@@ -290,7 +290,8 @@ def main() -> None:
     parser.add_argument("--record-tables", type=int, default=4)
     parser.add_argument("--rate", type=float, default=5.0, help="events per second per table (monitor)")
     parser.add_argument("--seconds", type=float, default=10.0, help="dealing time per step (monitor)")
-    parser.add_argument("--tables", type=int, nargs="+", default=[10, 20, 40, 80, 160, 320])
+    parser.add_argument("--tables", type=int, nargs="*", default=[10, 20, 40, 80, 160, 320],
+                        help="table counts to try (none: the recorder only)")
     parser.add_argument("--sqlite-only", action="store_true", help="leave PostgreSQL out")
     parser.add_argument("--json", action="store_true", help="one JSON object, nothing else")
     args = parser.parse_args()
