@@ -103,7 +103,10 @@ def test_a_recorder_killed_and_restarted_loses_nothing_and_duplicates_nothing(
         rig.pit.drain()
         wait_rows(store, rig.pit.last_seq, recorder)
         for n in range(40):                                # a burst of bet changes ...
-            rig.bet(4, "main", chip("a", 10)) if n % 2 == 0 else rig.bet(4, "main")
+            if n % 2 == 0:
+                rig.bet(4, "main", chip("a", 10))
+            else:
+                rig.bet(4, "main")
             if n == 15:
                 recorder.kill()                            # ... and the recorder dies in the middle
         rig.bet(5, "main", ["ffffffffffffffff", 500])      # a counterfeit chip

@@ -86,11 +86,7 @@ function follow(url, handlers) {
   source.onopen = () => { status.dataset.state = "live"; status.textContent = "live"; };
   source.onerror = () => { status.dataset.state = "lost"; status.textContent = "reconnecting"; };
   for (const [name, handler] of Object.entries(handlers)) {
-    source.addEventListener(name, (event) => {
-      const data = JSON.parse(event.data);
-      handler(data);
-      window.lastUpdate = {event: name, at: Date.now(), table: data.table, seq: data.seq};
-    });
+    source.addEventListener(name, (event) => handler(JSON.parse(event.data)));
   }
   return source;
 }
