@@ -113,3 +113,5 @@ def test_the_report_command_takes_a_period_and_a_format(tmp_path: Path,
     assert "Table T01: 2 hands" in text and "T02" not in text
     assert main(["report", f"--db={db}", "--from=yesterday"]) == 2
     assert "not a date" in capsys.readouterr().err
+    assert main(["report", f"--db={tmp_path / 'none.sqlite'}"]) == 2
+    assert "no database at" in capsys.readouterr().err and not (tmp_path / "none.sqlite").exists()

@@ -145,6 +145,8 @@ def _report(args: argparse.Namespace) -> int:
         until = bound(args.until, end=True) if args.until else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if "://" not in args.db and not Path(args.db).exists():
+        raise UsageError(f"no database at {args.db}")
     store = open_store(args.db)
     try:
         reports = rate(store.rows(TYPES, since, until))
