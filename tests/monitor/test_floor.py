@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import zmq.asyncio
 
 from controller.pit.monitor.alerts import AlertBook
-from controller.pit.monitor.floor import TableModel
+from controller.pit.monitor.floor import Floor, TableModel
+from controller.pit.monitor.follower import Follower
+from controller.pit.monitor.tables import TableSource
 from controller.table.views import public_state
 from drivers.inputs import DeviceOffline, DeviceOnline, RejectedChip
 from tests.rigs.table_rig import Rig
@@ -178,3 +181,19 @@ def test_alerts_wait_for_an_acknowledgement_that_is_recorded_and_survives_a_rest
     assert again.open() == [] and again.acknowledged()[0].acked_by == "Anna"
     again.add("T01", "e2", alert["seq"], alert["hand"], None, alert["data"])   # same seq, new epoch
     assert len(again.open()) == 1
+
+
+def test_a_snapshot_that_cannot_be_read_leaves_an_empty_picture_not_a_crash() -> None:
+    context = zmq.asyncio.Context()
+    try:
+        floor = Floor(["T1"], AlertBook())
+        follower = Follower(TableSource("T1", "tcp://127.0.0.1:9", "tcp://127.0.0.1:10"), floor,
+                            context=context)
+        floor.snapshot(follower, {"seq": 7, "state": {"seats": [{"no seat number": 1}],
+                                                      "alerts": [{"seq": "x"}]}})
+        assert floor.tile("T1")["seq"] == 7 and floor.tile("T1")["seat_count"] == 0
+        floor.snapshot(follower, {"seq": 8, "state": {"game": "easy-jack", "seats": [], "alerts": [
+            {"seq": 3, "hand": None, "code": "card_gap", "severity": "critical", "message": "gap"}]}})
+        assert [a["code"] for a in floor.tile("T1")["alerts"]] == ["card_gap"]
+    finally:
+        context.destroy(linger=0)

@@ -178,7 +178,6 @@ class TableModel:
             "playing": [s["seat"] for s in seats if s["bets"]] if state.get("hand") is not None else [],
         }
         self.meters = {k: v for k, v in (state.get("meters") or {}).items() if k != "hands"}
-        self.state["hands_played"] = (state.get("meters") or {}).get("hands")
         self.wagers = []
         self.pots = None
         self.last_result = None
@@ -275,11 +274,9 @@ class TableModel:
         self.state.update(hand=message.get("hand"), phase="dealing", results=None,
                           playing=list(data.get("seats", [])))
         self.state["next_hand"] = (message.get("hand") or 0) + 1
-        self.state["hands_played"] = message.get("hand")
         self.state["dealer"] = {"cards": [], "total": None}
         for seat in self.state["seats"]:
             seat.update(cards=[], hands=[], total=None, in_turn=False)
-            seat["cards"] = []
         self._indices.clear()
         self.wagers = []
 
@@ -460,10 +457,15 @@ class Floor:
 
     def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         model = self.tables[follower.name]
-        model.load_snapshot(snapshot, follower.epoch)
-        for alert in snapshot["state"].get("alerts") or []:
-            data = {k: v for k, v in alert.items() if k not in ("seq", "hand")}
-            self.book.add(follower.name, follower.epoch, int(alert["seq"]), alert.get("hand"), None, data)
+        try:
+            model.load_snapshot(snapshot, follower.epoch)
+            for alert in snapshot["state"].get("alerts") or []:
+                data = {k: v for k, v in alert.items() if k not in ("seq", "hand")}
+                self.book.add(follower.name, follower.epoch, int(alert["seq"]), alert.get("hand"), None, data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            log.warning("table %s: a snapshot not understood (%r); starting from an empty picture",
+                        follower.name, exc)
+            model.load_snapshot({"seq": snapshot["seq"], "state": {}}, follower.epoch)
         self.on_change(follower.name)
 
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
