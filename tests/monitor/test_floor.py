@@ -195,5 +195,7 @@ def test_a_snapshot_that_cannot_be_read_leaves_an_empty_picture_not_a_crash() ->
         floor.snapshot(follower, {"seq": 8, "state": {"game": "easy-jack", "seats": [], "alerts": [
             {"seq": 3, "hand": None, "code": "card_gap", "severity": "critical", "message": "gap"}]}})
         assert [a["code"] for a in floor.tile("T1")["alerts"]] == ["card_gap"]
+        floor.event(follower, {"seq": 9, "type": "alert", "hand": None, "data": "odd"}, b"", b"", True)
+        assert floor.tile("T1")["seq"] == 9 and len(floor.tile("T1")["alerts"]) == 1
     finally:
         context.destroy(linger=0)

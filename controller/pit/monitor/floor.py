@@ -472,9 +472,10 @@ class Floor:
               live: bool) -> None:
         model = self.tables[follower.name]
         model.apply(message, live)
-        if message["type"] == "alert":
+        data = message.get("data")
+        if message["type"] == "alert" and isinstance(data, dict):
             self.book.add(follower.name, follower.epoch, message["seq"], message.get("hand"),
-                          message.get("ts"), message.get("data") or {})
+                          message.get("ts"), data)
         self.on_change(follower.name)
 
     def link(self, follower: Follower) -> None:
