@@ -56,6 +56,7 @@ def floor_events() -> list[Row]:
             {"code": "card_unreadable", "severity": "warning", "message": "unreadable", "index": n})
     add("T01", f"{DAY}T11:00:00.000Z", "alert", 5, {"code": "past_post", "severity": "critical",
                                                      "message": "late chips", "seat": 1, "spot": "main"})
+    add("T01", f"{DAY}T11:00:01.000Z", "hand.settled", 6, {"results": [{"seat": "one", "wager": 5}]})
     add("T02", "2026-11-22T09:00:00.000Z", "bets.closed", 1,
         {"bets": [{"seat": 4, "spot": "main", "amount": 500}]})
     add("T02", "2026-11-22T09:00:40.000Z", "hand.settled", 1, {"results": [result(4, "main", 500, -500)]})

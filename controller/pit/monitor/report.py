@@ -23,6 +23,7 @@ import csv
 import datetime
 import io
 import json
+import logging
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ from typing import Any
 
 from controller.pit.monitor.store import Row
 from drivers.display import format_money
+
+log = logging.getLogger(__name__)
 
 TYPES = ("bets.closed", "hand.settled", "alert")
 """The event types the report reads."""
@@ -127,31 +130,42 @@ class TableReport:
 
 
 def rate(rows: Iterable[Row]) -> list[TableReport]:
-    """The figures of every table from its events (in stored order), tables by name."""
+    """The figures of every table from its events (in stored order), tables by name.
+
+    An event that cannot be read (no valid ``ts``, data that is not what the
+    contract says) is left out and logged; it never stops the report.
+    """
     tables: dict[str, TableReport] = {}
     started: dict[tuple[str, str, Any], str] = {}
     for row in rows:
         report = tables.setdefault(row.table, TableReport(row.table))
-        body = json.loads(row.body)
-        data = body.get("data") or {}
-        if row.type == "bets.closed":
-            started[(row.table, row.epoch, row.hand)] = row.ts
-        elif row.type == "alert":
-            report.alerts[str(data.get("code"))] += 1
-        elif row.type == "hand.settled":
-            start = started.pop((row.table, row.epoch, row.hand), row.ts)
-            by_seat: dict[int, list[dict[str, Any]]] = {}
-            for result in data.get("results", []):
-                by_seat.setdefault(int(result["seat"]), []).append(result)
-            hand_wagered = hand_net = 0
-            for seat, results in by_seat.items():
-                wagered = sum(int(r.get("wager", 0)) for r in results)
-                net = sum(int(r.get("payout", 0)) for r in results)
-                report.seats.setdefault(seat, Figures()).add_hand(start, row.ts, wagered, net)
-                hand_wagered += wagered
-                hand_net += net
-            report.total.add_hand(start, row.ts, hand_wagered, hand_net)
+        try:
+            _rate_one(row, report, started)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.warning("table %s seq %s (%s) left out of the report: %r", row.table, row.seq, row.type,
+                        exc)
     return [tables[name] for name in sorted(tables)]
+
+
+def _rate_one(row: Row, report: TableReport, started: dict[tuple[str, str, Any], str]) -> None:
+    """One event into its table's figures: all of it, or (raising) nothing."""
+    parse_ts(row.ts)
+    data = json.loads(row.body).get("data") or {}
+    if row.type == "bets.closed":
+        started[(row.table, row.epoch, row.hand)] = row.ts
+    elif row.type == "alert":
+        report.alerts[str(data.get("code"))] += 1
+    elif row.type == "hand.settled":
+        by_seat: dict[int, tuple[int, int]] = {}
+        for result in data.get("results", []):
+            wagered, net = by_seat.get(int(result["seat"]), (0, 0))
+            by_seat[int(result["seat"])] = (wagered + int(result.get("wager", 0)),
+                                            net + int(result.get("payout", 0)))
+        start = started.pop((row.table, row.epoch, row.hand), row.ts)
+        for seat, (wagered, net) in by_seat.items():
+            report.seats.setdefault(seat, Figures()).add_hand(start, row.ts, wagered, net)
+        report.total.add_hand(start, row.ts, sum(w for w, _ in by_seat.values()),
+                              sum(n for _, n in by_seat.values()))
 
 
 def _money(cents: int | None) -> str:
