@@ -283,11 +283,29 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path) ->
             "page_reader_cpu_percent": round(100 * reading_cpu / (seconds + 1.5))}
 
 
+def record(args: argparse.Namespace, folder: Path, figures: dict[str, Any], say: Any) -> None:
+    """The recorder's figures, into ``figures["recorder"]``."""
+    say(f"recorder: {args.record_tables} tables, a burst of {args.events} events each")
+    figures["recorder"]["sqlite"] = recorder_rate(str(folder / "bench.sqlite"), args.record_tables,
+                                                  args.events, folder)
+    say("  sqlite    ", figures["recorder"]["sqlite"])
+    try:
+        if args.sqlite_only:
+            raise PostgresUnavailable("--sqlite-only")
+        with postgres_server() as url:
+            figures["recorder"]["postgresql"] = recorder_rate(url, args.record_tables, args.events,
+                                                              folder)
+            say("  postgresql", figures["recorder"]["postgresql"])
+    except PostgresUnavailable as why:
+        figures["recorder"]["postgresql"] = {"skipped": str(why)}
+        say("  postgresql skipped:", why)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--publisher", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--events", type=int, default=25_000, help="burst per table for the recorder")
-    parser.add_argument("--record-tables", type=int, default=4)
+    parser.add_argument("--record-tables", type=int, default=4, help="0: the monitor only")
     parser.add_argument("--rate", type=float, default=5.0, help="events per second per table (monitor)")
     parser.add_argument("--seconds", type=float, default=10.0, help="dealing time per step (monitor)")
     parser.add_argument("--tables", type=int, nargs="*", default=[10, 20, 40, 80, 160, 320],
@@ -302,20 +320,8 @@ def main() -> None:
     figures: dict[str, Any] = {"recorder": {}, "monitor": []}
     with tempfile.TemporaryDirectory(prefix="monitor-bench-") as name:
         folder = Path(name)
-        say(f"recorder: {args.record_tables} tables, a burst of {args.events} events each")
-        figures["recorder"]["sqlite"] = recorder_rate(str(folder / "bench.sqlite"), args.record_tables,
-                                                      args.events, folder)
-        say("  sqlite    ", figures["recorder"]["sqlite"])
-        try:
-            if args.sqlite_only:
-                raise PostgresUnavailable("--sqlite-only")
-            with postgres_server() as url:
-                figures["recorder"]["postgresql"] = recorder_rate(url, args.record_tables, args.events,
-                                                                  folder)
-                say("  postgresql", figures["recorder"]["postgresql"])
-        except PostgresUnavailable as why:
-            figures["recorder"]["postgresql"] = {"skipped": str(why)}
-            say("  postgresql skipped:", why)
+        if args.record_tables:
+            record(args, folder, figures, say)
         say(f"monitor: tables dealing {args.rate:g} events/s each, one page, {args.seconds:g} s per step")
         for count in args.tables:
             step_figures = asyncio.run(monitor_lag(count, args.rate, args.seconds, folder))
