@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean system-packages
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,11 @@ lint: $(BIN)/.installed
 	$(BIN)/ruff check controller drivers firmware_bridge tests bench
 	$(BIN)/mypy
 
-test: lint
-	sh tests/deploy/need-systemd-analyze.sh
+# Chromium, chromedriver, PostgreSQL and systemd-analyze for the tests (from Debian, when missing and root).
+system-packages:
+	sh tests/system_packages.sh
+
+test: lint system-packages
 	$(BIN)/pytest controller drivers firmware_bridge tests
 
 bench: $(BIN)/.installed
@@ -28,6 +31,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/daemon_bench.py
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/table_bench.py
+	$(BIN)/python bench/monitor_bench.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -2,8 +2,9 @@
 
 ``table-controller manifest --output FILE`` records the SHA-256 of every file
 of the three packages (``controller``, ``drivers``, ``firmware_bridge``) as
-installed, less the development tools the daemon never runs
-(``controller/devkit``, ``firmware_bridge/simulator``). With ``[integrity]
+installed, less what the daemon never runs: the development tools
+(``controller/devkit``, ``firmware_bridge/simulator``) and the pit monitor
+(``controller/pit/monitor``, which runs on a podium PC). With ``[integrity]
 manifest`` set, the daemon checks them at start and raises a
 ``software_integrity`` alert for each file that differs, is missing, or is not
 in the manifest (docs/pit-events.md section 3). ``table-controller verify`` prints
@@ -21,8 +22,9 @@ import drivers
 import firmware_bridge
 
 PACKAGES = (controller, drivers, firmware_bridge)
-NOT_SHIPPED = ("controller/devkit/", "firmware_bridge/simulator/")
-"""Development tools inside the packages: not part of what the daemon runs, so not hashed."""
+NOT_SHIPPED = ("controller/devkit/", "firmware_bridge/simulator/", "controller/pit/monitor/")
+"""Inside the packages but not part of what the daemon runs, so not hashed: the development tools,
+and the pit monitor (it runs on a podium PC, not on the table)."""
 
 
 def install_root() -> Path:

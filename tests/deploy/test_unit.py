@@ -1,7 +1,7 @@
 """The systemd unit: ``systemd-analyze verify``, its security rating, and what it must say.
 
 ``systemd-analyze`` comes with Debian's ``systemd`` package; ``make test`` installs it
-when it is missing (``tests/deploy/need-systemd-analyze.sh``). Where it cannot be had
+when it is missing (``tests/system_packages.sh``). Where it cannot be had
 these tests are skipped, saying so.
 """
 

@@ -1,0 +1,263 @@
+"""A simulated floor for the pit monitor: tables that deal plausible hands on the pit sockets.
+
+Each table is an :class:`EnvelopeTable` (the real PitServer, events made up
+here): bets on random seats, one card each and a face-down card for the
+dealer, players drawing to a total, the dealer's card revealed, results paid
+as a game to 11 would pay them (3:2 on a natural, a Dealer Bust side wager),
+now and then a counterfeit chip or an unreadable card, and on the first table
+a progressive meter. The hands are plausible, not the real game: for the real
+game run the daemon (``tests/rigs/daemon_rig.py``).
+
+``python -m controller.devkit.floor_sim --tables 8`` serves the monitor on
+http://127.0.0.1:8080/ over eight such tables; ``--screenshot FILE`` instead
+takes a picture of the floor (or of ``--page table/T03``) with headless
+Chromium and stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import zmq.asyncio
+from aiohttp import web
+
+from controller.devkit.pit_table import EnvelopeTable
+from controller.games.parts.totals import total_of
+from controller.pit.monitor.alerts import AlertBook
+from controller.pit.monitor.floor import Floor
+from controller.pit.monitor.follower import Follower
+from controller.pit.monitor.tables import TableSource
+from controller.pit.monitor.web import make_app
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+BETS = (500, 1000, 1000, 2500, 2500, 5000, 10000)
+DEALER_BUST_PAYS = {2: 3, 3: 4, 4: 10, 5: 50, 6: 500}
+
+Step = tuple[str, int | None, dict[str, Any]]
+"""``(type, hand, data)`` of one event."""
+
+
+def points(card: str) -> int:
+    """A card's points with an ace as 1.
+
+    >>> points("As"), points("Kd"), points("7c")
+    (1, 10, 7)
+    """
+    return min(RANKS.index(card[0]) + 1, 10)
+
+
+class Dealer:
+    """The events of one simulated table, hand after hand."""
+
+    def __init__(self, rng: random.Random, *, seats: int = 6, progressive: bool = False) -> None:
+        self.rng = rng
+        self.seats = seats
+        self.progressive = progressive
+        self.meter = 1_250_000
+        self.index = 0
+        self.shoe: list[str] = []
+
+    def _card(self) -> tuple[int, str]:
+        if not self.shoe:
+            self.shoe = [r + s for r in RANKS for s in SUITS] * 6
+            self.rng.shuffle(self.shoe)
+        self.index += 1
+        return self.index, self.shoe.pop()
+
+    def events(self, hands: int | None = None) -> Iterator[Step]:
+        """The table opening, then ``hands`` hands (forever if None)."""
+        yield "table.opened", None, {"game": "easy-jack", "seats": self.seats,
+                                     "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False}
+        yield "device.online", None, {"device": "shoe", "firmware": "shoe-1.2", "serial": "SH-0042"}
+        yield "device.online", None, {"device": "rfid", "firmware": "rfid-2.0", "serial": "RF-0042"}
+        yield "shoe.loaded", None, {"shoe_id": "S-1", "decks": 6}
+        number = 0
+        while hands is None or number < hands:
+            number += 1
+            yield from self.hand(number)
+
+    def hand(self, number: int) -> Iterator[Step]:
+        """One hand from the first bet to ``hand.ended``."""
+        rng = self.rng
+        playing = sorted(rng.sample(range(1, self.seats + 1), rng.randint(1, min(4, self.seats))))
+        bets: list[dict[str, Any]] = []
+        for seat in playing:
+            if rng.random() < 0.03:
+                yield "alert", number, {"code": "counterfeit_chip", "severity": "critical",
+                                        "message": "a chip that is not in the registry",
+                                        "seat": seat, "spot": "main", "uid": f"{rng.getrandbits(64):016x}"}
+            bets.append({"seat": seat, "spot": "main", "amount": rng.choice(BETS)})
+            yield "bet.placed", number, dict(bets[-1])
+            if rng.random() < 0.3:
+                bets.append({"seat": seat, "spot": "side", "amount": 500})
+                yield "bet.placed", number, dict(bets[-1])
+        yield "hand.started", number, {"seats": playing, "dealer_seat": None}
+        yield "bets.closed", number, {"bets": bets}
+        if self.progressive:
+            self.meter += sum(b["amount"] for b in bets if b["spot"] == "main") // 100
+            yield "meter", number, {"name": "progressive", "value": self.meter}
+        held: dict[int, list[str]] = {}
+        for seat in playing:
+            index, card = self._card()
+            held[seat] = [card]
+            yield "card.dealt", number, {"index": index, "to": "seat", "seat": seat, "hand_index": 0,
+                                         "card": card, "face_up": True}
+        hole_index, hole = self._card()
+        yield "card.dealt", number, {"index": hole_index, "to": "dealer", "seat": None, "hand_index": 0,
+                                     "card": None, "face_up": False}
+        for seat in playing:
+            goal = rng.choice((6, 7, 8))
+            while total_of([points(c) for c in held[seat]]).points < goal and len(held[seat]) < 5:
+                if rng.random() < 0.02:
+                    index, _ = self._card()
+                    yield "alert", number, {"code": "card_unreadable", "severity": "warning",
+                                            "message": "the shoe could not read a card", "index": index}
+                index, card = self._card()
+                held[seat].append(card)
+                yield "card.dealt", number, {"index": index, "to": "seat", "seat": seat, "hand_index": 0,
+                                             "card": card, "face_up": True}
+            if not total_of([points(c) for c in held[seat]]).bust:
+                yield "player.action", number, {"seat": seat, "hand_index": 0, "action": "stand"}
+        yield "card.revealed", number, {"index": hole_index, "to": "dealer", "seat": None,
+                                        "hand_index": 0, "card": hole}
+        dealer = [hole]
+        while total_of([points(c) for c in dealer]).points < 8:
+            index, card = self._card()
+            dealer.append(card)
+            yield "card.dealt", number, {"index": index, "to": "dealer", "seat": None, "hand_index": 0,
+                                         "card": card, "face_up": True}
+        yield "hand.settled", number, {"results": [self._result(b, held[b["seat"]], dealer) for b in bets]}
+        yield "hand.ended", number, {"hand": number}
+        for bet in bets:
+            yield "bet.placed", number + 1, {"seat": bet["seat"], "spot": bet["spot"], "amount": 0}
+
+    @staticmethod
+    def _result(bet: dict[str, Any], cards: list[str], dealer: list[str]) -> dict[str, Any]:
+        wager = bet["amount"]
+        mine, house = total_of([points(c) for c in cards]), total_of([points(c) for c in dealer])
+        if bet["spot"] == "side":
+            pays = DEALER_BUST_PAYS[min(len(dealer), 6)] if house.bust else -1
+            outcome, payout = ("win", wager * pays) if house.bust else ("lose", -wager)
+        elif mine.bust:
+            outcome, payout = "lose", -wager
+        elif mine.natural and not house.natural:
+            outcome, payout = "natural", wager * 3 // 2
+        elif house.bust or mine.points > house.points:
+            outcome, payout = "win", wager
+        elif mine.points == house.points:
+            outcome, payout = "push", 0
+        else:
+            outcome, payout = "lose", -wager
+        return {"seat": bet["seat"], "spot": bet["spot"], "hand_index": 0, "outcome": outcome,
+                "wager": wager, "payout": payout}
+
+
+async def deal(table: EnvelopeTable, steps: Iterator[Step], pace: float) -> None:
+    """Publish the steps one every ``pace`` seconds (a dealer's speed, for a person to watch)."""
+    for kind, hand, data in steps:
+        table.emit(kind, hand, data)
+        await asyncio.sleep(pace)
+
+
+class _WhenLive:
+    """The floor's listener, which also tells when every table has been heard."""
+
+    def __init__(self, floor: Floor) -> None:
+        self.floor = floor
+        self.live = asyncio.Event()
+
+    def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+        self.floor.snapshot(follower, snapshot)
+
+    def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
+              live: bool) -> None:
+        self.floor.event(follower, message, topic, body, live)
+
+    def link(self, follower: Follower) -> None:
+        self.floor.link(follower)
+        if all(t.link == "live" for t in self.floor.tables.values()):
+            self.live.set()
+
+
+async def run_floor(count: int, port: int, pace: float, screenshot: Path | None, page: str = "") -> None:
+    """``count`` simulated tables and a monitor over them; a screenshot, or serve until interrupted."""
+    context = zmq.asyncio.Context()
+    tables = [EnvelopeTable(f"T{n:02d}", context=context) for n in range(1, count + 1)]
+    tasks: list[asyncio.Task[None]] = []
+    with tempfile.TemporaryDirectory(prefix="floor-sim-") as folder:
+        floor = Floor([t.table_id for t in tables], AlertBook(Path(folder) / "acks.jsonl"))
+        listener = _WhenLive(floor)
+        runner = web.AppRunner(make_app(floor))
+        await runner.setup()
+        try:
+            for table in tables:
+                await table.start()
+                source = TableSource(table.table_id, table.publish_endpoint, table.sync_endpoint)
+                tasks.append(asyncio.create_task(Follower(source, listener, context=context).run()))
+            await listener.live.wait()
+            for n, table in enumerate(tables):
+                rng = random.Random(n)
+                dealer = Dealer(rng, progressive=n == 0)
+                # a few hands already played, the next one under way, the rest at a dealer's pace
+                steps = [*dealer.events(hands=3 + n % 4), *dealer.hand(4 + n % 4)]
+                under_way = len(steps) - rng.randint(3, 16)
+                for kind, hand, data in steps[:under_way]:
+                    table.emit(kind, hand, data)
+                if n == 2:
+                    table.emit("alert", None, {"code": "device_offline", "severity": "warning",
+                                               "message": "the rfid is offline: no answer", "device": "rfid"})
+                tasks.append(asyncio.create_task(deal(table, iter(steps[under_way:]), pace)))
+            site = web.TCPSite(runner, "127.0.0.1", port)
+            await site.start()
+            url = f"http://127.0.0.1:{runner.addresses[0][1]}/"
+            if screenshot is None:
+                print(f"floor of {count} simulated tables: {url}", flush=True)
+                await asyncio.gather(*tasks)
+            else:
+                await asyncio.to_thread(take_screenshot, url + page, screenshot, folder)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await runner.cleanup()
+            for table in tables:
+                await table.close()
+            context.destroy(linger=0)
+
+
+def take_screenshot(url: str, path: Path, folder: str) -> None:
+    """A PNG of the page at ``url`` in headless Chromium, once its tiles are drawn."""
+    from controller.devkit.browser import chromium
+
+    driver = chromium(Path(folder) / "chromium", width=1500, height=1000)
+    try:
+        driver.get(url)
+        driver.execute_async_script(
+            "const done = arguments[0]; const wait = () => document.querySelectorAll('.tile').length"
+            " || document.querySelectorAll('.seat-box').length ? setTimeout(done, 500)"
+            " : setTimeout(wait, 100); wait();")
+        driver.save_screenshot(str(path))
+    finally:
+        driver.quit()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--pace", type=float, default=0.4, help="seconds between a dealer's events")
+    parser.add_argument("--screenshot", type=Path, help="write a PNG of the page and stop")
+    parser.add_argument("--page", default="", help="the page to take: '' (the floor) or table/T01")
+    args = parser.parse_args()
+    asyncio.run(run_floor(args.tables, args.port, args.pace, args.screenshot, args.page))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""The ``pit-monitor`` command: ``serve`` the floor page, ``record`` every event, ``report`` the ratings.
+
+::
+
+    pit-monitor serve  --table T07=tcp://10.1.0.7:5556 --table T08=tcp://10.1.0.8:5556 [--port 8080]
+    pit-monitor record --db pit.sqlite --tables floor.toml
+    pit-monitor report --db postgresql://pit@db/pit --from 2026-11-21 --to 2026-11-21 --format csv
+
+Mistakes in the arguments stop the command at once with one line per mistake
+on stderr and exit status 2. ``serve`` and ``record`` run until SIGTERM or
+SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import zmq
+import zmq.asyncio
+from aiohttp import web
+
+from controller.pit.monitor.alerts import AlertBook
+from controller.pit.monitor.floor import Floor
+from controller.pit.monitor.follower import SILENCE, Follower
+from controller.pit.monitor.recorder import Recorder
+from controller.pit.monitor.report import TYPES, as_csv, as_json, as_text, bound, rate
+from controller.pit.monitor.store import open_store
+from controller.pit.monitor.tables import TablesError, TableSource, load_sources
+from controller.pit.monitor.web import load_passwords, make_app, may_listen, tls_context
+
+log = logging.getLogger("pit-monitor")
+
+
+class UsageError(Exception):
+    """The arguments cannot work; the message says why (one line per mistake)."""
+
+
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--table", action="append", default=[], metavar="NAME=tcp://HOST:PORT[,SYNC]",
+                        help="a table's id and publish address (sync: the publish port + 1 unless given)")
+    parser.add_argument("--tables", type=Path, metavar="FILE", help="tables (and CURVE keys) in a TOML file")
+    parser.add_argument("--curve-client-key", type=Path, metavar="FILE",
+                        help="this monitor's CURVE certificate (zmq.auth .key_secret)")
+    parser.add_argument("--curve-server-key", type=Path, metavar="FILE",
+                        help="the tables' public CURVE key (zmq.auth .key)")
+    parser.add_argument("--silence", type=float, default=SILENCE, metavar="SECONDS",
+                        help=f"a table is silent after this long without event or heartbeat ({SILENCE:g})")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line."""
+    top = argparse.ArgumentParser(prog="pit-monitor", description=__doc__.split("\n")[0])
+    sub = top.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="follow the tables and serve the floor page")
+    _table_options(serve)
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to serve on (loopback unless TLS and a password file)")
+    serve.add_argument("--port", type=int, default=8080, help="port (0: any free port)")
+    serve.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate (chain)")
+    serve.add_argument("--tls-key", type=Path, metavar="PEM", help="TLS private key")
+    serve.add_argument("--password-file", type=Path, metavar="FILE",
+                       help="name:hash lines (hash from table-controller hash-pin); sign-in required")
+    serve.add_argument("--acks", type=Path, default=Path("pit-monitor-acks.jsonl"), metavar="FILE",
+                       help="where acknowledgements are recorded (JSON lines; default %(default)s)")
+    record = sub.add_parser("record", help="store every event of every table")
+    record.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
+    _table_options(record)
+    report = sub.add_parser("report", help="hands, wagers, results and hold per table and seat")
+    report.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
+    report.add_argument("--from", dest="since", metavar="DATE", help="from this date or time (UTC)")
+    report.add_argument("--to", dest="until", metavar="DATE", help="to this date (inclusive) or time (UTC)")
+    report.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    return top
+
+
+def _sources(args: argparse.Namespace) -> list[TableSource]:
+    try:
+        return load_sources(args.table, args.tables, client_key=args.curve_client_key,
+                            server_key=args.curve_server_key)
+    except TablesError as exc:
+        raise UsageError(str(exc)) from None
+
+
+async def _until_stopped(work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run ``work`` until SIGTERM or SIGINT, then cancel it and let it finish."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.create_task(work())
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, task.cancel)
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+def _context(tables: int) -> zmq.asyncio.Context:
+    """A ZeroMQ context with room for a SUB and a sync request or two per table."""
+    context = zmq.asyncio.Context()
+    context.set(zmq.MAX_SOCKETS, max(1023, 4 * tables + 64))
+    return context
+
+
+async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
+    users = load_passwords(args.password_file) if args.password_file else None
+    tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
+    context = _context(len(sources))
+    floor = Floor([s.name for s in sources], AlertBook(args.acks))
+    runner = web.AppRunner(make_app(floor, users))
+    await runner.setup()
+    followers = [Follower(s, floor, context=context, silence=args.silence) for s in sources]
+    try:
+        site = web.TCPSite(runner, args.host, args.port, ssl_context=tls)
+        await site.start()
+        host, port = runner.addresses[0][:2]
+        scheme = "https" if tls else "http"
+        shown = f"[{host}]" if ":" in host else host
+        print(f"pit-monitor: serving {scheme}://{shown}:{port}/ for {len(sources)} tables", flush=True)
+        await asyncio.gather(*(f.run() for f in followers))
+    finally:
+        await runner.cleanup()
+        context.destroy(linger=0)
+
+
+async def _record(args: argparse.Namespace, sources: list[TableSource]) -> None:
+    store = await asyncio.to_thread(open_store, args.db)
+    context = _context(len(sources))
+    recorder = Recorder(store, sources, context=context, silence=args.silence)
+    print(f"pit-monitor: recording {len(sources)} tables into {args.db}", flush=True)
+    try:
+        await recorder.run()
+    finally:
+        context.destroy(linger=0)
+        store.close()
+
+
+def _report(args: argparse.Namespace) -> int:
+    try:
+        since = bound(args.since, end=False) if args.since else None
+        until = bound(args.until, end=True) if args.until else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if "://" not in args.db and not Path(args.db).exists():
+        raise UsageError(f"no database at {args.db}")
+    store = open_store(args.db)
+    try:
+        reports = rate(store.rows(TYPES, since, until))
+    finally:
+        store.close()
+    if args.format == "csv":
+        sys.stdout.write(as_csv(reports))
+    elif args.format == "json":
+        print(as_json(reports, since, until))
+    else:
+        print(as_text(reports, since, until))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one ``pit-monitor`` command; the exit status."""
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        if args.command == "report":
+            return _report(args)
+        sources = _sources(args)
+        if args.command == "serve":
+            if bool(args.tls_cert) != bool(args.tls_key):
+                raise UsageError("TLS needs both --tls-cert and --tls-key")
+            refusal = may_listen(args.host, bool(args.tls_cert), bool(args.password_file))
+            if refusal:
+                raise UsageError(refusal)
+            asyncio.run(_until_stopped(lambda: _serve(args, sources)))
+        else:
+            asyncio.run(_until_stopped(lambda: _record(args, sources)))
+    except UsageError as exc:
+        for line in str(exc).splitlines():
+            print(f"pit-monitor: {line}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError, RuntimeError) as exc:
+        print(f"pit-monitor: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

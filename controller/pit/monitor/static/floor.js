@@ -1,0 +1,50 @@
+// The floor view: one tile per table, updated as the server pushes changes.
+"use strict";
+
+const floor = document.getElementById("floor");
+
+function tileHtml(tile) {
+  const seats = tile.seats.length
+    ? tile.seats.map((s) => `<span class="seat" data-seat="${s.seat}">${s.seat}<small>${money(s.wager)}</small></span>`).join("")
+    : '<span class="empty">no wager</span>';
+  const hand = tile.hand !== null ? `hand ${tile.hand}` : "between hands";
+  const offline = tile.offline.length ? `<div class="offline">offline: ${tile.offline.map(esc).join(", ")}</div>` : "";
+  const alerts = tile.alerts.length ? `<ul class="alerts">${tile.alerts.map(alertHtml).join("")}</ul>` : "";
+  const reason = tile.link.state !== "live" && tile.link.reason
+    ? `<div class="reason">${esc(tile.link.reason)}</div>` : "";
+  return `<header><a class="name" href="/table/${encodeURIComponent(tile.table)}">${esc(tile.table)}</a>` +
+    `<span class="game">${esc(tile.game || "")}</span>${linkHtml(tile.link)}</header>${reason}` +
+    `<div class="play"><span class="hand">${hand}</span> <span class="phase">${esc(tile.phase || "")}</span>` +
+    `<span class="wagers" title="wagers in play">${money(tile.wagers)}</span></div>` +
+    `<div class="seats">${seats}</div>${offline}${metersHtml(tile.meters)}${resultHtml(tile.last_result)}${alerts}`;
+}
+
+function showTile(tile) {
+  let section = floor.querySelector(`section[data-table="${CSS.escape(tile.table)}"]`);
+  if (!section) {
+    section = document.createElement("section");
+    section.className = "tile";
+    section.dataset.table = tile.table;
+    floor.appendChild(section);
+  }
+  section.dataset.link = tile.link.state;
+  section.dataset.seq = tile.seq;
+  section.dataset.alerts = tile.alerts.length;
+  const worst = tile.alerts.length ? tile.alerts[0].severity : "none";
+  section.dataset.worst = worst;
+  section.innerHTML = tileHtml(tile);
+  summary();
+}
+
+function summary() {
+  const tiles = [...floor.querySelectorAll("section.tile")];
+  const live = tiles.filter((t) => t.dataset.link === "live").length;
+  const alerts = tiles.reduce((n, t) => n + Number(t.dataset.alerts || 0), 0);
+  document.getElementById("summary").textContent =
+    `${tiles.length} tables, ${live} live, ${alerts} alert${alerts === 1 ? "" : "s"} open`;
+}
+
+follow("/api/stream", {
+  floor: (view) => { floor.innerHTML = ""; view.tables.forEach(showTile); },
+  tile: showTile,
+});

@@ -1,0 +1,287 @@
+"""The floor page and its live updates: an aiohttp app on the monitor's loop, pushed with Server-Sent Events.
+
+Pages (plain HTML, CSS and JavaScript from ``static/``, nothing to build):
+
+* ``/``: the floor, one tile per table; ``/table/<name>``: one table in detail.
+
+JSON API:
+
+* ``GET /api/floor``: every tile; ``GET /api/tables/<name>``: one table in detail.
+* ``GET /api/stream[?table=<name>]``: Server-Sent Events; first ``floor`` (and
+  ``detail`` with ``table``), then ``tile`` (and ``detail``) each time a table
+  changes. Changes are pushed, never polled: the followers tell the
+  :class:`Hub`, which sends each changed table once per turn of the loop.
+* ``POST /api/ack`` with ``{"key": ..., "who": ...}`` (JSON only): acknowledge
+  an alert; with passwords on, ``who`` is the signed-in user.
+* ``GET /api/acks``: every acknowledgement recorded.
+
+Served on loopback unless TLS (certificate and key) and a password file are
+configured; the password file has one ``name:hash`` a line, the hash from
+``table-controller hash-pin`` (HTTP Basic authentication over TLS).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import ssl
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from controller.pit.monitor.floor import Floor
+from controller.pit.server import is_local_endpoint
+from controller.security.supervisor_pins import looks_like_pin_hash, verify_pin
+
+STATIC = Path(__file__).with_name("static")
+
+KEEPALIVE = 15.0
+"""Seconds between comment lines on an idle event stream (so dead connections are noticed)."""
+
+CLIENT_QUEUE = 2000
+"""Messages queued for one page; a page that falls this far behind is dropped and reconnects afresh."""
+
+
+def sse(event: str, data: Any) -> bytes:
+    """One Server-Sent Event.
+
+    >>> sse("tile", {"table": "T1"})
+    b'event: tile\\ndata: {"table":"T1"}\\n\\n'
+    """
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return f"event: {event}\ndata: {text}\n\n".encode()
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page's stream: the table it details (if any) and what waits to be sent to it."""
+
+    table: str | None
+    queue: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(CLIENT_QUEUE))
+
+    def push(self, chunk: bytes) -> bool:
+        """Queue a message; False (and the page is told to go) if it is too far behind."""
+        try:
+            self.queue.put_nowait(chunk)
+            return True
+        except asyncio.QueueFull:
+            self.close()
+            return False
+
+    def close(self) -> None:
+        """Drop what waits and tell the stream to end."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+
+class Hub:
+    """Sends every change of the floor to every open page, each changed table once per loop turn."""
+
+    def __init__(self, floor: Floor) -> None:
+        self.floor = floor
+        self.pages: set[Page] = set()
+        self._dirty: set[str] = set()
+        self._scheduled = False
+        floor.on_change = self.changed
+
+    def changed(self, table: str) -> None:
+        """A table changed: send it with the next turn of the loop."""
+        self._dirty.add(table)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send each changed table's tile to every page, and its detail to the pages showing it."""
+        dirty, self._dirty, self._scheduled = self._dirty, set(), False
+        if not self.pages:
+            return
+        tiles = {name: sse("tile", self.floor.tile(name)) for name in sorted(dirty)}
+        details: dict[str, bytes] = {}
+        for page in list(self.pages):
+            for chunk in tiles.values():
+                if not page.push(chunk):
+                    self.pages.discard(page)
+                    break
+            else:
+                if page.table in dirty:
+                    if page.table not in details:
+                        details[page.table] = sse("detail", self.floor.detail(page.table))
+                    if not page.push(details[page.table]):
+                        self.pages.discard(page)
+
+
+FLOOR_KEY = web.AppKey("floor", Floor)
+HUB_KEY = web.AppKey("hub", Hub)
+USERS_KEY = web.AppKey("users", dict[str, str])
+VERIFIED_KEY = web.AppKey("verified", set[str])
+"""Proofs (hashes of name and password) already checked, so scrypt runs once per user and password."""
+
+
+def load_passwords(path: Path) -> dict[str, str]:
+    """``name:hash`` lines (``#`` comments and blank lines skipped); ValueError names a bad line."""
+    users: dict[str, str] = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, colon, stored = line.partition(":")
+        if not colon or not name or not looks_like_pin_hash(stored):
+            raise ValueError(f"{path}:{number}: expected name:hash (the hash from table-controller hash-pin)")
+        users[name] = stored
+    if not users:
+        raise ValueError(f"{path}: no user")
+    return users
+
+
+def may_listen(host: str, tls: bool, passwords: bool) -> str | None:
+    """Why the page may not be served on ``host`` (None: it may).
+
+    >>> may_listen("127.0.0.1", False, False) is None, may_listen("::1", False, False) is None
+    (True, True)
+    >>> may_listen("0.0.0.0", True, False)
+    'serving on 0.0.0.0 needs TLS (--tls-cert, --tls-key) and a password file (--password-file)'
+    """
+    address = f"tcp://[{host}]:0" if ":" in host else f"tcp://{host}:0"
+    if is_local_endpoint(address) or (tls and passwords):
+        return None
+    return f"serving on {host} needs TLS (--tls-cert, --tls-key) and a password file (--password-file)"
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def _authenticate(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """HTTP Basic authentication against the password file; the user is ``request["user"]``."""
+    users = request.app[USERS_KEY]
+    request["user"] = None
+    if not users:
+        return await handler(request)
+    scheme, _, encoded = request.headers.get("Authorization", "").partition(" ")
+    try:
+        name, _, password = base64.b64decode(encoded, validate=True).decode().partition(":")
+    except (ValueError, UnicodeDecodeError):
+        name = password = ""
+    if scheme.lower() == "basic" and name in users:
+        proof = hashlib.sha256(f"{name}\0{password}".encode()).hexdigest()
+        verified = request.app[VERIFIED_KEY]
+        if proof in verified or await asyncio.to_thread(verify_pin, users[name], password):
+            verified.add(proof)
+            request["user"] = name
+            return await handler(request)
+    return web.Response(status=401, text="sign in", headers={"WWW-Authenticate": 'Basic realm="pit monitor"'})
+
+
+async def _page(request: web.Request) -> web.StreamResponse:
+    name = request.match_info.get("name")
+    if name is not None and name not in request.app[FLOOR_KEY].tables:
+        raise web.HTTPNotFound(text=f"no table {name}")
+    return web.FileResponse(STATIC / ("table.html" if name else "floor.html"))
+
+
+async def _floor(request: web.Request) -> web.StreamResponse:
+    return web.json_response(request.app[FLOOR_KEY].view())
+
+
+async def _detail(request: web.Request) -> web.StreamResponse:
+    floor = request.app[FLOOR_KEY]
+    name = request.match_info["name"]
+    if name not in floor.tables:
+        raise web.HTTPNotFound(text=f"no table {name}")
+    return web.json_response(floor.detail(name))
+
+
+async def _stream(request: web.Request) -> web.StreamResponse:
+    floor, hub = request.app[FLOOR_KEY], request.app[HUB_KEY]
+    table = request.query.get("table") or None
+    if table is not None and table not in floor.tables:
+        raise web.HTTPNotFound(text=f"no table {table}")
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                           "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    await response.prepare(request)
+    page = Page(table)
+    hub.pages.add(page)
+    try:
+        await response.write(sse("floor", floor.view()))
+        if table is not None:
+            await response.write(sse("detail", floor.detail(table)))
+        while True:
+            if page.queue.empty():
+                try:
+                    chunks = [await asyncio.wait_for(page.queue.get(), KEEPALIVE)]
+                except TimeoutError:
+                    chunks = [b": still here\n\n"]
+            else:
+                chunks = []
+            while not page.queue.empty():
+                chunks.append(page.queue.get_nowait())
+            if None in chunks:
+                break  # too far behind: the browser reconnects and starts from a whole picture
+            await response.write(b"".join(c for c in chunks if c is not None))
+    except ConnectionResetError:
+        pass
+    finally:
+        hub.pages.discard(page)
+    return response
+
+
+async def _ack(request: web.Request) -> web.StreamResponse:
+    if request.content_type != "application/json":
+        raise web.HTTPUnsupportedMediaType(text="send JSON: {\"key\": ..., \"who\": ...}")
+    try:
+        body = await request.json()
+        key = body["key"]
+        who = request["user"] or body.get("who", "")
+        if not isinstance(key, str) or not isinstance(who, str):
+            raise TypeError("key and who are text")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise web.HTTPBadRequest(text=f"expected {{\"key\": ..., \"who\": ...}}: {exc}") from exc
+    try:
+        alert = request.app[FLOOR_KEY].ack(key, who)
+    except KeyError:
+        raise web.HTTPNotFound(text=f"no open alert {key}") from None
+    except ValueError as exc:
+        raise web.HTTPBadRequest(text=str(exc)) from exc
+    return web.json_response(alert.to_json())
+
+
+async def _acks(request: web.Request) -> web.StreamResponse:
+    return web.json_response(request.app[FLOOR_KEY].book.records())
+
+
+def make_app(floor: Floor, users: dict[str, str] | None = None) -> web.Application:
+    """The monitor's web app over ``floor`` (``users``: name -> password hash, or none)."""
+    app = web.Application(middlewares=[_authenticate])
+    app[FLOOR_KEY] = floor
+    app[HUB_KEY] = Hub(floor)
+    app[USERS_KEY] = dict(users or {})
+    app[VERIFIED_KEY] = set()
+    app.router.add_get("/", _page)
+    app.router.add_get("/table/{name}", _page)
+    app.router.add_get("/api/floor", _floor)
+    app.router.add_get("/api/tables/{name}", _detail)
+    app.router.add_get("/api/stream", _stream)
+    app.router.add_post("/api/ack", _ack)
+    app.router.add_get("/api/acks", _acks)
+    app.router.add_static("/static/", STATIC)
+    app.on_shutdown.append(_close_streams)
+    return app
+
+
+async def _close_streams(app: web.Application) -> None:
+    for page in list(app[HUB_KEY].pages):
+        page.close()
+
+
+def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
+    """A server TLS context from a certificate (chain) and its key, in PEM."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context

@@ -1,0 +1,106 @@
+"""The real servers and programs the monitor tests need: PostgreSQL, headless Chromium, ``pit-monitor``.
+
+PostgreSQL is Debian's server, started by the tests in a temporary folder on a
+free port (``controller/devkit/postgres.py``). Chromium is Debian's, driven through
+chromedriver. ``make test`` installs both when they are missing and it can;
+otherwise the tests that need them skip and say why.
+"""
+
+from __future__ import annotations
+
+import selectors
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.devkit.browser import chromium, missing
+from controller.devkit.postgres import PostgresUnavailable, postgres_server
+from controller.pit.monitor.tables import TableSource
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str]:
+    """A ``postgresql://`` URL of a fresh PostgreSQL server, stopped after the session."""
+    try:
+        with postgres_server() as url:
+            yield url
+    except PostgresUnavailable as why:
+        pytest.skip(f"no PostgreSQL server for this test: {why}")
+
+
+@pytest.fixture
+def pg_url(postgres: str) -> Iterator[str]:
+    """The server's URL with an empty ``events`` table."""
+    import psycopg
+
+    with psycopg.connect(postgres, autocommit=True) as db:
+        db.execute("DROP TABLE IF EXISTS events")
+    yield postgres
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Headless Chromium (one per test module, with a fresh profile)."""
+    why = missing()
+    if why is not None:
+        pytest.skip(f"no headless Chromium: {why}")
+    try:
+        driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
+    except Exception as exc:  # selenium's own errors: the browser would not start here
+        pytest.skip(f"headless Chromium did not start: {str(exc).splitlines()[0]}")
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+class Monitor:
+    """``pit-monitor serve|record ...`` as a subprocess; ``url`` once a ``serve`` is listening."""
+
+    def __init__(self, command: str, sources: list[TableSource], *options: str, log: Path) -> None:
+        tables = [f"--table={s.name}={s.publish},{s.sync}" for s in sources]
+        self.log = log
+        with open(log, "ab") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "controller.pit.monitor.cli", command, *tables, *options],
+                stdout=subprocess.PIPE, stderr=err, cwd=log.parent)
+        assert self.proc.stdout is not None
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.proc.stdout, selectors.EVENT_READ)
+            if not selector.select(20):
+                raise AssertionError(f"pit-monitor printed nothing; log:\n{self.log_text()}")
+        line = self.proc.stdout.readline().decode()
+        if not line:
+            raise AssertionError(f"pit-monitor ended ({self.proc.wait()}); log:\n{self.log_text()}")
+        self.url = line.split("serving ", 1)[1].split(" ", 1)[0] if command == "serve" else ""
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:]
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> int:
+        """SIGTERM and wait; the exit status."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
+        return self.proc.returncode
+
+
+def sources_of(*rigs: Any) -> list[TableSource]:
+    """The tables of these daemon rigs, as the monitor takes them."""
+    return [TableSource(rig.table, rig.endpoints[0], rig.endpoints[1]) for rig in rigs]
