@@ -55,13 +55,15 @@ BUTTON_NAMES = (
     "surrender",
     "insurance",
     "check",
+    "bet",
     "raise",
     "call",
     "fold",
     "next",
     "void",
 )
-"""The dealer button names of the configuration contract."""
+"""The dealer button names of the configuration contract, and ``bet`` (this controller's
+compatible addition: a round's opening bet, for pot games; docs/configuration.md)."""
 
 DISPLAY_MODES = ("terminal", "log", "off")
 """The values of ``[display] mode``."""
