@@ -55,12 +55,12 @@ BUTTON_NAMES = (
     "surrender",
     "insurance",
     "check",
-    "bet",
     "raise",
     "call",
     "fold",
     "next",
     "void",
+    "bet",
 )
 """The dealer button names of the configuration contract, and ``bet`` (this controller's
 compatible addition: a round's opening bet, for pot games; docs/configuration.md)."""

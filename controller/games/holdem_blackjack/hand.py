@@ -343,11 +343,9 @@ class HoldemHand(Hand):
         return {(p.seat, SPOT): self._round_bet(p.seat) for p in self.players}
 
     def _status(self, player: Player) -> str | None:
-        words = []
-        role = {self.button: "button", self.small_blind: "small blind", self.big_blind: "big blind"}
-        if player.seat in role:
-            words.append(role[player.seat])
         seat = player.seat
+        roles = ((self.button, "button"), (self.small_blind, "small blind"), (self.big_blind, "big blind"))
+        words = [name for at, name in roles if at == seat]
         if seat not in self.live():
             words.append("folded")
         elif self.phase == "complete":

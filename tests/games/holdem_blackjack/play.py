@@ -13,7 +13,7 @@ from typing import Any
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.hand import HoldemHand, forced_bets
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
-from controller.games.interface import GameEvent, Limits, Session
+from controller.games.interface import GameEvent, Limits, Option, Session
 from firmware_bridge.cards import Card
 
 
@@ -74,6 +74,17 @@ class Play:
     def turn(self) -> int | None:
         decision = self.hand.decision()
         return None if decision is None else decision.seat
+
+    @property
+    def options(self) -> dict[str, Option]:
+        """The actions open now (none once the hand is over)."""
+        decision = self.hand.decision()
+        return {} if decision is None else dict(decision.actions)
+
+    @property
+    def prompt(self) -> str | None:
+        decision = self.hand.decision()
+        return None if decision is None else decision.prompt
 
     def of(self, kind: type) -> list[Any]:
         """Every event of this type so far."""
