@@ -62,12 +62,12 @@ class HoldemBlackjack(Game[HoldemHand]):
     commands = STACK_COMMANDS
 
     def __init__(self, rules: HoldemBlackjackRules, limits: Limits) -> None:
-        """Bind ``rules``; raises ValueError if ``rules.problems()`` finds any."""
+        """Bind ``rules`` (``limits``, the table's, are not used); raises ValueError if
+        ``rules.problems()`` finds any."""
         problems = rules.problems()
         if problems:
             raise ValueError("; ".join(problems))
         self.rules = rules
-        self.limits = limits
         self.stack_rules = StackRules(rules.buy_in_minimum, rules.max_buy_in, MAX_PLAYERS)
 
     @property

@@ -3,9 +3,12 @@
 A hand is played from a random shuffled deck with random legal actions and
 amounts (and wrong ones, which must be refused and change nothing). After
 every step: no stack below zero, the pots hold exactly the chips gathered,
-no round has more than a bet and ``raise_cap`` full raises, and no face-down
-card of an unshown hand is in the view. At the end: the stacks after the hand
-and the rake add up to the stacks before it; every pot is paid out exactly.
+no round has more than a bet and ``raise_cap`` full raises (counted from the
+events alone, as the rules define a full raise), and no face-down card of an
+unshown hand is in the view. At the end: the stacks after the hand and the
+rake add up to the stacks before it; every pot is paid out exactly; and the
+chips in and out that the pit stream shows (blinds, antes, each round's
+last bet, bets returned, pots awarded) agree with the results.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.games.holdem_blackjack.hand import HoldemHand
-from controller.games.interface import PotAwarded, Revealed, RuleError
+from controller.games.interface import Acted, PotAwarded, Revealed, RuleError
 from firmware_bridge.cards import Card
 from tests.games.holdem_blackjack.play import Play
 
@@ -58,17 +61,60 @@ def check_step(hand: HoldemHand, stacks: dict[int, int]) -> None:
                 assert shown is None
 
 
-def play_out(data: st.DataObject, play: Play, deck: list[Card]) -> None:
+class Ledger:
+    """The chips of a hand as the pit sees them, from the events alone: each seat's chips in
+    (antes, blinds, its last bet of each round, less bets returned), and the full bets and raises
+    of each round, counted as the rules define them."""
+
+    def __init__(self, play: Play) -> None:
+        rules, stakes = play.game.rules, play.game.rules.parsed_stakes
+        self.play = play
+        self.sizes = {"first_round": stakes.first, "second_round": stakes.second,
+                      "final_round": stakes.final_low}
+        self.bets: dict[tuple[str, int], int] = {}
+        self.chips_in: dict[int, int] = {}
+        self.current = {"first_round": stakes.first, "second_round": 0, "final_round": 0}
+        self.full = {"first_round": 1, "second_round": 0, "final_round": 0}
+        self.cap = rules.raise_cap + 1
+        self.half = rules.all_in_reopens == "half"
+        for event in play.events:
+            if isinstance(event, Acted):
+                self.chips_in[event.seat] = self.chips_in.get(event.seat, 0) + (event.amount or 0)
+                if event.action.endswith("blind"):
+                    self.bets[("first_round", event.seat)] = event.amount or 0
+
+    def acted(self, phase: str, events: list[Any]) -> None:
+        """The events of one step (a card or an action) taken in phase ``phase``."""
+        for event in events:
+            if not isinstance(event, Acted) or event.amount is None:
+                continue
+            if event.action == "uncalled":
+                self.chips_in[event.seat] -= event.amount
+                continue
+            before = self.bets.get((phase, event.seat), 0)
+            self.chips_in[event.seat] = self.chips_in.get(event.seat, 0) + event.amount - before
+            self.bets[(phase, event.seat)] = event.amount
+            if event.action in ("bet", "raise"):
+                added = event.amount - self.current[phase]
+                size = self.sizes[phase]
+                if added >= size or (self.half and 2 * added >= size):
+                    self.full[phase] += 1
+                self.current[phase] = max(self.current[phase], event.amount)
+                assert self.full[phase] <= self.cap, (phase, self.full)
+
+
+def play_out(data: st.DataObject, play: Play, deck: list[Card]) -> Ledger:
     """Random decisions until the hand is over."""
     stacks = dict(play.session.stacks)
+    ledger = Ledger(play)
     for _ in range(400):
         check_step(play.hand, stacks)
         decision = play.hand.decision()
         if decision is None:
-            return
+            return ledger
         hit = decision.card is not None and (not decision.actions or data.draw(st.booleans()))
         if hit:
-            play.card(str(deck[play.index % len(deck)]))
+            ledger.acted(play.hand.phase, play.card(str(deck[play.index % len(deck)])))
             continue
         action = data.draw(st.sampled_from(sorted(decision.actions)))
         option = decision.actions[action]
@@ -83,7 +129,8 @@ def play_out(data: st.DataObject, play: Play, deck: list[Card]) -> None:
                     with pytest.raises(RuleError):
                         play.hand.act(action, wrong)
                     assert play.hand == before
-        play.act(action, amount)
+        phase = play.hand.phase
+        ledger.acted(phase, play.act(action, amount))
     raise AssertionError("the hand did not end")
 
 
@@ -95,7 +142,7 @@ def test_any_actions_keep_every_chip(data: st.DataObject, options: dict[str, Any
                                      stacks: dict[int, int], deck: list[Card]) -> None:
     button = data.draw(st.sampled_from([None, *sorted(stacks)]))
     play = Play(dict(stacks), button=button, **options)
-    play_out(data, play, deck)
+    ledger = play_out(data, play, deck)
     hand = play.hand
     assert hand.phase == "complete"
     final = hand.final_stacks()
@@ -103,9 +150,15 @@ def test_any_actions_keep_every_chip(data: st.DataObject, options: dict[str, Any
     assert sum(final.values()) + hand.rake == sum(stacks.values())
     assert sum(a.amount for a in hand.awards) + hand.rake == sum(p.amount for p in hand.pots)
     paid = sum(e.amount * len(e.seats) + e.rake for e in play.of(PotAwarded))
-    assert paid == sum(p.amount for p in hand.pots)
+    assert paid == sum(p.amount for p in hand.pots) == sum(ledger.chips_in.values())
     results = hand.results()
     assert results is not None and sum(r.payout for r in results) == -hand.rake
+    won = {seat: 0 for seat in stacks}
+    for event in play.of(PotAwarded):
+        for seat in event.seats:
+            won[seat] += event.amount
+    assert {r.seat: (r.wager, r.payout) for r in results} == {
+        seat: (ledger.chips_in.get(seat, 0), won[seat] - ledger.chips_in.get(seat, 0)) for seat in stacks}
     if hand.rules.rake_cap is not None:
         assert hand.rake <= hand.rules.rake_cap
     assert hand.rake <= sum(p.amount for p in hand.pots) * hand.rules.rake_percent // 100
