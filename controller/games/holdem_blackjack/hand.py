@@ -470,9 +470,12 @@ class HoldemHand(Hand):
 
     def _showdown(self) -> tuple[HoldemHand, tuple[GameEvent, ...]]:
         """Each pot to the best hand among its seats; the hands that win something are turned up
-        (every hand still in, without ``muck_losing_hands``), in showdown order."""
+        (every hand still in, without ``muck_losing_hands``), in showdown order: from the last
+        seat to bet or raise in the final round (or, when none did or by ``showdown_order``, the
+        first seat still in left of the button), clockwise."""
         live = self.live()
-        start = self.aggressor if self.aggressor in live else live[0]
+        first = self.aggressor if self.rules.showdown_order == "last_aggressor" else None
+        start = first if first in live else live[0]
         order = clockwise(live, start)[-1:] + clockwise(live, start)[:-1]
         ranks = {seat: rank(self.player(seat).held(), self.rules.charlie_ties) for seat in live}
         winners = {}

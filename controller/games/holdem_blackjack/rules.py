@@ -41,6 +41,7 @@ SPOT = "bet"
 
 REOPEN_CHOICES = ("full", "half")
 ODD_CHIP_CHOICES = ("left_of_button", "showdown_order")
+SHOWDOWN_CHOICES = ("last_aggressor", "left_of_button")
 CHARLIE_TIE_CHOICES = ("split", "higher_total", "lower_total")
 
 Rank = tuple[int, int]
@@ -81,6 +82,7 @@ class HoldemBlackjackRules:
     heads_up_button_small_blind: bool = True
     odd_chip: str = "left_of_button"
     charlie_ties: str = "split"
+    showdown_order: str = "last_aggressor"
     muck_losing_hands: bool = True
     rake_percent: int = 0
     rake_cap: int | None = None
@@ -133,7 +135,7 @@ class HoldemBlackjackRules:
             if not isinstance(getattr(self, key), bool):
                 found.append(f"game.{key}: must be true or false, not {getattr(self, key)!r}")
         for key, choices in (("all_in_reopens", REOPEN_CHOICES), ("odd_chip", ODD_CHIP_CHOICES),
-                             ("charlie_ties", CHARLIE_TIE_CHOICES)):
+                             ("charlie_ties", CHARLIE_TIE_CHOICES), ("showdown_order", SHOWDOWN_CHOICES)):
             if getattr(self, key) not in choices:
                 found.append(f"game.{key}: must be one of {', '.join(choices)}, not {getattr(self, key)!r}")
         if not _is_int(self.decks) or not 1 <= self.decks <= 8:

@@ -177,6 +177,16 @@ def test_the_odd_chip_may_go_by_showdown_order() -> None:
     assert [e.seat for e in events if isinstance(e, Revealed)] == [3, 2]
 
 
+def test_the_showdown_may_start_left_of_the_button() -> None:
+    play = split_hand(odd_chip="showdown_order", showdown_order="left_of_button")
+    play.check()
+    play.bet(400)
+    events = play.call()
+    assert [e.seat for e in events if isinstance(e, Revealed)] == [2, 3]
+    assert [e for e in events if isinstance(e, PotAwarded)] == [
+        PotAwarded(0, (2,), 800, 0), PotAwarded(0, (3,), 700, 0)]
+
+
 def showdown(*hands: tuple[str, ...], **options: object) -> Play:
     """Two seats (button seat 1) play these hands (first card, second card, hits) and check down."""
     play = Play({1: 10000, 2: 10000}, button=1, **options)

@@ -120,6 +120,9 @@ def test_a_whole_hand_at_the_table(rig: Rig) -> None:
         (1, "fold", -200), (2, "lose", -2000), (3, "win", 2200)]
     view = dealer_view(rig.table)
     assert view.payouts == ("Pot 1 of $42.00: seat 3 takes $42.00", "Seat 2: muck the hand unseen")
+    assert [s.result for s in view.seats] == [None, None, None]          # no "pay" or "collect" per seat
+    assert [s.hands[0].status for s in view.seats] == ["button, folded", "small blind, mucked",
+                                                       "big blind, wins $42.00"]
     published = json.dumps(rig.published)
     assert '"7h"' not in published and '"3d"' not in published        # seat 2's hand, mucked unseen
 
