@@ -36,6 +36,7 @@ OPTIONS = st.fixed_dictionaries({
     "heads_up_button_small_blind": st.booleans(),
     "odd_chip": st.sampled_from(["left_of_button", "showdown_order"]),
     "charlie_ties": st.sampled_from(["split", "higher_total", "lower_total"]),
+    "showdown_order": st.sampled_from(["last_aggressor", "left_of_button"]),
     "muck_losing_hands": st.booleans(),
     "rake_percent": st.sampled_from([0, 5, 10]),
     "rake_cap": st.sampled_from([None, 100, 300]),
