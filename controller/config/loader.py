@@ -62,8 +62,10 @@ BUTTON_NAMES = (
     "fold",
     "next",
     "void",
+    "bet",
 )
-"""The dealer button names of the configuration contract."""
+"""The dealer button names of the configuration contract, and ``bet`` (this controller's
+compatible addition: a round's opening bet, for pot games; docs/configuration.md)."""
 
 DISPLAY_MODES = ("terminal", "log", "off")
 """The values of ``[display] mode``."""

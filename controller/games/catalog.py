@@ -5,7 +5,7 @@ its spots and dealer buttons, how to bind it to the table limits, and what
 ``table-controller math`` reports for it. The table itself names no game.
 
 >>> sorted(GAMES)
-['easy-jack']
+['easy-jack', 'holdem-blackjack']
 >>> GAMES["easy-jack"].spots
 ('main', 'side')
 """
@@ -19,6 +19,9 @@ from typing import Any
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import house_edge
 from controller.games.easy_jack.rules import EasyJackRules
+from controller.games.holdem_blackjack.game import HoldemBlackjack
+from controller.games.holdem_blackjack.math import house_take
+from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Game, Hand, Limits, Rules
 
 MathReport = Mapping[str, Mapping[str, Any]]
@@ -51,6 +54,11 @@ GAMES: dict[str, GameSpec] = {
     "easy-jack": GameSpec(
         "easy-jack", EasyJack, EasyJackRules, EasyJack.spots, ("deal", "stand", "next"), ("void",),
         EasyJack, house_edge,
+    ),
+    "holdem-blackjack": GameSpec(
+        "holdem-blackjack", HoldemBlackjack, HoldemBlackjackRules, HoldemBlackjack.spots,
+        ("deal", "check", "call", "raise", "fold", "stand", "next"), ("bet", "void"),
+        HoldemBlackjack, house_take,
     ),
 }
 """Every implemented game by name."""

@@ -113,7 +113,9 @@ def dealer_view(table: Table) -> TableView:
     live = {key: w.amount for key, w in table.live_spots.items() if w.amount}
     results, payouts = _result_lines(snapshot["results"] or [])
     if view is not None and view.payouts:
-        payouts = list(view.payouts)
+        # A game that words its own payouts words the whole settlement: no pay/collect line per
+        # seat beside them (in a pot game the house neither pays nor collects).
+        results, payouts = {}, list(view.payouts)
     seat_alerts: dict[int, str] = {}
     for alert in snapshot["alerts"]:
         if alert.get("seat") is not None and alert.get("hand") == snapshot["hand"]:

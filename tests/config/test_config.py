@@ -171,13 +171,13 @@ def test_shipped_example_loads() -> None:
         ("seats = 6", "seats = 33", "table.seats: must be 1..32, not 33"),
         (
             'game = "easy-jack"',
-            'game = "holdem-blackjack"',
-            "table.game: 'holdem-blackjack' is not available in this version",
+            'game = "buster-blackjack-x"',
+            "table.game: 'buster-blackjack-x' is not available in this version",
         ),
         (
             'game = "easy-jack"',
             'game = "poker"',
-            "table.game: 'poker' is not a game (choose from easy-jack)",
+            "table.game: 'poker' is not a game (choose from easy-jack, holdem-blackjack)",
         ),
         ("[table]", "[table]\ncolour = 1", "table.colour: unknown key"),
         ("[limits]", "[lighting]\nx = 1\n[limits]", "lighting: unknown section"),
@@ -222,7 +222,7 @@ def test_shipped_example_loads() -> None:
             "deal = 5",
             "deal = 5\nspin = 7",
             "buttons.spin: not a dealer button (deal, stand, hit, "
-            "double, split, surrender, insurance, check, raise, call, fold, next, void)",
+            "double, split, surrender, insurance, check, raise, call, fold, next, void, bet)",
         ),
         (
             "deal = 5",

@@ -1,0 +1,1 @@
+"""Tests of Hold'em Blackjack and the shared parts of pot games."""
