@@ -5,7 +5,7 @@ its spots and dealer buttons, how to bind it to the table limits, and what
 ``table-controller math`` reports for it. The table itself names no game.
 
 >>> sorted(GAMES)
-['easy-jack']
+['blackjack-extreme', 'easy-jack']
 >>> GAMES["easy-jack"].spots
 ('main', 'side')
 """
@@ -16,6 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from controller.games.blackjack_extreme.game import BlackjackExtreme
+from controller.games.blackjack_extreme.math import bank_report
+from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import house_edge
 from controller.games.easy_jack.rules import EasyJackRules
@@ -49,6 +52,12 @@ GAMES: dict[str, GameSpec] = {
     "easy-jack": GameSpec(
         "easy-jack", EasyJack, EasyJackRules, EasyJack.spots, ("deal", "stand", "next"), ("void",),
         EasyJack, house_edge,
+    ),
+    "blackjack-extreme": GameSpec(
+        "blackjack-extreme", BlackjackExtreme, BlackjackExtremeRules, BlackjackExtreme.spots,
+        ("deal", "check", "raise", "fold", "stand", "next"),
+        ("hit", "split", "surrender", "play", "void"),
+        BlackjackExtreme, bank_report,
     ),
 }
 """Every implemented game by name."""
