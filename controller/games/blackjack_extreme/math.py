@@ -181,10 +181,10 @@ def simulate(rules: BlackjackExtremeRules, rng: random.Random, hands: int = HAND
     return Figures(hands, players, mean, math.sqrt(variance / hands))
 
 
-def bank_report(rules: BlackjackExtremeRules) -> dict[str, dict[str, Any]]:
+def bank_report(rules: BlackjackExtremeRules, hands: int = HANDS) -> dict[str, dict[str, Any]]:
     """What ``table-controller math`` prints: the bank's expectation per player and unit of blind,
     with its 95 % interval, and plainly what is not computed."""
-    figures = simulate(rules, random.Random(SEED))
+    figures = simulate(rules, random.Random(SEED), hands)
     low, high = figures.interval()
     return {
         "bank": {

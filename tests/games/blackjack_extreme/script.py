@@ -21,10 +21,11 @@ def make_game(**rules: Any) -> BlackjackExtreme:
 class Play:
     """One hand driven step by step; every step's events are kept."""
 
-    def __init__(self, stacks: dict[int, int], button: int, blinds: dict[int, int], **rules: Any) -> None:
+    def __init__(self, stacks: dict[int, int], button: int, blinds: dict[int, int],
+                 session: Session | None = None, **rules: Any) -> None:
         self.game = make_game(**rules)
-        self.session = Session(stacks=dict(stacks), button=button)
-        if self.game.rules.tournament:   # a tournament under way, at the table minimum
+        self.session = session or Session(stacks=dict(stacks), button=button)
+        if self.game.rules.tournament and session is None:   # a tournament under way, at the table minimum
             self.session = Session(stacks=dict(stacks), button=button, level=1, blinds=(500, 1000, 1500),
                                    level_ends_at="2027-03-01T20:20:00.000Z")
         self.hand: BlackjackExtremeHand

@@ -58,7 +58,8 @@ def test_the_second_betting_round_checks_raises_to_at_least_double_within_the_st
     assert decision.actions["raise"].low == 2000 and decision.actions["raise"].high == 20000
     assert decision.actions["raise"].spot == "main"
     play.act("check")
-    with pytest.raises(RuleError, match=r"at least \$20.00 \(double the \$10.00 blind\); the spot reads \$15.00"):
+    with pytest.raises(RuleError, match=r"at least \$20.00 \(double the \$10.00 blind\); "
+                                        r"the spot reads \$15.00"):
         play.act("raise", 1500)
     with pytest.raises(RuleError, match="table stakes"):
         play.act("raise", 25000)
@@ -88,7 +89,7 @@ def test_a_natural_is_paid_3_to_2_when_turned_up_and_a_dealer_two_card_21_is_onl
         ("turn_up", 1), "check", "check", "check", "play")
     view = play.hand.view()
     assert view.seats[0].hands[0].total == "natural" and view.seats[0].hands[0].status == "natural"
-    assert play.hand.decision() is not None and play.hand.decision().seat == 3  # type: ignore[union-attr]
+    assert play.hand.decision() is not None and play.hand.decision().seat == 3
     play.acts("stand", "stand")
     assert "stand" in play.actions                                   # soft 21: she may still draw
     play.act("stand")
@@ -100,7 +101,7 @@ def test_a_raised_blackjack_is_11_and_must_take_a_card() -> None:
     play = three_players("Ah", "9c", "7d", "Ts", "Kh", "Tc", "Td", "7s").acts(
         ("turn_up", 2), ("raise", 2000), "check", "check", "play")
     assert play.hand.view().seats[0].hands[0].total == "11"
-    assert "stand" not in play.actions and "Seat 2 (11): raised: must draw a card" == play.prompt
+    assert "stand" not in play.actions and play.prompt == "Seat 2 (11): raised: must draw a card"
     with pytest.raises(RuleError, match="seat 2 raised: its hand must take at least one card"):
         play.act("stand")
     play.cards("9c")
@@ -122,9 +123,10 @@ def test_a_raised_hand_takes_at_least_one_card_and_may_take_more() -> None:
 def test_pairs_split_without_limit_each_new_hand_matching_the_whole_bet() -> None:
     play = three_players("8h", "9c", "7d", "Ts", "8d", "Tc", "Td", "7s").acts(
         ("turn_up", 2), ("raise", 2000), "check", "check", "play")
-    option = play.hand.decision().actions["split"]  # type: ignore[union-attr]
+    option = play.hand.decision().actions["split"]
     assert (option.low, option.high, option.spot) == (4000, 4000, "main")
-    with pytest.raises(RuleError, match=r"a split adds \$20.00, so the spot must read \$40.00; it reads \$30.00"):
+    with pytest.raises(RuleError,
+                       match=r"a split adds \$20.00, so the spot must read \$40.00; it reads \$30.00"):
         play.act("split", 3000)
     play.act("split", 4000).cards("8c").act("split", 6000)             # three hands of $20.00
     assert play.events[-1] == Acted(2, 0, "split", 2000)
@@ -216,13 +218,13 @@ def test_nothing_depends_on_the_dealer_when_every_hand_is_bust_or_a_natural() ->
 
 def test_a_card_turned_up_by_mistake_is_public_and_the_hand_plays_on() -> None:
     play = three_players("9h", "8c").act("expose", 2)
-    assert play.events[-2:] == [Acted(2, 0, "expose"), Revealed("seat", 2, 0, play.events[0].card, 1)]  # type: ignore[union-attr]
+    assert play.events[-2:] == [Acted(2, 0, "expose"), Revealed("seat", 2, 0, play.events[0].card, 1)]
     assert play.hand.view().seats[0].hands[0].cards == ("9h",)
     with pytest.raises(RuleError, match="seat 4 has no card face down"):
         play.act("expose", 4)
     play.cards("7d", "Ts", "Kh", "Qc", "Jd", "6s").act("turn_up", 1)
     play.act("expose", 1)                                               # the dealer's hole card shows
-    assert play.hand.view().dealer.cards == ("Ts", "6s")  # type: ignore[union-attr]
+    assert play.hand.view().dealer.cards == ("Ts", "6s")
     play.acts("check", "check", "check", "play")
     assert sum(isinstance(e, Revealed) for e in play.events) == 5      # 2, then 3 and 4 at play
 
@@ -230,7 +232,7 @@ def test_a_card_turned_up_by_mistake_is_public_and_the_hand_plays_on() -> None:
 def test_a_dealer_card_shown_during_the_deal_is_her_up_card() -> None:
     play = three_players("9h", "8c", "7d", "Ts").act("expose", 1).cards("Kh", "Qc", "Jd", "6s")
     assert play.hand.phase == "betting"
-    assert play.hand.view().dealer.cards == ("Ts", None)  # type: ignore[union-attr]
+    assert play.hand.view().dealer.cards == ("Ts", None)
 
 
 def test_void_turns_up_every_hidden_card() -> None:
@@ -242,7 +244,7 @@ def test_void_turns_up_every_hidden_card() -> None:
 def test_a_card_is_refused_while_a_decision_is_awaited_and_actions_out_of_turn_are_refused() -> None:
     play = betting()
     with pytest.raises(RuleError, match="no card now: Seat 2: CHECK"):
-        play.hand.deal(play.events[0].card, 99)  # type: ignore[union-attr]
+        play.hand.deal(play.events[0].card, 99)
     for action in ("stand", "play", "turn_up", "count", "next", "rebuy"):
         with pytest.raises(RuleError, match=f"no {action} now"):
             play.hand.verify(action, 1)

@@ -73,7 +73,8 @@ def test_the_payment_order_with_two_split_hands_and_a_blackjack() -> None:
     assert play.results() == [(2, 0, "natural", 1000, 1500), (3, 0, "win", 3000, 1500),
                               (3, 1, "win", 3000, 0), (4, 0, "lose", 1000, -1000), (5, 0, "win", 1500, 1000)]
     labels = [r.label for r in play.hand.results() or ()]
-    assert labels[1:3] == ["the dealer ran out: paid $15.00 of $30.00", "the dealer ran out: paid $0.00 of $30.00"]
+    assert labels[1:3] == ["the dealer ran out: paid $15.00 of $30.00",
+                           "the dealer ran out: paid $0.00 of $30.00"]
 
 
 def test_a_dealer_who_covers_everything_pays_in_the_same_order_at_once() -> None:
@@ -98,7 +99,8 @@ def test_a_ring_dealer_who_runs_short_re_buys_to_pay_in_full() -> None:
         play.act("rebuy", 4000)
     play.act("rebuy", 6000)
     assert play.results() == [(2, 0, "natural", 1000, 1500), (3, 0, "win", 3000, 3000),
-                              (3, 1, "win", 3000, 3000), (4, 0, "lose", 1000, -1000), (5, 0, "win", 1500, 1500)]
+                              (3, 1, "win", 3000, 3000), (4, 0, "lose", 1000, -1000),
+                              (5, 0, "win", 1500, 1500)]
     events = play.game.finish(play.hand, play.session)
     assert events[0] == StackChanged(1, 9000, "rebuy")
     assert StackChanged(1, 1000, "result") in events
