@@ -60,8 +60,10 @@ BUTTON_NAMES = (
     "fold",
     "next",
     "void",
+    "play",
 )
-"""The dealer button names of the configuration contract."""
+"""The dealer button names of the configuration contract, and this controller's compatible addition
+``play`` (Blackjack Extreme's dealer plays on rather than surrender; docs/configuration.md)."""
 
 DISPLAY_MODES = ("terminal", "log", "off")
 """The values of ``[display] mode``."""

@@ -221,7 +221,7 @@ def test_shipped_example_loads() -> None:
             "deal = 5",
             "deal = 5\nspin = 7",
             "buttons.spin: not a dealer button (deal, stand, hit, "
-            "double, split, surrender, insurance, check, raise, call, fold, next, void)",
+            "double, split, surrender, insurance, check, raise, call, fold, next, void, play)",
         ),
         (
             "deal = 5",
