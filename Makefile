@@ -26,6 +26,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/link_bench.py
 	$(BIN)/python bench/daemon_bench.py
 	$(BIN)/python bench/startup_bench.py
+	$(BIN)/python bench/bjx_math_bench.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -31,3 +31,9 @@ def test_daemon_bench() -> None:
 
 def test_startup_bench() -> None:
     assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")
+
+
+def test_bjx_math_bench() -> None:
+    figures = json.loads(run("bjx_math_bench.py", "--hands", "300", "--json"))
+    assert set(figures) == {"2 decks (default)", "1 deck", "2 decks, no heads-up draws"}
+    assert all(figure["hands"] == 300 for figure in figures.values())
