@@ -33,11 +33,10 @@ from controller.games.blackjack_extreme.hand import (
     PHASES,
     SPOT,
     BlackjackExtremeHand,
-    PlayHand,
-    SeatPlay,
 )
 from controller.games.blackjack_extreme.positions import clockwise, next_dealer, required
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
+from controller.games.blackjack_extreme.seats import PlayHand, SeatPlay
 from controller.games.interface import (
     Bets,
     ButtonMoved,

@@ -35,19 +35,18 @@ from typing import Any, Literal
 from controller.games.blackjack_extreme.payments import Claim, Line, owed_in_full, paid, plan
 from controller.games.blackjack_extreme.play import (
     BLACKJACK,
-    Count,
+    DealerMove,
     dealer_rule,
     half,
     hand_outcome,
-    is_natural,
     natural_pays,
-    total_words,
 )
 from controller.games.blackjack_extreme.play import count as count_of
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
+from controller.games.blackjack_extreme.seats import Held, PlayHand, SeatPlay
+from controller.games.blackjack_extreme.words import prompt, public_view
 from controller.games.interface import (
     Acted,
-    CardsView,
     Dealt,
     Decision,
     GameEvent,
@@ -56,7 +55,6 @@ from controller.games.interface import (
     Option,
     Revealed,
     RuleError,
-    SeatHandView,
     Settled,
     Target,
     WagerResult,
@@ -89,77 +87,6 @@ Moved = tuple["BlackjackExtremeHand", tuple[GameEvent, ...]]
 
 SPOT = "main"
 """The spot that holds all of a seat's chips in play: blind, raise, and every split hand's bet."""
-
-
-@dataclass(frozen=True)
-class Held:
-    """A card in a hand: the card, its shoe index, and whether the public has seen it."""
-
-    card: Card
-    index: int
-    shown: bool
-
-    @property
-    def points(self) -> int:
-        """The card's points, an ace 1."""
-        return min(self.card.rank, 10)
-
-
-@dataclass(frozen=True)
-class PlayHand:
-    """One of a seat's hands: its cards, its wager, whether it came from a split, whether it has
-    taken a card since the betting round, and whether its play is over."""
-
-    cards: tuple[Held, ...] = ()
-    wager: int = 0
-    split: bool = False
-    drew: bool = False
-    done: bool = False
-
-    def points(self) -> tuple[int, ...]:
-        """The points of its cards."""
-        return tuple(held.points for held in self.cards)
-
-    def total(self, raised: bool) -> Count:
-        """Its total; ``raised``: the seat raised, so a first hand's two-card 21 counts 11."""
-        return count_of(self.points(), raised and not self.split)
-
-
-SeatState = Literal["in", "declined", "folded"]
-
-
-@dataclass(frozen=True)
-class SeatPlay:
-    """A player in the hand: the stack it started with (table stakes), its blind, whether it is
-    still in, has acted in the betting round or raised, and its hands (more after a split)."""
-
-    seat: int
-    stack: int
-    blind: int
-    state: SeatState = "in"
-    acted: bool = False
-    raised: bool = False
-    hands: tuple[PlayHand, ...] = ()
-
-    @property
-    def playing(self) -> bool:
-        """Whether the seat is still in the hand."""
-        return self.state == "in"
-
-    def staked(self) -> int:
-        """Every chip the seat has in play."""
-        return sum(hand.wager for hand in self.hands)
-
-    def natural(self) -> bool:
-        """Whether its first hand is a natural (never after a raise or a split)."""
-        first = self.hands[0]
-        return is_natural(first.points(), self.raised, first.split)
-
-    def live(self) -> tuple[PlayHand, ...]:
-        """Its hands whose result still depends on the dealer's: in play, not bust, not a natural."""
-        if not self.playing or self.natural():
-            return ()
-        return tuple(h for h in self.hands if not h.total(self.raised).bust)
 
 
 @dataclass(frozen=True)
@@ -264,7 +191,7 @@ class BlackjackExtremeHand(Hand):
             if hand.total(seat.raised).points >= BLACKJACK:
                 return None
             return Target("seat", seat.seat, index, face_up=True)
-        if self.phase == "dealer" and self._dealer_move() != "stand":
+        if self.phase == "dealer" and self.dealer_move() != "stand":
             return Target("dealer", self.dealer_seat, 0, face_up=True)
         return None
 
@@ -274,14 +201,14 @@ class BlackjackExtremeHand(Hand):
             return None
         target = self.card_target()
         actions = self._actions()
-        seat = self._decider()
+        seat = self.decider()
         index = 0
         turn = self.play_turn() if self.phase == "players" else None
         if turn is not None:
             index = turn[1]
-        return Decision(seat, index, actions, target, self._prompt(target))
+        return Decision(seat, index, actions, target, prompt(self, target))
 
-    def _decider(self) -> int | None:
+    def decider(self) -> int | None:
         if self.phase in ("upcard", "dealer_choice", "dealer"):
             return self.dealer_seat
         if self.phase == "betting":
@@ -290,7 +217,7 @@ class BlackjackExtremeHand(Hand):
         if self.phase == "players":
             play = self.play_turn()
             return play[0].seat if play is not None else None
-        if self.phase == "paying" and self._choice_pending():
+        if self.phase == "paying" and self.choice_pending():
             return self.dealer_seat
         return None
 
@@ -317,9 +244,9 @@ class BlackjackExtremeHand(Hand):
             actions["surrender"] = Option()
             actions["play"] = Option()
         elif phase in ("players", "dealer"):
-            actions.update(self._play_actions())
+            actions.update(self.play_actions())
         elif phase == "paying":
-            if self._choice_pending():
+            if self.choice_pending():
                 actions["rebuy"] = Option(self.shortfall(), None)
                 actions["leave"] = Option()
             else:
@@ -329,13 +256,13 @@ class BlackjackExtremeHand(Hand):
             actions["expose"] = Option(min(exposable), max(exposable))
         return actions
 
-    def _play_actions(self) -> dict[str, Option]:
+    def play_actions(self) -> dict[str, Option]:
         actions: dict[str, Option] = {}
         can_card = self.card_target() is not None
         if can_card and not self.hit_called:
             actions["hit"] = Option()
         if self.phase == "dealer":
-            if self._dealer_move() == "choose" and not self.hit_called:
+            if self.dealer_move() == "choose" and not self.hit_called:
                 actions["stand"] = Option()
             return actions
         turn = self.play_turn()
@@ -346,13 +273,13 @@ class BlackjackExtremeHand(Hand):
             return actions
         if hand.drew or not seat.raised or hand.split:
             actions["stand"] = Option()
-        if self._may_split(seat, hand):
+        if self.may_split(seat, hand):
             total = seat.staked() + seat.hands[0].wager
             actions["split"] = Option(total, total, SPOT)
         return actions
 
     @staticmethod
-    def _may_split(seat: SeatPlay, hand: PlayHand) -> bool:
+    def may_split(seat: SeatPlay, hand: PlayHand) -> bool:
         cards = hand.cards
         return (len(cards) == 2 and cards[0].card.rank == cards[1].card.rank
                 and seat.staked() + seat.hands[0].wager <= seat.stack)
@@ -366,12 +293,12 @@ class BlackjackExtremeHand(Hand):
             seats.append(self.dealer_seat)
         return sorted(seats)
 
-    def _dealer_move(self) -> str:
+    def dealer_move(self) -> DealerMove:
         if self.dealer_stood:
             return "stand"
         return dealer_rule(count_of(self.dealer_count()), self.heads_up_losing())
 
-    def _choice_pending(self) -> bool:
+    def choice_pending(self) -> bool:
         """A ring game's dealer who cannot pay in full has not yet chosen to re-buy or leave."""
         return (self.phase == "paying" and not self.rules.tournament and not self.dealer_left
                 and self.rebought == 0)
@@ -381,98 +308,6 @@ class BlackjackExtremeHand(Hand):
         claims = self.claims
         return max(0, owed_in_full(claims) - self.dealer_stack - self.rebought
                    - sum(-c.owed for c in claims if c.owed < 0))
-
-    # -- what the dealer is told ----------------------------------------------------
-
-    def _prompt(self, target: Target | None) -> str:
-        phase = self.phase
-        dealer = f"Dealer (seat {self.dealer_seat})"
-        if phase == "blinds":
-            return self._blinds_prompt(target)
-        if phase == "dealing":
-            return _card_words(target)
-        if phase == "upcard":
-            return f"{dealer}: look at both cards and turn one up (turn_up 1 or 2)"
-        if phase == "betting":
-            turn = self.betting_turn()
-            assert turn is not None
-            words = f"Seat {turn.seat}: CHECK, "
-            if turn.stack >= 2 * turn.blind:
-                words += f"RAISE to {dollars(2 * turn.blind)} or more (up to {dollars(turn.stack)}), "
-            return words + f"or FOLD keeping {dollars(turn.blind - half(turn.blind))}"
-        if phase == "dealer_choice":
-            pay = sum(half(seat.blind) for seat in self.playing())
-            who = ", ".join(str(seat.seat) for seat in self.playing())
-            return f"{dealer}: PLAY, or SURRENDER paying half the blind to seats {who} ({dollars(pay)})"
-        if phase == "players":
-            return self._players_prompt(target)
-        if phase == "dealer":
-            total = total_words(self.dealer_count())
-            move = self._dealer_move()
-            if move == "hit":
-                return f"{dealer} has {total}: must hit. Draw a card"
-            return f"{dealer} has {total}: draw a card to hit, or STAND"
-        if self._choice_pending():
-            return (f"{dealer} is {dollars(self.shortfall())} short: re-buy at least that much to pay "
-                    "everyone in full (rebuy), or leave the game (leave): then winners are paid in the "
-                    "short-stack order")
-        step = self.confirmed
-        text = self.line_words()[step] if step < self.steps() else ""
-        return f"Step {step + 1} of {self.steps()}: {text}. Then press NEXT"
-
-    def _blinds_prompt(self, target: Target | None) -> str:
-        words = _card_words(target)
-        free = [seat.seat for seat in self.playing() if seat.seat not in self.required]
-        if not free:
-            return words
-        covers = ", ".join(map(str, self.required)) or "no seat"
-        names = ", ".join(map(str, free))
-        return (f"Dealer (seat {self.dealer_seat}) has {dollars(self.dealer_stack)}: covers {covers} "
-                f"for the {dollars(self.minimum)} minimum. Seats {names} may ask for a chip count "
-                f"(count) or decline (decline). {words}")
-
-    def _players_prompt(self, target: Target | None) -> str:
-        turn = self.play_turn()
-        assert turn is not None
-        seat, index = turn
-        hand = seat.hands[index]
-        name = f"Seat {seat.seat}" + (f" hand {index + 1}" if len(seat.hands) > 1 else "")
-        total = total_words(hand.points(), seat.raised and not hand.split)
-        if len(hand.cards) < 2:
-            return f"{name}: deal its second card"
-        if self.hit_called:
-            return f"{name} ({total}) hits: draw a card"
-        options = ["draw a card to hit"] if target is not None else []
-        if "stand" in self._play_actions():
-            options.append("STAND")
-        elif options:
-            options[0] = "raised: must draw a card"
-        if self._may_split(seat, hand):
-            options.append(f"SPLIT (add {dollars(seat.hands[0].wager)} to the spot)")
-        return f"{name} ({total}): " + ", or ".join(options)
-
-    def line_words(self) -> tuple[str, ...]:
-        """The payment lines in words, in order, and the pull-back where winners go unpaid."""
-        words = []
-        for line in self.lines:
-            if line.step == "collect":
-                losers = ", ".join(
-                    f"seat {c.seat}{_hand_name(c.hand_index)} {dollars(-c.owed)}"
-                    for c in self.claims if c.owed < 0)
-                words.append(f"Collect {dollars(line.amount)} from the losing bets ({losers})")
-                continue
-            what = {"natural": "natural 3:2", "minimum": "the minimum of its blind",
-                    "blind": "the rest of its blind",
-                    "raise": "its raise" if line.hand_index == 0 else "a split hand, paid as a raise"}
-            amount = dollars(line.amount)
-            if line.amount < line.due:
-                amount += f" of {dollars(line.due)} (all the dealer has left)"
-            words.append(f"Pay seat {line.seat}{_hand_name(line.hand_index)} {amount}: {what[line.step]}")
-        unpaid = self.unpaid()
-        if unpaid:
-            names = ", ".join(f"seat {c.seat}{_hand_name(c.hand_index)}" for c in unpaid)
-            words.append(f"The dealer is out of chips: {names} pull back their bets")
-        return tuple(words)
 
     def results(self) -> tuple[WagerResult, ...] | None:
         """Every wager's result once the hand is settled."""
@@ -850,7 +685,7 @@ class BlackjackExtremeHand(Hand):
         return held
 
     def _committed_paying(self) -> dict[tuple[int, str], int]:
-        current = self.confirmed if self.phase == "paying" and not self._choice_pending() else (
+        current = self.confirmed if self.phase == "paying" and not self.choice_pending() else (
             -1 if self.phase == "paying" else len(self.lines))
         net = paid(self.claims, self.lines[: current + 1])
         pulled = current >= len(self.lines)
@@ -866,45 +701,8 @@ class BlackjackExtremeHand(Hand):
         return held
 
     def view(self) -> HandView:
-        """The hand as the pit and the display may see it: face-down cards are None."""
-        turn = self._decider() if self.phase in ("betting", "players") else None
-        seats = tuple(
-            SeatHandView(seat.seat, tuple(self._hand_view(seat, i) for i in range(len(seat.hands))),
-                         in_turn=turn == seat.seat)
-            for seat in self.seats
-        )
-        shown = tuple(held.points for held in self.dealer if held.shown)
-        status = "surrendered" if self.surrendered else "stood" if self.dealer_stood else None
-        dealer = CardsView(tuple(str(h.card) if h.shown else None for h in self.dealer),
-                           total_words(shown), None, status)
-        payouts = self.line_words() if self.claims else ()
-        if self.phase == "paying" and not self._choice_pending():
-            payouts = tuple(
-                f"{n + 1}. {words}" + (" (done)" if n < self.confirmed else
-                                       " <- now" if n == self.confirmed else "")
-                for n, words in enumerate(payouts))
-        return HandView(self.phase, seats, dealer, self.dealer_seat, (), payouts)
-
-    def _hand_view(self, seat: SeatPlay, index: int) -> CardsView:
-        hand = seat.hands[index]
-        cards = tuple(str(h.card) if h.shown else None for h in hand.cards)
-        shown = tuple(h.points for h in hand.cards if h.shown)
-        everything = len(shown) == len(hand.cards)
-        natural = everything and index == 0 and seat.natural()
-        total = total_words(shown, seat.raised and everything, natural)
-        if seat.state != "in":
-            status: str | None = seat.state
-        elif natural:
-            status = "natural"
-        elif everything and hand.total(seat.raised).bust:
-            status = "bust"
-        elif hand.done:
-            status = "stood"
-        elif seat.raised:
-            status = "raised"
-        else:
-            status = None
-        return CardsView(cards, total, hand.wager, status)
+        """What the public may see now (:func:`~controller.games.blackjack_extreme.words.public_view`)."""
+        return public_view(self)
 
     def void(self) -> tuple[GameEvent, ...]:
         """A misdeal: every face-down card is turned up before the cards are mucked."""
@@ -933,7 +731,7 @@ class BlackjackExtremeHand(Hand):
             hand = replace(hand, phase="dealer_choice")
         if hand.phase == "players" and hand.play_turn() is None:
             return hand._dealer_turn()
-        if hand.phase == "dealer" and (hand._dealer_move() == "stand"
+        if hand.phase == "dealer" and (hand.dealer_move() == "stand"
                                        or not any(seat.live() for seat in hand.seats)):
             return hand._settle()
         return hand, ()
@@ -947,7 +745,7 @@ class BlackjackExtremeHand(Hand):
             if not held.shown:
                 hand, shown = hand._show_dealer(position)
                 events.append(shown)
-        if not any(seat.live() for seat in hand.seats) or hand._dealer_move() == "stand":
+        if not any(seat.live() for seat in hand.seats) or hand.dealer_move() == "stand":
             hand, more = hand._settle()
             events.extend(more)
         return hand, tuple(events)
@@ -1010,16 +808,3 @@ def _settle_hand(hand: PlayHand, raised: bool) -> PlayHand:
     if len(hand.cards) >= 2 and hand.total(raised).points >= BLACKJACK:
         return replace(hand, done=True)
     return hand
-
-
-def _hand_name(index: int) -> str:
-    return f" hand {index + 1}" if index else ""
-
-
-def _card_words(target: Target | None) -> str:
-    if target is None:
-        return "Wait"
-    way = "face up" if target.face_up else "face down"
-    if target.to == "dealer":
-        return f"Deal the dealer (seat {target.seat}) a card {way}"
-    return f"Deal seat {target.seat} a card {way}"

@@ -145,7 +145,7 @@ def test_a_player_the_dealer_cannot_cover_may_ask_for_a_chip_count_and_decline()
     assert decision is not None and decision.card is not None and decision.card.seat == 2
     assert set(decision.actions) == {"count", "decline"}
     assert play.prompt.startswith("Dealer (seat 1) has $12.00: covers 2, 3 for the $5.00 minimum. "
-                                  "Seats 4 may ask for a chip count")
+                                  "Seat 4 may ask for a chip count")
     play.act("count", 4)
     assert play.events[-1] == Acted(4, 0, "count", 1200)
     with pytest.raises(RuleError, match=r"seat 3 must play: the dealer's \$12.00 pays it"):
