@@ -276,7 +276,7 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         starting stack, before the start, and re-buys while open), ``button`` (give the deal to a
         seat; in a tournament this starts the clock) and ``pass_deal``."""
         if in_hand:
-            raise RuleError(f"{name}: only between hands")
+            raise RuleError("only between hands")
         if name == "button":
             return self._button(args, session)
         if name == "pass_deal":
