@@ -200,10 +200,10 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         if seat not in positions:
             if seat in session.places:
                 return [f"seat {seat} is out of the tournament"]
-            if stack < minimum:
-                return [f"seat {seat} has {dollars(stack)}, less than the {dollars(minimum)} minimum: "
-                        "top up first"]
-            return [f"seat {seat} has no chips"]
+            if stack <= 0:
+                return [f"seat {seat} has no chips: buy in first"]
+            return [f"seat {seat} has {dollars(stack)}, less than the {dollars(minimum)} minimum: "
+                    "top up first"]
         if amount > stack:
             return [f"{what} is more than its stack {dollars(stack)} (table stakes)"]
         if amount < minimum and not (self.rules.tournament and amount == stack):
