@@ -209,6 +209,8 @@ class BlackjackExtremeHand(Hand):
         return Decision(seat, index, actions, target, prompt(self, target))
 
     def decider(self) -> int | None:
+        """The seat whose decision the hand waits for: the player in turn, the dealer on her
+        choices and draws; None while only a card or the house dealer's NEXT is awaited."""
         if self.phase in ("upcard", "dealer_choice", "dealer"):
             return self.dealer_seat
         if self.phase == "betting":
@@ -257,6 +259,7 @@ class BlackjackExtremeHand(Hand):
         return actions
 
     def play_actions(self) -> dict[str, Option]:
+        """The hand in turn's (or the drawing dealer's) actions: hit, stand where allowed, split."""
         actions: dict[str, Option] = {}
         can_card = self.card_target() is not None
         if can_card and not self.hit_called:
@@ -280,6 +283,7 @@ class BlackjackExtremeHand(Hand):
 
     @staticmethod
     def may_split(seat: SeatPlay, hand: PlayHand) -> bool:
+        """Whether ``hand`` is a pair and the seat's stack covers one more bet (table stakes)."""
         cards = hand.cards
         return (len(cards) == 2 and cards[0].card.rank == cards[1].card.rank
                 and seat.staked() + seat.hands[0].wager <= seat.stack)
@@ -294,6 +298,7 @@ class BlackjackExtremeHand(Hand):
         return sorted(seats)
 
     def dealer_move(self) -> DealerMove:
+        """What the dealer's cards allow now: must hit, may choose, or must (or did) stand."""
         if self.dealer_stood:
             return "stand"
         return dealer_rule(count_of(self.dealer_count()), self.heads_up_losing())

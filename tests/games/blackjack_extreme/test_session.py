@@ -15,6 +15,7 @@ from controller.games.interface import (
     StackChanged,
     TournamentEnded,
 )
+from controller.table.state import session_data, session_from_data
 from tests.games.blackjack_extreme.script import Play, make_game
 
 NOW = "2027-03-01T20:00:00.000Z"
@@ -190,3 +191,13 @@ def test_commands_refuse_what_they_cannot_do() -> None:
     assert game.command("button", {"seat": 2}, session, False) == (ButtonMoved(2),)
     with pytest.raises(RuleError, match="a tournament needs two players"):
         make_game(format="tournament").command("button", {"seat": 1}, Session(stacks={1: 5}), False)
+
+
+def test_waiting_seats_survive_a_checkpoint_and_a_cash_out_ends_the_wait() -> None:
+    session = apply(Session(stacks={1: 10000}, button=1), StackChanged(4, 10000, "buy_in"),
+                    StackChanged(5, 10000, "buy_in"))
+    assert session.waiting == (4, 5)
+    assert session_from_data(session_data(session)) == session
+    assert apply(session, StackChanged(4, 0, "cash_out")).waiting == (5,)
+    older = {key: value for key, value in session_data(session).items() if key != "waiting"}
+    assert session_from_data(older).waiting == ()                       # a checkpoint from before
