@@ -138,10 +138,8 @@ def _hand_view(seat: SeatPlay, index: int) -> CardsView:
     total = total_words(shown, seat.raised and everything and not held.split, natural)
     if seat.state != "in":
         status: str | None = seat.state
-    elif natural:
-        status = "natural"
-    elif everything and held.total(seat.raised).bust:
-        status = "bust"
+    elif natural or (everything and held.total(seat.raised).bust):
+        status = None                                   # the total says it: "natural", "bust 24"
     elif held.done:
         status = "stood"
     elif seat.raised:

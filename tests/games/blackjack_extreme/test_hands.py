@@ -88,7 +88,7 @@ def test_a_natural_is_paid_3_to_2_when_turned_up_and_a_dealer_two_card_21_is_onl
     play = three_players("Ah", "9c", "7d", "Ts", "Kh", "Tc", "Td", "As").acts(
         ("turn_up", 1), "check", "check", "check", "play")
     view = play.hand.view()
-    assert view.seats[0].hands[0].total == "natural" and view.seats[0].hands[0].status == "natural"
+    assert view.seats[0].hands[0].total == "natural" and view.seats[0].hands[0].status is None
     assert play.hand.decision() is not None and play.hand.decision().seat == 3
     play.acts("stand", "stand")
     assert "stand" in play.actions                                   # soft 21: she may still draw
