@@ -63,9 +63,11 @@ BUTTON_NAMES = (
     "next",
     "void",
     "bet",
+    "play",
 )
-"""The dealer button names of the configuration contract, and ``bet`` (this controller's
-compatible addition: a round's opening bet, for pot games; docs/configuration.md)."""
+"""The dealer button names of the configuration contract, and this controller's compatible
+additions (docs/configuration.md): ``bet`` (a round's opening bet, for pot games) and ``play``
+(Blackjack Extreme's dealer plays on rather than surrender)."""
 
 DISPLAY_MODES = ("terminal", "log", "off")
 """The values of ``[display] mode``."""

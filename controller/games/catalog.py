@@ -5,7 +5,7 @@ its spots and dealer buttons, how to bind it to the table limits, and what
 ``table-controller math`` reports for it. The table itself names no game.
 
 >>> sorted(GAMES)
-['easy-jack', 'holdem-blackjack']
+['blackjack-extreme', 'easy-jack', 'holdem-blackjack']
 >>> GAMES["easy-jack"].spots
 ('main', 'side')
 """
@@ -16,6 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from controller.games.blackjack_extreme.game import BlackjackExtreme
+from controller.games.blackjack_extreme.math import bank_report
+from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import house_edge
 from controller.games.easy_jack.rules import EasyJackRules
@@ -59,6 +62,12 @@ GAMES: dict[str, GameSpec] = {
         "holdem-blackjack", HoldemBlackjack, HoldemBlackjackRules, HoldemBlackjack.spots,
         ("deal", "check", "call", "raise", "fold", "stand", "next"), ("bet", "void"),
         HoldemBlackjack, house_take,
+    ),
+    "blackjack-extreme": GameSpec(
+        "blackjack-extreme", BlackjackExtreme, BlackjackExtremeRules, BlackjackExtreme.spots,
+        ("deal", "check", "raise", "fold", "stand", "next"),
+        ("hit", "split", "surrender", "play", "void"),
+        BlackjackExtreme, bank_report,
     ),
 }
 """Every implemented game by name."""

@@ -300,6 +300,9 @@ GameEvent = HandEvent | SessionEvent
 RECENT_HITS = 25
 """Progressive hits the session remembers (``table-controller progressive`` lists them)."""
 
+SEAT_WRAP = 1000
+"""More than any table has seats: clockwise distances between seats are taken modulo this."""
+
 
 @dataclass(frozen=True)
 class Session:
@@ -311,7 +314,16 @@ class Session:
     ``level_ends_at``; ``places`` the seats eliminated and their places;
     ``winner`` the tournament's winner; ``meters`` the progressive meters;
     ``unpaid`` the progressive hits waiting for a supervisor, oldest first;
-    ``hits`` the last :data:`RECENT_HITS` confirmed hits, newest last.
+    ``hits`` the last :data:`RECENT_HITS` confirmed hits, newest last;
+    ``waiting`` the seats that bought in while the game was under way (a
+    button was set) and wait for the button to pass them, the card room's rule
+    for joining a game with a moving button (a game that has no such rule
+    ignores it). The button passes a seat when it moves onto it or over it
+    clockwise (seat numbers rising, then wrapping round); a cash-out ends the wait.
+
+    >>> session = Session(stacks={2: 500}, button=2).apply(StackChanged(5, 900, "buy_in"))
+    >>> session.waiting, session.apply(ButtonMoved(3)).waiting, session.apply(ButtonMoved(1)).waiting
+    ((5,), (5,), ())
     """
 
     stacks: Mapping[int, int] = field(default_factory=dict)
@@ -324,6 +336,7 @@ class Session:
     meters: Mapping[str, int] = field(default_factory=dict)
     unpaid: tuple[ProgressiveHit, ...] = ()
     hits: tuple[ProgressivePaid, ...] = ()
+    waiting: tuple[int, ...] = ()
 
     def stack(self, seat: int) -> int:
         """The chips in front of ``seat`` (0 for a seat with none)."""
@@ -333,11 +346,15 @@ class Session:
         """The session after ``event``; other events leave it as it is."""
         if isinstance(event, StackChanged):
             stacks = {**self.stacks, event.seat: event.amount}
+            waiting = self.waiting
             if event.amount == 0 and event.reason == "cash_out":
                 del stacks[event.seat]
-            return replace(self, stacks=stacks)
+                waiting = tuple(seat for seat in waiting if seat != event.seat)
+            elif event.reason == "buy_in" and self.button is not None and event.seat not in waiting:
+                waiting = (*waiting, event.seat)
+            return replace(self, stacks=stacks, waiting=waiting)
         if isinstance(event, ButtonMoved):
-            return replace(self, button=event.seat)
+            return replace(self, button=event.seat, waiting=self._still_waiting(event.seat))
         if isinstance(event, LevelStarted):
             return replace(self, level=event.level, blinds=event.blinds, level_ends_at=event.ends_at)
         if isinstance(event, PlayerEliminated):
@@ -356,6 +373,14 @@ class Session:
                     break
             return replace(self, unpaid=tuple(unpaid), hits=(*self.hits, event)[-RECENT_HITS:])
         return self
+
+    def _still_waiting(self, button: int | None) -> tuple[int, ...]:
+        """The waiting seats the button does not pass when it moves from :attr:`button` to ``button``."""
+        old = self.button
+        if old is None or button is None:
+            return self.waiting
+        reach = (button - old) % SEAT_WRAP
+        return tuple(seat for seat in self.waiting if not 0 < (seat - old) % SEAT_WRAP <= reach)
 
 
 # -- what the public may see of a hand ------------------------------------------------------------

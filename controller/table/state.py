@@ -262,6 +262,7 @@ def session_data(session: Session) -> dict[str, Any]:
         "winner": session.winner, "meters": dict(session.meters),
         "unpaid": [[h.seat, h.hand_index, h.prize, h.amount] for h in session.unpaid],
         "hits": [[h.seat, h.amount, h.supervisor] for h in session.hits],
+        "waiting": list(session.waiting),
     }
 
 
@@ -273,4 +274,5 @@ def session_from_data(data: dict[str, Any]) -> Session:
         places={seat: place for seat, place in data["places"]}, winner=data["winner"],
         meters=dict(data["meters"]), unpaid=tuple(ProgressiveHit(*hit) for hit in data["unpaid"]),
         hits=tuple(ProgressivePaid(*hit) for hit in data["hits"]),
+        waiting=tuple(data.get("waiting", ())),
     )

@@ -36,8 +36,16 @@ def test_startup_bench() -> None:
 def test_table_bench() -> None:
     output = run("table_bench.py", "--hands", "20")
     assert "20 hands" in output and "per card drawn" in output
+
+
 def test_monitor_bench() -> None:
     figures = json.loads(run("monitor_bench.py", "--events", "200", "--record-tables", "2", "--tables", "2",
                              "--seconds", "1", "--sqlite-only", "--json"))
     assert figures["recorder"]["sqlite"]["events"] == 400
     assert figures["monitor"][0]["updates"] > 0
+
+
+def test_bjx_math_bench() -> None:
+    figures = json.loads(run("bjx_math_bench.py", "--hands", "300", "--json"))
+    assert set(figures) == {"2 decks (default)", "1 deck", "2 decks, no heads-up draws"}
+    assert all(figure["hands"] == 300 for figure in figures.values())

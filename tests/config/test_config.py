@@ -177,7 +177,7 @@ def test_shipped_example_loads() -> None:
         (
             'game = "easy-jack"',
             'game = "poker"',
-            "table.game: 'poker' is not a game (choose from easy-jack, holdem-blackjack)",
+            "table.game: 'poker' is not a game (choose from easy-jack, holdem-blackjack, blackjack-extreme)",
         ),
         ("[table]", "[table]\ncolour = 1", "table.colour: unknown key"),
         ("[limits]", "[lighting]\nx = 1\n[limits]", "lighting: unknown section"),
@@ -222,7 +222,7 @@ def test_shipped_example_loads() -> None:
             "deal = 5",
             "deal = 5\nspin = 7",
             "buttons.spin: not a dealer button (deal, stand, hit, "
-            "double, split, surrender, insurance, check, raise, call, fold, next, void, bet)",
+            "double, split, surrender, insurance, check, raise, call, fold, next, void, bet, play)",
         ),
         (
             "deal = 5",

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from controller.devkit.simulated import write_config
 from controller.security.supervisor_pins import verify_pin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +49,18 @@ def test_math_follows_the_configured_rules(tmp_path: Path) -> None:
     six_five = example_config(tmp_path, ("natural_pays_6_5 = false", "natural_pays_6_5 = true"))
     result = cli("math", "--config", str(six_five), "--json")
     assert abs(json.loads(result.stdout)["wagers"]["main"]["house_edge"] - 0.023880) < 0.00001
+
+
+def test_math_for_blackjack_extreme_reports_the_bank_by_simulation(tmp_path: Path) -> None:
+    path = write_config(tmp_path, game_name="blackjack-extreme", spots=("main",),
+                        buttons=("deal", "check", "raise", "fold", "stand", "next"))
+    result = cli("math", "--config", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)["wagers"]
+    low, high = figures["bank"]["interval"]
+    assert low < figures["bank"]["house_edge"] < high
+    assert figures["bank"]["hands"] == 60_000 and "simulation" in figures["bank"]["method"]
+    assert "bluffing" in figures["not computed"]["value"]
 
 
 def test_a_bad_config_stops_every_command_with_one_line_per_mistake(tmp_path: Path) -> None:

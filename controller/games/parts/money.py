@@ -1,0 +1,14 @@
+"""Amounts in a dealer's words: cents as dollars, for refusals, prompts and payout lines.
+
+>>> dollars(150050), dollars(-500), dollars(7)
+('$1,500.50', '-$5.00', '$0.07')
+"""
+
+from __future__ import annotations
+
+
+def dollars(cents: int) -> str:
+    """Cents as dollars with thousands separators (the dealer display's own format)."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    return f"{sign}${whole:,}.{rest:02d}"
