@@ -7,7 +7,7 @@ first missing ``seq`` and merges it, so :attr:`PitClient.events` always holds
 every event from ``seq`` 1 (or the first asked for) in order, each once, byte
 for byte as published. A client that joins late catches up the same way.
 
-It follows epochs (docs/pit.md): an event is ``(epoch, seq)``, and epochs only
+It follows epochs (docs/pit-events.md, "Epochs"): an event is ``(epoch, seq)``, and epochs only
 grow. When an event or a heartbeat carries a newer epoch, the table's sequence
 was rewound (its journal lost events it had published); the client then
 replays everything the table holds, finds the first event of an epoch newer

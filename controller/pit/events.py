@@ -4,7 +4,7 @@ Every pit event is published as two ZeroMQ frames: an ASCII topic
 ``<table_id>/<type>`` and a UTF-8 JSON body whose keys come in a fixed order
 (``v``, ``table``, ``seq``, ``epoch``, ``ts``, ``type``, ``hand``, ``data``).
 ``epoch`` is this project's compatible extension of the v1 envelope (see
-docs/pit.md): it changes whenever the table's sequence restarts or rewinds, so
+docs/pit-events.md, "Epochs"): it changes whenever the table's sequence restarts or rewinds, so
 ``(epoch, seq)`` names one event for ever; it is left out when not given. An event is
 serialised exactly once, by :func:`encode_event`; the journal stores those bytes
 and the sync socket replays them byte for byte, so nothing downstream ever

@@ -160,7 +160,7 @@ class PitServer:
     control command except ``state``. If ``context`` is not given the server
     makes its own and destroys it on :meth:`close`. With ``curve`` the
     context must not already run a ZAP authenticator. ``epoch``, if given, is
-    carried by every heartbeat (the table's current epoch: see docs/pit.md).
+    carried by every heartbeat (the table's current epoch: see docs/pit-events.md, "Epochs").
 
     Raises ``ValueError`` for a non-positive heartbeat interval, a non-local
     control endpoint without CURVE, or unusable CURVE key files.

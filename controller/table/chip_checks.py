@@ -10,7 +10,7 @@ antenna:
   a clone; the alert says so and carries ``reason: "duplicate"``);
 - ``chip_value_mismatch`` (critical): the value written in the chip is not the
   registry's;
-- ``chip_crosstalk`` (warning, an extension of pit-events.md: see docs/pit.md):
+- ``chip_crosstalk`` (warning, an extension of docs/pit-events.md section 3, "Alerts"):
   one uid read by two or more antennas at once; it counts on none of them until
   it settles. One alert names every spot, however many of their wagers list it.
 

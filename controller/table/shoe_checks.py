@@ -1,6 +1,6 @@
 """Card plausibility: whether a card the shoe reports can be the next card of the loaded shoe.
 
-A card's identity is ``(shoe_id, index)`` (io-protocol.md section 3): the index
+A card's identity is ``(shoe_id, index)`` (docs/protocol.md section 3): the index
 counts the cards drawn since SHOE_LOADED, from 1. One implausible report must
 not wedge the table, so before a card (or an unreadable card) is dealt or
 counted, :func:`check_card` compares it with what the table knows of the shoe
@@ -51,7 +51,7 @@ MAX_REFUSALS_ALERTED = 10
 """Refused cards of one shoe that raise an alert; later refusals of that shoe are logged and counted."""
 
 ALERT_CODE = "card_implausible"
-"""The alert of a refused card (an extension of pit-events.md section 3: see docs/pit.md)."""
+"""The alert of a refused card (an extension of docs/pit-events.md section 3, "Alerts")."""
 
 RESYNC_CODE = "shoe_resync"
 """The alert that records a supervisor's ``shoe_resync`` (see docs/control.md)."""
