@@ -116,6 +116,9 @@ class Daemon:
         log.info("journal at seq %d: %s, %d events replayed", self.journal.last_seq,
                  f"state from the checkpoint at seq {saved.seq}" if saved else "no checkpoint used",
                  replayed)
+        if self.journal.cut_step:
+            log.warning("the journal ended inside a step that never reached the disk whole (a crash "
+                        "while it was written): that step, never published, was cut off")
         config = self.config
         curve = None
         if config.pit.curve_secret_key is not None and config.pit.curve_clients is not None:
@@ -312,20 +315,11 @@ class Daemon:
             name, amount = request.get(field), request.get("amount")
             if not isinstance(name, str) or not 0 < len(name) <= MAX_BUTTON_NAME:
                 return {"ok": False,
-                        "error": f"{cmd} needs a {field} name (1 to {MAX_BUTTON_NAME} characters)"}
+                        "error": f"{cmd} needs {'a button' if cmd == 'press' else 'an action'} name "
+                                 f"(1 to {MAX_BUTTON_NAME} characters)"}
             if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
                 return {"ok": False, "error": "amount must be a whole number of cents"}
             reason = self.press(name, amount)
-            return {"ok": True} if reason is None else {"ok": False, "error": reason}
-        if isinstance(cmd, str) and cmd in self.table.game.commands:
-            args = dict(request)
-            if "supervisor" in request:
-                supervisor = await self.supervisor(cmd, request)
-                if supervisor is None:
-                    return {"ok": False, "error": f"{cmd}: unknown supervisor or wrong PIN"}
-                args = {**request, "supervisor": supervisor}
-                args.pop("pin", None)
-            reason = self.guarded(lambda: self.table.command(cmd, args), f"running {cmd}", "command")
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         if cmd == "links":
             return {"ok": True, "links": {
@@ -339,7 +333,22 @@ class Daemon:
             reason = self.table.resync_shoe(supervisor)
             self.refresh()
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
+        if isinstance(cmd, str) and cmd in self.table.game.commands:
+            return await self.game_command(cmd, request)
         return {"ok": False, "error": f"unknown command {str(cmd)[:40]!r}"}
+
+    async def game_command(self, cmd: str, request: dict[str, Any]) -> dict[str, Any]:
+        """A command of the game's own (after the daemon's, which a game cannot hide). One that
+        names a ``supervisor`` reaches the game only with that supervisor's PIN checked; the PIN
+        itself never reaches the game."""
+        args = {key: value for key, value in request.items() if key != "pin"}
+        if "supervisor" in request:
+            supervisor = await self.supervisor(cmd, request)
+            if supervisor is None:
+                return {"ok": False, "error": f"{cmd}: unknown supervisor or wrong PIN"}
+            args["supervisor"] = supervisor
+        reason = self.guarded(lambda: self.table.command(cmd, args), f"running {cmd}", "command")
+        return {"ok": True} if reason is None else {"ok": False, "error": reason}
 
     async def supervisor(self, cmd: str, request: dict[str, Any]) -> str | None:
         """The supervisor a command names, if its ``pin`` matches their hash in ``[supervisors]``; else

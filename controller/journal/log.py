@@ -12,10 +12,11 @@ is the exact published body decoded as UTF-8 text (it round-trips byte for byte)
 The records of one step (the events one input caused) are written with one
 ``write()`` on an ``O_APPEND`` descriptor and one fsync, so a crash can only leave a
 torn *last* line, or a step whose last records are missing (every record but the
-last of a step says ``"more": true`` in its private part); opening cuts such a step
-off whole, since none of it was published. :meth:`Journal.open` cuts such a tail off (it was
-never published, since publishing follows the fsync), keeps a copy of its bytes next
-to the journal as ``<name>.damaged-<n>`` and reports it in :attr:`Journal.damage`.
+last of a step says ``"more": true`` in its private part). Neither was published,
+since publishing follows the fsync. :meth:`Journal.open` cuts a step short of its
+end off whole (:attr:`Journal.cut_step`), and a torn tail too, keeping a copy of
+its bytes next to the journal as ``<name>.damaged-<n>`` and reporting it in
+:attr:`Journal.damage`.
 A bad line anywhere before the last is not a crash's doing: :class:`JournalCorrupt`
 is raised and nothing is guessed. The journal is locked (``flock``) while open, so
 two controllers cannot write to it at once.
@@ -267,7 +268,7 @@ def _quarantine(path: Path, offset: int) -> Path:
 
 
 class Journal:
-    """An open journal: validated on open, appended to with an fsync per record."""
+    """An open journal: validated on open, appended to one step at a time with one fsync each."""
 
     path: Path
     damage: JournalDamage | None

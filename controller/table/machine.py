@@ -377,6 +377,8 @@ class Table:
             return "; ".join(self.deal_problems()) if self.phase == "betting" else "a hand is already in play"
         if button == "next":
             return "the hand is not settled yet"
+        if self.phase == "settled":
+            return "the hand is settled: pay and collect, then press NEXT"
         return "no hand is in play"
 
     def live_buttons(self) -> tuple[str, ...]:

@@ -126,3 +126,4 @@ def test_a_game_action_the_game_does_not_offer_now_is_refused_in_its_words(rig: 
     assert rig.table.live_buttons() == ("stand", "raise", "split", "void")
     rig.press("stand")
     assert rig.table.phase == "settled" and rig.table.live_buttons() == ("next",)
+    assert rig.table.press("void") == "void: the hand is settled: pay and collect, then press NEXT"
