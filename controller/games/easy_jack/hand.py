@@ -35,6 +35,7 @@ from controller.games.interface import (
     Target,
     WagerResult,
 )
+from controller.games.parts.held import HandCard
 from controller.games.parts.totals import Total, card_points, total_of, total_words
 from firmware_bridge.cards import Card
 
@@ -44,15 +45,6 @@ PHASES: tuple[Phase, ...] = ("dealing", "players", "dealer", "complete")
 FLOW = (("dealing", "players"), ("dealing", "complete"), ("players", "dealer"),
         ("players", "complete"), ("dealer", "complete"))
 """How a hand moves between its phases (a dealer natural seen on the peek settles at once)."""
-
-
-@dataclass(frozen=True)
-class HandCard:
-    """A card in a hand: the card, its shoe index, and whether it was dealt face up."""
-
-    card: Card
-    index: int
-    face_up: bool
 
 
 @dataclass(frozen=True)

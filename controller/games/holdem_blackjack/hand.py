@@ -51,6 +51,7 @@ from controller.games.interface import (
 )
 from controller.games.parts.betting import ACTIONS, BettingRules, Bettor, Round
 from controller.games.parts.blinds import Seating, clockwise
+from controller.games.parts.held import HandCard
 from controller.games.parts.pots import build_pots, rake_by_pot, rake_due, split, uncalled
 from drivers.display import format_money as money
 from firmware_bridge.cards import Card
@@ -74,15 +75,6 @@ hand where all but one seat fold ends at once."""
 BETTING_ROUND: dict[str, int] = {"first_round": 1, "second_round": 2, "final_round": 3}
 AFTER_ROUND: dict[str, Phase] = {"first_round": "second_card", "second_round": "completion",
                                  "final_round": "complete"}
-
-
-@dataclass(frozen=True)
-class HandCard:
-    """A card in a hand: the card, its shoe index, and whether it was dealt face up."""
-
-    card: Card
-    index: int
-    face_up: bool
 
 
 @dataclass(frozen=True)
