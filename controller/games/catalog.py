@@ -5,7 +5,7 @@ its spots and dealer buttons, how to bind it to the table limits, and what
 ``table-controller math`` reports for it. The table itself names no game.
 
 >>> sorted(GAMES)
-['easy-jack']
+['buster-blackjack-x', 'easy-jack']
 >>> GAMES["easy-jack"].spots
 ('main', 'side')
 """
@@ -16,6 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from controller.games.buster_blackjack_x.game import BusterBlackjackX
+from controller.games.buster_blackjack_x.math import house_edges as buster_math
+from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import house_edge
 from controller.games.easy_jack.rules import EasyJackRules
@@ -49,6 +52,11 @@ GAMES: dict[str, GameSpec] = {
     "easy-jack": GameSpec(
         "easy-jack", EasyJack, EasyJackRules, EasyJack.spots, ("deal", "stand", "next"), ("void",),
         EasyJack, house_edge,
+    ),
+    "buster-blackjack-x": GameSpec(
+        "buster-blackjack-x", BusterBlackjackX, BusterRules, BusterBlackjackX.spots,
+        ("deal", "stand", "next"), ("hit", "double", "split", "surrender", "insurance", "void"),
+        BusterBlackjackX, buster_math,
     ),
 }
 """Every implemented game by name."""
