@@ -5,7 +5,9 @@ published), bind the pit sockets, announce ``table.opened``, then start the
 boards and the buttons. Every driver input and every control command runs on
 the loop, one at a time, through :class:`controller.table.machine.Table`; after each the
 dealer display, the button lights and the spot lights (the spots of the seat
-in turn) are brought up to date.
+in turn, and while betting is open the spots the game lights for betting) are
+brought up to date. A control command that carries ``"supervisor"`` is let
+through only with that supervisor's PIN (:mod:`controller.security.supervisor_gate`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import asyncio
 import logging
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,6 +27,8 @@ from controller.journal.log import Record
 from controller.pit.events import now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
+from controller.security.supervisor_gate import SupervisorGate
+from controller.security.supervisor_pins import verify_pin
 from controller.table.machine import Table, TableSettings
 from controller.table.views import dealer_view, public_state
 from drivers.buttons import DealerPanel
@@ -78,6 +83,7 @@ class Daemon:
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
                            write=self.write)
         self.renderer = make_renderer(config.display.mode)
+        self.supervisors = SupervisorGate(config.supervisors)
         self.stopping = asyncio.Event()
         self.failure: BaseException | None = None
         """Why the daemon stopped by itself (the journal could not be written), else None."""
@@ -223,7 +229,9 @@ class Daemon:
             self.panel.set_live(view.live_buttons)
         if self.rfid is not None:
             seat = self.table.seat_in_turn()
-            self.rfid.light_spots({a for a, (s, _) in self.config.antennas.items() if s == seat})
+            lit = self.table.game.betting_lights if self.table.phase == "betting" else ()
+            self.rfid.light_spots({a for a, (s, spot) in self.config.antennas.items()
+                                   if s == seat or spot in lit})
 
     def save_checkpoint(self) -> None:
         """Write a checkpoint between hands, every :data:`checkpoint.EVERY` events."""
@@ -245,8 +253,14 @@ class Daemon:
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
     async def command(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A control command (docs/control.md)."""
+        """A control command (docs/control.md); one that carries ``supervisor`` is taken only with
+        that supervisor's PIN, which goes no further than this check."""
         cmd = request.get("cmd")
+        if "supervisor" in request:
+            refused = await self.authenticate(request)
+            if refused is not None:
+                return {"ok": False, "error": refused}
+            request = {key: value for key, value in request.items() if key != "pin"}
         if cmd in ("press", "act"):
             field = "button" if cmd == "press" else "action"
             name, amount = request.get(field), request.get("amount")
@@ -265,3 +279,17 @@ class Daemon:
                 for driver in (self.shoe, self.rfid) if driver is not None
             }}
         return {"ok": False, "error": f"unknown command {cmd!r}"}
+
+    async def authenticate(self, request: dict[str, Any]) -> str | None:
+        """Check a supervisor's id and PIN (the slow hash runs off the loop); every refusal is
+        logged with the id, never the PIN. Returns None when the supervisor is who they say."""
+        supervisor, pin = request.get("supervisor"), request.get("pin")
+        refused = self.supervisors.before(supervisor, pin, time.monotonic())
+        if refused is None:
+            assert isinstance(supervisor, str) and isinstance(pin, str)
+            matched = await asyncio.get_running_loop().run_in_executor(
+                None, verify_pin, self.supervisors.stored(supervisor), pin)
+            refused = self.supervisors.after(matched, time.monotonic())
+        if refused is not None:
+            log.warning("supervisor command %r for %r refused: %s", request.get("cmd"), supervisor, refused)
+        return refused
