@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from controller.games.buster_blackjack_x.bank import banker_for, next_banker
-from controller.games.buster_blackjack_x.hand import ACTIONS, FLOW, PHASES, BusterHand, PlayerHand, SeatPlay
+from controller.games.buster_blackjack_x.hand import ACTIONS, FLOW, PHASES, BusterHand
 from controller.games.buster_blackjack_x.rules import METER, SPOTS, BusterRules
+from controller.games.buster_blackjack_x.seats import PlayerHand, SeatPlay
 from controller.games.interface import (
     Bets,
     ButtonMoved,
@@ -76,7 +77,7 @@ class BusterBlackjackX(Game[BusterHand]):
 
         >>> game = BusterBlackjackX(BusterRules(banker="house"), Limits(500, 50000))
         >>> game.bet_problems({2: {"main": 1000, "side": 1500, "progressive": 200}}, Session())
-        ['seat 2 bonus $15.00 is more than its base wager $10.00', 'seat 2 Blazing 7's must be exactly $1.00']
+        ['seat 2 bonus $15.00 is more than its base wager $10.00', "seat 2 Blazing 7's must be exactly $1.00"]
         """
         found: list[str] = []
         for seat in sorted(bets):
@@ -173,11 +174,12 @@ class BusterBlackjackX(Game[BusterHand]):
     def finish(self, hand: BusterHand, session: Session) -> tuple[SessionEvent, ...]:
         """The bank's stack after the hand, and where the player-dealer position goes next."""
         events: list[SessionEvent] = []
-        if hand.banker is not None and hand.bank_after is not None and hand.bank_after != hand.bank:
-            events.append(StackChanged(hand.banker, hand.bank_after, "result"))
+        after = hand.settled.bank_after if hand.settled is not None else None
+        if hand.banker is not None and after is not None and after != hand.bank:
+            events.append(StackChanged(hand.banker, after, "result"))
             session = session.apply(events[-1])
         following = next_banker(self.rules, session, hand.banker)
-        if following != session.button and (following is not None or session.button is not None):
+        if following != session.button:
             events.append(ButtonMoved(following))
         return tuple(events)
 

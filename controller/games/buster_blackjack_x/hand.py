@@ -22,17 +22,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from controller.games.buster_blackjack_x.bank import BANKED_SPOTS, RETURNED, cover
-from controller.games.buster_blackjack_x.outcomes import (
-    bonus_result,
-    insurance_result,
-    main_result,
-)
-from controller.games.buster_blackjack_x.progressive import blazing_prize, jackpot, meter_after
 from controller.games.buster_blackjack_x.rules import METER, BusterRules
+from controller.games.buster_blackjack_x.seats import (
+    HandCard,
+    HandState,
+    PlayerHand,
+    SeatPlay,
+    double_problem,
+    split_problem,
+    surrender_problem,
+    who,
+)
+from controller.games.buster_blackjack_x.settlement import Settlement, payout_lines, settle
 from controller.games.buster_blackjack_x.totals import (
     Count,
-    card_points,
     count_cards,
     dealer_must_draw,
     dealer_standing,
@@ -43,7 +46,6 @@ from controller.games.buster_blackjack_x.totals import (
 )
 from controller.games.interface import (
     Acted,
-    Alerted,
     CardsView,
     Dealt,
     Decision,
@@ -52,7 +54,6 @@ from controller.games.interface import (
     HandView,
     MeterChanged,
     Option,
-    ProgressiveHit,
     Revealed,
     RuleError,
     SeatHandView,
@@ -74,81 +75,8 @@ FLOW = (("dealing", "insurance"), ("dealing", "players"), ("dealing", "complete"
 ACTIONS = ("stand", "hit", "double", "split", "surrender", "insurance", "next")
 """Every decision a hand may offer (``next``: no insurance for the seat asked)."""
 
-MAX_HANDS = 4
-"""Hands a seat may play: three splits."""
-
-HandState = Literal["playing", "doubling", "stood", "doubled", "surrendered", "done"]
-
 NEXT_STATE: dict[str, HandState] = {"stand": "stood", "double": "doubling", "surrender": "surrendered"}
 """A hand's state after a decision that changes it."""
-
-
-@dataclass(frozen=True)
-class HandCard:
-    """A card in a hand: the card, its shoe index, and whether it was dealt face up."""
-
-    card: Card
-    index: int
-    face_up: bool
-
-
-@dataclass(frozen=True)
-class PlayerHand:
-    """One hand of a seat: its cards, its wager (with a double), how it stands.
-
-    ``split`` marks a hand made by a split (never a natural); ``split_aces`` a
-    split ace (one card only); ``doubled`` the double's wager; ``hits`` the cards
-    taken after the first two; ``state``: ``playing``, ``doubling`` (waiting for
-    the double's card), ``stood``, ``doubled``, ``surrendered`` or ``done``
-    (31, 22 to 30, a natural, a split ace with its card).
-    """
-
-    cards: tuple[HandCard, ...]
-    wager: int
-    split: bool = False
-    split_aces: bool = False
-    doubled: int = 0
-    hits: int = 0
-    state: HandState = "playing"
-
-    def count(self) -> Count:
-        """The hand's count."""
-        return count_cards(held.card for held in self.cards)
-
-    def natural(self) -> str | None:
-        """The two-card 31 this hand was dealt (never after a split), or None."""
-        return None if self.split else natural_of([held.card for held in self.cards])
-
-
-@dataclass(frozen=True)
-class SeatPlay:
-    """One seat in play: its wagers in cents, its hands, and its insurance.
-
-    ``insurance`` is None until the seat is asked (or when it is never asked),
-    then the insurance wager (0: none); ``first_two`` the seat's first two cards
-    (for Blazing 7's), kept once the deal is out.
-    """
-
-    seat: int
-    base: int
-    bonus: int = 0
-    progressive: int = 0
-    insurance: int | None = None
-    hands: tuple[PlayerHand, ...] = ()
-    first_two: tuple[Card, ...] = ()
-
-    def main_total(self) -> int:
-        """What the main spot holds now: every hand's wager, doubles and splits included."""
-        return sum(hand.wager for hand in self.hands)
-
-
-@dataclass(frozen=True)
-class Jackpot:
-    """A Blazing 7's jackpot won in this hand: the seat, the prize's name, what it pays."""
-
-    seat: int
-    prize: str
-    amount: int
 
 
 @dataclass(frozen=True)
@@ -160,7 +88,7 @@ class BusterHand(Hand):
     ``bank`` its stack as the hand began; ``meter`` the Blazing 7's meter with
     this hand's wagers added (``meter_before`` without them); ``turn`` the
     (seat, hand index) deciding; ``hit_called`` that HIT was pressed (with
-    ``hit_button``); ``settlement``, ``bank_after``, ``jackpots`` once complete.
+    ``hit_button``); ``settled`` the settlement once complete.
     """
 
     rules: BusterRules
@@ -174,9 +102,7 @@ class BusterHand(Hand):
     phase: Phase = "dealing"
     turn: tuple[int, int] | None = None
     hit_called: bool = False
-    settlement: tuple[WagerResult, ...] | None = None
-    bank_after: int | None = None
-    jackpots: tuple[Jackpot, ...] = ()
+    settled: Settlement | None = None
 
     # -- looking things up -------------------------------------------------------
 
@@ -245,11 +171,11 @@ class BusterHand(Hand):
         if self.rules.hit_button:
             allowed["hit"] = Option()
         main = play.main_total()
-        if self._double_problem(hand) is None:
+        if double_problem(self.rules, hand) is None:
             allowed["double"] = Option(main + 1, main + play.base, "main")
-        if self._split_problem(play, hand) is None:
+        if split_problem(play, hand) is None:
             allowed["split"] = Option(main + play.base, main + play.base, "main")
-        if self._surrender_problem(hand) is None:
+        if surrender_problem(hand) is None:
             allowed["surrender"] = Option()
         return allowed
 
@@ -270,12 +196,12 @@ class BusterHand(Hand):
             return (f"Seat {self.turn[0]}: insurance? Up to {dollars(high)} on the insurance spot, "
                     "then press INSURANCE; or press NEXT for none")
         if self.phase == "players" and self.turn is not None:
-            who = _who(self.turn[0], self.turn[1])
+            hand = who(self.turn[0], self.turn[1])
             if not actions:
-                return f"Deal {who} a card"
+                return f"Deal {hand} a card"
             press = ", ".join(name.upper() for name in actions)
             draw = "" if self.rules.hit_button else "draw a card to hit, or "
-            return f"{who.capitalize()}: {draw}press {press}"
+            return f"{hand.capitalize()}: {draw}press {press}"
         if target is not None and target.to == "dealer":
             way = "face up" if target.face_up else "face down"
             return f"Deal the player-dealer a card {way}"
@@ -285,7 +211,7 @@ class BusterHand(Hand):
 
     def results(self) -> tuple[WagerResult, ...] | None:
         """Every wager's result once the hand is complete."""
-        return self.settlement
+        return self.settled.results if self.settled is not None else None
 
     # -- cards ------------------------------------------------------------------
 
@@ -359,11 +285,11 @@ class BusterHand(Hand):
             raise RuleError("no seat is in turn" if self.phase != "dealing"
                             else "the cards are still being dealt")
         play, hand = found
-        who = _who(play.seat, self.turn[1] if self.turn else 0)
+        deciding = who(play.seat, self.turn[1] if self.turn else 0)
         if action in ("insurance", "next"):
-            raise RuleError(f"{action} is not offered now: {who} is playing")
+            raise RuleError(f"{action} is not offered now: {deciding} is playing")
         if len(hand.cards) < 2 or hand.state == "doubling" or self.hit_called:
-            raise RuleError(f"{who} is waiting for a card")
+            raise RuleError(f"{deciding} is waiting for a card")
         if action == "hit" and not self.rules.hit_button:
             raise RuleError("draw the card from the shoe: a card drawn is the hit")
         if action in ("double", "split"):
@@ -371,9 +297,9 @@ class BusterHand(Hand):
         elif amount is not None:
             raise RuleError(f"{action} takes no amount")
         elif action == "surrender":
-            problem = self._surrender_problem(hand)
+            problem = surrender_problem(hand)
             if problem is not None:
-                raise RuleError(f"{who}: {problem}")
+                raise RuleError(f"{deciding}: {problem}")
 
     def _verify_insurance(self, action: str, amount: int | None) -> None:
         assert self.turn is not None
@@ -394,10 +320,10 @@ class BusterHand(Hand):
 
     def _verify_wager(self, action: str, play: SeatPlay, hand: PlayerHand, amount: int | None) -> None:
         """A double's or a split's wager, read from the main spot: what the spot holds after it."""
-        who = _who(play.seat, self.turn[1] if self.turn else 0)
-        problem = self._double_problem(hand) if action == "double" else self._split_problem(play, hand)
+        deciding = who(play.seat, self.turn[1] if self.turn else 0)
+        problem = double_problem(self.rules, hand) if action == "double" else split_problem(play, hand)
         if problem is not None:
-            raise RuleError(f"{who}: {problem}")
+            raise RuleError(f"{deciding}: {problem}")
         main = play.main_total()
         reads = amount if amount is not None else main
         added = reads - main
@@ -409,32 +335,6 @@ class BusterHand(Hand):
             raise RuleError(f"seat {play.seat}: a double adds up to {dollars(play.base)} to the main "
                             f"spot (at most {dollars(main + play.base)} in all, more than "
                             f"{dollars(main)}); it reads {dollars(reads)}")
-
-    def _double_problem(self, hand: PlayerHand) -> str | None:
-        if hand.split_aces:
-            return "a split ace takes one card only"
-        if len(hand.cards) != 2 or hand.hits:
-            return "a double is only on the first two cards of a hand"
-        if player_total(self.rules, hand.count()) == 31:
-            return "no double on a 31"
-        return None
-
-    def _split_problem(self, play: SeatPlay, hand: PlayerHand) -> str | None:
-        if len(hand.cards) != 2 or hand.hits:
-            return "a split is only of the first two cards of a hand"
-        first, second = (card_points(held.card) for held in hand.cards)
-        if first != second:
-            return "only two cards of the same value may be split"
-        if hand.split_aces:
-            return "aces are split once only"
-        if len(play.hands) >= MAX_HANDS:
-            return "three splits at most"
-        return None
-
-    def _surrender_problem(self, hand: PlayerHand) -> str | None:
-        if len(hand.cards) != 2 or hand.hits or hand.state != "playing":
-            return "surrender only before taking any card on the first two"
-        return None
 
     def act(self, action: str, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
         """Take ``action`` (after :meth:`verify`); the events start with its ``Acted`` record."""
@@ -536,64 +436,14 @@ class BusterHand(Hand):
                     return True
         return False
 
-    # -- settlement -------------------------------------------------------------
-
     def _settle(self, events: tuple[GameEvent, ...]) -> tuple[BusterHand, tuple[GameEvent, ...]]:
-        rules = self.rules
-        dealer = dealer_standing(rules, self.dealer_count(True), self.dealer_natural())
-        results: list[WagerResult] = []
-        meter = self.meter
-        jackpots: list[Jackpot] = []
-        hits: list[GameEvent] = []
-        for play in self.seats:
-            for index, hand in enumerate(play.hands):
-                player = player_standing(rules, hand.count(), hand.natural(), hand.state == "surrendered")
-                outcome, payout, label = main_result(rules, player, dealer, hand.wager)
-                results.append(WagerResult(play.seat, "main", index, outcome, hand.wager, payout, label))
-            if play.bonus:
-                outcome, payout, label = bonus_result(rules, dealer, play.bonus)
-                results.append(WagerResult(play.seat, "side", 0, outcome, play.bonus, payout, label))
-            if play.progressive:
-                result, won = self._blazing(play, meter)
-                results.append(result)
-                if won is not None:
-                    jackpots.append(won)
-                    meter = meter_after(rules, meter, won.amount)
-                    hits += [ProgressiveHit(play.seat, 0, won.prize, won.amount),
-                             Alerted("progressive_hit", "warning",
-                                     f"seat {play.seat}: {won.prize} win the Blazing 7's jackpot "
-                                     f"{dollars(won.amount)}; a supervisor must confirm it",
-                                     play.seat)]
-            if play.insurance:
-                outcome, payout, label = insurance_result(rules, dealer, play.insurance)
-                results.append(WagerResult(play.seat, "insurance", 0, outcome, play.insurance,
-                                           payout, label))
-        bank_after = None
-        settled: tuple[WagerResult, ...] = tuple(results)
-        if self.banker is not None:
-            settled, bank_after = cover(rules, self.banker, self.bank, settled)
-        if meter != self.meter:
-            hits.append(MeterChanged(METER, meter))
-        done = replace(self, phase="complete", turn=None, settlement=settled, bank_after=bank_after,
-                       jackpots=tuple(jackpots), meter=meter)
-        return done, (*events, *hits, Settled(settled))
-
-    def _blazing(self, play: SeatPlay, meter: int) -> tuple[WagerResult, Jackpot | None]:
-        """The Blazing 7's result of a seat, and its jackpot if it won one."""
+        """Every wager settled (:func:`~controller.games.buster_blackjack_x.settlement.settle`)."""
         up = self.up_card()
         assert up is not None
-        prize = blazing_prize(self.rules, [*play.first_two, up])
-        wager = play.progressive
-        if prize is None:
-            return WagerResult(play.seat, "progressive", 0, "lose", wager, -wager), None
-        if prize.is_jackpot:
-            amount = jackpot(prize, meter)
-            label = f"{prize.name}: jackpot {dollars(amount)}, paid when a supervisor confirms"
-            return (WagerResult(play.seat, "progressive", 0, "win", wager, amount - wager, label),
-                    Jackpot(play.seat, prize.name, amount))
-        label = f"{prize.name} pays {prize.for_one} for 1"
-        return WagerResult(play.seat, "progressive", 0, "win", wager, wager * (prize.for_one - 1),
-                           label), None
+        dealer = dealer_standing(self.rules, self.dealer_count(True), self.dealer_natural())
+        settled = settle(self.rules, self.seats, dealer, up, self.meter, self.banker, self.bank)
+        done = replace(self, phase="complete", turn=None, settled=settled, meter=settled.meter)
+        return done, (*events, *settled.events, Settled(settled.results))
 
     # -- what the table checks and shows ---------------------------------------
 
@@ -625,37 +475,9 @@ class BusterHand(Hand):
                 and self.phase in ("insurance", "players"))
             for play in self.seats
         )
-        return HandView(self.phase, seats, dealer, self.banker, payouts=self.payout_lines())
-
-    def payout_lines(self) -> tuple[str, ...]:
-        """Once settled: what the dealer pays and collects, wager by wager, and the bank's sum."""
-        if self.settlement is None:
-            return ()
-        lines = []
-        for result in self.settlement:
-            where = f"Seat {result.seat} {result.spot}" + (
-                f" hand {result.hand_index + 1}" if result.hand_index else "")
-            lines.append(f"{where}: {self._pay_words(result)}")
-        if self.banker is not None and self.bank_after is not None:
-            fee = f", fee {dollars(self.rules.collection_fee)}" if self.rules.collection_fee else ""
-            lines.append(f"Bank at seat {self.banker}: {dollars(self.bank)} -> "
-                         f"{dollars(self.bank_after)}{fee}")
-        return tuple(lines)
-
-    def _pay_words(self, result: WagerResult) -> str:
-        banked = self.banker is not None and result.spot in BANKED_SPOTS
-        source = " from the bank" if banked else ""
-        if result.label == RETURNED:
-            return "RETURN the wager (the bank cannot cover it)"
-        for won in self.jackpots:
-            if won.seat == result.seat and result.spot == "progressive":
-                return (f"COLLECT {dollars(result.wager)}; JACKPOT {dollars(won.amount)} waits for a "
-                        "supervisor")
-        if result.payout > 0:
-            return f"PAY {dollars(result.payout)}{source}"
-        if result.payout < 0:
-            return f"COLLECT {dollars(-result.payout)}" + (" for the bank" if banked else "")
-        return "PUSH"
+        payouts = () if self.settled is None else payout_lines(self.rules, self.settled, self.banker,
+                                                                  self.bank)
+        return HandView(self.phase, seats, dealer, self.banker, payouts=payouts)
 
     def void(self) -> tuple[GameEvent, ...]:
         """A misdeal: the hole card is turned up if it was dealt, and the Blazing 7's wagers, which
@@ -667,11 +489,6 @@ class BusterHand(Hand):
         if self.meter != self.meter_before:
             events.append(MeterChanged(METER, self.meter_before))
         return tuple(events)
-
-
-def _who(seat: int, index: int) -> str:
-    """``seat 3`` or, after a split, ``seat 3 hand 2``."""
-    return f"seat {seat}" + (f" hand {index + 1}" if index else "")
 
 
 def _status(hand: PlayerHand) -> str | None:

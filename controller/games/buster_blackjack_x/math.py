@@ -228,14 +228,15 @@ def _batches(tables: Tables, workers: int, seed: int) -> Iterator[tuple[int, flo
         yield from pool.imap(_batch, seeds)
 
 
-def house_edges(rules: BusterRules) -> dict[str, dict[str, Any]]:
+def house_edges(rules: BusterRules, precision: float = PRECISION,
+                workers: int = WORKERS) -> dict[str, dict[str, Any]]:
     """Every wager's figures for ``table-controller math``: the base wager simulated to
-    :data:`PRECISION`, and beside it the infinite-deck value; the bonus, insurance and Blazing 7's
-    exactly."""
+    ``precision`` on ``workers`` processes, and beside it the infinite-deck value; the bonus,
+    insurance and Blazing 7's exactly."""
     strategy = Strategy(rules)
     tables = build_tables(rules, strategy)
     return {
-        "main": simulate_base(rules, tables=tables),
+        "main": simulate_base(rules, precision, workers, tables=tables),
         "main_infinite_deck": {"house_edge": -strategy.base_value(),
                                "method": "the same strategy worked out for an infinite deck "
                                          "(a split valued without resplits)"},

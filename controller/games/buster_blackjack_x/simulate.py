@@ -22,13 +22,16 @@ the same expectation) and the spread drops by the part the start explains.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from controller.games.buster_blackjack_x.hand import MAX_HANDS
 from controller.games.buster_blackjack_x.outcomes import main_result
 from controller.games.buster_blackjack_x.rules import BusterRules
-from controller.games.buster_blackjack_x.strategy import ACTIONS, POINTS, UNIT, Strategy
+from controller.games.buster_blackjack_x.seats import MAX_HANDS
+from controller.games.buster_blackjack_x.strategy import POINTS, UNIT, Strategy
 from controller.games.buster_blackjack_x.totals import (
+    TARGET,
+    TOP,
     Count,
     Standing,
     dealer_must_draw,
@@ -42,6 +45,9 @@ MAX_HARD = 64
 
 KING = 12
 """The king's rank index in a card code (``rank index * 4 + suit``)."""
+
+POINT_OF = [min(code // 4 + 1, 10) for code in range(52)]
+"""A card code's points (an ace 1)."""
 
 
 @dataclass(frozen=True)
@@ -143,14 +149,12 @@ def _start_mean(decks: int, start: list[float]) -> float:
 
 
 def simulate(tables: Tables, rounds: int, seed: int) -> tuple[int, float, float]:
-    """Play ``rounds`` rounds; return (rounds, sum of results, sum of squared results)."""
+    """Play ``rounds`` rounds; return (rounds, sum of results, sum of squared results), each
+    result taken with the control variate."""
     shoe = [rank * 4 + suit for rank in range(13) for suit in range(4)] * tables.decks
     size = len(shoe)
-    point_of = [min(code // 4 + 1, 10) for code in range(52)]
     rand = random.Random(seed).random
-    ptotal, pkey, pkey2 = tables.player_total, tables.player_key, tables.two_card_key
-    ddraws, dkey, pay, live = tables.dealer_draws, tables.dealer_key, tables.pay, tables.live
-    ranked, hits, start, start_mean = tables.ranked, tables.hits, tables.start, tables.start_mean
+    start, start_mean = tables.start, tables.start_mean
     total = squares = 0.0
     position = 0
 
@@ -165,37 +169,37 @@ def simulate(tables: Tables, rounds: int, seed: int) -> tuple[int, float, float]
 
     for _ in range(rounds):
         position = 0
-        first, up_card, second, hole = draw(), draw(), draw(), draw()
-        p1, p2, up, down = point_of[first], point_of[second], point_of[up_card], point_of[hole]
-        player_natural = p1 + p2 == 11 and (p1 == 1 or p2 == 1)
-        if up + down == 11 and (up == 1 or down == 1):
-            result = 0.0
-            if player_natural:
-                mine = _is_x(first, second)
-                theirs = _is_x(up_card, hole)
-                result = 0.0 if mine == theirs else (tables.blackjack_x_vs_natural if mine else -1.0)
-            else:
-                result = -1.0
-        elif player_natural:
-            result = tables.blackjack_x if _is_x(first, second) else tables.natural
-        else:
-            hands = _play(p1, p2, up, draw, point_of, ranked, hits, ptotal, pkey, pkey2,
-                          tables.surrender_key)
-            result = 0.0
-            if any(live[k] for k, _ in hands):
-                dealer = (up + down) * 2 + (up == 1 or down == 1)
-                while ddraws[dealer]:
-                    point = point_of[draw()]
-                    dealer += point * 2 + (point == 1 and not dealer & 1)
-                column = dkey[dealer]
-            else:
-                column = dkey[(up + down) * 2 + (up == 1 or down == 1)]
-            for k, wager in hands:
-                result += pay[k][column] * wager
-        result += start_mean - start[p1 * 121 + p2 * 11 + up]
+        result, begun = play_round(tables, draw)
+        result += start_mean - start[begun]
         total += result
         squares += result * result
     return rounds, total, squares
+
+
+def play_round(tables: Tables, draw: Callable[[], int]) -> tuple[float, int]:
+    """One round with the cards ``draw`` gives (card codes, in the order the table deals them):
+    the net result per unit of the base wager, and the index of its start in ``tables.start``."""
+    first, up_card, second, hole = draw(), draw(), draw(), draw()
+    p1, p2, up, down = POINT_OF[first], POINT_OF[second], POINT_OF[up_card], POINT_OF[hole]
+    begun = p1 * 121 + p2 * 11 + up
+    player_natural = p1 + p2 == 11 and (p1 == 1 or p2 == 1)
+    if up + down == 11 and (up == 1 or down == 1):
+        if not player_natural:
+            return -1.0, begun
+        mine, theirs = _is_x(first, second), _is_x(up_card, hole)
+        return (0.0 if mine == theirs else tables.blackjack_x_vs_natural if mine else -1.0), begun
+    if player_natural:
+        return (tables.blackjack_x if _is_x(first, second) else tables.natural), begun
+    hands = _play(tables, p1, p2, up, draw)
+    dealer = (up + down) * 2 + (up == 1 or down == 1)
+    if any(tables.live[key] for key, _ in hands):
+        dealer_draws = tables.dealer_draws
+        while dealer_draws[dealer]:
+            point = POINT_OF[draw()]
+            dealer += point * 2 + (point == 1 and not dealer & 1)
+    column = tables.dealer_key[dealer]
+    pay = tables.pay
+    return sum(pay[key][column] * wager for key, wager in hands), begun
 
 
 def _is_x(one: int, other: int) -> bool:
@@ -203,50 +207,46 @@ def _is_x(one: int, other: int) -> bool:
     return one % 4 == other % 4 and {one // 4, other // 4} == {0, KING}
 
 
-def _play(p1: int, p2: int, up: int, draw: object, point_of: list[int],
-          ranked: dict[tuple[int, int, int], tuple[str, ...]], hits: tuple[bool, ...],
-          ptotal: tuple[int, ...], pkey: tuple[int, ...], pkey2: tuple[int, ...],
-          surrender: int) -> list[tuple[int, float]]:
-    """The seat's hands once played, as (player key, wager in units)."""
-    assert callable(draw)
-    pending = [(p1, p2, False)]
+def _play(tables: Tables, p1: int, p2: int, up: int,
+          draw: Callable[[], int]) -> list[tuple[int, float]]:
+    """The seat's hands once played, as (player key, wager in units). As at the table, a split
+    keeps the first card in the hand being played, which draws its second card at once, and the
+    other card starts a hand played after every hand already there."""
+    ptotal, pkey, pkey2, ranked, hits = (tables.player_total, tables.player_key, tables.two_card_key,
+                                         tables.ranked, tables.hits)
+    pending: list[tuple[int, int, bool]] = [(p1, p2, False)]
     done: list[tuple[int, float]] = []
-    splits = 0
+    hands = 1
     while pending:
         a, b, split = pending.pop(0)
+        if b == 0:
+            b = POINT_OF[draw()]
         state = (a + b) * 2 + (a == 1 or b == 1)
-        if split and a == 1:                                  # a split ace: one card only
-            done.append((pkey2[state], 1.0))
-            continue
-        if split and ptotal[state] == 31:                     # a 31 after a split stands
+        if split and (a == 1 or ptotal[state] == TARGET):    # a split ace's card, or a 31: it stands
             done.append((pkey2[state], 1.0))
             continue
         pair = a if a == b else 0
         for action in ranked[(up, state, pair)]:
-            if action == "P" and (not pair or splits + 1 >= MAX_HANDS or (split and a == 1)):
-                continue
-            break
+            if action != "P" or (pair and hands < MAX_HANDS):
+                break
         if action == "P":
-            splits += 1
-            pending[:0] = [(a, point_of[draw()], True), (b, point_of[draw()], True)]
-            continue
-        if action == "R":
-            done.append((surrender, 1.0))
+            hands += 1
+            pending.insert(0, (a, 0, True))
+            pending.append((b, 0, True))
+        elif action == "R":
+            done.append((tables.surrender_key, 1.0))
         elif action == "S":
             done.append((pkey2[state], 1.0))
         elif action == "D":
-            point = point_of[draw()]
+            point = POINT_OF[draw()]
             state += point * 2 + (point == 1 and not state & 1)
             done.append((pkey[state], 2.0))
         else:
             hand_base = up * 128
             while True:
-                point = point_of[draw()]
+                point = POINT_OF[draw()]
                 state += point * 2 + (point == 1 and not state & 1)
-                if ptotal[state] >= 22 or not hits[hand_base + state]:
+                if ptotal[state] > TOP or not hits[hand_base + state]:
                     break
             done.append((pkey[state], 1.0))
     return done
-
-
-assert ACTIONS == ("S", "H", "D", "P", "R")

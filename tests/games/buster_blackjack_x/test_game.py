@@ -73,7 +73,7 @@ def test_the_bank_collects_pays_takes_its_fee_and_the_position_moves_on() -> Non
     play.act("stand")
     assert play.results() == [(1, "main", 0, "win", 1000), (4, "main", 0, "win", 2000),
                               (4, "side", 0, "lose", -500)]      # the bonus is the house's
-    assert play.hand.bank_after == 20_000 - 100 - 3000
+    assert play.hand.settled.bank_after == 20_000 - 100 - 3000
     assert play.hand.view().payouts[-1] == "Bank at seat 2: $200.00 -> $169.00, fee $1.00"
     assert "Seat 4 main: PAY $20.00 from the bank" in play.hand.view().payouts
     assert play.game.finish(play.hand, session) == (StackChanged(2, 16_900, "result"), ButtonMoved(5))
@@ -86,9 +86,9 @@ def test_a_short_bank_returns_what_it_cannot_pay() -> None:
     play.act("stand")
     play.act("stand")
     assert play.results() == [(1, "main", 0, "push", 0), (3, "main", 0, "win", 5000)]
-    assert play.hand.settlement is not None and play.hand.settlement[0].label == \
+    assert play.hand.settled is not None and play.hand.settled.results[0].label == \
         "not covered by the bank: returned"
-    assert play.hand.bank_after == 5000
+    assert play.hand.settled.bank_after == 5000
     assert "Seat 1 main: RETURN the wager (the bank cannot cover it)" in play.hand.view().payouts
     assert play.game.finish(play.hand, session) == (StackChanged(2, 5000, "result"), ButtonMoved(None))
 

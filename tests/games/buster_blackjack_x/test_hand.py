@@ -128,7 +128,8 @@ def test_a_bonus_paid_on_a_five_card_bust() -> None:
     five.card("4c", "5c", "Kd")                              # 9, 14, 24: a bust in five cards
     assert five.results() == [(1, "main", 0, "win", 1000),
                               (1, "side", 0, "win", 2000)]
-    assert five.hand.settlement is not None and five.hand.settlement[1].label == "bust in 5 cards pays 4 to 1"
+    assert five.hand.settled is not None
+    assert five.hand.settled.results[1].label == "bust in 5 cards pays 4 to 1"
 
 
 def test_double_reads_the_main_spot_and_takes_one_card() -> None:

@@ -88,6 +88,6 @@ def test_any_legal_play_settles_every_wager_once_and_the_bank_adds_up(
             assert result.payout >= -result.wager
     if hand.banker is not None:
         banked = sum(r.payout for r in results if r.spot in BANKED_SPOTS)
-        assert hand.bank_after == bank - table.rules.collection_fee - banked
-        assert hand.bank_after is not None and hand.bank_after >= 0
+        assert hand.settled.bank_after == bank - table.rules.collection_fee - banked
+        assert hand.settled.bank_after is not None and hand.settled.bank_after >= 0
     assert hand.meter >= table.rules.progressive_base

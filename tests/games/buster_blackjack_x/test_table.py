@@ -153,3 +153,26 @@ def test_a_deal_cut_short_by_a_crash_adds_nothing_to_the_meter_and_a_void_takes_
     voided = table.press("void")
     assert types(voided) == ["meter", "hand.voided"]
     assert meter(table) == 100_000
+
+
+def test_a_settlement_cut_short_by_a_crash_leaves_no_hit_and_the_hand_resumes(tmp_path: Path) -> None:
+    table = rig(tmp_path, banker="house")
+    table.table.tick()
+    table.bet(1, "main", 1000)
+    table.bet(1, "progressive", 100)
+    table.press("deal")
+    for text in ("7d", "7d", "7d", "Td"):
+        table.card(text)
+    table.press("stand")                                   # the step with the hit and the settlement
+    assert len(table.table.state.session.unpaid) == 1
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    lines = (tmp_path / "journal.log").read_bytes().splitlines(keepends=True)
+    (crashed / "journal.log").write_bytes(b"".join(lines[:-2]))   # the hit is on the disk, not the rest
+    Journal.open(crashed / "journal.log").close()                 # opening cuts the torn step off
+    rebuilt = table.rebuilt(list(read_records(crashed / "journal.log")))
+    session = rebuilt.state.session
+    assert (rebuilt.phase, session.unpaid, session.meters["blazing_7s"]) == ("in_hand", (), 100_005)
+    assert rebuilt.press("stand") is None                          # the dealer presses again
+    assert [hit.amount for hit in rebuilt.state.session.unpaid] == [100_005]
+    assert rebuilt.state.session.meters["blazing_7s"] == 100_000
