@@ -287,8 +287,9 @@ class Daemon:
         refused = self.supervisors.before(supervisor, pin, time.monotonic())
         if refused is None:
             assert isinstance(supervisor, str) and isinstance(pin, str)
+            gate = self.supervisors
             matched = await asyncio.get_running_loop().run_in_executor(
-                None, verify_pin, self.supervisors.stored(supervisor), pin)
+                None, lambda: verify_pin(gate.stored(supervisor), pin))
             refused = self.supervisors.after(matched, time.monotonic())
         if refused is not None:
             log.warning("supervisor command %r for %r refused: %s", request.get("cmd"), supervisor, refused)

@@ -31,3 +31,8 @@ def test_daemon_bench() -> None:
 
 def test_startup_bench() -> None:
     assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")
+
+
+def test_buster_math_bench() -> None:
+    figures = json.loads(run("buster_math_bench.py", "--precision", "1", "--workers", "1", "--json"))
+    assert figures["rounds"] == 250_000 and figures["interval_pct"][0] < figures["house_edge_pct"]

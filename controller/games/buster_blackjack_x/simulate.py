@@ -192,14 +192,20 @@ def play_round(tables: Tables, draw: Callable[[], int]) -> tuple[float, int]:
         return (tables.blackjack_x if _is_x(first, second) else tables.natural), begun
     hands = _play(tables, p1, p2, up, draw)
     dealer = (up + down) * 2 + (up == 1 or down == 1)
-    if any(tables.live[key] for key, _ in hands):
-        dealer_draws = tables.dealer_draws
-        while dealer_draws[dealer]:
-            point = POINT_OF[draw()]
-            dealer += point * 2 + (point == 1 and not dealer & 1)
+    live = tables.live
+    for key, _ in hands:
+        if live[key]:                                       # a result depends on the player-dealer
+            dealer_draws = tables.dealer_draws
+            while dealer_draws[dealer]:
+                point = POINT_OF[draw()]
+                dealer += point * 2 + (point == 1 and not dealer & 1)
+            break
     column = tables.dealer_key[dealer]
     pay = tables.pay
-    return sum(pay[key][column] * wager for key, wager in hands), begun
+    result = 0.0
+    for key, wager in hands:
+        result += pay[key][column] * wager
+    return result, begun
 
 
 def _is_x(one: int, other: int) -> bool:
