@@ -86,17 +86,18 @@ def cover(rules: BusterRules, banker: int, bank: int,
     """
     available = bank - rules.collection_fee
     available += sum(-r.payout for r in results if r.spot in BANKED_SPOTS and r.payout < 0)
-    winners = sorted((r for r in results if r.spot in BANKED_SPOTS and r.payout > 0),
-                     key=lambda r: (_order(rules, banker, r.seat), r.hand_index, r.spot))
+    winners = sorted((n for n, r in enumerate(results) if r.spot in BANKED_SPOTS and r.payout > 0),
+                     key=lambda n: (_order(rules, banker, results[n].seat), results[n].hand_index,
+                                    results[n].spot))
     returned: set[int] = set()
-    for result in winners:
-        if returned or result.payout > available:
-            returned.add(id(result))
+    for n in winners:
+        if returned or results[n].payout > available:
+            returned.add(n)
         else:
-            available -= result.payout
+            available -= results[n].payout
     covered = tuple(
-        replace(r, outcome="push", payout=0, label=RETURNED) if id(r) in returned else r
-        for r in results
+        replace(r, outcome="push", payout=0, label=RETURNED) if n in returned else r
+        for n, r in enumerate(results)
     )
     return covered, available
 
