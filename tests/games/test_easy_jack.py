@@ -99,9 +99,9 @@ def test_game_refuses_bad_rules() -> None:
         game(decks=5)
 
 
-def test_catalog_lists_easy_jack_only() -> None:
+def test_catalog_lists_easy_jack() -> None:
     spec = GAMES["easy-jack"]
-    assert list(GAMES) == ["easy-jack"]
+    assert list(GAMES)[0] == "easy-jack"
     assert spec.rules_type is EasyJackRules
     assert spec.spots == ("main", "side")
     assert spec.buttons_required == ("deal", "stand", "next")
