@@ -3,6 +3,7 @@
     table-controller run --config FILE
     table-controller recall --config FILE [N]
     table-controller math --config FILE [--json]
+    table-controller progressive --config FILE [--json]
     table-controller hash-pin
     table-controller manifest --output FILE
     table-controller verify [--manifest FILE]
@@ -120,6 +121,24 @@ def _math(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progressive(args: argparse.Namespace) -> int:
+    from controller.daemon import CHECKPOINT_NAME, JOURNAL_NAME
+    from controller.journal.log import JournalCorrupt
+    from controller.journal.progressive import read_progressive, report_data, report_lines
+
+    config = _load(args.config)
+    try:
+        record = read_progressive(config.state_dir / JOURNAL_NAME, config.state_dir / CHECKPOINT_NAME)
+    except JournalCorrupt as error:
+        print(f"table-controller: the journal is damaged: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report_data(record)))
+    else:
+        print("\n".join(report_lines(record)))
+    return 0
+
+
 def _hash_pin(args: argparse.Namespace) -> int:
     from controller.security.supervisor_pins import hash_pin
 
@@ -221,6 +240,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     math.add_argument("--config", required=True)
     math.add_argument("--json", action="store_true", help="print JSON")
     math.set_defaults(handler=_math)
+    progressive = commands.add_parser(
+        "progressive", help="the progressive meters, jackpots waiting and the last hits confirmed")
+    progressive.add_argument("--config", required=True)
+    progressive.add_argument("--json", action="store_true", help="print JSON")
+    progressive.set_defaults(handler=_progressive)
     commands.add_parser("hash-pin", help="hash a supervisor PIN for [supervisors]").set_defaults(
         handler=_hash_pin)
     manifest = commands.add_parser("manifest", help="record the hashes of the installed files")

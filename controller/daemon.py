@@ -8,6 +8,9 @@ dealer display, the button lights and the spot lights (the spots of the seat
 in turn) are brought up to date. Under systemd the daemon says READY once all
 that has started, keeps its status line current and pings the watchdog from the
 loop (:mod:`controller.service`).
+in turn, and while betting is open the spots the game lights for betting) are
+brought up to date. A control command that carries ``"supervisor"`` is let
+through only with that supervisor's PIN (:mod:`controller.security.supervisor_gate`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from controller.journal.log import Record
 from controller.pit.events import now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
+from controller.security.supervisor_gate import SupervisorGate
 from controller.security.supervisor_pins import verify_pin
 from controller.service.status import table_status
 from controller.service.systemd import SystemdLink
@@ -93,6 +97,7 @@ class Daemon:
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
                            write=self.write, epoch=self.start.epoch)
         self.renderer = make_renderer(config.display.mode)
+        self.supervisors = SupervisorGate(config.supervisors)
         self.stopping = asyncio.Event()
         self.repeats = RepeatLog(log)
         """The log of what may repeat without end: refused presses, inputs that fail."""
@@ -285,7 +290,9 @@ class Daemon:
             self.panel.set_live(view.live_buttons)
         if self.rfid is not None:
             seat = self.table.seat_in_turn()
-            self.rfid.light_spots({a for a, (s, _) in self.config.antennas.items() if s == seat})
+            lit = self.table.game.betting_lights if self.table.phase == "betting" else ()
+            self.rfid.light_spots({a for a, (s, spot) in self.config.antennas.items()
+                                   if s == seat or spot in lit})
 
     def save_checkpoint(self) -> None:
         """Write a checkpoint between hands, every :data:`checkpoint.EVERY` events."""
@@ -308,8 +315,14 @@ class Daemon:
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
     async def command(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A control command (docs/control.md)."""
+        """A control command (docs/control.md); one that carries ``supervisor`` is taken only with
+        that supervisor's PIN, which goes no further than this check."""
         cmd = request.get("cmd")
+        if "supervisor" in request:
+            refused = await self.authenticate(request)
+            if refused is not None:
+                return {"ok": False, "error": refused}
+            request = {key: value for key, value in request.items() if key != "pin"}
         if cmd in ("press", "act"):
             field = "button" if cmd == "press" else "action"
             name, amount = request.get(field), request.get("amount")
@@ -327,38 +340,32 @@ class Daemon:
                 for driver in (self.shoe, self.rfid) if driver is not None
             }}
         if cmd == "shoe_resync":
-            supervisor = await self.supervisor(cmd, request)
-            if supervisor is None:
-                return {"ok": False, "error": f"{cmd}: unknown supervisor or wrong PIN"}
+            supervisor = request.get("supervisor")
+            if not isinstance(supervisor, str):
+                return {"ok": False, "error": f"{cmd} is a supervisor's command: it needs "
+                                              "the supervisor's id and PIN"}
             reason = self.table.resync_shoe(supervisor)
             self.refresh()
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         if isinstance(cmd, str) and cmd in self.table.game.commands:
-            return await self.game_command(cmd, request)
+            # After the daemon's own commands, which a game cannot hide.
+            reason = self.guarded(lambda: self.table.command(cmd, request), f"running {cmd}", "command")
+            return {"ok": True} if reason is None else {"ok": False, "error": reason}
         return {"ok": False, "error": f"unknown command {str(cmd)[:40]!r}"}
 
-    async def game_command(self, cmd: str, request: dict[str, Any]) -> dict[str, Any]:
-        """A command of the game's own (after the daemon's, which a game cannot hide). One that
-        names a ``supervisor`` reaches the game only with that supervisor's PIN checked; the PIN
-        itself never reaches the game."""
-        args = {key: value for key, value in request.items() if key != "pin"}
-        if "supervisor" in request:
-            supervisor = await self.supervisor(cmd, request)
-            if supervisor is None:
-                return {"ok": False, "error": f"{cmd}: unknown supervisor or wrong PIN"}
-            args["supervisor"] = supervisor
-        reason = self.guarded(lambda: self.table.command(cmd, args), f"running {cmd}", "command")
-        return {"ok": True} if reason is None else {"ok": False, "error": reason}
-
-    async def supervisor(self, cmd: str, request: dict[str, Any]) -> str | None:
-        """The supervisor a command names, if its ``pin`` matches their hash in ``[supervisors]``; else
-        None (logged). The scrypt check runs off the loop."""
-        name, pin = request.get("supervisor"), request.get("pin")
-        if isinstance(name, str) and isinstance(pin, str) and name in self.config.supervisors:
-            loop = asyncio.get_running_loop()
-            if await loop.run_in_executor(None, verify_pin, self.config.supervisors[name], pin):
-                return name
-        shown = str(name)[:32]
-        self.repeats.note(("supervisor refused", cmd, shown), logging.WARNING,
-                          f"{cmd} refused: supervisor {shown!r} is unknown or gave a wrong PIN")
-        return None
+    async def authenticate(self, request: dict[str, Any]) -> str | None:
+        """Check a supervisor's id and PIN (the slow hash runs off the loop); every refusal is
+        logged with the id, never the PIN. Returns None when the supervisor is who they say."""
+        supervisor, pin = request.get("supervisor"), request.get("pin")
+        refused = self.supervisors.before(supervisor, pin, time.monotonic())
+        if refused is None:
+            assert isinstance(supervisor, str) and isinstance(pin, str)
+            gate = self.supervisors
+            matched = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: verify_pin(gate.stored(supervisor), pin))
+            refused = self.supervisors.after(matched, time.monotonic())
+        if refused is not None:
+            cmd, shown = str(request.get("cmd"))[:32], str(supervisor)[:32]
+            self.repeats.note(("supervisor refused", cmd, shown), logging.WARNING,
+                              f"supervisor command {cmd!r} for {shown!r} refused: {refused}")
+        return refused

@@ -10,7 +10,7 @@ paths in the folder unless others are given.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 SEATS = 6
@@ -51,12 +51,14 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
                  game: str = "", curve: tuple[Path, Path] | None = None, game_name: str = "easy-jack",
                  spots: tuple[str, ...] = ("main", "side"),
                  buttons: tuple[str, ...] = ("deal", "stand", "next", "void"),
-                 limits: tuple[int, int] = (500, 50000)) -> Path:
+                 limits: tuple[int, int] = (500, 50000),
+                 supervisors: Mapping[str, str] | None = None) -> Path:
     """Write ``table.toml`` and ``chips.csv`` (``(uid, cents, status)`` rows) in ``folder``.
 
     ``game`` is the text of the ``[game]`` section of the game ``game_name``,
     whose ``spots`` have antennas and whose ``buttons`` have pins; ``curve`` is
-    ``(the table's secret key file, the folder of the clients' public keys)``.
+    ``(the table's secret key file, the folder of the clients' public keys)``;
+    ``supervisors`` the ``[supervisors]`` section (id -> PIN hash), left out when None.
     """
     rows = ["uid,value_cents,status", *(f"{uid},{cents},{status}" for uid, cents, status in chips)]
     (folder / "chips.csv").write_text("\n".join(rows) + "\n")
@@ -68,6 +70,8 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
     light_pins = "\n".join(f"{name} = {pin}" for name, (_, pin) in wired.items())
     curve_keys = "" if curve is None else (
         f'curve_secret_key = "{curve[0]}"\ncurve_clients = "{curve[1]}"\n')
+    supervisor_section = "" if supervisors is None else "[supervisors]\n" + "".join(
+        f'{name} = "{stored}"\n' for name, stored in supervisors.items()) + "\n"
     path = folder / "table.toml"
     path.write_text(f"""\
 [table]
@@ -106,7 +110,7 @@ publish = "{publish}"
 sync = "{sync}"
 control = "{control}"
 {curve_keys}
-[display]
+{supervisor_section}[display]
 mode = "{display}"
 """)
     return path

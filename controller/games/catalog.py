@@ -5,7 +5,7 @@ its spots and dealer buttons, how to bind it to the table limits, and what
 ``table-controller math`` reports for it. The table itself names no game.
 
 >>> sorted(GAMES)
-['blackjack-extreme', 'easy-jack', 'holdem-blackjack']
+['blackjack-extreme', 'buster-blackjack-x', 'easy-jack', 'holdem-blackjack']
 >>> GAMES["easy-jack"].spots
 ('main', 'side')
 """
@@ -19,6 +19,9 @@ from typing import Any
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.math import bank_report
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
+from controller.games.buster_blackjack_x.game import BusterBlackjackX
+from controller.games.buster_blackjack_x.math import house_edges as buster_math
+from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import house_edge
 from controller.games.easy_jack.rules import EasyJackRules
@@ -68,6 +71,11 @@ GAMES: dict[str, GameSpec] = {
         ("deal", "check", "raise", "fold", "stand", "next"),
         ("hit", "split", "surrender", "play", "void"),
         BlackjackExtreme, bank_report,
+    ),
+    "buster-blackjack-x": GameSpec(
+        "buster-blackjack-x", BusterBlackjackX, BusterRules, BusterBlackjackX.spots,
+        ("deal", "stand", "next"), ("hit", "double", "split", "surrender", "insurance", "void"),
+        BusterBlackjackX, buster_math,
     ),
 }
 """Every implemented game by name."""

@@ -502,8 +502,10 @@ class Game(ABC, Generic[HandT_co]):
 
     Class attributes declare the game as data: its ``spots``, the ``actions``
     its hands may offer, the ``phases`` of a hand and the ``flow`` between them
-    (drawn in ``docs/state-machine.md``), and the control ``commands`` that
-    change the session (buy-ins, a supervisor's confirmation).
+    (drawn in ``docs/state-machine.md``), the control ``commands`` that
+    change the session (buy-ins, a supervisor's confirmation), and the
+    ``betting_lights``: the spots whose lights are on while betting is open
+    (a progressive wager's spot; during a hand the seat in turn's spots light).
     """
 
     spots: tuple[str, ...] = ()
@@ -511,6 +513,7 @@ class Game(ABC, Generic[HandT_co]):
     phases: tuple[str, ...] = ()
     flow: tuple[tuple[str, str], ...] = ()
     commands: tuple[str, ...] = ()
+    betting_lights: tuple[str, ...] = ()
 
     @property
     @abstractmethod

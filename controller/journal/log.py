@@ -136,13 +136,17 @@ def _decode_line(line: bytes, expected_seq: int) -> Record:
     return Record(seq, topic, body.encode("utf-8"), private)
 
 
-def read_records(path: Path) -> Iterator[Record]:
+def read_records(path: Path, start: tuple[int, int] = (1, 0)) -> Iterator[Record]:
     """Stream the records of the journal at ``path`` read-only: no lock, no repair.
 
     For readers such as ``table-controller recall`` while the daemon holds the journal.
     A bad last line (a write in progress, or a torn tail not cut yet) ends the stream;
     a bad line before the last raises :class:`JournalCorrupt`. No file, no records.
+    ``start`` is ``(seq, byte offset)`` of a record to begin at (a checkpoint's window);
+    if no good record ``seq`` stands there, the stream begins at the first record.
     """
+    if start != (1, 0) and path.exists() and _starts_at(path, start[1], start[0]):
+        return _stream(path, start[1], start[0])
     return _stream(path, 0, 1)
 
 

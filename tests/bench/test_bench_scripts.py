@@ -49,3 +49,8 @@ def test_bjx_math_bench() -> None:
     figures = json.loads(run("bjx_math_bench.py", "--hands", "300", "--json"))
     assert set(figures) == {"2 decks (default)", "1 deck", "2 decks, no heads-up draws"}
     assert all(figure["hands"] == 300 for figure in figures.values())
+
+
+def test_buster_math_bench() -> None:
+    figures = json.loads(run("buster_math_bench.py", "--precision", "1", "--workers", "1", "--json"))
+    assert figures["rounds"] == 250_000 and figures["interval_pct"][0] < figures["house_edge_pct"]

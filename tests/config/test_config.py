@@ -177,7 +177,8 @@ def test_shipped_example_loads() -> None:
         (
             'game = "easy-jack"',
             'game = "poker"',
-            "table.game: 'poker' is not a game (choose from easy-jack, holdem-blackjack, blackjack-extreme)",
+            "table.game: 'poker' is not a game (choose from easy-jack, holdem-blackjack, blackjack-extreme, "
+            "buster-blackjack-x)",
         ),
         ("[table]", "[table]\ncolour = 1", "table.colour: unknown key"),
         ("[limits]", "[lighting]\nx = 1\n[limits]", "lighting: unknown section"),

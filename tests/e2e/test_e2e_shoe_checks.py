@@ -83,7 +83,7 @@ def test_a_shoe_whose_index_really_jumped_comes_back_with_a_supervisor_resync(ri
     rig.shoe.cmd("send", message=card(100))                  # the board lost 98 cards' reports
     assert rig.next("alert", code="card_implausible")["data"]["reason"] == "jump"
     wrong = rig.pit.control({"cmd": "shoe_resync", "supervisor": "S101", "pin": "1111"})
-    assert wrong == {"ok": False, "error": "shoe_resync: unknown supervisor or wrong PIN"}
+    assert wrong == {"ok": False, "error": "wrong supervisor id or PIN"}
     assert rig.pit.control({"cmd": "shoe_resync", "supervisor": "S101", "pin": "2468"}) == {"ok": True}
     resync = rig.next("alert", code="shoe_resync")
     assert resync["data"]["supervisor"] == "S101" and resync["data"]["severity"] == "warning"

@@ -177,11 +177,21 @@ class TableRig:
         if chips:
             self.rfid.cmd("place", antenna=antenna(seat, spot), chips=list(chips))
 
-    def load(self, cards: list[str], cut_at: int | None = None) -> dict[str, Any]:
-        """Load a scripted shoe; return its ``shoe.loaded`` event."""
+    def add(self, seat: int, spot: str, *chips: list[Any]) -> None:
+        """Put these chips on a spot on top of what it holds (a double, a split, insurance), and
+        return once the daemon has the new reading (the board's frames are acknowledged). With no
+        chips, a sync: the board has then also read what the daemon sent it before (spot lights)."""
+        self.rfid.cmd("place", antenna=antenna(seat, spot), chips=list(chips))
+        self.rfid.cmd("wait_idle", timeout=TIMEOUT)
+
+    def load(self, cards: list[str], cut_at: int | None = None, decks: int | None = None) -> dict[str, Any]:
+        """Load a scripted shoe (that says it holds ``decks`` decks, the board's default if None);
+        return its ``shoe.loaded`` event."""
         fields: dict[str, Any] = {"cards": cards}
         if cut_at is not None:
             fields["cut_at"] = cut_at
+        if decks is not None:
+            fields["decks"] = decks
         self.shoe.cmd("load", **fields)
         return self.next("shoe.loaded")
 

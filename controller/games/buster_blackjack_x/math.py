@@ -1,0 +1,246 @@
+"""What each wager of Buster Blackjack X is worth to whoever banks it (``table-controller math``).
+
+Exact where the method allows:
+
+- the Buster bonus depends only on the player-dealer's cards, which (the
+  players' cards unseen) are a random draw from the full shoe: the chance of a
+  bust in each number of cards is worked out by recursion over the shoe's
+  composition, with the game's own chart and settlement;
+- insurance depends only on the hole card under an ace;
+- Blazing 7's depends only on three cards from the full shoe: counted
+  exactly; the figure is given at the meter's base, as the meter at which the
+  wager breaks even, and for the long run (every increment paid back, the base
+  put up again after each whole-meter jackpot).
+
+The base wager depends on the players' decisions: it is simulated
+(:mod:`~controller.games.buster_blackjack_x.simulate`, basic strategy off the
+top of a full shoe) until the 95% interval is ``precision`` wide on each side,
+over ``workers`` processes; the infinite-deck value of the same strategy is
+given beside it. House edge = minus the expected net payout per unit wagered,
+for the bank of that wager (the player-dealer's for the base wager and
+insurance, the house's for the bonus and Blazing 7's).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from controller.games.buster_blackjack_x.outcomes import bonus_busts
+from controller.games.buster_blackjack_x.progressive import blazing_prize
+from controller.games.buster_blackjack_x.rules import BusterRules
+from controller.games.buster_blackjack_x.simulate import Tables, build_tables, simulate
+from controller.games.buster_blackjack_x.strategy import Strategy
+from controller.games.buster_blackjack_x.totals import Count, dealer_must_draw, dealer_standing
+from firmware_bridge.cards import Card
+
+PRECISION = 0.0005
+"""The half-width of the base wager's 95% interval that the simulation runs to: 0.05 points."""
+
+WORKERS = 2
+"""Processes the simulation runs on."""
+
+BATCH = 250_000
+"""Rounds per batch of the simulation (one seed each)."""
+
+MAX_ROUNDS = 100_000_000
+"""The simulation stops here even if the interval is still wider than asked."""
+
+Z95 = 1.959964
+"""The normal quantile of a two-sided 95% interval."""
+
+Shoe = tuple[int, ...]
+"""Cards left by point value: index 0 the aces, index 9 the ten-point cards."""
+
+
+def full_shoe(decks: int) -> Shoe:
+    """A full shoe by point value.
+
+    >>> full_shoe(8)
+    (32, 32, 32, 32, 32, 32, 32, 32, 32, 128)
+    """
+    return (4 * decks,) * 9 + (16 * decks,)
+
+
+def _without(shoe: Shoe, point: int) -> Shoe:
+    return (*shoe[: point - 1], shoe[point - 1] - 1, *shoe[point:])
+
+
+def bonus_busts_by_cards(rules: BusterRules) -> dict[int, float]:
+    """The chance that the player-dealer busts (for the bonus) in each number of cards, exactly,
+    from a full shoe, its natural (the hand ends at once, no bust) counted in.
+
+    >>> chances = bonus_busts_by_cards(BusterRules())
+    >>> min(chances), round(sum(chances.values()), 4)
+    (3, 0.2857)
+    """
+
+    @cache
+    def busts(shoe: Shoe, hard: int, ace: bool, cards: int) -> tuple[tuple[int, float], ...]:
+        count = Count(hard, int(ace), cards)
+        if not dealer_must_draw(rules, count):
+            standing = dealer_standing(rules, count, None)
+            return ((cards, 1.0),) if bonus_busts(rules, standing) else ()
+        found: dict[int, float] = {}
+        left = sum(shoe)
+        for point, number in enumerate(shoe, start=1):
+            if number:
+                for size, chance in busts(_without(shoe, point), hard + point, ace or point == 1,
+                                          cards + 1):
+                    found[size] = found.get(size, 0.0) + chance * number / left
+        return tuple(sorted(found.items()))
+
+    shoe = full_shoe(rules.decks)
+    total: dict[int, float] = {}
+    cards = sum(shoe)
+    for up, ups in enumerate(shoe, start=1):
+        after_up = _without(shoe, up)
+        for hole, holes in enumerate(after_up, start=1):
+            if not holes or sorted((up, hole)) == [1, 10]:
+                continue
+            chance = ups / cards * holes / (cards - 1)
+            for size, bust in busts(_without(after_up, hole), up + hole, up == 1 or hole == 1, 2):
+                total[size] = total.get(size, 0.0) + chance * bust
+    return total
+
+
+def bonus_edge(rules: BusterRules) -> dict[str, Any]:
+    """The Buster bonus's exact house edge."""
+    chances = bonus_busts_by_cards(rules)
+    value = sum(chance * rules.bonus_odds(cards) for cards, chance in chances.items())
+    value -= 1 - sum(chances.values())
+    return {"house_edge": -value, "method": "exact: the player-dealer's cards from a full shoe"}
+
+
+def insurance_edge(rules: BusterRules) -> dict[str, Any]:
+    """Insurance's exact house edge: the hole card under an ace, from the rest of a full shoe.
+
+    >>> round(insurance_edge(BusterRules())["house_edge"], 6)
+    0.074699
+    """
+    decks = rules.decks
+    left = 52 * decks - 1
+    paying = 16 * decks - (0 if rules.insurance_pays_on_blackjack_x else decks)
+    value = 3 * paying / left - 1
+    return {"house_edge": -value, "method": "exact: the hole card under an ace"}
+
+
+def blazing_chances(rules: BusterRules) -> list[tuple[float, int, int]]:
+    """Every way three cards from a full shoe can win Blazing 7's: (chance, N for 1, percent of
+    the meter), each prize as the game's own :func:`blazing_prize` names it."""
+    d = rules.decks
+    deal = math.comb(52 * d, 3)
+    others = 48 * d
+    seven = [Card(7, suit) for suit in range(4)]
+    # Suits of three 7s: one suit; two suits of one colour; mixed colours.
+    patterns = [
+        ((seven[0], seven[0], seven[0]), 4 * math.comb(d, 3)),
+        ((seven[1], seven[1], seven[2]), 2 * (math.comb(2 * d, 3) - 2 * math.comb(d, 3))),
+        ((seven[0], seven[0], seven[1]),
+         math.comb(4 * d, 3) - 4 * math.comb(d, 3) - 2 * (math.comb(2 * d, 3) - 2 * math.comb(d, 3))),
+        ((seven[0], seven[1], Card(13, 0)), math.comb(4 * d, 2) * others),
+        ((seven[0], Card(13, 0), Card(12, 1)), 4 * d * math.comb(others, 2)),
+    ]
+    found = []
+    for cards, ways in patterns:
+        prize = blazing_prize(rules, cards)
+        if prize is not None and ways:
+            found.append((ways / deal, prize.for_one, prize.percent))
+    return found
+
+
+def progressive_edges(rules: BusterRules) -> dict[str, dict[str, Any]]:
+    """Blazing 7's: the house edge at the base meter and in the long run, and the meter at which
+    the wager breaks even (cents)."""
+    wager = rules.progressive_wager
+    chances = blazing_chances(rules)
+    fixed = sum(chance * for_one for chance, for_one, percent in chances if not percent)
+    share = sum(chance * percent / 100 for chance, _, percent in chances if percent)
+    whole = sum(chance for chance, _, percent in chances if percent == 100)
+    at_base = fixed + share * rules.progressive_base / wager
+    long_run = fixed + (rules.progressive_increment + whole * rules.progressive_base) / wager
+    figures: dict[str, dict[str, Any]] = {
+        "progressive": {"house_edge": 1 - at_base, "method": "exact: three cards, the meter at its base"},
+        "progressive_long_run": {
+            "house_edge": 1 - long_run,
+            "method": "exact: every increment paid back, the base put up again after each jackpot"},
+    }
+    if share:
+        figures["progressive_break_even_meter"] = {
+            "value": math.ceil((1 - fixed) * wager / share),
+            "method": "exact: the meter (cents) at which the wager returns what it costs"}
+    return figures
+
+
+def _worker_init(tables: Tables) -> None:
+    global _TABLES
+    _TABLES = tables
+
+
+_TABLES: Tables | None = None
+
+
+def _batch(seed: int) -> tuple[int, float, float]:
+    assert _TABLES is not None
+    return simulate(_TABLES, BATCH, seed)
+
+
+def interval(rounds: int, total: float, squares: float) -> tuple[float, float]:
+    """The mean result and the half-width of its 95% interval (normal approximation).
+
+    >>> [round(x, 4) for x in interval(4, 0.0, 4.0)]
+    [0.0, 1.1316]
+    """
+    mean = total / rounds
+    variance = max(squares / rounds - mean * mean, 0.0) * rounds / max(rounds - 1, 1)
+    return mean, Z95 * math.sqrt(variance / rounds)
+
+
+def simulate_base(rules: BusterRules, precision: float = PRECISION, workers: int = WORKERS,
+                  seed: int = 31, max_rounds: int = MAX_ROUNDS,
+                  tables: Tables | None = None) -> dict[str, Any]:
+    """The base wager's house edge by simulation, run until its 95% interval is ``precision`` wide
+    on each side (or ``max_rounds`` are played), in batches of :data:`BATCH` rounds."""
+    tables = tables or build_tables(rules)
+    rounds, total, squares = 0, 0.0, 0.0
+    for done, batch_total, batch_squares in _batches(tables, workers, seed):
+        rounds, total, squares = rounds + done, total + batch_total, squares + batch_squares
+        mean, half = interval(rounds, total, squares)
+        if half <= precision or rounds >= max_rounds:
+            break
+    return {"house_edge": -mean, "interval": [-mean - half, -mean + half], "rounds": rounds,
+            "method": f"simulated: {rounds:,} rounds of basic strategy off the top of a full "
+                      f"{rules.decks}-deck shoe, 95% interval"}
+
+
+def _batches(tables: Tables, workers: int, seed: int) -> Iterator[tuple[int, float, float]]:
+    """Batch results in seed order, computed on ``workers`` processes (1: in this process)."""
+    seeds = (seed * 1_000_003 + number for number in range(MAX_ROUNDS // BATCH + 1))
+    if workers <= 1:
+        for each in seeds:
+            yield simulate(tables, BATCH, each)
+        return
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers, initializer=_worker_init, initargs=(tables,)) as pool:
+        yield from pool.imap(_batch, seeds)
+
+
+def house_edges(rules: BusterRules, precision: float = PRECISION,
+                workers: int = WORKERS) -> dict[str, dict[str, Any]]:
+    """Every wager's figures for ``table-controller math``: the base wager simulated to
+    ``precision`` on ``workers`` processes, and beside it the infinite-deck value; the bonus,
+    insurance and Blazing 7's exactly."""
+    strategy = Strategy(rules)
+    tables = build_tables(rules, strategy)
+    return {
+        "main": simulate_base(rules, precision, workers, tables=tables),
+        "main_infinite_deck": {"house_edge": -strategy.base_value(),
+                               "method": "the same strategy worked out for an infinite deck "
+                                         "(a split valued without resplits)"},
+        "bonus": bonus_edge(rules),
+        "insurance": insurance_edge(rules),
+        **progressive_edges(rules),
+    }

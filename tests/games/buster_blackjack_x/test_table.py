@@ -1,0 +1,178 @@
+"""Buster Blackjack X on the real table and journal, in process: buttons and spot readings in, pit
+events out; after every step a table rebuilt from the journal alone must be the same."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from controller.games.buster_blackjack_x.game import BusterBlackjackX
+from controller.games.buster_blackjack_x.rules import BusterRules
+from controller.games.interface import Limits
+from controller.journal.log import Journal, read_records
+from controller.table.views import dealer_view, public_state
+from tests.rigs.table_rig import Rig, types
+
+BUTTONS = ("deal", "stand", "next", "void", "double", "split", "surrender", "insurance")
+
+
+def rig(folder: Path, **options: Any) -> Rig:
+    table = Rig(folder, game=BusterBlackjackX(BusterRules(**options), Limits(500, 50000)), buttons=BUTTONS)
+    table.ready()
+    return table
+
+
+def command(table: Rig, name: str, **args: Any) -> list[dict[str, Any]]:
+    before = len(table.published)
+    assert table.table.command(name, args) is None, table.table.notice
+    table.check_recovery()
+    return table.published[before:]
+
+
+def meter(table: Rig) -> int:
+    value: int = public_state(table.table)["meters"]["blazing_7s"]
+    return value
+
+
+def test_a_banked_hand_with_a_split_a_double_after_it_and_the_bank_settled(tmp_path: Path) -> None:
+    table = rig(tmp_path, collection_fee=100)
+    assert types(command(table, "buy_in", seat=5, amount=50_000)) == ["seat.stack"]
+    table.table.tick()
+    assert meter(table) == 100_000
+    table.bet(1, "main", 1000)
+    table.bet(1, "progressive", 100)
+    table.bet(2, "main", 2000)
+    started = table.press("deal")
+    assert types(started) == ["hand.started", "bets.closed", "meter"]
+    assert started[0]["data"] == {"seats": [1, 2], "dealer_seat": 5}
+    assert started[2]["data"] == {"name": "blazing_7s", "value": 100_005}
+    for text in ("8h", "Tc", "6d", "8c", "9s", "Ts"):           # seat 1: 8 8; seat 2: 19; 16 up/hole
+        table.card(text)
+    assert table.table.live_buttons() == ("stand", "void", "double", "split", "surrender")
+    table.bet(1, "main", 2000)                                   # the split's wager: no past posting
+    split = table.press("split")
+    assert split[0]["data"] == {"seat": 1, "hand_index": 0, "action": "split", "amount": 1000}
+    table.card("3d")                                             # hand 1: 11
+    table.bet(1, "main", 3000)
+    assert table.press("double")[0]["data"]["amount"] == 1000
+    dealt = table.card("Kh")
+    assert (dealt[0]["data"]["seat"], dealt[0]["data"]["hand_index"]) == (1, 0)
+    table.card("2d")                                             # hand 2: 8 2
+    table.press("stand")
+    table.press("stand")                                         # seat 2
+    events = table.card("5c")                                    # the player-dealer: 21
+    assert types(events) == ["card.dealt", "hand.settled"]
+    results = [(r["seat"], r["spot"], r["hand_index"], r["payout"]) for r in events[1]["data"]["results"]]
+    assert results == [(1, "main", 0, 0), (1, "main", 1, -1000), (1, "progressive", 0, -100),
+                       (2, "main", 0, -2000)]
+    view = dealer_view(table.table)
+    assert view.dealer_seat == 5 and "Bank at seat 5: $500.00 -> $529.00, fee $1.00" in view.payouts
+    assert not [e for e in table.published if e["type"] == "alert"]
+    ended = table.press("next")
+    assert [(e["type"], e["data"]) for e in ended[:2]] == [
+        ("seat.stack", {"seat": 5, "amount": 52_900, "reason": "result"}), ("button.moved", {"seat": 5})]
+
+
+def test_past_posting_is_what_no_decision_explains(tmp_path: Path) -> None:
+    table = rig(tmp_path, banker="house")
+    table.bet(1, "main", 1000)
+    table.bet(2, "main", 1000)
+    table.press("deal")
+    for text in ("8h", "Tc", "6d", "3c", "9s", "Ts"):
+        table.card(text)
+    table.bet(1, "main", 3000)                                   # more than a double or split allows
+    table.bet(2, "main", 1500)                                   # seat 2 is not deciding
+    table.bet(1, "side", 500)
+    alerts = [(e["data"]["seat"], e["data"]["spot"]) for e in table.published if e["type"] == "alert"]
+    assert alerts == [(1, "main"), (2, "main"), (1, "side")]
+    assert table.table.press("double") is not None               # the spot reads $30.00
+    assert "a double adds up to $10.00" in (table.table.notice or "")
+
+
+def test_insurance_from_the_insurance_spot_and_paid_on_a_natural(tmp_path: Path) -> None:
+    table = rig(tmp_path, banker="house")
+    table.bet(1, "main", 1000)
+    table.press("deal")
+    for text in ("9h", "Ac", "9s", "Kd"):
+        table.card(text)
+    assert table.table.live_buttons() == ("next", "void", "insurance")
+    table.bet(1, "insurance", 500)
+    events = table.press("insurance")
+    assert types(events) == ["player.action", "card.revealed", "hand.settled"]
+    assert events[0]["data"]["amount"] == 500
+    assert [(r["spot"], r["payout"]) for r in events[2]["data"]["results"]] == [("main", -1000),
+                                                                                 ("insurance", 1000)]
+
+
+def test_a_jackpot_waits_for_the_supervisor_and_the_meter_is_exact(tmp_path: Path) -> None:
+    table = rig(tmp_path, banker="house")
+    table.table.tick()
+    table.bet(1, "main", 1000)
+    table.bet(1, "progressive", 100)
+    table.press("deal")
+    for text in ("7c", "7c", "7c", "Td"):
+        table.card(text)
+    events = table.press("stand")
+    assert types(events) == ["player.action", "card.revealed", "progressive.hit", "alert", "meter",
+                             "hand.settled"]
+    assert events[2]["data"] == {"seat": 1, "hand_index": 0, "prize": "three suited 7s", "amount": 100_005}
+    assert events[3]["data"]["code"] == "progressive_hit" and events[4]["data"]["value"] == 100_000
+    table.press("next")
+    assert "waits for a supervisor" in "; ".join(table.table.deal_problems())
+    paid = command(table, "confirm_progressive", seat=1, supervisor="S101")
+    assert [(e["type"], e["data"]) for e in paid] == [
+        ("progressive.paid", {"seat": 1, "amount": 100_005, "supervisor": "S101"})]
+    assert table.table.command("confirm_progressive", {"seat": 1, "supervisor": "S101"}) is not None
+    assert table.table.state.session.hits[-1].amount == 100_005
+    assert not table.table.state.session.unpaid
+
+
+def test_a_deal_cut_short_by_a_crash_adds_nothing_to_the_meter_and_a_void_takes_it_back(
+        tmp_path: Path) -> None:
+    table = rig(tmp_path, banker="house")
+    table.table.tick()
+    table.bet(1, "main", 1000)
+    table.bet(1, "progressive", 100)
+    table.press("deal")
+    assert meter(table) == 100_005
+    # A crash in the middle of writing the deal's step: its last record never reached the disk.
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    lines = (tmp_path / "journal.log").read_bytes().splitlines(keepends=True)
+    (crashed / "journal.log").write_bytes(b"".join(lines[:-1]))
+    journal = Journal.open(crashed / "journal.log")
+    assert journal.cut_step
+    journal.close()
+    rebuilt = table.rebuilt(list(read_records(crashed / "journal.log")))
+    assert rebuilt.phase == "betting" and public_state(rebuilt)["meters"]["blazing_7s"] == 100_000
+    # Whole, the step is there exactly once.
+    shutil.rmtree(crashed)
+    assert public_state(table.rebuilt())["meters"]["blazing_7s"] == 100_005
+    table.card("7c")
+    voided = table.press("void")
+    assert types(voided) == ["meter", "hand.voided"]
+    assert meter(table) == 100_000
+
+
+def test_a_settlement_cut_short_by_a_crash_leaves_no_hit_and_the_hand_resumes(tmp_path: Path) -> None:
+    table = rig(tmp_path, banker="house")
+    table.table.tick()
+    table.bet(1, "main", 1000)
+    table.bet(1, "progressive", 100)
+    table.press("deal")
+    for text in ("7d", "7d", "7d", "Td"):
+        table.card(text)
+    table.press("stand")                                   # the step with the hit and the settlement
+    assert len(table.table.state.session.unpaid) == 1
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    lines = (tmp_path / "journal.log").read_bytes().splitlines(keepends=True)
+    (crashed / "journal.log").write_bytes(b"".join(lines[:-2]))   # the hit is on the disk, not the rest
+    Journal.open(crashed / "journal.log").close()                 # opening cuts the torn step off
+    rebuilt = table.rebuilt(list(read_records(crashed / "journal.log")))
+    session = rebuilt.state.session
+    assert (rebuilt.phase, session.unpaid, session.meters["blazing_7s"]) == ("in_hand", (), 100_005)
+    assert rebuilt.press("stand") is None                          # the dealer presses again
+    assert [hit.amount for hit in rebuilt.state.session.unpaid] == [100_005]
+    assert rebuilt.state.session.meters["blazing_7s"] == 100_000
