@@ -98,10 +98,11 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
         # Measured by the events' own timestamps: a subscriber that joins as the daemon binds
         # may only see the first events when it catches up (at the first heartbeat).
         opened, online = (event_time(pit.events[i]) - started for i in (0, 2))
+        before = len(stamped.arrived)
         shoe.load_shoe(6)
         for seat in range(1, 7):
             rfid.place(antenna(seat, "main"), [(f"{seat:016x}", 500)])
-        await stamped.wait(len(pit.events) + 7)
+        await stamped.wait(before + 7)                  # shoe.loaded, six bet.placed
         latencies: list[float] = []
         choices = random.Random(3)
         for _ in range(hands):

@@ -45,9 +45,6 @@ from controller.games.interface import Limits
 from controller.pit.server import is_local_endpoint, load_secret_key
 from controller.security.supervisor_pins import looks_like_pin_hash
 
-SPEC_GAMES = ("easy-jack", "blackjack-extreme", "holdem-blackjack", "buster-blackjack-x")
-"""Every game name of the configuration contract (not all of them implemented in this version)."""
-
 BUTTON_NAMES = (
     "deal",
     "stand",
@@ -306,10 +303,7 @@ class _Parser:
             return None
         if name in GAMES:
             return GAMES[name]
-        if name in SPEC_GAMES:
-            self.fail("table.game", f"{name!r} is not available in this version")
-        else:
-            self.fail("table.game", f"{name!r} is not a game (choose from {', '.join(GAMES)})")
+        self.fail("table.game", f"{name!r} is not a game (choose from {', '.join(GAMES)})")
         return None
 
     def limits(self) -> Limits | None:

@@ -202,6 +202,10 @@ class Table:
         None if it was taken, else why not. Its events are one step."""
         if name not in self.game.commands:
             return f"unknown command {name!r}"
+        seat = args.get("seat")
+        if isinstance(seat, int) and not 1 <= seat <= self.settings.seats:
+            return self._refuse(f"{name}: there is no seat {seat} at this table (seats 1 to "
+                                f"{self.settings.seats})")
         try:
             events = self.game.command(name, args, self.state.session, self.phase != "betting")
         except RuleError as error:

@@ -171,11 +171,6 @@ def test_shipped_example_loads() -> None:
         ("seats = 6", "seats = 33", "table.seats: must be 1..32, not 33"),
         (
             'game = "easy-jack"',
-            'game = "buster-blackjack-x"',
-            "table.game: 'buster-blackjack-x' is not available in this version",
-        ),
-        (
-            'game = "easy-jack"',
             'game = "poker"',
             "table.game: 'poker' is not a game (choose from easy-jack, holdem-blackjack, blackjack-extreme, "
             "buster-blackjack-x)",

@@ -91,4 +91,4 @@ def test_a_shoe_whose_index_really_jumped_comes_back_with_a_supervisor_resync(ri
     gap = rig.next("alert", code="card_gap")
     assert (gap["data"]["index"], gap["data"]["last_index"]) == (2, 100)
     assert rig.next("alert", code="card_out_of_turn")["data"]["index"] == 101
-    assert "shoe_resync refused: supervisor 'S101' is unknown or gave a wrong PIN" in rig.log_text()
+    assert "supervisor command 'shoe_resync' for 'S101' refused: wrong supervisor id or PIN" in rig.log_text()

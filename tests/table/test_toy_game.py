@@ -46,6 +46,8 @@ def test_buy_ins_are_stack_events_and_bets_are_checked_against_the_stack(rig: Ri
     refused = command(rig, "buy_in", seat=1, amount=100)[0]
     assert refused == "buy_in: seat 1 already has a stack: top up instead"
     assert command(rig, "dance", seat=1)[0] == "unknown command 'dance'"
+    assert command(rig, "buy_in", seat=7, amount=1000)[0] == (
+        "buy_in: there is no seat 7 at this table (seats 1 to 6)")
     rig.bet(1, "main", 20000)
     assert rig.table.refusal("deal") == "seat 1 bets 20000 with a stack of 10000"
     rig.bet(1, "main", 1000)

@@ -33,11 +33,12 @@ STACK_COMMANDS = ("buy_in", "top_up", "cash_out")
 
 @dataclass(frozen=True)
 class StackRules:
-    """What a buy-in may be, in cents (``max_buy_in`` None: no maximum); ``seats`` at the table."""
+    """What a buy-in may be, in cents (``max_buy_in`` None: no maximum); ``seats``: the most seats
+    the game seats (None: as many as the table has; the table refuses a seat it does not have)."""
 
     min_buy_in: int
     max_buy_in: int | None = None
-    seats: int = 6
+    seats: int | None = None
 
 
 def _whole(args: Mapping[str, object], key: str) -> int:
@@ -52,8 +53,8 @@ def stack_command(name: str, args: Mapping[str, object], session: Session, in_ha
     """The stack change that command ``name`` (``buy_in``, ``top_up``, ``cash_out``) with
     ``args`` (``seat``, ``amount`` in cents) makes; raises RuleError with the reason if refused."""
     seat = _whole(args, "seat")
-    if not 1 <= seat <= rules.seats:
-        raise RuleError(f"there is no seat {seat} (seats 1 to {rules.seats})")
+    if rules.seats is not None and not 1 <= seat <= rules.seats:
+        raise RuleError(f"this game seats players at seats 1 to {rules.seats}, not {seat}")
     if in_hand:
         raise RuleError(f"seat {seat}: stacks change only between hands")
     stack = session.stacks.get(seat)

@@ -105,7 +105,7 @@ def test_stacks_by_command_only_between_hands() -> None:
     session = session.apply(events[0])
     with pytest.raises(RuleError, match="seat 1: stacks change only between hands"):
         table.command("top_up", {"seat": 1, "amount": 1000}, session, True)
-    with pytest.raises(RuleError, match=r"there is no seat 7 \(seats 1 to 6\)"):
+    with pytest.raises(RuleError, match=r"this game seats players at seats 1 to 6, not 7"):
         table.command("buy_in", {"seat": 7, "amount": 10000}, session, False)
     capped = game(min_buy_in=500, max_buy_in=20000)
     with pytest.raises(RuleError, match="a stack may hold at most 20000 cents"):
