@@ -176,6 +176,9 @@ class _WhenLive:
     def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         self.floor.snapshot(follower, snapshot)
 
+    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+        self.floor.refreshed(follower, snapshot)
+
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
         self.floor.event(follower, message, topic, body, live)
