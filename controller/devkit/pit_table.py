@@ -16,7 +16,6 @@ would.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from typing import Any
@@ -44,6 +43,8 @@ class EnvelopeTable:
         self.alerts: list[dict[str, Any]] = []
         self.hand: int | None = None
         self.picture = self._fresh_picture()
+        self.snapshots = 0
+        """Snapshots served."""
         self.server = PitServer(
             table_id, publish=f"tcp://{host}:*", sync=f"tcp://{host}:*", control="tcp://127.0.0.1:*",
             snapshot=self.snapshot, history=self.replay, last_seq=lambda: len(self.history),
@@ -109,11 +110,13 @@ class EnvelopeTable:
         return picture
 
     def snapshot(self) -> dict[str, Any]:
-        """The state the events built (with the game's part from ``game_view``) and the last alerts."""
-        state: dict[str, Any] = copy.deepcopy(self.picture.state)
-        state.update(live_buttons=[], alerts=self.alerts[-20:])
-        if self.game_view is not None:
-            self.game_view(state)
+        """The state the events built (with the game's part from ``game_view``) and the last alerts.
+
+        Not a copy: it is the table's own state, to be sent (encoded) at once."""
+        self.snapshots += 1
+        if self.game_view is not None:  # the game's part of the table's own state, as of now
+            self.game_view(self.picture.state)
+        state: dict[str, Any] = {**self.picture.state, "live_buttons": [], "alerts": self.alerts[-20:]}
         snapshot: dict[str, Any] = {"seq": len(self.history), "state": state}
         if self.epoch is not None:
             snapshot["epoch"] = self.epoch

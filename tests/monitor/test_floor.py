@@ -367,22 +367,23 @@ def test_events_the_model_does_not_know_or_cannot_read_are_logged_not_fatal() ->
         {"seq": 1, "type": "seat.stack", "hand": None,
          "data": {"seat": 1, "amount": 20000, "reason": "buy_in"}},
         {"seq": 2, "type": "meter", "hand": None, "data": {"name": "progressive", "value": 1234567}},
-        {"seq": 3, "type": "pot", "hand": 1, "data": {"pots": [{"amount": 900, "seats": [1]}], "rake": 50}},
-        {"seq": 4, "type": "card.dealt", "hand": 1, "data": {"to": "seat", "seat": 1, "card": "Zz",
+        {"seq": 3, "type": "hand.started", "hand": 1, "data": {"seats": [1], "dealer_seat": None}},
+        {"seq": 4, "type": "pot", "hand": 1, "data": {"pots": [{"amount": 900, "seats": [1]}], "rake": 50}},
+        {"seq": 5, "type": "card.dealt", "hand": 1, "data": {"to": "seat", "seat": 1, "card": "Zz",
                                                             "face_up": True, "index": 1}},
-        {"seq": 5, "type": "card.dealt", "hand": 1, "data": "not an object"},
-        {"seq": 6, "type": "tournament.level", "hand": None, "data": {"level": 3, "blinds": [100, 200]}},
-        {"seq": 7, "type": "gizmo.spun", "hand": None, "data": {"speed": 3}},
-        {"seq": 8, "type": "meter", "hand": None, "data": {"value": 1}},
+        {"seq": 6, "type": "card.dealt", "hand": 1, "data": "not an object"},
+        {"seq": 7, "type": "tournament.level", "hand": None, "data": {"level": 3, "blinds": [100, 200]}},
+        {"seq": 8, "type": "gizmo.spun", "hand": None, "data": {"speed": 3}},
+        {"seq": 9, "type": "meter", "hand": None, "data": {"value": 1}},
     ]
     asked = [model.apply(event, live=True) for event in events]
-    assert asked == [False, False, True, True, True, False, True, False]   # the table must say the rest
+    assert asked == [False, False, True, True, True, True, False, True, False]   # the table must say the rest
     detail = model.detail([], [])
     assert detail["state"]["seats"][0]["stack"] == 20000 and detail["meters"] == {"progressive": 1234567}
     assert detail["state"]["pots"] == [{"amount": 900, "seats": [1]}] and detail["rake"] == 50
     assert detail["state"]["seats"][0]["cards"] == ["Zz"] and detail["state"]["seats"][0]["total"] is None
     assert detail["tournament"]["level"] == 3 and detail["stale"] is True
-    assert model.seq == 8 and detail["table_log"][1]["text"] == "gizmo.spun: speed 3"
+    assert model.seq == 9 and detail["table_log"][1]["text"] == "gizmo.spun: speed 3"
     assert detail["table_log"][2]["text"] == "level 3: blinds $1.00/$2.00"
 
 

@@ -17,8 +17,9 @@ again). So between such an event and the snapshot (a round trip to the table)
 the totals and the game's phase are those before the event; :attr:`TableModel.stale`
 says so.
 
-The model also keeps the last hands step by step, the last hand's result, the
-rake of the last pots and the tournament's places, which no snapshot holds.
+The model also keeps what no snapshot holds, from the events before the
+snapshot too: the last hands step by step, the last hand's result (and who
+banked it), the rake due on the pots, the tournament's places and winner.
 
 :class:`Floor` holds every table's model and the :class:`AlertBook`; it is the
 followers' listener, and tells ``on_change`` which table changed.
@@ -170,6 +171,10 @@ def _hand() -> dict[str, Any]:
     return {"cards": [], "total": None, "wager": None, "status": None}
 
 
+_SEAT_KEYS = frozenset(_seat(0))
+_HAND_KEYS = frozenset(_hand())
+
+
 def _no_dealer(seat: Any = None) -> dict[str, Any]:
     return {"cards": [], "total": None, "seat": seat}
 
@@ -186,28 +191,26 @@ def empty_state(name: str) -> dict[str, Any]:
 
 
 def state_of(name: str, snapshot_state: dict[str, Any]) -> dict[str, Any]:
-    """The model's state from a snapshot's: every key the snapshot has, checked, and a default
-    for any it lacks (a table of an older version). ``KeyError``/``TypeError``/``ValueError``
-    for a state that cannot be read."""
-    state = empty_state(name)
-    state.update({k: v for k, v in snapshot_state.items() if k not in SKIPPED})
-    seats = []
-    for entry in state["seats"]:
-        seat = {**_seat(int(entry["seat"])), **entry}
-        seat["bets"] = dict(seat["bets"])
-        seat["hands"] = [{**_hand(), **h, "cards": list(h.get("cards") or [])} for h in seat["hands"]]
+    """The model's state from a snapshot's (taken over, not copied): every key the snapshot has,
+    and a default for any it lacks (a table of an older version). ``KeyError``, ``TypeError``,
+    ``ValueError`` or ``AttributeError`` for a state that cannot be read."""
+    state = {k: v for k, v in snapshot_state.items() if k not in SKIPPED}
+    for key, default in empty_state(name).items():
+        if state.get(key) is None:
+            state[key] = default
+        elif isinstance(default, dict):
+            state[key] = {**default, **state[key]}
+    for seat in state["seats"]:
+        int(seat["seat"])
+        if _SEAT_KEYS - seat.keys():
+            for key, default in _seat(0).items():
+                seat.setdefault(key, default)
+        for hand in seat["hands"]:
+            if _HAND_KEYS - hand.keys():
+                for key, default in _hand().items():
+                    hand.setdefault(key, default)
         if not seat["hands"] and seat["cards"]:  # a table that sends no hands: its cards are one
             seat["hands"] = [{**_hand(), "cards": list(seat["cards"]), "total": seat["total"]}]
-        seat["cards"] = list(seat["cards"])
-        seats.append(seat)
-    state["seats"] = seats
-    state["dealer"] = {**_no_dealer(), **(state["dealer"] or {})}
-    state["dealer"]["cards"] = list(state["dealer"]["cards"])
-    state["pots"] = [dict(p) for p in state["pots"] or []]
-    state["devices"] = {str(k): dict(v) for k, v in (state["devices"] or {}).items()}
-    state["shoe"] = {**empty_state(name)["shoe"], **(state["shoe"] or {})}
-    state["session"] = {**empty_state(name)["session"], **(state["session"] or {})}
-    state["meters"] = dict(state["meters"] or {})
     if state["table_phase"] is None and state["phase"] is not None:
         state["table_phase"] = state["phase"] if state["hand"] is None or state["phase"] == "settled" \
             else "in_hand"
@@ -231,10 +234,8 @@ class TableModel:
         self.stale = False
         """An event changed the hand since the last snapshot: the game's part of the picture
         (totals, statuses, the game's phase, whose turn) waits for a newer one."""
-        self.wagers: list[dict[str, Any]] = []
-        """The wagers at ``bets.closed`` of the hand in play."""
-        self.rake: int | None = None
-        """The rake due on the pots of the hand in play, as the last ``pot`` said."""
+        self._rake: tuple[Any, Any] = (None, None)
+        """The hand of the last ``pot`` and the rake it said was due."""
         self.places: dict[int, int] = {}
         """Tournament places of the seats eliminated (``player.eliminated``)."""
         self.winner: int | None = None
@@ -254,7 +255,7 @@ class TableModel:
         self.table_log.clear()
         self.last_result = None
         self.places, self.winner = {}, None
-        self.wagers, self.rake = [], None
+        self._rake = self._dealt_by = (None, None)
         self.refresh(snapshot)
 
     def refresh(self, snapshot: dict[str, Any]) -> None:
@@ -263,11 +264,6 @@ class TableModel:
         self.seq = snapshot["seq"]
         self.stale = False
         self._indices.clear()
-        if self.state["hand"] is None:
-            self.wagers, self.rake = [], None
-        elif not self.wagers:  # started in the middle of a hand: its wagers as the spots hold them
-            self.wagers = [{"seat": s["seat"], "spot": spot, "amount": amount}
-                           for s in self.state["seats"] for spot, amount in s["bets"].items()]
 
     def apply(self, message: dict[str, Any], live: bool) -> bool:
         """One event: into the hands log always, into the picture when ``live`` (after the snapshot).
@@ -303,6 +299,8 @@ class TableModel:
         """What no snapshot holds, from the events before the snapshot too."""
         if kind == "hand.started":
             self._dealt_by = (message.get("hand"), data.get("dealer_seat"))
+        elif kind == "pot":
+            self._rake = (message.get("hand"), data.get("rake"))
         elif kind == "hand.settled":
             self.last_result = self._result(message)
         elif kind == "hand.voided":
@@ -389,7 +387,6 @@ class TableModel:
         for seat in self.state["seats"]:
             seat.update(cards=[], hands=[], total=None, in_turn=False)
         self._indices.clear()
-        self.wagers, self.rake = [], None
 
     def _hand_started(self, message: dict[str, Any], data: dict[str, Any]) -> None:
         hand = message.get("hand")
@@ -399,9 +396,6 @@ class TableModel:
             self.state["next_hand"] = hand + 1
             self.state["meters"]["hands"] = hand
         self._clear_hand(data.get("dealer_seat"))
-
-    def _bets_closed(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self.wagers = [dict(b) for b in data.get("bets", [])]
 
     def _cards(self, data: dict[str, Any]) -> list[Any] | None:
         """The list of cards a ``card.dealt`` or ``card.revealed`` is about (made if new)."""
@@ -443,7 +437,6 @@ class TableModel:
     def _pot(self, message: dict[str, Any], data: dict[str, Any]) -> None:
         self.state["pots"] = [{"amount": p["amount"], "seats": list(p.get("seats", []))}
                               for p in data.get("pots", [])]
-        self.rake = data.get("rake")
 
     def _settled(self, message: dict[str, Any], data: dict[str, Any]) -> None:
         self.state.update(phase="settled", table_phase="settled", results=list(data.get("results", [])))
@@ -489,30 +482,34 @@ class TableModel:
     # ------------------------------------------------------------------ views
 
     def seat_wagers(self) -> dict[int, int]:
-        """Cents in play per seat: during a hand the larger of its wagers at ``bets.closed`` and
-        what rides on its hands now (a raise, a split, chips put into the pots), else the bets on
-        its spots."""
+        """Cents in play per seat with a wager: the bets on its spots (during a hand, as they were
+        when bets closed: no ``bet.placed`` comes in a hand), or during a hand what rides on its
+        hands now if that is more (a raise, a split, chips put into the pots)."""
         amounts: dict[int, int] = {}
-        if self.state["hand"] is not None:
-            for w in self.wagers:
-                amounts[w["seat"]] = amounts.get(w["seat"], 0) + int(w["amount"])
-            for seat in self.state["seats"]:
-                riding = sum(int(h.get("wager") or 0) for h in seat["hands"])
-                if riding > amounts.get(seat["seat"], 0):
-                    amounts[seat["seat"]] = riding
-        else:
-            for s in self.state["seats"]:
-                if s["bets"]:
-                    amounts[s["seat"]] = sum(int(a) for a in s["bets"].values())
+        in_hand = self.state["hand"] is not None
+        for seat in self.state["seats"]:
+            amount = sum(seat["bets"].values()) if seat["bets"] else 0
+            if in_hand and seat["hands"]:
+                amount = max(amount, sum(h["wager"] or 0 for h in seat["hands"]))
+            if amount:
+                amounts[seat["seat"]] = amount
         return amounts
+
+    def closed_wagers(self) -> list[dict[str, Any]]:
+        """The wagers of the hand in play as ``bets.closed`` listed them (none between hands)."""
+        if self.state["hand"] is None:
+            return []
+        return [{"seat": seat["seat"], "spot": spot, "amount": amount}
+                for seat in self.state["seats"] for spot, amount in sorted(seat["bets"].items())]
 
     def wagers_in_play(self) -> int:
         """Cents on the table: the sum of :meth:`seat_wagers`."""
         return sum(self.seat_wagers().values())
 
-    def occupied(self) -> list[dict[str, Any]]:
-        """Seats with a wager or a stack: how much is in play, the stack, and who deals."""
-        amounts = self.seat_wagers()
+    def occupied(self, amounts: dict[int, int] | None = None) -> list[dict[str, Any]]:
+        """Seats with a wager or a stack: how much is in play (``amounts``, else :meth:`seat_wagers`),
+        the stack, and who deals."""
+        amounts = self.seat_wagers() if amounts is None else amounts
         dealer = self.state["dealer"].get("seat")
         shown = []
         for seat in self.state["seats"]:
@@ -537,10 +534,12 @@ class TableModel:
     def tile(self, alerts: list[Alert]) -> dict[str, Any]:
         """What the floor view shows of this table."""
         devices = self.state["devices"]
+        amounts = self.seat_wagers()
+        wagers = sum(amounts.values())
         return {
             "table": self.name, "game": self.state["game"], "hand": self.state["hand"],
-            "phase": self.state["phase"], "wagers": self.wagers_in_play(),
-            "wagers_text": format_money(self.wagers_in_play()), "seats": self.occupied(),
+            "phase": self.state["phase"], "wagers": wagers, "wagers_text": format_money(wagers),
+            "seats": self.occupied(amounts),
             "seat_count": len(self.state["seats"]),
             "dealer_seat": self.state["dealer"].get("seat"),
             "button": self.state["session"].get("button"),
@@ -553,6 +552,11 @@ class TableModel:
             "alerts": [a.to_json() for a in alerts],
         }
 
+    def rake(self) -> int | None:
+        """The rake due on the pots of the hand in play, as its last ``pot`` said (None without)."""
+        hand, rake = self._rake
+        return rake if hand is not None and hand == self.state["hand"] else None
+
     def meters(self) -> dict[str, int]:
         """The table's meters by name (a progressive's), without the hand count."""
         return {k: v for k, v in self.state["meters"].items() if k != "hands"}
@@ -561,7 +565,7 @@ class TableModel:
         """What the table's own page shows."""
         return {
             **self.tile(alerts), "limits": self.limits, "state": self.state,
-            "wagers_list": self.wagers, "rake": self.rake, "hands": list(self.hands),
+            "wagers_list": self.closed_wagers(), "rake": self.rake(), "hands": list(self.hands),
             "table_log": list(self.table_log),
             "acknowledged": [a.to_json() for a in acknowledged],
         }
@@ -576,7 +580,6 @@ _APPLY: dict[str, Callable[[TableModel, dict[str, Any], dict[str, Any]], None]] 
     "alert": TableModel._alert,
     "bet.placed": TableModel._bet,
     "hand.started": TableModel._hand_started,
-    "bets.closed": TableModel._bets_closed,
     "card.dealt": TableModel._dealt,
     "card.revealed": TableModel._revealed,
     "pot": TableModel._pot,

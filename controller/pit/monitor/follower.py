@@ -31,10 +31,10 @@ start a new sequence:
   meanwhile, it takes one more afterwards. The events up to the snapshot's
   ``seq`` that come after it are then delivered as already in it (not live).
 
-Nothing here blocks the loop: the SUB socket is read when its descriptor
-wakes the loop, and each sync request goes through the follower's own asyncio
-DEALER socket with a time limit (a socket that missed its reply is closed and
-a new one made). A failing sync request marks the link ``error`` and is tried
+Nothing here blocks the loop: the SUB socket and the follower's one DEALER
+socket (for sync requests, each with a time limit; a socket that missed its
+reply is closed and a new one made) are read when their descriptors wake the
+loop. A failing sync request marks the link ``error`` and is tried
 again after ``RETRY`` seconds.
 """
 
@@ -152,7 +152,9 @@ class Follower:
         """Events up to this seq are in the last snapshot taken: delivered as not live."""
         self._refresh = False
         self._refresh_at = 0.0
-        self._dealer: zmq.asyncio.Socket | None = None
+        self._dealer: zmq.Socket[bytes] | None = None
+        self._answer = asyncio.Event()
+        """Set when the DEALER socket's descriptor wakes the loop."""
         if position is not None:
             self.epoch, self.last_seq = position.epoch, position.seq
             self._remember(position.seq, position.body)
@@ -208,11 +210,6 @@ class Follower:
             loop.remove_reader(fd)
             sub.close(linger=0)
             self._close_dealer()
-
-    def _socket(self, kind: int) -> zmq.asyncio.Socket:
-        sock = self.context.socket(kind)
-        self._configure(sock)
-        return sock
 
     def _configure(self, sock: zmq.Socket[Any]) -> None:
         """Linger 0, quick reconnects, and the CURVE keys if the table needs them."""
@@ -388,6 +385,7 @@ class Follower:
         if seq and (not events or events[0][2]["seq"] > seq or events[-1][2]["seq"] < seq):
             raise SyncError(f"the replay does not hold seq {seq} of the snapshot")
         self._reset(str(snapshot["epoch"]) if "epoch" in snapshot else self._new_epoch(events))
+        self._refresh = False  # nothing asked for before it can be newer than this snapshot
         self.listener.snapshot(self, snapshot)
         self.last_seq = events[0][2]["seq"] - 1 if events else 0
         self._known = seq
@@ -446,24 +444,21 @@ class Follower:
     async def _request(self, *frames: bytes) -> list[list[bytes]]:
         """One sync request; every reply up to ``snapshot`` or ``end``; SyncError on ``error``.
 
-        The DEALER socket is kept from one request to the next; one that did not
+        The DEALER socket is kept from one request to the next and read, like
+        the SUB socket, when its descriptor wakes the loop; one that did not
         get its whole answer is closed, so that no late reply is taken for the
         answer to the next request.
         """
-        if self._dealer is None:
-            self._dealer = self._socket(zmq.DEALER)
-            self._dealer.connect(self.source.sync)
-        dealer, answered = self._dealer, False
+        dealer = self._dealer if self._dealer is not None else self._open_dealer()
+        answered = False
         try:
             try:
-                await dealer.send_multipart(list(frames), zmq.NOBLOCK)
+                dealer.send_multipart(list(frames), zmq.NOBLOCK)
             except zmq.Again:
                 raise SyncError(f"the sync socket {self.source.sync} takes no request") from None
             replies: list[list[bytes]] = []
             while True:
-                if not await dealer.poll(int(self.sync_timeout * 1000)):
-                    raise SyncError(f"no sync reply from {self.source.sync} within {self.sync_timeout:g} s")
-                reply: list[bytes] = await dealer.recv_multipart()
+                reply = await self._answer_part(dealer)
                 replies.append(reply)
                 if reply[0] == b"error":
                     answered = True
@@ -475,7 +470,31 @@ class Follower:
             if not answered:
                 self._close_dealer()
 
+    async def _answer_part(self, dealer: zmq.Socket[bytes]) -> list[bytes]:
+        """The next reply message; SyncError when none comes within ``sync_timeout``."""
+        deadline = asyncio.get_running_loop().time() + self.sync_timeout
+        while not cast(int, dealer.getsockopt(_EVENTS)) & _POLLIN:
+            self._answer.clear()
+            if cast(int, dealer.getsockopt(_EVENTS)) & _POLLIN:  # edge-triggered: look again
+                break
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await self._answer.wait()
+            except TimeoutError:
+                raise SyncError(f"no sync reply from {self.source.sync} within {self.sync_timeout:g} s") \
+                    from None
+        return dealer.recv_multipart(zmq.NOBLOCK)
+
+    def _open_dealer(self) -> zmq.Socket[bytes]:
+        dealer: zmq.Socket[bytes] = zmq.Socket(self.context, zmq.DEALER)
+        self._configure(dealer)
+        dealer.connect(self.source.sync)
+        asyncio.get_running_loop().add_reader(cast(int, dealer.getsockopt(zmq.FD)), self._answer.set)
+        self._dealer = dealer
+        return dealer
+
     def _close_dealer(self) -> None:
         if self._dealer is not None:
+            asyncio.get_running_loop().remove_reader(cast(int, self._dealer.getsockopt(zmq.FD)))
             self._dealer.close(linger=0)
             self._dealer = None
