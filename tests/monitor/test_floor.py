@@ -356,6 +356,7 @@ def test_a_tournament_s_levels_and_places(tmp_path: Path) -> None:
     assert model.tile([])["tournament"]["level"] == 2
     model.apply({"seq": 999, "type": "player.eliminated", "hand": None, "data": {"seat": 2, "place": 2}},
                 live=False)
+    model.apply({"seq": 999, "type": "player.eliminated", "hand": None, "data": {"seat": "x"}}, live=False)
     assert model.tournament()["places"] == [{"seat": 2, "place": 2}]  # type: ignore[index]
 
 

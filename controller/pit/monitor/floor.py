@@ -276,13 +276,11 @@ class TableModel:
             message = {**message, "data": {}}
         self._log(message)
         kind, data = message["type"], message.get("data") or {}
-        if not live:
-            self._remember(kind, message, data)
-            return False
-        self.seq = message["seq"]
-        self.last_ts = message.get("ts")
-        self.heard = time.time()
-        handler = _APPLY.get(kind)
+        if live:
+            self.seq = message["seq"]
+            self.last_ts = message.get("ts")
+            self.heard = time.time()
+        handler = _APPLY.get(kind) if live else None
         try:
             self._remember(kind, message, data)
             if handler is not None:
@@ -290,7 +288,7 @@ class TableModel:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             log.warning("table %s: event %s (seq %s) not understood: %r", self.name, kind,
                         message["seq"], exc)
-        if kind in SAID:
+        if not live or kind in SAID:
             return False
         self.stale = True
         return True
