@@ -15,7 +15,10 @@ deployed, as a subprocess; this process only measures.
   browser's EventSource reads it) receives each table's tile; the lag of an
   update is the time it arrives minus the ``ts`` of the event it shows (one
   clock: the same machine). N doubles until the 99th percentile of the lag
-  passes one second.
+  passes one second. The monitor asks a table for a newer snapshot after
+  the events of a hand; the simulated tables answer with the state their
+  events built and the simulated game's totals and phases, and count the
+  snapshots they served.
 
     .venv/bin/python bench/monitor_bench.py        # --events 25000 --rate 5 --seconds 10
 """
@@ -40,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 import zmq  # noqa: E402
 import zmq.asyncio  # noqa: E402
 
-from controller.devkit.floor_sim import Dealer  # noqa: E402
+from controller.devkit.floor_sim import Dealer, game_view  # noqa: E402
 from controller.devkit.pit_table import EnvelopeTable  # noqa: E402
 from controller.devkit.postgres import PostgresUnavailable, postgres_server  # noqa: E402
 from controller.pit.events import encode_event, now_timestamp  # noqa: E402
@@ -55,7 +58,7 @@ async def publisher(count: int) -> None:
     first), ``{"deal": rate, "seconds": s}``, ``{"quit": 1}``."""
     context = zmq.asyncio.Context()
     context.set(zmq.MAX_SOCKETS, 4 * count + 64)
-    tables = [EnvelopeTable(f"B{n:03d}", context=context) for n in range(count)]
+    tables = [EnvelopeTable(f"B{n:03d}", context=context, game_view=game_view) for n in range(count)]
     for table in tables:
         await table.start()
     print(json.dumps({"tables": [[t.table_id, t.publish_endpoint, t.sync_endpoint] for t in tables]}),
@@ -74,11 +77,13 @@ async def publisher(count: int) -> None:
             print(json.dumps({"done": 0}), flush=True)
             continue
         started = time.monotonic()
+        served = sum(table.snapshots for table in tables)
         if "burst" in order:
             await burst(ready)
         else:
             await deal(tables, dealers, order["deal"], order["seconds"])
-        print(json.dumps({"done": time.monotonic() - started}), flush=True)
+        print(json.dumps({"done": time.monotonic() - started,
+                          "snapshots": sum(table.snapshots for table in tables) - served}), flush=True)
     for table in tables:
         await table.close()
     context.destroy(linger=0)
@@ -134,6 +139,8 @@ class Publisher:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         assert self.proc.stdout is not None
         self.tables: list[list[str]] = json.loads(self.proc.stdout.readline())["tables"]
+        self.snapshots = 0
+        """Snapshots the tables served during the last order."""
 
     def order(self, **order: Any) -> None:
         assert self.proc.stdin is not None
@@ -142,7 +149,9 @@ class Publisher:
 
     def done(self) -> float:
         assert self.proc.stdout is not None
-        took: float = json.loads(self.proc.stdout.readline())["done"]
+        answer = json.loads(self.proc.stdout.readline())
+        self.snapshots = answer.get("snapshots", 0)
+        took: float = answer["done"]
         return took
 
     def close(self) -> None:
@@ -262,6 +271,7 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path) ->
         measuring.set()
         publisher.order(deal=rate, seconds=seconds)
         await asyncio.to_thread(publisher.done)
+        snapshots = publisher.snapshots
         await asyncio.sleep(1.5)                     # the last updates arrive
         cpu = cpu_seconds(server.pid) - cpu
         publishing = cpu_seconds(publisher.proc.pid) - publishing
@@ -275,6 +285,7 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path) ->
     if not lags:
         raise RuntimeError("no tile update arrived")
     return {"tables": tables, "events_per_s": round(tables * rate), "updates": len(lags),
+            "snapshots_per_s": round(snapshots / seconds),
             "lag_p50_ms": round(lags[len(lags) // 2] * 1000, 1),
             "lag_p99_ms": round(lags[int(len(lags) * 0.99)] * 1000, 1),
             "lag_max_ms": round(lags[-1] * 1000, 1),

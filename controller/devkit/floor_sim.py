@@ -4,13 +4,17 @@ Each table is an :class:`EnvelopeTable` (the real PitServer, events made up
 here): bets on random seats, one card each and a face-down card for the
 dealer, players drawing to a total, the dealer's card revealed, results paid
 as a game to 11 would pay them (3:2 on a natural, a Dealer Bust side wager),
-now and then a counterfeit chip or an unreadable card, and on the first table
-a progressive meter. The hands are plausible, not the real game: for the real
-game run the daemon (``tests/rigs/daemon_rig.py``).
+now and then a counterfeit chip or an unreadable card. The first table has a
+progressive meter; every fourth table (the second, sixth, ...) is banked by a
+player instead of the house: stacks, a player-dealer whose seat moves round
+after each hand, and a tournament's blind levels. The hands are plausible,
+not a real game: for the real games run the daemon
+(``tests/rigs/daemon_rig.py``). The tables' snapshots carry the game's part
+(totals, phases) from :func:`game_view`, as a real table's game would.
 
 ``python -m controller.devkit.floor_sim --tables 8`` serves the monitor on
 http://127.0.0.1:8080/ over eight such tables; ``--screenshot FILE`` instead
-takes a picture of the floor (or of ``--page table/T03``) with headless
+takes a picture of the floor (or of ``--page table/T02``) with headless
 Chromium and stops.
 """
 
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import random
 import tempfile
 from collections.abc import Iterator
@@ -39,6 +44,12 @@ RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 BETS = (500, 1000, 1000, 2500, 2500, 5000, 10000)
 DEALER_BUST_PAYS = {2: 3, 3: 4, 4: 10, 5: 50, 6: 500}
+BUY_IN = 50_000
+"""A banked table's stacks to start with."""
+BLINDS = ((500, 1000, 1500), (1000, 2000, 3000), (2000, 4000, 6000))
+"""A banked table's tournament levels: the minimum blind, then its multiples."""
+LEVEL_HANDS = 6
+"""Hands per tournament level."""
 
 Step = tuple[str, int | None, dict[str, Any]]
 """``(type, hand, data)`` of one event."""
@@ -53,16 +64,56 @@ def points(card: str) -> int:
     return min(RANKS.index(card[0]) + 1, 10)
 
 
-class Dealer:
-    """The events of one simulated table, hand after hand."""
+def total_words(cards: list[str | None]) -> str | None:
+    """The total of the cards showing, in the words of a game to 11.
 
-    def __init__(self, rng: random.Random, *, seats: int = 6, progressive: bool = False) -> None:
+    >>> total_words(["5h", "3s"]), total_words(["As"]), total_words(["Kh", "5c", None]), total_words([None])
+    ('8', 'natural', 'bust 15', None)
+    """
+    shown = [points(c) for c in cards if c is not None]
+    if not shown:
+        return None
+    total = total_of(shown)
+    if total.natural:
+        return "natural"
+    if total.bust:
+        return f"bust {total.points}"
+    return f"soft {total.points}" if total.soft else str(total.points)
+
+
+def game_view(state: dict[str, Any]) -> None:
+    """Write the simulated game's part into a snapshot's state: totals, each hand's wager, the phase
+    (``dealing``, then ``players`` once the dealer has her face-down card, ``dealer`` once it is up)."""
+    for seat in state["seats"]:
+        for hand in seat["hands"]:
+            hand.update(total=total_words(hand["cards"]), wager=seat["bets"].get("main"))
+        seat["total"] = seat["hands"][0]["total"] if seat["hands"] else None
+    dealer = state["dealer"]
+    dealer["total"] = total_words(dealer["cards"])
+    if state["table_phase"] == "in_hand":
+        state["phase"] = "dealing" if not dealer["cards"] else "players" if dealer["cards"][0] is None \
+            else "dealer"
+
+
+class Dealer:
+    """The events of one simulated table, hand after hand; ``banker``: a player banks the hands."""
+
+    def __init__(self, rng: random.Random, *, seats: int = 6, progressive: bool = False,
+                 banker: bool = False) -> None:
         self.rng = rng
         self.seats = seats
         self.progressive = progressive
+        self.banker = banker
         self.meter = 1_250_000
         self.index = 0
         self.shoe: list[str] = []
+        self.stacks = {seat: BUY_IN for seat in range(1, seats + 1)} if banker else {}
+        self.button = 1
+
+    @property
+    def game(self) -> str:
+        """The simulated game's name, as ``table.opened`` says it."""
+        return "banked-11 (sim)" if self.banker else "easy-jack"
 
     def _card(self) -> tuple[int, str]:
         if not self.shoe:
@@ -73,20 +124,34 @@ class Dealer:
 
     def events(self, hands: int | None = None) -> Iterator[Step]:
         """The table opening, then ``hands`` hands (forever if None)."""
-        yield "table.opened", None, {"game": "easy-jack", "seats": self.seats,
+        yield "table.opened", None, {"game": self.game, "seats": self.seats,
                                      "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False}
         yield "device.online", None, {"device": "shoe", "firmware": "shoe-1.2", "serial": "SH-0042"}
         yield "device.online", None, {"device": "rfid", "firmware": "rfid-2.0", "serial": "RF-0042"}
         yield "shoe.loaded", None, {"shoe_id": "S-1", "decks": 6}
+        for seat, amount in sorted(self.stacks.items()):
+            yield "seat.stack", None, {"seat": seat, "amount": amount, "reason": "buy_in"}
+        if self.banker:
+            yield "button.moved", None, {"seat": self.button}
         number = 0
         while hands is None or number < hands:
+            if self.banker and number % LEVEL_HANDS == 0:
+                yield from self._level(number // LEVEL_HANDS + 1)
             number += 1
             yield from self.hand(number)
+
+    def _level(self, level: int) -> Iterator[Step]:
+        ends = datetime.datetime.now(datetime.UTC) + datetime.timedelta(minutes=20)
+        ends_at = f"{ends:%Y-%m-%dT%H:%M:%S}.000Z"
+        yield "tournament.level", None, {"level": level, "blinds": list(BLINDS[min(level, 3) - 1]),
+                                         "ends_at": ends_at}
 
     def hand(self, number: int) -> Iterator[Step]:
         """One hand from the first bet to ``hand.ended``."""
         rng = self.rng
-        playing = sorted(rng.sample(range(1, self.seats + 1), rng.randint(1, min(4, self.seats))))
+        dealer_seat = self.button if self.banker else None
+        free = [seat for seat in range(1, self.seats + 1) if seat != dealer_seat]
+        playing = sorted(rng.sample(free, rng.randint(1, min(4, len(free)))))
         bets: list[dict[str, Any]] = []
         for seat in playing:
             if rng.random() < 0.03:
@@ -95,10 +160,10 @@ class Dealer:
                                         "seat": seat, "spot": "main", "uid": f"{rng.getrandbits(64):016x}"}
             bets.append({"seat": seat, "spot": "main", "amount": rng.choice(BETS)})
             yield "bet.placed", number, dict(bets[-1])
-            if rng.random() < 0.3:
+            if rng.random() < 0.3 and not self.banker:
                 bets.append({"seat": seat, "spot": "side", "amount": 500})
                 yield "bet.placed", number, dict(bets[-1])
-        yield "hand.started", number, {"seats": playing, "dealer_seat": None}
+        yield "hand.started", number, {"seats": playing, "dealer_seat": dealer_seat}
         yield "bets.closed", number, {"bets": bets}
         if self.progressive:
             self.meter += sum(b["amount"] for b in bets if b["spot"] == "main") // 100
@@ -110,8 +175,8 @@ class Dealer:
             yield "card.dealt", number, {"index": index, "to": "seat", "seat": seat, "hand_index": 0,
                                          "card": card, "face_up": True}
         hole_index, hole = self._card()
-        yield "card.dealt", number, {"index": hole_index, "to": "dealer", "seat": None, "hand_index": 0,
-                                     "card": None, "face_up": False}
+        yield "card.dealt", number, {"index": hole_index, "to": "dealer", "seat": dealer_seat,
+                                     "hand_index": 0, "card": None, "face_up": False}
         for seat in playing:
             goal = rng.choice((6, 7, 8))
             while total_of([points(c) for c in held[seat]]).points < goal and len(held[seat]) < 5:
@@ -125,18 +190,31 @@ class Dealer:
                                              "card": card, "face_up": True}
             if not total_of([points(c) for c in held[seat]]).bust:
                 yield "player.action", number, {"seat": seat, "hand_index": 0, "action": "stand"}
-        yield "card.revealed", number, {"index": hole_index, "to": "dealer", "seat": None,
+        yield "card.revealed", number, {"index": hole_index, "to": "dealer", "seat": dealer_seat,
                                         "hand_index": 0, "card": hole}
         dealer = [hole]
         while total_of([points(c) for c in dealer]).points < 8:
             index, card = self._card()
             dealer.append(card)
-            yield "card.dealt", number, {"index": index, "to": "dealer", "seat": None, "hand_index": 0,
-                                         "card": card, "face_up": True}
-        yield "hand.settled", number, {"results": [self._result(b, held[b["seat"]], dealer) for b in bets]}
+            yield "card.dealt", number, {"index": index, "to": "dealer", "seat": dealer_seat,
+                                         "hand_index": 0, "card": card, "face_up": True}
+        results = [self._result(b, held[b["seat"]], dealer) for b in bets]
+        yield "hand.settled", number, {"results": results}
+        if self.banker:
+            yield from self._bank(number, results, dealer_seat)
         yield "hand.ended", number, {"hand": number}
         for bet in bets:
             yield "bet.placed", number + 1, {"seat": bet["seat"], "spot": bet["spot"], "amount": 0}
+
+    def _bank(self, number: int, results: list[dict[str, Any]], dealer_seat: Any) -> Iterator[Step]:
+        """The stacks after a banked hand, and the deal passing to the left."""
+        for result in results:
+            self.stacks[result["seat"]] += result["payout"]
+        self.stacks[dealer_seat] -= sum(r["payout"] for r in results)
+        for seat in sorted({r["seat"] for r in results} | {dealer_seat}):
+            yield "seat.stack", number, {"seat": seat, "amount": self.stacks[seat], "reason": "result"}
+        self.button = self.button % self.seats + 1
+        yield "button.moved", number, {"seat": self.button}
 
     @staticmethod
     def _result(bet: dict[str, Any], cards: list[str], dealer: list[str]) -> dict[str, Any]:
@@ -158,7 +236,6 @@ class Dealer:
         return {"seat": bet["seat"], "spot": bet["spot"], "hand_index": 0, "outcome": outcome,
                 "wager": wager, "payout": payout}
 
-
 async def deal(table: EnvelopeTable, steps: Iterator[Step], pace: float) -> None:
     """Publish the steps one every ``pace`` seconds (a dealer's speed, for a person to watch)."""
     for kind, hand, data in steps:
@@ -176,6 +253,9 @@ class _WhenLive:
     def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         self.floor.snapshot(follower, snapshot)
 
+    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+        self.floor.refreshed(follower, snapshot)
+
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
         self.floor.event(follower, message, topic, body, live)
@@ -189,7 +269,9 @@ class _WhenLive:
 async def run_floor(count: int, port: int, pace: float, screenshot: Path | None, page: str = "") -> None:
     """``count`` simulated tables and a monitor over them; a screenshot, or serve until interrupted."""
     context = zmq.asyncio.Context()
-    tables = [EnvelopeTable(f"T{n:02d}", context=context) for n in range(1, count + 1)]
+    dealers = [Dealer(random.Random(n), progressive=n == 0, banker=n % 4 == 1) for n in range(count)]
+    tables = [EnvelopeTable(f"T{n + 1:02d}", context=context, game=dealer.game, game_view=game_view)
+              for n, dealer in enumerate(dealers)]
     tasks: list[asyncio.Task[None]] = []
     with tempfile.TemporaryDirectory(prefix="floor-sim-") as folder:
         floor = Floor([t.table_id for t in tables], AlertBook(Path(folder) / "acks.jsonl"))
@@ -202,9 +284,8 @@ async def run_floor(count: int, port: int, pace: float, screenshot: Path | None,
                 source = TableSource(table.table_id, table.publish_endpoint, table.sync_endpoint)
                 tasks.append(asyncio.create_task(Follower(source, listener, context=context).run()))
             await listener.live.wait()
-            for n, table in enumerate(tables):
-                rng = random.Random(n)
-                dealer = Dealer(rng, progressive=n == 0)
+            for n, (table, dealer) in enumerate(zip(tables, dealers, strict=True)):
+                rng = dealer.rng
                 # a few hands already played, the next one under way, the rest at a dealer's pace
                 steps = [*dealer.events(hands=3 + n % 4), *dealer.hand(4 + n % 4)]
                 under_way = len(steps) - rng.randint(3, 16)

@@ -6,16 +6,24 @@ publish (a gap the client must fill from the sync socket), restart its
 sequence, change its ``epoch``. Every event is kept (the sync socket replays
 all of them) and encoded with :func:`controller.pit.events.encode_event`;
 with ``epoch`` set, the envelope carries ``"epoch"`` after ``"v"``.
+
+Its snapshot is the state its events build, as the monitor's model applies
+them (what the events say by themselves); a caller that makes up a game's
+hands passes ``game_view``, which writes the game's part into each snapshot's
+state (totals, the game's phase, whose turn it is), as a real table's game
+would.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import zmq.asyncio
 
 from controller.pit.events import compact_json, encode_event, now_timestamp
+from controller.pit.monitor.floor import TableModel
 from controller.pit.server import CurveKeys, PitServer
 
 
@@ -24,14 +32,19 @@ class EnvelopeTable:
 
     def __init__(self, table_id: str, *, game: str = "easy-jack", seats: int = 6,
                  epoch: str | int | None = None, heartbeat: float = 2.0, curve: CurveKeys | None = None,
-                 context: zmq.asyncio.Context | None = None, host: str = "127.0.0.1") -> None:
+                 context: zmq.asyncio.Context | None = None, host: str = "127.0.0.1",
+                 game_view: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.table_id = table_id
         self.game = game
         self.seats = seats
         self.epoch = epoch
+        self.game_view = game_view
         self.history: list[tuple[bytes, bytes]] = []
         self.alerts: list[dict[str, Any]] = []
         self.hand: int | None = None
+        self.picture = self._fresh_picture()
+        self.snapshots = 0
+        """Snapshots served."""
         self.server = PitServer(
             table_id, publish=f"tcp://{host}:*", sync=f"tcp://{host}:*", control="tcp://127.0.0.1:*",
             snapshot=self.snapshot, history=self.replay, last_seq=lambda: len(self.history),
@@ -73,6 +86,7 @@ class EnvelopeTable:
             self.hand = hand
         elif type in ("hand.ended", "hand.voided"):
             self.hand = None
+        self.picture.apply(event, live=True)
         if publish:
             self.server.publish(topic, body)
         return event
@@ -83,16 +97,26 @@ class EnvelopeTable:
         self.alerts.clear()
         self.hand = None
         self.epoch = epoch
+        self.picture = self._fresh_picture()
+
+    def _fresh_picture(self) -> TableModel:
+        picture = TableModel(self.table_id)
+        seats: list[dict[str, Any]] = [
+            {"seat": n, "bets": {}, "cards": [], "total": None, "hands": [], "in_turn": False}
+            for n in range(1, self.seats + 1)]
+        picture.load_snapshot({"seq": 0, "state": {
+            "table": self.table_id, "game": self.game, "phase": "betting", "table_phase": "betting",
+            "next_hand": 1, "seats": seats, "meters": {"hands": 0}}}, "")
+        return picture
 
     def snapshot(self) -> dict[str, Any]:
-        """A plain picture: the table, its game, empty seats, the hand number and the last alerts."""
-        seats: list[dict[str, Any]] = [{"seat": n, "bets": {}, "cards": [], "total": None,
-                                        "in_turn": False} for n in range(1, self.seats + 1)]
-        state: dict[str, Any] = {
-            "table": self.table_id, "game": self.game, "phase": "betting" if self.hand is None else "dealing",
-            "hand": self.hand, "seats": seats, "dealer": {"cards": [], "total": None}, "results": None,
-            "devices": {}, "shoe": {}, "live_buttons": [], "alerts": self.alerts[-20:],
-            "meters": {"hands": self.hand or 0}}
+        """The state the events built (with the game's part from ``game_view``) and the last alerts.
+
+        Not a copy: it is the table's own state, to be sent (encoded) at once."""
+        self.snapshots += 1
+        if self.game_view is not None:  # the game's part of the table's own state, as of now
+            self.game_view(self.picture.state)
+        state: dict[str, Any] = {**self.picture.state, "live_buttons": [], "alerts": self.alerts[-20:]}
         snapshot: dict[str, Any] = {"seq": len(self.history), "state": state}
         if self.epoch is not None:
             snapshot["epoch"] = self.epoch

@@ -1,134 +1,363 @@
-"""The monitor's picture of a table against the table's own: the real table in process, event by event.
+"""The monitor's picture of a table against the table's own: the real table in process, step by step.
 
 The in-process table (``tests/rigs/table_rig.py``: the real state machine and
-Easy Jack on a real journal) publishes its events; the monitor's model applies
-them one by one, and after every step its seats, cards, totals, dealer, phase
-and results must be exactly what the table's own snapshot says. Alerts are
-kept until acknowledged, and acknowledgements survive a restart of the monitor.
+a real game on a real journal) publishes its events; the monitor's model,
+which knows no game, applies them. After every step of the table:
+
+* what the events say (the hand, the table's phase, bets, stacks, results, the
+  dealer's seat, the boards, the shoe, the session, meters) must already be
+  what the table's own snapshot says;
+* if the model asked for a newer snapshot it gets one (as its follower would
+  fetch it), and then its whole state must be exactly the table's snapshot
+  state (but ``live_buttons`` and ``alerts``); if it did not ask, its state must
+  be exactly that already.
+
+Easy Jack, Hold'em Blackjack (random hands too) and Blackjack Extreme (a
+split, the short-stack payments, a tournament's levels). Alerts are kept until
+acknowledged, and acknowledgements survive a restart of the monitor.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from tempfile import TemporaryDirectory
 from typing import Any
 
 import pytest
 import zmq.asyncio
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from controller.games.blackjack_extreme.game import BlackjackExtreme
+from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
+from controller.games.holdem_blackjack.game import HoldemBlackjack
+from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
+from controller.games.interface import Limits
 from controller.pit.monitor.alerts import AlertBook
-from controller.pit.monitor.floor import Floor, TableModel
+from controller.pit.monitor.floor import SKIPPED, Floor, TableModel
 from controller.pit.monitor.follower import Follower
 from controller.pit.monitor.tables import TableSource
+from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state
 from drivers.inputs import DeviceOffline, DeviceOnline, RejectedChip
+from tests.monitor.hands import DECK, random_holdem_hand
 from tests.rigs.table_rig import Rig
+
+HOLDEM_BUTTONS = ("deal", "check", "call", "bet", "raise", "fold", "stand", "next", "void")
+BJX_BUTTONS = ("deal", "check", "raise", "fold", "stand", "split", "surrender", "play", "next", "void")
 
 
 def picture(state: dict[str, Any]) -> dict[str, Any]:
-    """What the monitor and the table's snapshot must agree on."""
+    """The snapshot's state as the monitor keeps it."""
+    return {k: v for k, v in state.items() if k not in SKIPPED}
+
+
+def said(state: dict[str, Any]) -> dict[str, Any]:
+    """What the events themselves say, right after them."""
     return {
-        "phase": state["phase"], "hand": state["hand"],
-        "seats": [(s["seat"], s["bets"], s["cards"], s["total"]) for s in state["seats"]],
-        "dealer": state["dealer"], "results": state["results"],
-        "devices": {name: d["online"] for name, d in state["devices"].items()},
-        "cut_card_out": state["shoe"].get("cut_card_out"),
+        "hand": state["hand"], "next_hand": state["next_hand"], "table_phase": state["table_phase"],
+        "phase": state["phase"] if state["table_phase"] != "in_hand" else "in_hand",
+        "seats": [(s["seat"], s["bets"], s.get("stack")) for s in state["seats"]],
+        "dealer_seat": state["dealer"]["seat"], "results": state["results"], "devices": state["devices"],
+        "shoe": state["shoe"], "session": state["session"], "meters": state["meters"],
     }
-
-
-class Watch:
-    """Feeds the rig's new events to a model and compares after each step."""
-
-    def __init__(self, rig: Rig, model: TableModel) -> None:
-        self.rig = rig
-        self.model = model
-        self.fed = len(rig.published)
-
-    def check(self) -> None:
-        for event in self.rig.published[self.fed:]:
-            self.model.apply(event, live=True)
-        self.fed = len(self.rig.published)
-        assert picture(self.model.state) == picture(public_state(self.rig.table))
-        assert self.model.seq == self.rig.published[-1]["seq"]
 
 
 def snapshot(rig: Rig) -> dict[str, Any]:
     return {"seq": rig.published[-1]["seq"], "state": public_state(rig.table)}
 
 
-def test_the_picture_follows_the_table_event_by_event_through_hands(tmp_path: Path) -> None:
-    rig = Rig(tmp_path)
-    model = TableModel("T01")
-    model.load_snapshot(snapshot(rig), "")
-    watch = Watch(rig, model)
+class Watch:
+    """Feeds the rig's new events to a model and compares, fetching a snapshot when it asks."""
+
+    def __init__(self, rig: Rig, model: TableModel) -> None:
+        self.rig = rig
+        self.model = model
+        self.fed = len(rig.published)
+        self.refreshes = 0
+
+    def check(self) -> None:
+        wants = False
+        for event in self.rig.published[self.fed:]:
+            wants = self.model.apply(event, live=True) or wants
+        self.fed = len(self.rig.published)
+        table = public_state(self.rig.table)
+        assert said(self.model.state) == said(table)
+        assert self.model.stale is wants
+        if wants:
+            self.model.refresh(snapshot(self.rig))
+            self.refreshes += 1
+        assert self.model.state == picture(table)
+        assert self.model.seq == self.rig.published[-1]["seq"] and not self.model.stale
+
+
+class Watched(Rig):
+    """A rig whose every step (each input, press and check of recovery) is checked by its watches."""
+
+    def __init__(self, folder: Path, **options: Any) -> None:
+        self.watches: list[Watch] = []
+        super().__init__(folder, **options)
+
+    def watch(self) -> TableModel:
+        """A monitor that starts now, from a snapshot."""
+        model = TableModel("T01")
+        model.load_snapshot(snapshot(self), "")
+        self.watches.append(Watch(self, model))
+        return model
+
+    def check_recovery(self) -> None:
+        super().check_recovery()
+        for watch in self.watches:
+            watch.check()
+
+    def command(self, name: str, **fields: Any) -> None:
+        assert self.table.command(name, {"cmd": name, **fields}) is None
+        self.check_recovery()
+
+
+def test_the_picture_follows_easy_jack_step_by_step_through_hands(tmp_path: Path) -> None:
+    rig = Watched(tmp_path)
+    model = rig.watch()
     rig.ready(s1_main=1000, s3_main=2000, s3_side=500)
-    watch.check()
     assert model.wagers_in_play() == 3500
     rig.press("deal")
-    watch.check()
     for card in ("5h", "4c", "9d"):            # the 9d is the dealer's hole card: never seen
         rig.card(card)
-        watch.check()
     assert model.state["phase"] == "players" and model.state["dealer"]["cards"] == [None]
+    assert model.state["seats"][0]["total"] == "5" and model.wagers_in_play() == 3500
     assert "9d" not in json.dumps(model.detail([], []))
     rig.card("3s")
-    watch.check()
     rig.press("stand")
-    watch.check()
     rig.card("6d")
-    watch.check()
     rig.press("stand")                          # reveal and settle
-    watch.check()
     assert model.last_result is not None and model.last_result["house"] == -500
     assert model.tile([])["last_result"]["results"] == [
         "seat 1 main lose -$10.00", "seat 3 main win +$20.00", "seat 3 side lose -$5.00"]
     for seat, spot in ((1, "main"), (3, "main"), (3, "side")):   # the dealer collects
         rig.bet(seat, spot, 0)
     rig.press("next")
-    watch.check()
 
     rig.bet(2, "main", 500)
     rig.bet(2, "side", 500)
     rig.press("deal")
-    watch.check()
-    late = TableModel("T01")                    # a monitor that starts in the middle of hand 2
-    late.load_snapshot(snapshot(rig), "")
-    late_watch = Watch(rig, late)
+    late = rig.watch()                          # a monitor that starts in the middle of hand 2
     for card in ("Ks", "2d"):
         rig.card(card)
-        watch.check()
-        late_watch.check()
     rig.do(DeviceOffline("shoe", "no answer"))  # a board drops mid-hand
-    watch.check()
-    late_watch.check()
     assert model.tile([])["offline"] == ["shoe"]
     rig.do(DeviceOnline("shoe", "shoe-1.0", "SH-1"))
-    watch.check()
     rig.press("stand")
     for card in ("3c", "4c"):                   # the dealer draws for the side wager
         rig.card(card)
-        watch.check()
-        late_watch.check()
-    assert [h["hand"] for h in model.hands] == [2, 1]
+    assert [h["hand"] for h in model.hands] == [2, 1] and late.state == model.state
     steps = [s["text"] for s in model.hands[0]["steps"]]
     assert "seat 2: Ks" in steps and "dealer: a card face down" in steps and "dealer turns up 2d" in steps
     assert model.hands[0]["result"] == ["seat 2 main win +$5.00", "seat 2 side lose -$5.00"]
+    assert rig.watches[0].refreshes == 8 + 6    # one per step that changed a hand, none for the others
 
 
 def test_a_voided_hand_and_a_cut_card(tmp_path: Path) -> None:
-    rig = Rig(tmp_path)
-    model = TableModel("T01")
-    model.load_snapshot(snapshot(rig), "")
-    watch = Watch(rig, model)
+    rig = Watched(tmp_path)
+    model = rig.watch()
     rig.ready(s4_main=2500)
     rig.press("deal")
     rig.card("5h")
-    watch.check()
     rig.press("void")
-    watch.check()
     assert model.last_result is not None and model.last_result["voided"] == "voided by the dealer"
     assert model.state["phase"] == "betting" and model.wagers_in_play() == 2500   # the chips stay
     assert model.hands[0]["voided"] == "voided by the dealer"
+
+
+def holdem(folder: Path, rules: HoldemBlackjackRules | None = None) -> Watched:
+    rig = Watched(folder, game=HoldemBlackjack(rules or HoldemBlackjackRules(), Limits(200, 2000)),
+                  buttons=HOLDEM_BUTTONS)
+    rig.watch()
+    rig.ready()
+    return rig
+
+
+def test_a_holdem_blackjack_hand_with_its_stacks_pots_and_button(tmp_path: Path) -> None:
+    rig = holdem(tmp_path)
+    model = rig.watches[0].model
+    for seat in (1, 2, 3):
+        rig.command("buy_in", seat=seat, amount=10000)
+    rig.bet(2, "bet", 100)
+    rig.bet(3, "bet", 200)
+    rig.press("deal")
+    assert model.state["session"]["button"] == 1 and model.state["phase"] == "first_card"
+    for card in ("7h", "Kc", "2s"):
+        rig.card(card)
+    assert [s["seat"] for s in model.occupied() if s["in_turn"]] == [1]
+    rig.bet(2, "bet", 300)                      # past posting: an alert, and the picture holds
+    rig.bet(2, "bet", 100)
+    rig.bet(1, "bet", 200)
+    rig.press("call")
+    rig.bet(2, "bet", 200)
+    rig.press("call")
+    rig.press("check")                          # the big blind's option; the round's pot
+    assert model.state["pots"] == [{"amount": 600, "seats": [1, 2, 3]}]
+    for seat in (1, 2, 3):
+        rig.bet(seat, "bet", 0)
+    for card in ("9d", "Qs", "3h"):
+        rig.card(card)
+    rig.bet(2, "bet", 400)
+    rig.press("bet")
+    rig.bet(3, "bet", 800)
+    rig.press("raise")
+    rig.press("fold")                           # seat 1 folds: the pot's seats change with no pot event
+    assert model.seat_wagers() == {1: 200, 2: 600, 3: 1000}
+    rig.bet(2, "bet", 800)
+    rig.press("call")
+    for seat in (1, 2, 3):
+        rig.bet(seat, "bet", 0)
+    rig.card("3d")
+    rig.press("stand")
+    rig.press("stand")
+    rig.press("check")
+    rig.bet(3, "bet", 1000)
+    rig.press("raise")
+    rig.bet(2, "bet", 1000)
+    rig.press("call")                           # the showdown: pot awarded, settled
+    tile = model.tile([])
+    assert tile["pots"] == 4200 and tile["last_result"]["house"] == 0
+    assert tile["last_result"]["results"] == ["seat 1 bet fold -$2.00", "seat 2 bet lose -$20.00",
+                                              "seat 3 bet win (20) +$22.00"]
+    for seat in (2, 3):
+        rig.bet(seat, "bet", 0)
+    rig.press("next")
+    assert [(s["seat"], s["stack"]) for s in model.occupied()] == [(1, 9800), (2, 8000), (3, 12200)]
+    assert model.tile([])["button"] == 2
+    assert "7h" not in json.dumps(model.detail([], []))   # seat 2's hand, mucked unseen
+    rig.command("cash_out", seat=1)
+    assert "stack" not in model.state["seats"][0]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(),
+       stacks=st.dictionaries(st.integers(1, 6), st.sampled_from([300, 1000, 4000, 20000]),
+                              min_size=2, max_size=4),
+       ante=st.sampled_from([0, 100]), deck=st.permutations(DECK))
+def test_random_holdem_blackjack_hands_keep_the_picture_the_tables(
+        data: st.DataObject, stacks: dict[int, int], ante: int, deck: list[str]) -> None:
+    rules = HoldemBlackjackRules(ante=ante, rake_percent=10, rake_cap=500, min_buy_in=100)
+    with TemporaryDirectory() as folder:
+        rig = holdem(Path(folder), rules)
+        random_holdem_hand(rig, rules, data, stacks, deck)
+        assert rig.watches[0].model.state == picture(public_state(rig.table))
+
+
+def extreme(folder: Path, stacks: dict[int, int], rig_class: type[Watched] = Watched,
+            **rules: Any) -> Watched:
+    rig = rig_class(folder, game=BlackjackExtreme(BlackjackExtremeRules(**rules), Limits(500, 50000)),
+                    buttons=BJX_BUTTONS)
+    rig.watch()
+    for seat, amount in stacks.items():
+        rig.command("buy_in", seat=seat, amount=amount)
+    return rig
+
+
+def test_a_blackjack_extreme_hand_with_a_player_dealer_a_fold_and_a_split(tmp_path: Path) -> None:
+    rig = extreme(tmp_path, {1: 50000, 2: 20000, 3: 20000, 4: 20000})
+    model = rig.watches[0].model
+    rig.ready(s2_main=1000, s3_main=1000, s4_main=1000)
+    rig.press("deal")
+    assert model.tile([])["dealer_seat"] == 1 and model.occupied()[0] == {
+        "seat": 1, "wager": 0, "stack": 50000, "dealer": True, "in_turn": False}
+    for card in ("8h", "9c", "7d", "Ts", "8d", "Tc", "Td", "7s"):
+        rig.card(card)
+    rig.press("turn_up", 2)
+    rig.bet(2, "main", 3000)
+    rig.press("raise")
+    assert model.seat_wagers()[2] == 3000
+    rig.bet(4, "main", 5000)                    # past posting, and back
+    rig.bet(4, "main", 1000)
+    rig.press("check")
+    rig.press("fold")
+    rig.bet(4, "main", 500)
+    rig.bet(4, "main", 0)
+    rig.press("play")                           # the players' down cards turned up
+    rig.bet(2, "main", 6000)
+    rig.press("split")                          # a card moves to a new hand: no card event says so
+    assert [len(h["cards"]) for h in model.state["seats"][1]["hands"]] == [1, 1]
+    for card in ("3c", "Tc", "Kc"):
+        rig.card(card)
+    rig.press("stand")
+    rig.press("stand")
+    assert model.last_result is not None and model.last_result["results"][:2] == [
+        "seat 2 main win +$30.00", "seat 2 main hand 2 win +$30.00"]
+    assert (model.last_result["house"], model.last_result["bank"]) == (0, {"seat": 1, "net": -6500})
+    rig.press("next")
+    assert [(s["seat"], s["stack"]) for s in model.occupied()] == [(1, 43500), (2, 26000), (3, 21000),
+                                                                   (4, 19500)]
+    assert model.tile([])["button"] == 2 and model.tile([])["dealer_seat"] is None
+
+
+def test_blackjack_extreme_short_stack_payments_and_a_dealer_who_leaves(tmp_path: Path) -> None:
+    rig = extreme(tmp_path, {1: 3000, 2: 20000, 3: 20000, 4: 20000, 5: 20000}, format="ring")
+    rig.ready(s2_main=1000, s3_main=1500, s4_main=1000, s5_main=1500)
+    rig.press("deal")
+    for card in ("Ah", "9c", "Td", "Th", "Ts", "Kh", "9d", "6c", "9s", "6s"):
+        rig.card(card)
+    rig.press("turn_up", 2)
+    rig.press("check")
+    rig.bet(3, "main", 3000)
+    rig.press("raise")
+    rig.press("check")
+    rig.press("check")
+    rig.press("play")
+    rig.bet(3, "main", 6000)
+    rig.press("split")
+    for card in ("Tc", "Jc", "Kc"):
+        rig.card(card)
+        rig.press("stand")
+    rig.card("9h")
+    rig.press("leave")
+    rig.bet(4, "main", 0)
+    rig.press("next")
+    rig.bet(3, "main", 6000)
+    rig.bet(2, "main", 2500)
+    for _ in range(5):
+        rig.press("next")
+    rig.bet(3, "main", 0)
+    rig.bet(5, "main", 0)
+    rig.press("next")                           # settled
+    rig.press("next")                           # the dealer is cashed out at zero
+    model = rig.watches[0].model
+    assert "stack" not in model.state["seats"][0] and model.last_result is not None
+    assert any("the dealer ran out" in r for r in model.last_result["results"])
+
+
+class ClockRig(Watched):
+    """A rig whose table clock the test sets."""
+
+    now = "2027-03-01T20:00:00.000Z"
+
+    def _table(self, write: Any) -> Table:
+        settings = TableSettings("T01", "blackjack-extreme", 6, {"min_bet": 500, "max_bet": 50000},
+                                 self.buttons)
+        return Table(settings, self.game, clock=lambda: type(self).now, write=write)
+
+
+def test_a_tournament_s_levels_and_places(tmp_path: Path) -> None:
+    rig = extreme(tmp_path, {}, ClockRig, format="tournament", level_minutes=10)
+    for seat in (1, 2):
+        rig.command("buy_in", seat=seat)
+    rig.command("button", seat=1)
+    rig.table.tick()
+    rig.check_recovery()
+    model = rig.watches[0].model
+    assert model.tournament() == {"level": 1, "blinds": [2000, 4000, 6000],
+                                  "blinds_text": "$20.00/$40.00/$60.00",
+                                  "ends_at": "2027-03-01T20:10:00.000Z", "places": [], "winner": None}
+    ClockRig.now = "2027-03-01T20:10:00.500Z"
+    rig.table.tick()
+    rig.check_recovery()
+    assert model.tile([])["tournament"]["level"] == 2
+    model.apply({"seq": 999, "type": "player.eliminated", "hand": None, "data": {"seat": 2, "place": 2}},
+                live=False)
+    model.apply({"seq": 999, "type": "player.eliminated", "hand": None, "data": {"seat": "x"}}, live=False)
+    assert model.tournament()["places"] == [{"seat": 2, "place": 2}]  # type: ignore[index]
 
 
 def test_events_the_model_does_not_know_or_cannot_read_are_logged_not_fatal() -> None:
@@ -139,19 +368,24 @@ def test_events_the_model_does_not_know_or_cannot_read_are_logged_not_fatal() ->
         {"seq": 1, "type": "seat.stack", "hand": None,
          "data": {"seat": 1, "amount": 20000, "reason": "buy_in"}},
         {"seq": 2, "type": "meter", "hand": None, "data": {"name": "progressive", "value": 1234567}},
-        {"seq": 3, "type": "pot", "hand": 1, "data": {"pots": [{"amount": 900, "seats": [1]}], "rake": 50}},
-        {"seq": 4, "type": "card.dealt", "hand": 1, "data": {"to": "seat", "seat": 1, "card": "Zz",
+        {"seq": 3, "type": "hand.started", "hand": 1, "data": {"seats": [1], "dealer_seat": None}},
+        {"seq": 4, "type": "pot", "hand": 1, "data": {"pots": [{"amount": 900, "seats": [1]}], "rake": 50}},
+        {"seq": 5, "type": "card.dealt", "hand": 1, "data": {"to": "seat", "seat": 1, "card": "Zz",
                                                             "face_up": True, "index": 1}},
-        {"seq": 5, "type": "card.dealt", "hand": 1, "data": "not an object"},
-        {"seq": 6, "type": "tournament.level", "hand": None, "data": {"level": 3, "blinds": [100, 200]}},
+        {"seq": 6, "type": "card.dealt", "hand": 1, "data": "not an object"},
+        {"seq": 7, "type": "tournament.level", "hand": None, "data": {"level": 3, "blinds": [100, 200]}},
+        {"seq": 8, "type": "gizmo.spun", "hand": None, "data": {"speed": 3}},
+        {"seq": 9, "type": "meter", "hand": None, "data": {"value": 1}},
     ]
-    for event in events:
-        model.apply(event, live=True)
+    asked = [model.apply(event, live=True) for event in events]
+    assert asked == [False, False, True, True, True, True, False, True, False]   # the table must say the rest
     detail = model.detail([], [])
     assert detail["state"]["seats"][0]["stack"] == 20000 and detail["meters"] == {"progressive": 1234567}
-    assert detail["pots"] == {"pots": [{"amount": 900, "seats": [1]}], "rake": 50}
-    assert detail["state"]["seats"][0]["total"] is None          # no totals for a game it does not know
-    assert model.seq == 6 and detail["table_log"][0]["text"] == "tournament.level: level 3"
+    assert detail["state"]["pots"] == [{"amount": 900, "seats": [1]}] and detail["rake"] == 50
+    assert detail["state"]["seats"][0]["cards"] == ["Zz"] and detail["state"]["seats"][0]["total"] is None
+    assert detail["tournament"]["level"] == 3 and detail["stale"] is True
+    assert model.seq == 9 and detail["table_log"][1]["text"] == "gizmo.spun: speed 3"
+    assert detail["table_log"][2]["text"] == "level 3: blinds $1.00/$2.00"
 
 
 def test_alerts_wait_for_an_acknowledgement_that_is_recorded_and_survives_a_restart(tmp_path: Path) -> None:
@@ -197,5 +431,12 @@ def test_a_snapshot_that_cannot_be_read_leaves_an_empty_picture_not_a_crash() ->
         assert [a["code"] for a in floor.tile("T1")["alerts"]] == ["card_gap"]
         floor.event(follower, {"seq": 9, "type": "alert", "hand": None, "data": "odd"}, b"", b"", True)
         assert floor.tile("T1")["seq"] == 9 and len(floor.tile("T1")["alerts"]) == 1
+        floor.refreshed(follower, {"seq": 9, "state": {"seats": "no list"}})
+        assert floor.tile("T1")["seq"] == 9 and floor.tile("T1")["game"] == "easy-jack"
     finally:
         context.destroy(linger=0)
+
+
+@pytest.fixture(autouse=True)
+def _clock_reset() -> None:
+    ClockRig.now = "2027-03-01T20:00:00.000Z"

@@ -31,12 +31,17 @@ class Collector:
 
     def __init__(self) -> None:
         self.snapshots: list[tuple[str, dict[str, Any]]] = []
+        self.refreshes: list[dict[str, Any]] = []
         self.events: list[tuple[str, dict[str, Any], bytes, bool]] = []
         self.links: list[tuple[str, str]] = []
         self._poked = asyncio.Event()
 
     def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         self.snapshots.append((follower.epoch, snapshot))
+        self._poked.set()
+
+    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+        self.refreshes.append(snapshot)
         self._poked.set()
 
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
@@ -81,8 +86,8 @@ class Rig:
         return table
 
     def follow(self, table: EnvelopeTable, *, name: str | None = None, curve: Any = None,
-               **options: Any) -> tuple[Follower, Collector]:
-        collector = Collector()
+               collector: Collector | None = None, **options: Any) -> tuple[Follower, Collector]:
+        collector = collector or Collector()
         source = TableSource(name or table.table_id, table.publish_endpoint, table.sync_endpoint, curve)
         follower = Follower(source, collector, context=self.context, **options)
         self.tasks.append(asyncio.create_task(follower.run()))
@@ -138,6 +143,67 @@ async def test_a_late_monitor_takes_a_snapshot_and_the_events_before_it_for_the_
     emit(table, 1)
     await seen.until(lambda: seen.seqs()[-1:] == [11], "event 11")
     assert seen.events[-1][3] is True
+
+
+class Asking(Collector):
+    """A listener that asks for a newer snapshot after every live ``card.dealt``, as the floor does."""
+
+    def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
+              live: bool) -> None:
+        super().event(follower, message, topic, body, live)
+        if live and message["type"] == "card.dealt":
+            follower.refresh()
+
+
+class BusyTable(EnvelopeTable):
+    """A table that publishes ``busy`` more events while it answers a snapshot, and fails to
+    answer while ``broken``."""
+
+    busy = 0
+    broken = False
+
+    def snapshot(self) -> dict[str, Any]:
+        if self.broken:
+            raise RuntimeError("the state cannot be read")
+        for _ in range(self.busy):
+            deal(self, 1)
+        self.busy = 0
+        return super().snapshot()
+
+
+def deal(table: EnvelopeTable, count: int) -> None:
+    for _ in range(count):
+        table.emit("card.dealt", 1, {"index": len(table.history) + 1, "to": "seat", "seat": 1,
+                                     "hand_index": 0, "card": "5h", "face_up": True})
+
+
+async def test_newer_snapshots_are_taken_one_at_a_time_and_what_they_hold_is_not_delivered_live(
+        rig: Rig) -> None:
+    table = BusyTable("T01", context=rig.context, heartbeat=0.2)
+    await table.start()
+    rig.tables.append(table)
+    follower, seen = rig.follow(table, collector=Asking())
+    await seen.until(lambda: follower.link_state == "live", "live")
+    deal(table, 20)                              # 20 events that each ask for a snapshot
+    await seen.until(lambda: seen.refreshes and seen.refreshes[-1]["seq"] == 20, "a snapshot at seq 20")
+    assert 1 <= len(seen.refreshes) <= 2 and all(live for *_, live in seen.events)
+    table.busy = 3                               # seqs 22..24 are published while it answers
+    deal(table, 1)
+    await seen.until(lambda: seen.seqs() == list(range(1, 25)), "events 1..24")
+    assert seen.refreshes[-1]["seq"] == 24 and [live for *_, live in seen.events[-4:]] == [
+        True, False, False, False]               # 22..24 are in the snapshot: not live again
+    assert follower.refreshes == len(seen.refreshes) and follower.resyncs == 0
+
+    table.broken = True                          # the sync socket answers with an error
+    deal(table, 1)
+    await seen.until(lambda: follower.link_state == "error", "an error")
+    assert "the picture may be behind" in follower.reason
+    table.broken = False
+    deal(table, 1)                               # delivered, but the link stays in error ...
+    await seen.until(lambda: seen.seqs()[-1:] == [26], "event 26")
+    assert follower.link_state == "error"
+    await seen.until(lambda: follower.link_state == "live", "live again")   # ... until a snapshot comes
+    assert seen.refreshes[-1]["seq"] == 26
 
 
 @pytest.mark.parametrize("epoch", [None, "e2"])

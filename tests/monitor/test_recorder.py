@@ -125,7 +125,9 @@ def test_a_recorder_killed_and_restarted_loses_nothing_and_duplicates_nothing(
         store.close()
     assert [r.seq for r in rows] == list(range(1, last + 1))          # each once, in order
     assert [(r.topic.encode(), r.body.encode()) for r in rows] == rig.pit.raw[:last]  # byte for byte
-    assert {r.table for r in rows} == {"T07"} and {r.epoch for r in rows} == {""}
+    epochs = {str(json.loads(body)["epoch"]) for _, body in rig.pit.raw[:last]}
+    assert {r.table for r in rows} == {"T07"} and {r.epoch for r in rows} == epochs   # the table's epoch
+    assert len(epochs) == 1 and epochs != {""}
 
     report = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report", f"--db={target}",
                              "--format=json"], capture_output=True, text=True, timeout=60)

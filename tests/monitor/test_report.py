@@ -1,7 +1,11 @@
-"""The rating report from events whose results are known, stored in a real SQLite file.
+"""The rating report from events whose results are known.
 
-The events are crafted with the real envelope encoder and known timestamps:
-three hands twenty minutes apart, one voided hand, one hand the next day.
+Crafted events (the real envelope encoder, known timestamps) stored in a real
+SQLite file: three hands twenty minutes apart, one voided hand, one hand the
+next day. And the events of real hands of the games where the table keeps
+stacks (the in-process table): each seat's net must be what its stack gained
+or lost, the player-dealer's bank included, and the table's net what the
+house kept (the rake of a pot game, nothing where a player banks).
 """
 
 from __future__ import annotations
@@ -10,15 +14,27 @@ import csv
 import io
 import json
 from pathlib import Path
+from tempfile import TemporaryDirectory
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from controller.games.blackjack_extreme.game import BlackjackExtreme
+from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
+from controller.games.holdem_blackjack.game import HoldemBlackjack
+from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
+from controller.games.interface import Limits
 from controller.pit.events import encode_event
 from controller.pit.monitor.cli import main
 from controller.pit.monitor.report import as_csv, as_text, bound, rate
 from controller.pit.monitor.store import Row, SqliteStore
+from tests.monitor.hands import DECK, random_holdem_hand
+from tests.rigs.table_rig import Rig
 
 DAY = "2026-11-21"
+HOLDEM_BUTTONS = ("deal", "check", "call", "bet", "raise", "fold", "stand", "next", "void")
+BJX_BUTTONS = ("deal", "check", "raise", "fold", "stand", "split", "surrender", "play", "next", "void")
 
 
 def row(table: str, seq: int, ts: str, type: str, hand: int | None, data: dict[str, object]) -> Row:
@@ -89,7 +105,7 @@ def test_figures_per_table_and_seat_from_known_hands(tmp_path: Path) -> None:
     assert "Table T01: 3 hands, wagered $75.00, player net $37.50, hold -50.0 %, 4.4 hands/h" in text
     assert "alerts: card_unreadable 2, past_post 1" in text
     table = list(csv.DictReader(io.StringIO(as_csv(reports))))
-    assert table[0] == {"kind": "table", "table": "T01", "seat": "all", "hands": "3",
+    assert table[0] == {"kind": "table", "table": "T01", "seat": "all", "hands": "3", "banked": "0",
                         "wagered_cents": "7500", "average_bet_cents": "2500", "net_cents": "3750",
                         "hold_percent": "-50.0", "hands_per_hour": "4.4", "alert_code": "", "alerts": ""}
     assert [(r["kind"], r["seat"], r["alert_code"], r["alerts"]) for r in table[1:]] == [
@@ -116,3 +132,81 @@ def test_the_report_command_takes_a_period_and_a_format(tmp_path: Path,
     assert "not a date" in capsys.readouterr().err
     assert main(["report", f"--db={tmp_path / 'none.sqlite'}"]) == 2
     assert "no database at" in capsys.readouterr().err and not (tmp_path / "none.sqlite").exists()
+
+
+def rows_of(rig: Rig) -> list[Row]:
+    """What a recorder stores of an in-process table's events."""
+    return [Row("T01", "", e["seq"], e["ts"], e["type"], e["hand"], f"T01/{e['type']}", json.dumps(e))
+            for e in rig.published]
+
+
+def stack_changes(rig: Rig) -> dict[int, int]:
+    """Each seat's stack now less the stack it bought in with (no top-up in these hands)."""
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for event in rig.published:
+        if event["type"] == "seat.stack":
+            first.setdefault(event["data"]["seat"], event["data"]["amount"])
+            last[event["data"]["seat"]] = event["data"]["amount"]
+    return {seat: last[seat] - first[seat] for seat in first}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(),
+       stacks=st.dictionaries(st.integers(1, 6), st.sampled_from([300, 1000, 4000, 20000]),
+                              min_size=2, max_size=4),
+       rake=st.sampled_from([0, 10]), deck=st.permutations(DECK))
+def test_holdem_blackjack_figures_are_the_stacks_and_the_house_keeps_the_rake(
+        data: st.DataObject, stacks: dict[int, int], rake: int, deck: list[str]) -> None:
+    rules = HoldemBlackjackRules(rake_percent=rake, rake_cap=500, min_buy_in=100)
+    with TemporaryDirectory() as folder:
+        rig = Rig(Path(folder), game=HoldemBlackjack(rules, Limits(100, 100_000)), buttons=HOLDEM_BUTTONS)
+        rig.ready()
+        random_holdem_hand(rig, rules, data, stacks, deck)
+        (report,) = rate(rows_of(rig))
+    settled = next(e for e in rig.published if e["type"] == "hand.settled")["data"]["results"]
+    changes = stack_changes(rig)
+    assert {seat: f.net for seat, f in report.seats.items()} == {
+        seat: change for seat, change in changes.items() if seat in report.seats}
+    assert sorted(report.seats) == sorted(r["seat"] for r in settled)          # one result per seat dealt in
+    assert all((f.hands, f.banked, f.wagered) == (1, 0, r["wager"])
+               for r in settled for seat, f in report.seats.items() if seat == r["seat"])
+    rake_paid = sum(e["data"]["rake"] for e in rig.published if e["type"] == "pot.awarded")
+    assert report.total.net == sum(changes.values()) == -rake_paid             # the house keeps the rake
+    assert report.total.wagered == sum(r["wager"] for r in settled) and report.total.hands == 1
+
+
+def test_blackjack_extreme_figures_count_the_player_dealer_s_bank(tmp_path: Path) -> None:
+    game = BlackjackExtreme(BlackjackExtremeRules(), Limits(500, 50000))
+    rig = Rig(tmp_path, game=game, buttons=BJX_BUTTONS)
+    for seat, amount in {1: 50000, 2: 20000, 3: 20000, 4: 20000}.items():
+        assert rig.table.command("buy_in", {"seat": seat, "amount": amount}) is None
+    rig.ready(s2_main=1000, s3_main=1000, s4_main=1000)
+    rig.press("deal")                           # seat 1 deals
+    for card in ("8h", "9c", "7d", "Ts", "8d", "Tc", "Td", "7s"):
+        rig.card(card)
+    rig.press("turn_up", 2)
+    rig.bet(2, "main", 3000)
+    rig.press("raise")
+    rig.press("check")
+    rig.press("fold")                           # seat 4 gives the dealer half its blind
+    rig.bet(4, "main", 0)
+    rig.press("play")
+    rig.bet(2, "main", 6000)
+    rig.press("split")
+    for card in ("3c", "Tc", "Kc"):
+        rig.card(card)
+    rig.press("stand")
+    rig.press("stand")
+    rig.press("next")
+    (report,) = rate(rows_of(rig))
+    figures = {seat: (f.hands, f.banked, f.wagered, f.net) for seat, f in report.seats.items()}
+    assert figures == {1: (1, 1, 0, -6500), 2: (1, 0, 6000, 6000), 3: (1, 0, 1000, 1000),
+                       4: (1, 0, 1000, -500)}
+    assert {seat: f[3] for seat, f in figures.items()} == stack_changes(rig)
+    assert report.seats[1].average_bet is None and report.seats[1].hold is None
+    total = report.total
+    assert (total.hands, total.wagered, total.net, total.hold) == (1, 8000, 0, 0.0)
+    text = as_text([report], None, None)
+    assert "Table T01: 1 hands, wagered $80.00, player net $0.00, hold 0.0 %" in text
+    assert [row["banked"] for row in csv.DictReader(io.StringIO(as_csv([report])))][:2] == ["1", "1"]

@@ -24,11 +24,18 @@ start a new sequence:
   default; a table sends a heartbeat every 2 s when idle) marks the link
   ``silent``; the next message marks it ``live`` again. The SUB socket
   reconnects by itself when a table comes back.
+* **Refreshes.** A monitor's listener may ask (:meth:`Follower.refresh`) for
+  a newer snapshot, for what only the table can work out from an event (a
+  hand's total, the game's phase). The follower takes it once the events
+  already waiting are delivered, one request at a time: asked again
+  meanwhile, it takes one more afterwards. The events up to the snapshot's
+  ``seq`` that come after it are then delivered as already in it (not live).
 
-Nothing here blocks the loop: the SUB socket is read when its descriptor
-wakes the loop, and each sync request is an asyncio DEALER with a time limit.
-A failing sync request marks the link ``error`` and is tried again after
-``RETRY`` seconds.
+Nothing here blocks the loop: the SUB socket and the follower's one DEALER
+socket (for sync requests, each with a time limit; a socket that missed its
+reply is closed and a new one made) are read when their descriptors wake the
+loop. A failing sync request marks the link ``error`` and is tried
+again after ``RETRY`` seconds.
 """
 
 from __future__ import annotations
@@ -89,6 +96,10 @@ class Listener(Protocol):
     def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         """A fresh picture of the table (``{"seq": S, "state": {...}}``); forget the old one."""
 
+    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+        """The newer snapshot asked for with :meth:`Follower.refresh`, of the same sequence, as of
+        the last event delivered or later."""
+
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
         """The next event; ``live`` is False for events already in the last snapshot."""
@@ -129,15 +140,29 @@ class Follower:
         """Catch-ups that delivered at least one missed event."""
         self.resyncs = 0
         """Fresh starts after the table's sequence changed under us."""
+        self.refreshes = 0
+        """Newer snapshots taken on the listener's request."""
         self.bad_messages = 0
         self._recent: OrderedDict[int, bytes] = OrderedDict()
         self._need: str | None = "resync" if snapshots or position is None else "catch_up"
         self._restarted = False
         self._retry_at = 0.0
         self._heard = 0.0
+        self._known = 0
+        """Events up to this seq are in the last snapshot taken: delivered as not live."""
+        self._refresh = False
+        self._refresh_at = 0.0
+        self._dealer: zmq.Socket[bytes] | None = None
+        self._answer = asyncio.Event()
+        """Set when the DEALER socket's descriptor wakes the loop."""
         if position is not None:
             self.epoch, self.last_seq = position.epoch, position.seq
             self._remember(position.seq, position.body)
+
+    def refresh(self) -> None:
+        """Take a newer snapshot once the events waiting now are delivered (a monitor's only)."""
+        if self.snapshots:
+            self._refresh = True
 
     # ------------------------------------------------------------------ loop
 
@@ -166,9 +191,14 @@ class Follower:
                 if self._drain(sub):
                     await asyncio.sleep(0)  # more is waiting: let the other tables have a turn
                     continue
+                if self._refresh and self._need is None and loop.time() >= self._refresh_at:
+                    await self._take_refresh()
+                    continue
                 wake = self._heard + self.silence if self.link_state != "silent" else None
-                if self._need is not None:
-                    wake = self._retry_at if wake is None else min(wake, self._retry_at)
+                again = self._retry_at if self._need is not None else (
+                    self._refresh_at if self._refresh else None)
+                if again is not None:
+                    wake = again if wake is None else min(wake, again)
                 readable.clear()
                 try:
                     async with asyncio.timeout_at(wake):
@@ -179,11 +209,7 @@ class Follower:
         finally:
             loop.remove_reader(fd)
             sub.close(linger=0)
-
-    def _socket(self, kind: int) -> zmq.asyncio.Socket:
-        sock = self.context.socket(kind)
-        self._configure(sock)
-        return sock
+            self._close_dealer()
 
     def _configure(self, sock: zmq.Socket[Any]) -> None:
         """Linger 0, quick reconnects, and the CURVE keys if the table needs them."""
@@ -228,7 +254,7 @@ class Follower:
         self._heard = asyncio.get_running_loop().time()
         if self._need is not None:
             return  # the pending sync reads everything from the table itself
-        if self.link_state != "live":
+        if self.link_state in ("silent", "connecting"):  # "error" waits for a refresh that works
             self._set_link("live")
         epoch = epoch_of(message)
         if epoch is not None and epoch != self.epoch and self.last_seq > 0:
@@ -240,17 +266,18 @@ class Follower:
             if seq != self.last_seq:
                 self._need = "catch_up"
         elif seq == self.last_seq + 1:
-            self._deliver(topic, body, message, live=True)
+            self._deliver(topic, body, message)
         elif seq > self.last_seq or self._recent.get(seq) != body:
             self._need = "catch_up"  # a jump, or a seq we hold with other bytes: the sequence changed?
 
-    def _deliver(self, topic: bytes, body: bytes, message: dict[str, Any], live: bool) -> None:
+    def _deliver(self, topic: bytes, body: bytes, message: dict[str, Any]) -> None:
+        """The next event to the listener: live unless the last snapshot already holds it."""
         epoch = epoch_of(message)
         if epoch is not None:
             self.epoch = epoch
         self.last_seq = message["seq"]
         self._remember(self.last_seq, body)
-        self.listener.event(self, message, topic, body, live)
+        self.listener.event(self, message, topic, body, self.last_seq > self._known)
 
     def _remember(self, seq: int, body: bytes) -> None:
         self._recent[seq] = body
@@ -304,13 +331,12 @@ class Follower:
                     self.name, self.last_seq)
         self._restarted = True
 
-    def _deliver_in_order(self, events: list[tuple[bytes, bytes, dict[str, Any]]], known: int = 0) -> None:
-        """Deliver replayed events, which must follow the last seq held; those up to ``known`` are
-        already in the snapshot (not live)."""
+    def _deliver_in_order(self, events: list[tuple[bytes, bytes, dict[str, Any]]]) -> None:
+        """Deliver replayed events, which must follow the last seq held."""
         for topic, body, message in events:
             if message["seq"] != self.last_seq + 1:
                 raise SyncError(f"replay skipped from {self.last_seq} to {message['seq']}")
-            self._deliver(topic, body, message, live=message["seq"] > known)
+            self._deliver(topic, body, message)
 
     async def _sync_fresh(self) -> None:
         """A monitor's snapshot, or a recorder's replay of everything held."""
@@ -333,13 +359,14 @@ class Follower:
         self._restarted = False
         self.epoch = epoch
         self.last_seq = 0
+        self._known = 0
         self._recent.clear()
 
-    async def _fresh_snapshot(self) -> None:
-        """A snapshot, then the events just before it (history) and after it (live)."""
+    async def _snapshot(self) -> dict[str, Any]:
+        """The table's snapshot ``{"seq": S, "state": {...}}`` (with its ``epoch`` if it has one)."""
         replies = await self._request(b"snapshot")
         try:
-            snapshot = json.loads(replies[-1][1])
+            snapshot: dict[str, Any] = json.loads(replies[-1][1])
             seq = snapshot["seq"]
             state = snapshot["state"]
             if not isinstance(seq, int) or seq < 0 or not isinstance(state, dict):
@@ -348,13 +375,46 @@ class Follower:
             raise SyncError(f"a snapshot that cannot be read: {exc}") from exc
         if state.get("table", self.name) != self.name:
             raise SyncError(f"the table at {self.source.sync} is {state.get('table')!r}, not {self.name!r}")
+        return snapshot
+
+    async def _fresh_snapshot(self) -> None:
+        """A snapshot, then the events just before it (history) and after it (live)."""
+        snapshot = await self._snapshot()
+        seq = snapshot["seq"]
         events = await self._replay(max(1, seq - self.history + 1)) if seq else []
         if seq and (not events or events[0][2]["seq"] > seq or events[-1][2]["seq"] < seq):
             raise SyncError(f"the replay does not hold seq {seq} of the snapshot")
         self._reset(str(snapshot["epoch"]) if "epoch" in snapshot else self._new_epoch(events))
+        self._refresh = False  # nothing asked for before it can be newer than this snapshot
         self.listener.snapshot(self, snapshot)
         self.last_seq = events[0][2]["seq"] - 1 if events else 0
-        self._deliver_in_order(events, known=seq)
+        self._known = seq
+        self._deliver_in_order(events)
+
+    async def _take_refresh(self) -> None:
+        """The newer snapshot the listener asked for; a table found on another sequence is taken afresh."""
+        self._refresh = False
+        loop = asyncio.get_running_loop()
+        try:
+            snapshot = await self._snapshot()
+        except SyncError as exc:
+            log.warning("table %s: no newer snapshot: %s", self.name, exc)
+            self._refresh, self._refresh_at = True, loop.time() + RETRY
+            if self.link_state != "silent":
+                self._set_link("error", f"the picture may be behind: {exc}")
+            return
+        epoch = str(snapshot["epoch"]) if "epoch" in snapshot else None
+        if snapshot["seq"] < self.last_seq or epoch not in (None, self.epoch):
+            log.info("table %s: a snapshot of another sequence (seq %d, epoch %s); starting afresh",
+                     self.name, snapshot["seq"], epoch)
+            self._restarted = True
+            self._need = "resync"
+            return
+        self.refreshes += 1
+        self._known = max(self._known, snapshot["seq"])
+        self._heard = loop.time()
+        self.listener.refreshed(self, snapshot)
+        self._set_link("live")
 
     async def _replay_all(self) -> None:
         """Every event the table holds, from seq 1 (a recorder's fresh start)."""
@@ -382,20 +442,59 @@ class Follower:
         return events
 
     async def _request(self, *frames: bytes) -> list[list[bytes]]:
-        """One sync request; every reply up to ``snapshot`` or ``end``; SyncError on ``error``."""
-        dealer = self._socket(zmq.DEALER)
-        dealer.connect(self.source.sync)
+        """One sync request; every reply up to ``snapshot`` or ``end``; SyncError on ``error``.
+
+        The DEALER socket is kept from one request to the next and read, like
+        the SUB socket, when its descriptor wakes the loop; one that did not
+        get its whole answer is closed, so that no late reply is taken for the
+        answer to the next request.
+        """
+        dealer = self._dealer if self._dealer is not None else self._open_dealer()
+        answered = False
         try:
-            await dealer.send_multipart(list(frames))
+            try:
+                dealer.send_multipart(list(frames), zmq.NOBLOCK)
+            except zmq.Again:
+                raise SyncError(f"the sync socket {self.source.sync} takes no request") from None
             replies: list[list[bytes]] = []
             while True:
-                if not await dealer.poll(int(self.sync_timeout * 1000)):
-                    raise SyncError(f"no sync reply from {self.source.sync} within {self.sync_timeout:g} s")
-                reply: list[bytes] = await dealer.recv_multipart()
+                reply = await self._answer_part(dealer)
                 replies.append(reply)
                 if reply[0] == b"error":
+                    answered = True
                     raise SyncError(f"sync error from the table: {reply[1:2]!r}")
                 if reply[0] in (b"snapshot", b"end"):
+                    answered = True
                     return replies
         finally:
-            dealer.close(linger=0)
+            if not answered:
+                self._close_dealer()
+
+    async def _answer_part(self, dealer: zmq.Socket[bytes]) -> list[bytes]:
+        """The next reply message; SyncError when none comes within ``sync_timeout``."""
+        deadline = asyncio.get_running_loop().time() + self.sync_timeout
+        while not cast(int, dealer.getsockopt(_EVENTS)) & _POLLIN:
+            self._answer.clear()
+            if cast(int, dealer.getsockopt(_EVENTS)) & _POLLIN:  # edge-triggered: look again
+                break
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await self._answer.wait()
+            except TimeoutError:
+                raise SyncError(f"no sync reply from {self.source.sync} within {self.sync_timeout:g} s") \
+                    from None
+        return dealer.recv_multipart(zmq.NOBLOCK)
+
+    def _open_dealer(self) -> zmq.Socket[bytes]:
+        dealer: zmq.Socket[bytes] = zmq.Socket(self.context, zmq.DEALER)
+        self._configure(dealer)
+        dealer.connect(self.source.sync)
+        asyncio.get_running_loop().add_reader(cast(int, dealer.getsockopt(zmq.FD)), self._answer.set)
+        self._dealer = dealer
+        return dealer
+
+    def _close_dealer(self) -> None:
+        if self._dealer is not None:
+            asyncio.get_running_loop().remove_reader(cast(int, self._dealer.getsockopt(zmq.FD)))
+            self._dealer.close(linger=0)
+            self._dealer = None

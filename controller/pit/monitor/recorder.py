@@ -52,6 +52,9 @@ class Recorder:
     def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         """Not used: a recorder replays events rather than taking snapshots."""
 
+    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+        """Not used: a recorder never asks for a newer snapshot."""
+
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
         hand = message.get("hand")

@@ -1,20 +1,31 @@
 """``pit-monitor report``: the figures a pit boss rates players with, from the recorded events.
 
-Per table and per seat, from ``bets.closed`` and ``hand.settled`` (a voided
-hand has no ``hand.settled`` and counts for nothing):
+Per table and per seat, from ``hand.started``, ``bets.closed`` and
+``hand.settled``, whatever the game (a voided hand has no ``hand.settled``
+and counts for nothing):
 
-* **hands played**: settled hands in which the seat had a wager;
+* **hands played**: settled hands in which the seat had a wager, or dealt as
+  the player-dealer (``hand.started``'s ``dealer_seat``, in a game where a
+  player banks); **banked**: those it dealt (for a table: those a
+  player-dealer dealt);
 * **total wagered**: the sum of the ``wager`` of the seat's results (what was
-  at risk at settlement, any raise or double included);
-* **average bet**: total wagered / hands played;
+  at risk at settlement, any raise, double, split or call included; in a pot
+  game the seat's chips in the pots);
+* **average bet**: total wagered / the hands it had a wager in (for a table:
+  all its hands);
 * **net result**: the sum of the seat's ``payout`` (the player's result:
-  positive when the player won);
-* **hold %**: what the house won / total wagered * 100 (``-net / wagered``);
+  positive when the player won), and as the player-dealer the opposite of
+  what the players it dealt to won;
+* **hold %**: the seat's loss as a share of what it wagered
+  (``-net / wagered * 100``);
 * **hands per hour**: hands played / the hours from the seat's first hand
   (its ``bets.closed``) to the end of its last one (its ``hand.settled``).
 
-Per table, the same over all seats, and the alerts by code. A hand counts in
-the period ``--from``/``--to`` when its ``hand.settled`` falls in it.
+Per table, the same over all seats, and the alerts by code: the table's net
+is what all its players won together, so its hold is what the house kept
+(what the players lost to the house, or the rake of a pot game; nothing where
+a player banks and the house takes no share). A hand counts in the period
+``--from``/``--to`` when its ``hand.settled`` falls in it.
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ from drivers.display import format_money
 
 log = logging.getLogger(__name__)
 
-TYPES = ("bets.closed", "hand.settled", "alert")
+TYPES = ("hand.started", "bets.closed", "hand.settled", "alert")
 """The event types the report reads."""
 
 
@@ -79,12 +90,19 @@ class Figures:
     hands: int = 0
     wagered: int = 0
     net: int = 0
+    banked: int = 0
+    staked: int = 0
     first: str | None = None
     last: str | None = None
 
-    def add_hand(self, start: str, end: str, wagered: int, net: int) -> None:
-        """One settled hand: from ``start`` (bets closed) to ``end`` (settled)."""
+    def add_hand(self, start: str, end: str, wagered: int, net: int, *, banked: bool = False,
+                 staked: bool = True) -> None:
+        """One settled hand: from ``start`` (bets closed) to ``end`` (settled); ``banked`` when a
+        player-dealer dealt it, ``staked`` unless these figures are that player-dealer's (who has
+        no wager of her own)."""
         self.hands += 1
+        self.banked += banked
+        self.staked += staked
         self.wagered += wagered
         self.net += net
         self.first = start if self.first is None else min(self.first, start)
@@ -92,8 +110,8 @@ class Figures:
 
     @property
     def average_bet(self) -> int | None:
-        """Cents wagered per hand, rounded (None without a hand)."""
-        return round(self.wagered / self.hands) if self.hands else None
+        """Cents wagered per hand with a wager, rounded (None without one)."""
+        return round(self.wagered / self.staked) if self.staked else None
 
     @property
     def hold(self) -> float | None:
@@ -109,7 +127,8 @@ class Figures:
         return round(self.hands / hours, 1) if hours > 0 else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"hands": self.hands, "wagered": self.wagered, "average_bet": self.average_bet,
+        return {"hands": self.hands, "banked": self.banked, "wagered": self.wagered,
+                "average_bet": self.average_bet,
                 "net": self.net, "hold_percent": self.hold, "hands_per_hour": self.hands_per_hour,
                 "first": self.first, "last": self.last}
 
@@ -137,22 +156,28 @@ def rate(rows: Iterable[Row]) -> list[TableReport]:
     """
     tables: dict[str, TableReport] = {}
     started: dict[tuple[str, str, Any], str] = {}
+    dealers: dict[tuple[str, str, Any], int] = {}
     for row in rows:
         report = tables.setdefault(row.table, TableReport(row.table))
         try:
-            _rate_one(row, report, started)
+            _rate_one(row, report, started, dealers)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("table %s seq %s (%s) left out of the report: %r", row.table, row.seq, row.type,
                         exc)
     return [tables[name] for name in sorted(tables)]
 
 
-def _rate_one(row: Row, report: TableReport, started: dict[tuple[str, str, Any], str]) -> None:
+def _rate_one(row: Row, report: TableReport, started: dict[tuple[str, str, Any], str],
+              dealers: dict[tuple[str, str, Any], int]) -> None:
     """One event into its table's figures: all of it, or (raising) nothing."""
     parse_ts(row.ts)
     data = json.loads(row.body).get("data") or {}
-    if row.type == "bets.closed":
-        started[(row.table, row.epoch, row.hand)] = row.ts
+    key = (row.table, row.epoch, row.hand)
+    if row.type == "hand.started":
+        if data.get("dealer_seat") is not None:
+            dealers[key] = int(data["dealer_seat"])
+    elif row.type == "bets.closed":
+        started[key] = row.ts
     elif row.type == "alert":
         report.alerts[str(data.get("code"))] += 1
     elif row.type == "hand.settled":
@@ -161,11 +186,17 @@ def _rate_one(row: Row, report: TableReport, started: dict[tuple[str, str, Any],
             wagered, net = by_seat.get(int(result["seat"]), (0, 0))
             by_seat[int(result["seat"])] = (wagered + int(result.get("wager", 0)),
                                             net + int(result.get("payout", 0)))
-        start = started.pop((row.table, row.epoch, row.hand), row.ts)
+        start = started.pop(key, row.ts)
+        dealer = dealers.pop(key, None)
+        banker = dealer if dealer is not None and by_seat and dealer not in by_seat else None
+        bank = -sum(n for _, n in by_seat.values()) if banker is not None else 0
         for seat, (wagered, net) in by_seat.items():
             report.seats.setdefault(seat, Figures()).add_hand(start, row.ts, wagered, net)
+        if banker is not None:  # the player-dealer: what the players won, she paid
+            report.seats.setdefault(banker, Figures()).add_hand(start, row.ts, 0, bank, banked=True,
+                                                                staked=False)
         report.total.add_hand(start, row.ts, sum(w for w, _ in by_seat.values()),
-                              sum(n for _, n in by_seat.values()))
+                              sum(n for _, n in by_seat.values()) + bank, banked=banker is not None)
 
 
 def _money(cents: int | None) -> str:
@@ -182,7 +213,7 @@ def as_text(reports: list[TableReport], since: str | None, until: str | None) ->
     lines = [f"Rating report, {period} (UTC)", ""]
     if not reports:
         lines.append("No event recorded in this period.")
-    head = (f"  {'seat':<6}{'hands':>7}{'wagered':>14}{'average bet':>13}{'net (player)':>14}"
+    head = (f"  {'seat':<6}{'hands':>7}{'banked':>8}{'wagered':>14}{'average bet':>13}{'net (player)':>14}"
             f"{'hold':>9}{'hands/h':>9}")
     for report in reports:
         t = report.total
@@ -192,15 +223,16 @@ def as_text(reports: list[TableReport], since: str | None, until: str | None) ->
         if report.seats:
             lines.append(head)
         for seat, f in sorted(report.seats.items()):
-            lines.append(f"  {seat:<6}{f.hands:>7}{_money(f.wagered):>14}{_money(f.average_bet):>13}"
-                         f"{_money(f.net):>14}{_number(f.hold, ' %'):>9}{_number(f.hands_per_hour):>9}")
+            lines.append(f"  {seat:<6}{f.hands:>7}{f.banked:>8}{_money(f.wagered):>14}"
+                         f"{_money(f.average_bet):>13}{_money(f.net):>14}{_number(f.hold, ' %'):>9}"
+                         f"{_number(f.hands_per_hour):>9}")
         alerts = ", ".join(f"{code} {n}" for code, n in sorted(report.alerts.items())) or "none"
         lines.append(f"  alerts: {alerts}")
         lines.append("")
     return "\n".join(lines)
 
 
-CSV_COLUMNS = ("kind", "table", "seat", "hands", "wagered_cents", "average_bet_cents", "net_cents",
+CSV_COLUMNS = ("kind", "table", "seat", "hands", "banked", "wagered_cents", "average_bet_cents", "net_cents",
                "hold_percent", "hands_per_hour", "alert_code", "alerts")
 
 
@@ -211,7 +243,7 @@ def as_csv(reports: list[TableReport]) -> str:
     writer.writerow(CSV_COLUMNS)
 
     def figures(kind: str, table: str, seat: str, f: Figures) -> list[Any]:
-        return [kind, table, seat, f.hands, f.wagered, _blank(f.average_bet), f.net, _blank(f.hold),
+        return [kind, table, seat, f.hands, f.banked, f.wagered, _blank(f.average_bet), f.net, _blank(f.hold),
                 _blank(f.hands_per_hour), "", ""]
 
     for report in reports:
@@ -219,7 +251,7 @@ def as_csv(reports: list[TableReport]) -> str:
         for seat, f in sorted(report.seats.items()):
             writer.writerow(figures("seat", report.table, str(seat), f))
         for code, n in sorted(report.alerts.items()):
-            writer.writerow(["alert", report.table, "", "", "", "", "", "", "", code, n])
+            writer.writerow(["alert", report.table, "", "", "", "", "", "", "", "", code, n])
     return out.getvalue()
 
 

@@ -3,10 +3,27 @@
 
 const floor = document.getElementById("floor");
 
+function seatChip(s) {
+  const stack = s.stack !== null && s.stack !== undefined ? `<small class="stack">${money(s.stack)}</small>` : "";
+  const wager = s.wager ? `<small>${money(s.wager)}</small>` : "";
+  const classes = "seat" + (s.dealer ? " dealer-seat" : "") + (s.in_turn ? " in-turn" : "");
+  const badge = s.dealer ? '<b class="badge dealer-badge" title="player-dealer">D</b>' : "";
+  return `<span class="${classes}" data-seat="${s.seat}">${s.seat}${badge}${wager}${stack}</span>`;
+}
+
+function sessionLine(tile) {
+  const parts = [];
+  const t = tile.tournament;
+  if (t && t.level) parts.push(`<span class="level">level ${t.level} &middot; ${esc(t.blinds_text)}</span>`);
+  if (t && t.winner !== null) parts.push(`<span class="winner">seat ${t.winner} won</span>`);
+  if (tile.dealer_seat !== null) parts.push(`<span>seat ${tile.dealer_seat} deals</span>`);
+  else if (tile.button !== null) parts.push(`<span>button ${tile.button}</span>`);
+  if (tile.pots) parts.push(`<span class="pots">pots ${money(tile.pots)}</span>`);
+  return parts.length ? `<div class="session">${parts.join(" &middot; ")}</div>` : "";
+}
+
 function tileHtml(tile) {
-  const seats = tile.seats.length
-    ? tile.seats.map((s) => `<span class="seat" data-seat="${s.seat}">${s.seat}<small>${money(s.wager)}</small></span>`).join("")
-    : '<span class="empty">no wager</span>';
+  const seats = tile.seats.length ? tile.seats.map(seatChip).join("") : '<span class="empty">no wager</span>';
   const hand = tile.hand !== null ? `hand ${tile.hand}` : "between hands";
   const offline = tile.offline.length ? `<div class="offline">offline: ${tile.offline.map(esc).join(", ")}</div>` : "";
   const alerts = tile.alerts.length ? `<ul class="alerts">${tile.alerts.map(alertHtml).join("")}</ul>` : "";
@@ -16,7 +33,8 @@ function tileHtml(tile) {
     `<span class="game">${esc(tile.game || "")}</span>${linkHtml(tile.link)}</header>${reason}` +
     `<div class="play"><span class="hand">${hand}</span> <span class="phase">${esc(tile.phase || "")}</span>` +
     `<span class="wagers" title="wagers in play">${money(tile.wagers)}</span></div>` +
-    `<div class="seats">${seats}</div>${offline}${metersHtml(tile.meters)}${resultHtml(tile.last_result)}${alerts}`;
+    `<div class="seats">${seats}</div>${sessionLine(tile)}${offline}${metersHtml(tile.meters)}` +
+    `${resultHtml(tile.last_result)}${alerts}`;
 }
 
 function showTile(tile) {

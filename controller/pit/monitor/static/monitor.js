@@ -102,9 +102,11 @@ function resultHtml(result) {
   if (result.voided !== null && result.voided !== undefined) {
     return `<div class="last-result">hand ${result.hand}: voided (${esc(result.voided)})</div>`;
   }
-  const house = result.house;
-  const side = house > 0 ? "house wins" : house < 0 ? "house pays" : "even";
-  return `<div class="last-result">hand ${result.hand}: ${side} ${money(Math.abs(house))}` +
+  const bank = result.bank;
+  const who = bank ? `seat ${bank.seat} (dealing)` : "house";
+  const net = bank ? bank.net : result.house;
+  const side = net > 0 ? `${who} wins` : net < 0 ? `${who} pays` : "even";
+  return `<div class="last-result">hand ${result.hand}: ${side} ${money(Math.abs(net))}` +
     `<div class="results">${result.results.map(esc).join("<br>")}</div></div>`;
 }
 

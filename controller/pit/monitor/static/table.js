@@ -6,30 +6,70 @@ const detail = document.getElementById("detail");
 document.getElementById("name").textContent = name;
 document.title = `Pit monitor: ${name}`;
 
-function seatHtml(seat, results, wagers) {
-  const bets = Object.entries(seat.bets).map(([spot, amount]) =>
-    `<span class="bet" data-spot="${esc(spot)}">${esc(spot)} ${money(amount)}</span>`).join("");
-  const inPlay = wagers.filter((w) => w.seat === seat.seat).map((w) =>
-    `<span class="bet closed">${esc(w.spot)} ${money(w.amount)}</span>`).join("");
-  const hands = (seat.hands && seat.hands.length ? seat.hands : [seat.cards]).filter((h) => h.length);
-  const cards = hands.map(cardsHtml).join("");
-  const total = seat.total ? `<span class="total">${esc(seat.total)}</span>` : "";
-  const stack = seat.stack !== null && seat.stack !== undefined
-    ? `<div class="stack">stack ${money(seat.stack)}</div>` : "";
-  const mine = (results || []).filter((r) => r.seat === seat.seat).map((r) =>
-    `<div class="result ${r.payout > 0 ? "win" : r.payout < 0 ? "lose" : "push"}">${esc(r.spot)} ` +
-    `${esc(r.outcome)} ${signedMoney(r.payout)}</div>`).join("");
-  const busy = bets || inPlay || cards ? "" : " idle";
-  return `<div class="seat-box${busy}" data-seat="${seat.seat}"><h3>Seat ${seat.seat}</h3>` +
-    `<div class="bets">${inPlay || bets}</div>${stack}<div class="hand-cards">${cards}${total}</div>${mine}</div>`;
+function handHtml(hand, several) {
+  const total = hand.total ? `<span class="total">${esc(hand.total)}</span>` : "";
+  const status = hand.status ? `<span class="status">${esc(hand.status)}</span>` : "";
+  const wager = several && hand.wager !== null && hand.wager !== undefined
+    ? `<span class="bet closed">${money(hand.wager)}</span>` : "";
+  return `<div class="hand-cards">${cardsHtml(hand.cards)}${total}${wager}${status}</div>`;
 }
 
-function potsHtml(pots) {
-  if (!pots) return "";
-  const list = (pots.pots || []).map((p, i) =>
-    `<li>pot ${i + 1}: ${money(p.amount)} (seats ${(p.seats || p.eligible || []).join(", ")})</li>`).join("");
-  return `<section class="panel"><h2>Pots</h2><ul>${list}</ul>` +
-    (pots.rake !== null && pots.rake !== undefined ? `<p>rake ${money(pots.rake)}</p>` : "") + "</section>";
+function seatHtml(seat, view) {
+  const state = view.state;
+  const bets = Object.entries(seat.bets).map(([spot, amount]) =>
+    `<span class="bet" data-spot="${esc(spot)}">${esc(spot)} ${money(amount)}</span>`).join("");
+  const inPlay = view.wagers_list.filter((w) => w.seat === seat.seat).map((w) =>
+    `<span class="bet closed">${esc(w.spot)} ${money(w.amount)}</span>`).join("");
+  const hands = (seat.hands || []).filter((h) => h.cards.length || h.status);
+  const several = hands.length > 1;
+  const stack = seat.stack !== null && seat.stack !== undefined
+    ? `<div class="stack">stack ${money(seat.stack)}</div>` : "";
+  const dealer = state.dealer.seat === seat.seat;
+  const button = !dealer && state.dealer.seat === null && state.session.button === seat.seat;
+  const badge = dealer ? '<span class="badge dealer-badge" title="player-dealer">DEALER</span>'
+    : button ? '<span class="badge button-badge" title="the button">BUTTON</span>' : "";
+  const place = (view.tournament && view.tournament.places || []).find((p) => p.seat === seat.seat);
+  const out = place ? `<div class="place">out, place ${place.place}</div>` : "";
+  const mine = (state.results || []).filter((r) => r.seat === seat.seat).map((r) =>
+    `<div class="result ${r.payout > 0 ? "win" : r.payout < 0 ? "lose" : "push"}">${esc(r.spot)}` +
+    `${r.hand_index ? " hand " + (r.hand_index + 1) : ""} ${esc(r.outcome)}` +
+    `${r.label ? " (" + esc(r.label) + ")" : ""} ${signedMoney(r.payout)}</div>`).join("");
+  const closed = view.wagers_list.filter((w) => w.seat === seat.seat).reduce((n, w) => n + w.amount, 0);
+  const riding = (view.seats.find((s) => s.seat === seat.seat) || {}).wager || 0;
+  const playing = view.hand !== null && riding > closed  // raised, called, split, put into the pots
+    ? `<div class="riding">in play ${money(riding)}</div>` : "";
+  const busy = bets || inPlay || hands.length || stack || dealer ? "" : " idle";
+  const turn = seat.in_turn ? " in-turn" : "";
+  return `<div class="seat-box${busy}${turn}${dealer ? " dealer-seat" : ""}" data-seat="${seat.seat}">` +
+    `<h3>Seat ${seat.seat} ${badge}</h3><div class="bets">${inPlay || bets}</div>${playing}${stack}${out}` +
+    `${hands.map((h) => handHtml(h, several)).join("")}${mine}</div>`;
+}
+
+function potsHtml(view) {
+  const pots = view.state.pots || [];
+  if (!pots.length) return "";
+  const list = pots.map((p, i) =>
+    `<li data-pot="${i}">pot ${i + 1}: ${money(p.amount)} (seats ${(p.seats || []).join(", ")})</li>`).join("");
+  const rake = view.rake ? `<p>rake due ${money(view.rake)}</p>` : "";
+  return `<section class="panel pots"><h2>Pots</h2><ul>${list}</ul>${rake}</section>`;
+}
+
+function sessionHtml(view) {
+  const parts = [];
+  const t = view.tournament;
+  if (t) {
+    if (t.level) {
+      parts.push(`<span class="level">level ${t.level}: blinds ${esc(t.blinds_text)}` +
+        `${t.ends_at ? ", until " + clock(t.ends_at) : ""}</span>`);
+    }
+    if (t.winner !== null) parts.push(`<span class="winner">seat ${t.winner} won the tournament</span>`);
+  }
+  if (view.dealer_seat !== null) {
+    parts.push(`<span>seat ${view.dealer_seat} deals</span>`);
+  } else if (view.button !== null) {
+    parts.push(`<span>button at seat ${view.button}</span>`);
+  }
+  return parts.length ? `<div class="session">${parts.join(" &middot; ")}</div>` : "";
 }
 
 function handsHtml(hands) {
@@ -49,6 +89,14 @@ function devicesHtml(devices) {
     `${d.online ? "online" : "offline" + (d.reason ? " (" + esc(d.reason) + ")" : "")}</span>`).join(" ");
 }
 
+function dealerHtml(state) {
+  const dealer = state.dealer;
+  if (!dealer.cards.length && dealer.seat === null) return "";
+  const who = dealer.seat !== null ? `Dealer: seat ${dealer.seat}` : "Dealer";
+  return `<div class="dealer"><h3>${who}</h3>${cardsHtml(dealer.cards)}` +
+    (dealer.total ? `<span class="total">${esc(dealer.total)}</span>` : "") + `</div>`;
+}
+
 function show(view) {
   const state = view.state;
   const hand = view.hand !== null ? `hand ${view.hand}` : "between hands";
@@ -62,17 +110,18 @@ function show(view) {
     ? `<section class="panel progressive"><h2>Meters</h2>${metersHtml(view.meters)}</section>` : "";
   detail.dataset.link = view.link.state;
   detail.dataset.seq = view.seq;
+  detail.dataset.stale = view.stale;
   document.getElementById("summary").innerHTML =
     `${esc(view.game || "")} &middot; ${hand} &middot; ${esc(view.phase || "")} &middot; ` +
     `in play ${money(view.wagers)} ${linkHtml(view.link)}`;
   detail.innerHTML =
     `<section class="panel table-info"><div>${devicesHtml(state.devices)}</div><div>${shoe}${limits}</div>` +
+    sessionHtml(view) +
     (view.link.state !== "live" && view.link.reason ? `<div class="reason">${esc(view.link.reason)}</div>` : "") +
     `</section>` + progressive +
-    `<section class="panel felt"><div class="dealer"><h3>Dealer</h3>${cardsHtml(state.dealer.cards)}` +
-    (state.dealer.total ? `<span class="total">${esc(state.dealer.total)}</span>` : "") + `</div>` +
-    `<div class="seat-row">${state.seats.map((s) => seatHtml(s, state.results, view.wagers_list)).join("")}</div></section>` +
-    potsHtml(view.pots) +
+    `<section class="panel felt">${dealerHtml(state)}` +
+    `<div class="seat-row">${state.seats.map((s) => seatHtml(s, view)).join("")}</div></section>` +
+    potsHtml(view) +
     `<section class="panel"><h2>Last result</h2>${resultHtml(view.last_result)}</section>` +
     `<section class="panel"><h2>Alerts</h2>${alerts}${acked}</section>` +
     `<section class="panel"><h2>Last hands, step by step</h2>${handsHtml(view.hands)}</section>` +
