@@ -40,7 +40,7 @@ from controller.games.interface import (
     SessionEvent,
     StackChanged,
 )
-from controller.games.parts.limits import limit_problems, wagered
+from controller.games.parts.limits import limit_problems, spot_problems, wagered
 from controller.games.parts.money import dollars
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
 
@@ -94,12 +94,7 @@ class BusterBlackjackX(Game[BusterHand]):
     def _seat_problems(self, seat: int, spots: Mapping[str, int]) -> list[str]:
         rules, table = self.rules, self.limits
         found: list[str] = []
-        for spot in sorted(spots):
-            amount = spots[spot]
-            if spot not in SPOTS:
-                found.append(f"seat {seat} has a wager on an unknown spot {spot!r}")
-            elif not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-                found.append(f"seat {seat} {spot} {amount!r} is not a wager in cents")
+        found.extend(spot_problems(seat, spots, SPOTS))
         base, bonus = spots.get("main", 0), spots.get("side", 0)
         progressive, insurance = spots.get("progressive", 0), spots.get("insurance", 0)
         if wagered(base):

@@ -21,7 +21,7 @@ from __future__ import annotations
 from controller.games.easy_jack.hand import FLOW, PHASES, EasyJackHand, SeatHand
 from controller.games.easy_jack.rules import SPOTS, EasyJackRules
 from controller.games.interface import Bets, Game, GameEvent, Limits, RuleError, Session
-from controller.games.parts.limits import limit_problems, wagered
+from controller.games.parts.limits import limit_problems, spot_problems, wagered
 
 
 class EasyJack(Game[EasyJackHand]):
@@ -63,12 +63,7 @@ class EasyJack(Game[EasyJackHand]):
         found: list[str] = []
         for seat in sorted(bets):
             spots = bets[seat]
-            for spot in sorted(spots):
-                amount = spots[spot]
-                if spot not in SPOTS:
-                    found.append(f"seat {seat} has a wager on an unknown spot {spot!r}")
-                elif not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-                    found.append(f"seat {seat} {spot} {amount!r} is not a wager in cents")
+            found.extend(spot_problems(seat, spots, SPOTS))
             main, bust = spots.get("main", 0), spots.get("side", 0)
             if wagered(main):
                 found.extend(limit_problems(f"seat {seat} main", main, table, ("table", "table")))

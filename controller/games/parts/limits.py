@@ -1,13 +1,19 @@
 """Wager limits: whether a spot holds a wager, and why an amount breaks a pair of limits.
 
->>> from controller.games.interface import Limits
+>>> from collections.abc import Mapping
+
+from controller.games.interface import Limits
 >>> limit_problems("seat 2 main", 300, Limits(500, 50000), ("table", "table"))
 ['seat 2 main 300 is below the table minimum 500']
 >>> wagered(0), wagered(500), wagered(True)
 (False, True, False)
+>>> spot_problems(3, {"main": 500, "tip": 100, "side": -5}, ("main", "side"))
+['seat 3 side -5 is not a wager in cents', "seat 3 has a wager on an unknown spot 'tip'"]
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from controller.games.interface import Limits
 
@@ -25,3 +31,15 @@ def limit_problems(what: str, amount: int, limits: Limits, words: tuple[str, str
     if amount > limits.max_bet:
         return [f"{what} is above the {words[1]} maximum {limits.max_bet}"]
     return []
+
+
+def spot_problems(seat: int, spots: Mapping[str, object], known: tuple[str, ...]) -> list[str]:
+    """A line for each of a seat's spots that is not one of the game's, or holds no amount in cents."""
+    found: list[str] = []
+    for spot in sorted(spots):
+        amount = spots[spot]
+        if spot not in known:
+            found.append(f"seat {seat} has a wager on an unknown spot {spot!r}")
+        elif not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            found.append(f"seat {seat} {spot} {amount!r} is not a wager in cents")
+    return found
