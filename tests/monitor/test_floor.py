@@ -41,7 +41,8 @@ from controller.pit.monitor.tables import TableSource
 from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state
 from drivers.inputs import DeviceOffline, DeviceOnline, RejectedChip
-from tests.monitor.hands import DECK, random_holdem_hand
+from tests.monitor.hands import random_holdem_hand
+from tests.rigs.holdem_hands import DECK
 from tests.rigs.table_rig import Rig
 
 HOLDEM_BUTTONS = ("deal", "check", "call", "bet", "raise", "fold", "stand", "next", "void")

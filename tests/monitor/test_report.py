@@ -29,7 +29,8 @@ from controller.pit.events import encode_event
 from controller.pit.monitor.cli import main
 from controller.pit.monitor.report import as_csv, as_text, bound, rate
 from controller.pit.monitor.store import Row, SqliteStore
-from tests.monitor.hands import DECK, random_holdem_hand
+from tests.monitor.hands import random_holdem_hand
+from tests.rigs.holdem_hands import DECK
 from tests.rigs.table_rig import Rig
 
 DAY = "2026-11-21"
