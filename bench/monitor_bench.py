@@ -2,8 +2,10 @@
 
 Simulated tables (``controller/devkit/pit_table.py``: the real PitServer on
 127.0.0.1, events of plausible hands from ``controller/devkit/floor_sim.py``)
-run in a publisher process of their own; ``pit-monitor`` runs as it is
-deployed, as a subprocess; this process only measures.
+run in publisher processes of their own (``--publishers``, 2 by default: one
+Python process cannot publish 2,000 tables' events and pictures);
+``pit-monitor`` runs as it is deployed, as a subprocess; this process only
+measures.
 
 * **Recorder**: ``pit-monitor record`` follows the tables; once it has
   stored one event of each, every table publishes a burst of events as fast
@@ -11,14 +13,16 @@ deployed, as a subprocess; this process only measures.
   burst to the last event stored (counted in the database), for SQLite and
   for PostgreSQL (a server started here, ``controller/devkit/postgres.py``).
 * **Monitor**: ``pit-monitor serve`` follows N tables, each dealing ``--rate``
-  events per second; a page's event stream (``/api/stream``, read here as the
-  browser's EventSource reads it) receives each table's tile; the lag of an
-  update is the time it arrives minus the ``ts`` of the event it shows (one
-  clock: the same machine). N doubles until the 99th percentile of the lag
-  passes one second. The monitor asks a table for a newer snapshot after
-  the events of a hand; the simulated tables answer with the state their
-  events built and the simulated game's totals and phases, and count the
-  snapshots they served.
+  events per second and publishing its picture (``table.view``) after each;
+  a page's event stream (``/api/stream``, read here as the browser's
+  EventSource reads it) receives the tiles of the tables that changed; the
+  lag of an update is the time it arrives minus the ``ts`` of the newest
+  event it shows (one clock: the same machine). N doubles until the 99th
+  percentile of the lag passes one second. Also: how long after the dealing
+  stopped the page showed every table's last event (``caught_up_s``), the
+  monitor's CPU time per 1,000 events (with their pictures and the page's
+  updates: a figure the load of other processes on the machine hardly moves),
+  and the snapshots the tables served (none is asked for after the start).
 
     .venv/bin/python bench/monitor_bench.py        # --events 25000 --rate 5 --seconds 10
 """
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import json
 import os
 import random
@@ -46,24 +51,25 @@ import zmq.asyncio  # noqa: E402
 from controller.devkit.floor_sim import Dealer, game_view  # noqa: E402
 from controller.devkit.pit_table import EnvelopeTable  # noqa: E402
 from controller.devkit.postgres import PostgresUnavailable, postgres_server  # noqa: E402
-from controller.pit.events import encode_event, now_timestamp  # noqa: E402
+from controller.pit.events import encode_event, now_timestamp, utc_timestamp  # noqa: E402
 from controller.pit.monitor.report import parse_ts  # noqa: E402
 from controller.pit.monitor.store import open_store  # noqa: E402
 
 # -- the publisher process ----------------------------------------------------------------
 
 
-async def publisher(count: int) -> None:
-    """Tables on stdin's orders: ``{"prepare": n}`` then ``{"burst": 1}`` (n events per table, encoded
-    first), ``{"deal": rate, "seconds": s}``, ``{"quit": 1}``."""
+async def publisher(first: int, count: int) -> None:
+    """Tables ``first`` to ``first + count - 1`` on stdin's orders: ``{"prepare": n}`` then ``{"burst": 1}``
+    (n events per table, encoded first), ``{"deal": rate, "seconds": s}``, ``{"quit": 1}``."""
     context = zmq.asyncio.Context()
     context.set(zmq.MAX_SOCKETS, 4 * count + 64)
-    tables = [EnvelopeTable(f"B{n:03d}", context=context, game_view=game_view) for n in range(count)]
+    tables = [EnvelopeTable(f"B{n:04d}", context=context, game_view=game_view)
+              for n in range(first, first + count)]
     for table in tables:
         await table.start()
     print(json.dumps({"tables": [[t.table_id, t.publish_endpoint, t.sync_endpoint] for t in tables]}),
           flush=True)
-    dealers = [Dealer(random.Random(n)).events() for n in range(count)]
+    dealers = [Dealer(random.Random(n)).events() for n in range(first, first + count)]
     ready: list[tuple[Any, bytes, bytes]] = []
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -81,17 +87,13 @@ async def publisher(count: int) -> None:
         if "burst" in order:
             await burst(ready)
         else:
-            await deal(tables, dealers, order["deal"], order["seconds"])
+            await deal(tables, dealers, order["deal"], order["seconds"], order["start"])
         print(json.dumps({"done": time.monotonic() - started,
-                          "snapshots": sum(table.snapshots for table in tables) - served}), flush=True)
+                          "snapshots": sum(table.snapshots for table in tables) - served,
+                          "seqs": {table.table_id: len(table.history) for table in tables}}), flush=True)
     for table in tables:
         await table.close()
     context.destroy(linger=0)
-
-
-def step(table: EnvelopeTable, dealer: Any) -> None:
-    kind, hand, data = next(dealer)
-    table.emit(kind, hand, data)
 
 
 def prepare(tables: list[EnvelopeTable], dealers: list[Any], count: int) -> list[tuple[Any, bytes, bytes]]:
@@ -115,48 +117,70 @@ async def burst(ready: list[tuple[Any, bytes, bytes]]) -> None:
             await asyncio.sleep(0)                              # let the sync sockets answer
 
 
-async def deal(tables: list[EnvelopeTable], dealers: list[Any], rate: float, seconds: float) -> None:
-    """Every table publishes ``rate`` events per second for ``seconds``, the tables spread evenly."""
-    start = time.monotonic()
-    emitted = [0] * len(tables)
-    while (elapsed := time.monotonic() - start) < seconds:
-        for n, table in enumerate(tables):
-            due = int(elapsed * rate + n / len(tables))
-            while emitted[n] < due:
-                step(table, dealers[n])
-                emitted[n] += 1
-        await asyncio.sleep(0.01)
+async def deal(tables: list[EnvelopeTable], dealers: list[Any], rate: float, seconds: float,
+               start: float) -> None:
+    """Every table publishes ``rate`` events per second (each with the table's picture after it) for
+    ``seconds`` from ``start`` (a ``time.time()``), the tables spread evenly. Every message is encoded
+    first, its ``ts`` the moment it is due, so that what is measured is the monitor, not the
+    simulated tables (encoding a picture costs them more than the monitor spends on it)."""
+    planned = []
+    for n, (table, dealer) in enumerate(zip(tables, dealers, strict=True)):
+        for k in range(int(rate * seconds)):
+            when = start + (k + n / len(tables)) / rate
+            ts = utc_timestamp(datetime.datetime.fromtimestamp(when, datetime.UTC))
+            kind, hand, data = next(dealer)
+            planned.append((when, n, *table.prepare(kind, hand, data, ts)))
+    planned.sort(key=lambda item: item[:2])
+    for when, n, event, picture in planned:
+        if when > time.time():
+            await asyncio.sleep(when - time.time())
+        tables[n].send(event, picture)
 
 
 # -- measuring ------------------------------------------------------------------------------
 
 
 class Publisher:
-    """The publisher process."""
+    """The publisher processes: the tables shared out between them."""
 
-    def __init__(self, count: int) -> None:
-        self.proc = subprocess.Popen([sys.executable, __file__, "--publisher", str(count)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-        assert self.proc.stdout is not None
-        self.tables: list[list[str]] = json.loads(self.proc.stdout.readline())["tables"]
+    def __init__(self, count: int, processes: int = 1) -> None:
+        shares = [count // processes + (n < count % processes) for n in range(processes)]
+        starts = [sum(shares[:n]) for n in range(processes)]
+        self.procs = [subprocess.Popen([sys.executable, __file__, "--publisher", f"{start},{share}"],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+                      for start, share in zip(starts, shares, strict=True) if share]
+        self.tables: list[list[str]] = []
+        for proc in self.procs:
+            assert proc.stdout is not None
+            self.tables += json.loads(proc.stdout.readline())["tables"]
         self.snapshots = 0
         """Snapshots the tables served during the last order."""
+        self.seqs: dict[str, int] = {}
+        """Each table's last seq after the last order."""
 
     def order(self, **order: Any) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(order) + "\n")
-        self.proc.stdin.flush()
+        for proc in self.procs:
+            assert proc.stdin is not None
+            proc.stdin.write(json.dumps(order) + "\n")
+            proc.stdin.flush()
 
     def done(self) -> float:
-        assert self.proc.stdout is not None
-        answer = json.loads(self.proc.stdout.readline())
-        self.snapshots = answer.get("snapshots", 0)
-        took: float = answer["done"]
+        took, self.snapshots = 0.0, 0
+        for proc in self.procs:
+            assert proc.stdout is not None
+            answer = json.loads(proc.stdout.readline())
+            self.snapshots += answer.get("snapshots", 0)
+            self.seqs.update(answer.get("seqs", {}))
+            took = max(took, answer["done"])
         return took
+
+    def cpu_seconds(self) -> float:
+        return sum(cpu_seconds(proc.pid) for proc in self.procs)
 
     def close(self) -> None:
         self.order(quit=1)
-        self.proc.wait(30)
+        for proc in self.procs:
+            proc.wait(60)
 
     def tables_file(self, folder: Path) -> Path:
         path = folder / "tables.toml"
@@ -231,32 +255,40 @@ def rss_mib(pid: int) -> float:
 
 
 async def read_stream(url: str, tables: int, lags: list[float], live: asyncio.Event,
-                      measuring: asyncio.Event) -> None:
+                      measuring: asyncio.Event, shown: dict[str, int]) -> None:
     """A page's event stream: note each tile's lag while ``measuring``; ``live`` once every tile is live."""
     import aiohttp
 
     states: dict[str, str] = {}
     async with aiohttp.ClientSession() as session, session.get(url + "api/stream", timeout=None) as reply:
-        event = ""
-        async for raw in reply.content:
-            line = raw.decode().rstrip("\n")
-            if line.startswith("event: "):
-                event = line[7:]
-            elif line.startswith("data: "):
-                data = json.loads(line[6:])
+        buffer = b""
+        async for chunk in reply.content.iter_any():    # a whole floor can be one long line
+            buffer += chunk
+            *messages, buffer = buffer.split(b"\n\n")
+            for message in messages:
+                event, data = "", None
+                for line in message.decode().split("\n"):
+                    if line.startswith("event: "):
+                        event = line[7:]
+                    elif line.startswith("data: "):
+                        data = json.loads(line[6:])
+                if data is None:
+                    continue
                 now = time.time()
-                tiles = data["tables"] if event == "floor" else [data] if event == "tile" else []
+                tiles = data["tables"] if event in ("floor", "tiles") else []
                 for tile in tiles:
                     states[tile["table"]] = tile["link"]["state"]
-                    if measuring.is_set() and event == "tile" and tile["ts"]:
+                    shown[tile["table"]] = tile["seq"]
+                    if measuring.is_set() and event == "tiles" and tile["ts"]:
                         lags.append(now - parse_ts(tile["ts"]).timestamp())
                 if len(states) == tables and all(s == "live" for s in states.values()):
                     live.set()
 
 
-async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path) -> dict[str, Any]:
+async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path,
+                      processes: int) -> dict[str, Any]:
     """Lag of the tile updates of one page over ``tables`` tables dealing ``rate`` events/s each."""
-    publisher = Publisher(tables)
+    publisher = Publisher(tables, processes)
     server = monitor("serve", publisher.tables_file(folder), "--port=0", f"--acks={folder / 'acks'}",
                      log=folder / "serve.log")
     lags: list[float] = []
@@ -264,17 +296,29 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path) ->
     try:
         assert server.stdout is not None
         url = server.stdout.readline().split("serving ", 1)[1].split(" ", 1)[0]
-        reading = asyncio.create_task(read_stream(url, tables, lags, live, measuring))
-        await asyncio.wait_for(live.wait(), 120)
+        shown: dict[str, int] = {}
+        reading = asyncio.create_task(read_stream(url, tables, lags, live, measuring, shown))
+        await asyncio.wait_for(live.wait(), 300)
+        before = dict(shown)
+        start = time.time() + 5 + tables * rate * seconds * 400e-6 / len(publisher.procs)
+        publisher.order(deal=rate, seconds=seconds, start=start)   # encoded first, then dealt from start
+        await asyncio.sleep(start - time.time())
         cpu = cpu_seconds(server.pid)
-        publishing, reading_cpu = cpu_seconds(publisher.proc.pid), time.process_time()
+        publishing, reading_cpu = publisher.cpu_seconds(), time.process_time()
         measuring.set()
-        publisher.order(deal=rate, seconds=seconds)
+        started = time.monotonic()
         await asyncio.to_thread(publisher.done)
         snapshots = publisher.snapshots
-        await asyncio.sleep(1.5)                     # the last updates arrive
+        dealt = time.monotonic()
+        while any(shown.get(name, 0) < seq for name, seq in publisher.seqs.items()):
+            if time.monotonic() - dealt > 120:       # the page never showed every table's last event
+                break
+            await asyncio.sleep(0.05)
+        caught_up = time.monotonic() - dealt
+        events = sum(publisher.seqs.values()) - sum(before.values())
+        await asyncio.sleep(max(0.0, seconds + 1.5 - (time.monotonic() - started)))
         cpu = cpu_seconds(server.pid) - cpu
-        publishing = cpu_seconds(publisher.proc.pid) - publishing
+        publishing = publisher.cpu_seconds() - publishing
         reading_cpu = time.process_time() - reading_cpu
         memory = rss_mib(server.pid)
         reading.cancel()
@@ -288,7 +332,8 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path) ->
             "snapshots_per_s": round(snapshots / seconds),
             "lag_p50_ms": round(lags[len(lags) // 2] * 1000, 1),
             "lag_p99_ms": round(lags[int(len(lags) * 0.99)] * 1000, 1),
-            "lag_max_ms": round(lags[-1] * 1000, 1),
+            "lag_max_ms": round(lags[-1] * 1000, 1), "caught_up_s": round(caught_up, 2),
+            "monitor_cpu_ms_per_1000_events": round(1e6 * cpu / events, 1),
             "monitor_cpu_percent": round(100 * cpu / (seconds + 1.5)), "monitor_rss_mib": memory,
             "publisher_cpu_percent": round(100 * publishing / (seconds + 1.5)),
             "page_reader_cpu_percent": round(100 * reading_cpu / (seconds + 1.5))}
@@ -314,18 +359,21 @@ def record(args: argparse.Namespace, folder: Path, figures: dict[str, Any], say:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--publisher", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--publisher", help=argparse.SUPPRESS)
     parser.add_argument("--events", type=int, default=25_000, help="burst per table for the recorder")
     parser.add_argument("--record-tables", type=int, default=4, help="0: the monitor only")
     parser.add_argument("--rate", type=float, default=5.0, help="events per second per table (monitor)")
     parser.add_argument("--seconds", type=float, default=10.0, help="dealing time per step (monitor)")
     parser.add_argument("--tables", type=int, nargs="*", default=[10, 20, 40, 80, 160, 320],
                         help="table counts to try (none: the recorder only)")
+    parser.add_argument("--publishers", type=int, default=2,
+                        help="processes the simulated tables are shared out between (monitor)")
     parser.add_argument("--sqlite-only", action="store_true", help="leave PostgreSQL out")
     parser.add_argument("--json", action="store_true", help="one JSON object, nothing else")
     args = parser.parse_args()
     if args.publisher:
-        asyncio.run(publisher(args.publisher))
+        first, count = (int(n) for n in args.publisher.split(","))
+        asyncio.run(publisher(first, count))
         return
     say = (lambda *a: None) if args.json else print
     figures: dict[str, Any] = {"recorder": {}, "monitor": []}
@@ -335,7 +383,8 @@ def main() -> None:
             record(args, folder, figures, say)
         say(f"monitor: tables dealing {args.rate:g} events/s each, one page, {args.seconds:g} s per step")
         for count in args.tables:
-            step_figures = asyncio.run(monitor_lag(count, args.rate, args.seconds, folder))
+            step_figures = asyncio.run(monitor_lag(count, args.rate, args.seconds, folder,
+                                                      args.publishers))
             figures["monitor"].append(step_figures)
             say("  ", step_figures)
             if step_figures["lag_p99_ms"] > 1000:

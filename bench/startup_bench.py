@@ -30,7 +30,7 @@ from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
 from controller.journal.log import encode_record
-from controller.pit.client import PitClient
+from controller.pit.follow.blocking import PitClient
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
 from firmware_bridge.cards import Card

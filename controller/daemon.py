@@ -357,7 +357,7 @@ class Daemon:
             return {"ok": True, "links": {
                 driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
                 for driver in (self.shoe, self.rfid) if driver is not None
-            }}
+            }, "pit": dict(self.pit.served) if self.pit is not None else {}}
         if cmd == "shoe_resync":
             supervisor = request.get("supervisor")
             if not isinstance(supervisor, str):

@@ -25,7 +25,7 @@ import zmq
 from controller.config.loader import load_config
 from controller.daemon import Daemon
 from controller.devkit.simulated import antenna, ipc_endpoints, write_config
-from controller.pit.client import PitClient
+from controller.pit.follow.blocking import PitClient
 from drivers.display import LogRenderer
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card

@@ -9,8 +9,9 @@ progressive meter; every fourth table (the second, sixth, ...) is banked by a
 player instead of the house: stacks, a player-dealer whose seat moves round
 after each hand, and a tournament's blind levels. The hands are plausible,
 not a real game: for the real games run the daemon
-(``tests/rigs/daemon_rig.py``). The tables' snapshots carry the game's part
-(totals, phases) from :func:`game_view`, as a real table's game would.
+(``tests/rigs/daemon_rig.py``). The tables' pictures (``table.view`` after
+every event, and the snapshot) carry the game's part (totals, phases) from
+:func:`game_view`, as a real table's game would.
 
 ``python -m controller.devkit.floor_sim --tables 8`` serves the monitor on
 http://127.0.0.1:8080/ over eight such tables; ``--screenshot FILE`` instead
@@ -34,9 +35,9 @@ from aiohttp import web
 
 from controller.devkit.pit_table import EnvelopeTable
 from controller.games.parts.totals import total_of
+from controller.pit.follow.aio import Follower
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.follower import Follower
 from controller.pit.monitor.tables import TableSource
 from controller.pit.monitor.web import make_app
 
@@ -261,7 +262,7 @@ class _WhenLive:
         self.floor.event(follower, message, topic, body, live)
 
     def picture(self, follower: Follower, message: dict[str, Any]) -> None:
-        """The table's picture: not used here (the state is kept from snapshots and events)."""
+        self.floor.picture(follower, message)
 
     def link(self, follower: Follower) -> None:
         self.floor.link(follower)
@@ -285,7 +286,8 @@ async def run_floor(count: int, port: int, pace: float, screenshot: Path | None,
             for table in tables:
                 await table.start()
                 source = TableSource(table.table_id, table.publish_endpoint, table.sync_endpoint)
-                tasks.append(asyncio.create_task(Follower(source, listener, context=context).run()))
+                follower = Follower(source, listener, context=context, raw_data=True)
+                tasks.append(asyncio.create_task(follower.run()))
             await listener.live.wait()
             for n, (table, dealer) in enumerate(zip(tables, dealers, strict=True)):
                 rng = dealer.rng

@@ -7,11 +7,12 @@ sequence, change its ``epoch``. Every event is kept (the sync socket replays
 all of them) and encoded with :func:`controller.pit.events.encode_event`;
 with ``epoch`` set, the envelope carries ``"epoch"`` after ``"v"``.
 
-Its snapshot is the state its events build, as the monitor's model applies
-them (what the events say by themselves); a caller that makes up a game's
-hands passes ``game_view``, which writes the game's part into each snapshot's
-state (totals, the game's phase, whose turn it is), as a real table's game
-would.
+Its state is what its events say by themselves (``controller/devkit/sim_state.py``);
+a caller that makes up a game's hands passes ``game_view``, which writes the
+game's part into the state (totals, the game's phase, whose turn it is), as a
+real table's game would. Like the daemon, it publishes that state as its
+picture (``table.view``) after every event it publishes, and its snapshot is
+the same state.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from typing import Any
 
 import zmq.asyncio
 
-from controller.pit.events import compact_json, encode_event, now_timestamp
-from controller.pit.monitor.floor import TableModel
+from controller.devkit.sim_state import SimulatedState
+from controller.pit.events import VIEW_TYPE, compact_json, encode_event, now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 
 
@@ -42,9 +43,11 @@ class EnvelopeTable:
         self.history: list[tuple[bytes, bytes]] = []
         self.alerts: list[dict[str, Any]] = []
         self.hand: int | None = None
-        self.picture = self._fresh_picture()
+        self.picture = SimulatedState(table_id, game, seats)
         self.snapshots = 0
         """Snapshots served."""
+        self.prepared = 0
+        """Events prepared (:meth:`prepare`) but not yet sent."""
         self.server = PitServer(
             table_id, publish=f"tcp://{host}:*", sync=f"tcp://{host}:*", control="tcp://127.0.0.1:*",
             snapshot=self.snapshot, history=self.replay, last_seq=lambda: len(self.history),
@@ -71,53 +74,68 @@ class EnvelopeTable:
 
     def emit(self, type: str, hand: int | None = None, data: dict[str, Any] | None = None, *,
              publish: bool = True, ts: str | None = None) -> dict[str, Any]:
-        """Add the next event to the history; publish it unless ``publish`` is False (a lost message)."""
-        topic, body = encode_event(self.table_id, len(self.history) + 1, ts or now_timestamp(), type,
-                                   hand, data or {})
-        if self.epoch is not None:
-            message = json.loads(body)
-            message = {"v": message.pop("v"), "epoch": self.epoch, **message}
-            body = compact_json(message)
-        self.history.append((topic, body))
+        """Add the next event to the history and publish it and the table's picture after it, unless
+        ``publish`` is False (both lost)."""
+        event, picture = self.prepare(type, hand, data, ts or now_timestamp())
+        self.send(event, picture if publish else None)
+        sent: dict[str, Any] = json.loads(event[1])
+        return sent
+
+    def prepare(self, type: str, hand: int | None, data: dict[str, Any] | None,
+                ts: str) -> tuple[tuple[bytes, bytes], tuple[bytes, bytes]]:
+        """The next event after those prepared so far, and the table's picture after it, encoded
+        (``(topic, body)`` each), the table's state moved on; :meth:`send` adds the event to the history
+        (a benchmark prepares what it will publish later, so as to measure the client, not this)."""
+        self.prepared += 1
+        seq = len(self.history) + self.prepared
+        topic, body = self._encode(seq, ts, type, hand, data or {})
         event: dict[str, Any] = json.loads(body)
         if type == "alert":
-            self.alerts.append({"seq": event["seq"], "hand": hand, **(data or {})})
+            self.alerts.append({"seq": seq, "hand": hand, **(data or {})})
         if type == "hand.started":
             self.hand = hand
         elif type in ("hand.ended", "hand.voided"):
             self.hand = None
-        self.picture.apply(event, live=True)
-        if publish:
-            self.server.publish(topic, body)
-        return event
+        self.picture.apply(event)
+        return (topic, body), self._encode(seq, ts, VIEW_TYPE, self.hand, self.state())
+
+    def send(self, event: tuple[bytes, bytes], picture: tuple[bytes, bytes] | None) -> None:
+        """Add the next event prepared to the history and publish it, and the picture (if given)."""
+        self.prepared -= 1
+        self.history.append(event)
+        if picture is not None:
+            self.server.publish(*event)
+            self.server.publish(*picture)
+
+    def _encode(self, seq: int, ts: str, type: str, hand: int | None,
+                data: dict[str, Any]) -> tuple[bytes, bytes]:
+        """A message's frames, with ``"epoch"`` after ``"v"`` when the table has one."""
+        topic, body = encode_event(self.table_id, seq, ts, type, hand, data)
+        if self.epoch is None:
+            return topic, body
+        message = json.loads(body)
+        return topic, compact_json({"v": message.pop("v"), "epoch": self.epoch, **message})
 
     def restart_sequence(self, epoch: str | int | None) -> None:
         """Forget every event and start again at seq 1 (with a new ``epoch``, or none)."""
         self.history.clear()
+        self.prepared = 0
         self.alerts.clear()
         self.hand = None
         self.epoch = epoch
-        self.picture = self._fresh_picture()
+        self.picture = SimulatedState(self.table_id, self.game, self.seats)
 
-    def _fresh_picture(self) -> TableModel:
-        picture = TableModel(self.table_id)
-        seats: list[dict[str, Any]] = [
-            {"seat": n, "bets": {}, "cards": [], "total": None, "hands": [], "in_turn": False}
-            for n in range(1, self.seats + 1)]
-        picture.load_snapshot({"seq": 0, "state": {
-            "table": self.table_id, "game": self.game, "phase": "betting", "table_phase": "betting",
-            "next_hand": 1, "seats": seats, "meters": {"hands": 0}}}, "")
-        return picture
-
-    def snapshot(self) -> dict[str, Any]:
-        """The state the events built (with the game's part from ``game_view``) and the last alerts.
-
-        Not a copy: it is the table's own state, to be sent (encoded) at once."""
-        self.snapshots += 1
+    def state(self) -> dict[str, Any]:
+        """The state the events built (with the game's part from ``game_view``) and the last alerts:
+        the table's picture. Not a copy: it is the table's own state, to be encoded at once."""
         if self.game_view is not None:  # the game's part of the table's own state, as of now
             self.game_view(self.picture.state)
-        state: dict[str, Any] = {**self.picture.state, "live_buttons": [], "alerts": self.alerts[-20:]}
-        snapshot: dict[str, Any] = {"seq": len(self.history), "state": state}
+        return {**self.picture.state, "live_buttons": [], "alerts": self.alerts[-20:]}
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table's state as of its last event (:meth:`state`)."""
+        self.snapshots += 1
+        snapshot: dict[str, Any] = {"seq": len(self.history), "state": self.state()}
         if self.epoch is not None:
             snapshot["epoch"] = self.epoch
         return snapshot

@@ -217,6 +217,8 @@ class PitServer:
         self._endpoints: dict[str, str] = {}
         self._state = "new"  # new -> started -> closed
         self._repeats = RepeatLog(log)
+        self.served = {"snapshots": 0, "replays": 0}
+        """Sync requests answered since the start, by kind (the control socket's ``links`` says them)."""
 
     @staticmethod
     def _load_server_keys(path: Path) -> tuple[bytes, bytes]:
@@ -390,6 +392,7 @@ class PitServer:
         if verb == b"snapshot":
             if args:
                 return self._sync_error("snapshot arguments", "snapshot takes no arguments")
+            self.served["snapshots"] += 1
             try:
                 return [[b"snapshot", compact_json(self._snapshot())]]
             except Exception as exc:
@@ -402,6 +405,7 @@ class PitServer:
             if not (raw.isdigit() and len(raw) <= 20):
                 shown = raw[:40].decode("ascii", "replace")
                 return self._sync_error("from_seq", f"from_seq is not a non-negative integer: {shown!r}")
+            self.served["replays"] += 1
             try:
                 # Materialised now, with last_seq, so that events published while
                 # the replay is being sent cannot tear it.

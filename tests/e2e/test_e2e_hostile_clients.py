@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import zmq
 
-from controller.pit.client import PitError
+from controller.pit.follow.blocking import PitError
 from tests.rigs.daemon_rig import TableRig
 
 

@@ -1,6 +1,7 @@
-"""The simulated floor (``controller/devkit/floor_sim.py``) gives the monitor snapshots that agree with
-its events: after every event, and after the newer snapshot the monitor asks for, the monitor's state
-is the simulated table's. A banked table has stacks, a moving player-dealer and tournament levels."""
+"""The simulated floor (``controller/devkit/floor_sim.py``) gives the monitor pictures that agree with
+its events: after every event and its picture the monitor's state is the simulated table's, and the
+table's snapshot is its picture. A banked table has stacks, a moving player-dealer and tournament
+levels."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ def sent(table: EnvelopeTable) -> dict[str, Any]:
     return found
 
 
+def pictured(table: EnvelopeTable) -> dict[str, Any]:
+    """The table's picture (``table.view``) as it goes over the wire."""
+    found: dict[str, Any] = json.loads(compact_json({"seq": len(table.history), "data": table.state()}))
+    return found
+
+
 @pytest.fixture
 def context() -> Iterator[zmq.asyncio.Context]:
     made = zmq.asyncio.Context()
@@ -41,8 +48,10 @@ def test_a_simulated_table_s_snapshots_agree_with_its_events(context: zmq.asynci
     phases = set()
     for kind, hand, data in dealer.events(hands=8):
         event = table.emit(kind, hand, data, publish=False)
-        if model.apply(event, live=True):
-            model.refresh(sent(table))
+        model.apply(event, live=True)
+        assert model.stale
+        model.view(pictured(table))
+        assert not model.stale and model.seq == event["seq"]
         assert model.state == {k: v for k, v in sent(table)["state"].items() if k not in SKIPPED}
         phases.add(model.state["phase"])
     assert phases == {"betting", "dealing", "players", "dealer", "settled"}

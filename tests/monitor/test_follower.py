@@ -19,7 +19,8 @@ import zmq.asyncio
 import zmq.auth
 
 from controller.devkit.pit_table import EnvelopeTable
-from controller.pit.monitor.follower import Follower, Position
+from controller.pit.follow.aio import Follower
+from controller.pit.follow.core import Position
 from controller.pit.monitor.tables import TableSource
 from controller.pit.server import CurveKeys
 
@@ -33,6 +34,7 @@ class Collector:
         self.snapshots: list[tuple[str, dict[str, Any]]] = []
         self.refreshes: list[dict[str, Any]] = []
         self.events: list[tuple[str, dict[str, Any], bytes, bool]] = []
+        self.pictures: list[dict[str, Any]] = []
         self.links: list[tuple[str, str]] = []
         self._poked = asyncio.Event()
 
@@ -47,6 +49,10 @@ class Collector:
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
         self.events.append((follower.epoch, message, body, live))
+        self._poked.set()
+
+    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
+        self.pictures.append(message)
         self._poked.set()
 
     def link(self, follower: Follower) -> None:
@@ -145,65 +151,42 @@ async def test_a_late_monitor_takes_a_snapshot_and_the_events_before_it_for_the_
     assert seen.events[-1][3] is True
 
 
-class Asking(Collector):
-    """A listener that asks for a newer snapshot after every live ``card.dealt``, as the floor does."""
+class BrokenTable(EnvelopeTable):
+    """A table whose sync socket answers a snapshot with an error while ``broken``."""
 
-    def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
-              live: bool) -> None:
-        super().event(follower, message, topic, body, live)
-        if live and message["type"] == "card.dealt":
-            follower.refresh()
-
-
-class BusyTable(EnvelopeTable):
-    """A table that publishes ``busy`` more events while it answers a snapshot, and fails to
-    answer while ``broken``."""
-
-    busy = 0
     broken = False
 
     def snapshot(self) -> dict[str, Any]:
         if self.broken:
             raise RuntimeError("the state cannot be read")
-        for _ in range(self.busy):
-            deal(self, 1)
-        self.busy = 0
         return super().snapshot()
 
 
-def deal(table: EnvelopeTable, count: int) -> None:
-    for _ in range(count):
-        table.emit("card.dealt", 1, {"index": len(table.history) + 1, "to": "seat", "seat": 1,
-                                     "hand_index": 0, "card": "5h", "face_up": True})
-
-
-async def test_newer_snapshots_are_taken_one_at_a_time_and_what_they_hold_is_not_delivered_live(
-        rig: Rig) -> None:
-    table = BusyTable("T01", context=rig.context, heartbeat=0.2)
+async def test_pictures_come_with_the_events_and_a_snapshot_only_after_a_gap(rig: Rig) -> None:
+    table = BrokenTable("T01", context=rig.context, heartbeat=0.2)
     await table.start()
     rig.tables.append(table)
-    follower, seen = rig.follow(table, collector=Asking())
+    follower, seen = rig.follow(table)
     await seen.until(lambda: follower.link_state == "live", "live")
-    deal(table, 20)                              # 20 events that each ask for a snapshot
-    await seen.until(lambda: seen.refreshes and seen.refreshes[-1]["seq"] == 20, "a snapshot at seq 20")
-    assert 1 <= len(seen.refreshes) <= 2 and all(live for *_, live in seen.events)
-    table.busy = 3                               # seqs 22..24 are published while it answers
-    deal(table, 1)
-    await seen.until(lambda: seen.seqs() == list(range(1, 25)), "events 1..24")
-    assert seen.refreshes[-1]["seq"] == 24 and [live for *_, live in seen.events[-4:]] == [
-        True, False, False, False]               # 22..24 are in the snapshot: not live again
-    assert follower.refreshes == len(seen.refreshes) and follower.resyncs == 0
+    emit(table, 20)
+    await seen.until(lambda: seen.pictures and seen.pictures[-1]["seq"] == 20, "the picture at seq 20")
+    assert [p["seq"] for p in seen.pictures] == list(range(1, 21)) and all(live for *_, live in seen.events)
+    assert seen.pictures[-1]["data"]["seats"][0]["bets"] == {"main": 10000}
+    assert table.snapshots == 1 and seen.refreshes == []       # the one at the start, no other
+
+    emit(table, 2, publish=False)                # lost, with their pictures: a gap, then a snapshot
+    emit(table, 1)
+    await seen.until(lambda: seen.refreshes and seen.seqs()[-1:] == [23], "events 21..23 and a snapshot")
+    assert seen.seqs() == list(range(1, 24)) and seen.refreshes[-1]["seq"] == 23
+    assert table.snapshots == 2 and follower.replays == 1 and follower.resyncs == 0
 
     table.broken = True                          # the sync socket answers with an error
-    deal(table, 1)
+    emit(table, 1, publish=False)
     await seen.until(lambda: follower.link_state == "error", "an error")
-    assert "the picture may be behind" in follower.reason
+    assert "sync error from the table" in follower.reason
     table.broken = False
-    deal(table, 1)                               # delivered, but the link stays in error ...
-    await seen.until(lambda: seen.seqs()[-1:] == [26], "event 26")
-    assert follower.link_state == "error"
-    await seen.until(lambda: follower.link_state == "live", "live again")   # ... until a snapshot comes
-    assert seen.refreshes[-1]["seq"] == 26
+    await seen.until(lambda: follower.link_state == "live", "live again")   # tried again, and it works
+    assert seen.seqs()[-1] == 24 and seen.refreshes[-1]["seq"] == 24
 
 
 @pytest.mark.parametrize("epoch", [None, "e2"])

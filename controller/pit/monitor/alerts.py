@@ -102,6 +102,10 @@ class AlertBook:
         self.log_path = log_path
         self._acks: dict[str, dict[str, Any]] = {}
         self._open: dict[str, Alert] = {}
+        self._by_table: dict[str, dict[str, Alert]] = {}
+        """The open alerts again, by table: a table's are found without looking at the others'."""
+        self._shown: dict[str, list[dict[str, Any]]] = {}
+        """Each table's open alerts as :meth:`open_json` gives them, until they change."""
         self._acked: deque[Alert] = deque(maxlen=KEPT_ACKNOWLEDGED)
         self._known: set[str] = set()
         if log_path is not None and log_path.exists():
@@ -126,12 +130,22 @@ class AlertBook:
             self._acked.append(alert)
         else:
             self._open[key] = alert
+            self._by_table.setdefault(table, {})[key] = alert
+            self._shown.pop(table, None)
         return alert
 
     def open(self, table: str | None = None) -> list[Alert]:
         """Alerts not yet acknowledged (of one table, or all), most severe and newest first."""
-        alerts = [a for a in self._open.values() if table is None or a.table == table]
-        return sorted(alerts, key=Alert.rank)
+        alerts = self._open if table is None else self._by_table.get(table, {})
+        return sorted(alerts.values(), key=Alert.rank)
+
+    def open_json(self, table: str) -> list[dict[str, Any]]:
+        """One table's open alerts as JSON (:meth:`Alert.to_json`), most severe and newest first;
+        worked out again only after they changed."""
+        shown = self._shown.get(table)
+        if shown is None:
+            shown = self._shown[table] = [a.to_json() for a in self.open(table)]
+        return shown
 
     def acknowledged(self, table: str | None = None) -> list[Alert]:
         """The newest acknowledged alerts, newest acknowledgement first."""
@@ -156,6 +170,8 @@ class AlertBook:
                 os.fsync(log.fileno())
         self._acks[key] = record
         del self._open[key]
+        del self._by_table[alert.table][key]
+        self._shown.pop(alert.table, None)
         alert.acked_by, alert.acked_at = who, str(record["at"])
         self._acked.append(alert)
         return alert

@@ -27,9 +27,9 @@ import zmq
 import zmq.asyncio
 from aiohttp import web
 
+from controller.pit.follow.aio import SILENCE, Follower
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.follower import SILENCE, Follower
 from controller.pit.monitor.recorder import Recorder
 from controller.pit.monitor.report import TYPES, as_csv, as_json, as_text, bound, rate
 from controller.pit.monitor.store import open_store
@@ -113,7 +113,8 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     floor = Floor([s.name for s in sources], AlertBook(args.acks))
     runner = web.AppRunner(make_app(floor, users))
     await runner.setup()
-    followers = [Follower(s, floor, context=context, silence=args.silence) for s in sources]
+    followers = [Follower(s, floor, context=context, silence=args.silence, raw_data=True)
+                 for s in sources]
     try:
         site = web.TCPSite(runner, args.host, args.port, ssl_context=tls)
         await site.start()

@@ -1,25 +1,20 @@
-"""The floor as the pit boss sees it: one model per table, from the table's snapshots and its events.
+"""The floor as the pit boss sees it: one model per table, from the table's pictures and its events.
 
-A :class:`TableModel` holds the table's state as its snapshot writes it
-(pit-events.md, "The state object"; all of it but ``live_buttons`` and
-``alerts``, which the :class:`AlertBook` keeps). It knows no game. Each event
-changes the picture by what the event itself says (pit-events.md section 3):
-the wagers on the spots, each card where it was dealt and turned up, the
-table's own phase, the results, stacks, the button, the tournament level,
-meters, pots, the boards and the shoe. What only the game can work out from an
-event (a hand's total and status, the game's phase, whose turn it is, what
-rides on each hand, the pots after a fold) the model takes from the table:
-after any event other than those in :data:`SAID`, :meth:`TableModel.apply`
-answers True and the :class:`Floor` asks the table's follower for a newer
-snapshot (one request in flight per table; the events that arrive meanwhile
-are applied on top of it, and another snapshot follows if one of them asks
-again). So between such an event and the snapshot (a round trip to the table)
-the totals and the game's phase are those before the event; :attr:`TableModel.stale`
-says so.
+A :class:`TableModel` draws the table from its last picture
+(:class:`~controller.pit.follow.picture.TablePicture`: the snapshot's state at
+the start and after a gap was repaired, then each ``table.view`` the table
+publishes after every change; pit-events.md, "The table's picture"), all of it
+but the keys in :data:`SKIPPED` (``alerts``, which the :class:`AlertBook`
+keeps, and what the table knows live). It knows no game and works nothing
+out from the events: it never asks the table for anything in the normal flow.
+Between an event and its picture (published right after it)
+:attr:`TableModel.stale` is True.
 
-The model also keeps what no snapshot holds, from the events before the
-snapshot too: the last hands step by step, the last hand's result (and who
-banked it), the rake due on the pots, the tournament's places and winner.
+From the events, the model keeps what no picture holds, from the events
+before the snapshot too: the last hands step by step, the last hand's result
+(and who banked it), the rake due on the pots, the table's limits, the
+tournament's places and winner. Each event is only kept; the words of the
+logs and the views are worked out when a page asks for them.
 
 :class:`Floor` holds every table's model and the :class:`AlertBook`; it is the
 followers' listener, and tells ``on_change`` which table changed.
@@ -27,14 +22,18 @@ followers' listener, and tells ``on_change`` which table changed.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from controller.pit.events import compact_json
+from controller.pit.follow.aio import Follower
+from controller.pit.follow.core import data_of
+from controller.pit.follow.picture import TablePicture
 from controller.pit.monitor.alerts import Alert, AlertBook
-from controller.pit.monitor.follower import Follower
 from drivers.display import format_money
 
 log = logging.getLogger(__name__)
@@ -45,21 +44,13 @@ HANDS_KEPT = 10
 TABLE_LOG = 30
 """Events outside any hand (boards, shoe) kept per table."""
 
-SAID = frozenset({
-    "device.online", "device.offline", "shoe.loaded", "shoe.cut_card", "bet.placed", "alert",
-    "hand.ended", "hand.voided", "meter", "seat.stack", "button.moved", "tournament.level",
-    "player.eliminated", "tournament.ended", "progressive.hit", "progressive.paid",
-})
-"""Event types whose whole effect on the snapshot the event itself says: after any other
-(a hand's events, ``table.opened``, a type the monitor does not know) the table is asked for
-a newer snapshot."""
-
-SHOE_ALERTS = frozenset({"card_out_of_turn", "card_unreadable"})
-"""Alerts for a card that left the shoe without being dealt: their ``index`` counts as drawn."""
+REMEMBERED = frozenset({"hand.started", "pot", "hand.settled", "hand.voided", "table.opened",
+                        "player.eliminated", "tournament.ended"})
+"""The events whose data the model reads (for what no picture holds); the others are only logged."""
 
 SKIPPED = ("live_buttons", "alerts", "instruction", "notice", "actions", "commands", "live",
            "device_status")
-"""Keys of the snapshot's state the model does not keep."""
+"""Keys of the picture's state the model does not show as the table's state."""
 
 
 def describe(message: dict[str, Any]) -> str:
@@ -164,19 +155,47 @@ def result_words(result: dict[str, Any]) -> str:
             f"{sign}{format_money(payout)}")
 
 
-def _seat(number: int) -> dict[str, Any]:
+def step(message: dict[str, Any]) -> dict[str, Any]:
+    """One event as a step of a log: ``{"seq", "ts", "type", "text"}``."""
+    try:
+        text = describe(message)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        text = f"{message['type']} (not understood)"
+    return {"seq": message["seq"], "ts": message.get("ts"), "type": message["type"], "text": text}
+
+
+def hand_log(hand: Any, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """One hand step by step, with its result or why it was voided."""
+    logged: dict[str, Any] = {"hand": hand, "steps": [step(m) for m in messages], "result": None,
+                              "voided": None}
+    for message in messages:
+        data = message["data"]
+        try:
+            if message["type"] == "hand.settled":
+                logged["result"] = [result_words(r) for r in data.get("results", [])]
+            elif message["type"] == "hand.voided":
+                logged["voided"] = data.get("reason", "")
+        except (TypeError, ValueError, AttributeError):
+            logged["result"] = ["(results not understood)"]
+    return logged
+
+
+def blank_seat(number: int) -> dict[str, Any]:
+    """A seat with nothing on it, as a snapshot's ``seats`` lists it."""
     return {"seat": number, "bets": {}, "cards": [], "total": None, "hands": [], "in_turn": False}
 
 
-def _hand() -> dict[str, Any]:
+def blank_hand() -> dict[str, Any]:
+    """A seat's hand with nothing in it."""
     return {"cards": [], "total": None, "wager": None, "status": None}
 
 
-_SEAT_KEYS = frozenset(_seat(0))
-_HAND_KEYS = frozenset(_hand())
+_SEAT_KEYS = frozenset(blank_seat(0))
+_HAND_KEYS = frozenset(blank_hand())
 
 
-def _no_dealer(seat: Any = None) -> dict[str, Any]:
+def blank_dealer(seat: Any = None) -> dict[str, Any]:
+    """The dealer's hand with nothing in it (``seat``: a player-dealer's)."""
     return {"cards": [], "total": None, "seat": seat}
 
 
@@ -184,7 +203,7 @@ def empty_state(name: str) -> dict[str, Any]:
     """The state of a table not heard yet, with every key a snapshot has (but those skipped)."""
     return {
         "table": name, "game": None, "phase": None, "table_phase": None, "hand": None, "next_hand": None,
-        "seats": [], "dealer": _no_dealer(), "pots": [], "results": None, "devices": {},
+        "seats": [], "dealer": blank_dealer(), "pots": [], "results": None, "devices": {},
         "shoe": {"shoe_id": None, "decks": None, "cards_drawn": 0, "cut_card_out": False},
         "session": {"button": None, "level": 0, "blinds": [], "level_ends_at": None},
         "meters": {},
@@ -204,14 +223,14 @@ def state_of(name: str, snapshot_state: dict[str, Any]) -> dict[str, Any]:
     for seat in state["seats"]:
         int(seat["seat"])
         if _SEAT_KEYS - seat.keys():
-            for key, default in _seat(0).items():
+            for key, default in blank_seat(0).items():
                 seat.setdefault(key, default)
         for hand in seat["hands"]:
             if _HAND_KEYS - hand.keys():
-                for key, default in _hand().items():
+                for key, default in blank_hand().items():
                     hand.setdefault(key, default)
         if not seat["hands"] and seat["cards"]:  # a table that sends no hands: its cards are one
-            seat["hands"] = [{**_hand(), "cards": list(seat["cards"]), "total": seat["total"]}]
+            seat["hands"] = [{**blank_hand(), "cards": list(seat["cards"]), "total": seat["total"]}]
     if state["table_phase"] is None and state["phase"] is not None:
         state["table_phase"] = state["phase"] if state["hand"] is None or state["phase"] == "settled" \
             else "in_hand"
@@ -219,7 +238,8 @@ def state_of(name: str, snapshot_state: dict[str, Any]) -> dict[str, Any]:
 
 
 class TableModel:
-    """One table's picture: its state, last hands, last result, link; applied to event by event."""
+    """One table as the floor shows it: its last picture, and what no picture holds (the last hands
+    step by step, the last result, the rake due, the tournament's places, the link)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -227,23 +247,27 @@ class TableModel:
         self.reason = ""
         self.epoch = ""
         self.seq = 0
+        """The seq of the last event (the picture may still be of an earlier one: :attr:`stale`)."""
         self.heard = 0.0
-        """``time.time()`` of the last event applied (0: none yet)."""
+        """``time.time()`` of the last event (0: none yet)."""
         self.last_ts: str | None = None
         self.limits: dict[str, Any] | None = None
-        self.state: dict[str, Any] = empty_state(name)
-        self.stale = False
-        """An event changed the hand since the last snapshot: the game's part of the picture
-        (totals, statuses, the game's phase, whose turn) waits for a newer one."""
+        self.picture = TablePicture()
+        self._state: tuple[int, dict[str, Any]] = (-1, empty_state(name))
+        """The picture's state as the views read it, and the picture's version it is of."""
         self._rake: tuple[Any, Any] = (None, None)
         """The hand of the last ``pot`` and the rake it said was due."""
         self.places: dict[int, int] = {}
         """Tournament places of the seats eliminated (``player.eliminated``)."""
         self.winner: int | None = None
-        self.last_result: dict[str, Any] | None = None
-        self.hands: deque[dict[str, Any]] = deque(maxlen=HANDS_KEPT)
-        self.table_log: deque[dict[str, Any]] = deque(maxlen=TABLE_LOG)
-        self._indices: dict[int, tuple[str, int | None, int, int]] = {}
+        self._settled: tuple[dict[str, Any] | None, Any] = (None, None)
+        """The last ``hand.settled`` or ``hand.voided`` and the player-dealer's seat then."""
+        self._result: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)
+        """The message :attr:`last_result` was last worked out from, and what it gave."""
+        self._hands: deque[tuple[Any, list[bytes]]] = deque(maxlen=HANDS_KEPT)
+        """The last hands' events: ``(hand, [body, ...])``, newest first (kept as they came: a
+        body is a quarter of its decoded message, and most are never shown)."""
+        self._table_log: deque[bytes] = deque(maxlen=TABLE_LOG)
         self._dealt_by: tuple[Any, Any] = (None, None)
         """The last hand started and its player-dealer's seat (None: the house deals)."""
 
@@ -252,231 +276,135 @@ class TableModel:
     def load_snapshot(self, snapshot: dict[str, Any], epoch: str) -> None:
         """Start afresh from a snapshot ``{"seq": S, "state": {...}}``: forget everything else."""
         self.epoch = epoch
-        self.hands.clear()
-        self.table_log.clear()
-        self.last_result = None
+        self._hands.clear()
+        self._table_log.clear()
+        self._settled = (None, None)
         self.places, self.winner = {}, None
         self._rake = self._dealt_by = (None, None)
-        self.refresh(snapshot)
+        self._state = (-1, empty_state(self.name))
+        self.picture.restart(snapshot)
+        self.seq = snapshot["seq"]
 
     def refresh(self, snapshot: dict[str, Any]) -> None:
-        """The state from a newer snapshot of the same sequence; the logs and the last result stay."""
-        self.state = state_of(self.name, snapshot["state"])
-        self.seq = snapshot["seq"]
-        self.stale = False
-        self._indices.clear()
+        """A newer snapshot of the same sequence (after a gap): the logs and the last result stay."""
+        self.picture.snapshot(snapshot)
+        self.seq = max(self.seq, snapshot["seq"])
 
-    def apply(self, message: dict[str, Any], live: bool) -> bool:
-        """One event: into the hands log always, into the picture when ``live`` (after the snapshot).
+    def view(self, message: dict[str, Any]) -> None:
+        """The table's picture (a ``table.view`` message)."""
+        self.picture.view(message)
 
-        True when the game's part of the picture now wants a newer snapshot.
-        """
-        if not isinstance(message.get("data", {}), dict):
-            log.warning("table %s: event %s (seq %s) has data that is not an object", self.name,
-                        message["type"], message["seq"])
-            message = {**message, "data": {}}
-        self._log(message)
-        kind, data = message["type"], message.get("data") or {}
+    @property
+    def state(self) -> dict[str, Any]:
+        """The picture's state as the views read it (every key a snapshot has, but those in
+        :data:`SKIPPED`); worked out when asked, once per picture. A picture that cannot be read
+        leaves the last one that could."""
+        version, state = self._state
+        if version != self.picture.version:
+            try:
+                state = state_of(self.name, self.picture.state or {})
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                log.warning("table %s: a picture not understood (%r); the last one stays", self.name, exc)
+            self._state = (self.picture.version, state)
+        return state
+
+    @property
+    def stale(self) -> bool:
+        """An event came after the last picture: its picture is on the way."""
+        return self.picture.stale
+
+    def apply(self, message: dict[str, Any], live: bool, body: bytes | None = None) -> None:
+        """One event (``body``: as published, if at hand; its ``data`` decoded or in ``raw``,
+        :func:`~controller.pit.follow.core.data_of`): into the hands log always; when ``live`` (after
+        the snapshot) it also moves the stream on, and its picture follows. Only the events in
+        :data:`REMEMBERED` are read further."""
+        kind = message["type"]
+        self._log(message, compact_json(message) if body is None else body)
         if live:
             self.seq = message["seq"]
             self.last_ts = message.get("ts")
             self.heard = time.time()
-        handler = _APPLY.get(kind) if live else None
+            self.picture.event(message)
+        if kind not in REMEMBERED:
+            return
+        data = data_of(message)
+        if not isinstance(data, dict):
+            log.warning("table %s: event %s (seq %s) has data that is not an object", self.name,
+                        kind, message["seq"])
+            return
         try:
             self._remember(kind, message, data)
-            if handler is not None:
-                handler(self, message, data)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             log.warning("table %s: event %s (seq %s) not understood: %r", self.name, kind,
                         message["seq"], exc)
-        if not live or kind in SAID:
-            return False
-        self.stale = True
-        return True
 
     def _remember(self, kind: str, message: dict[str, Any], data: dict[str, Any]) -> None:
-        """What no snapshot holds, from the events before the snapshot too."""
+        """What no picture holds, from the events before the snapshot too."""
         if kind == "hand.started":
             self._dealt_by = (message.get("hand"), data.get("dealer_seat"))
         elif kind == "pot":
             self._rake = (message.get("hand"), data.get("rake"))
-        elif kind == "hand.settled":
-            self.last_result = self._result(message)
-        elif kind == "hand.voided":
-            self.last_result = {"hand": message.get("hand"), "ts": message.get("ts"),
-                                "voided": data.get("reason", ""), "results": [], "house": 0,
-                                "house_text": format_money(0), "bank": None}
+        elif kind in ("hand.settled", "hand.voided"):
+            hand, dealer = self._dealt_by
+            self._settled = ({**message, "data": data}, dealer if hand == message.get("hand") else None)
+        elif kind == "table.opened":
+            self.limits = data.get("limits")
         elif kind == "player.eliminated":
             self.places[int(data["seat"])] = int(data["place"])
         elif kind == "tournament.ended":
             self.winner = data.get("seat")
 
-    def _log(self, message: dict[str, Any]) -> None:
-        try:
-            text = describe(message)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            text = f"{message['type']} (not understood)"
-        step = {"seq": message["seq"], "ts": message.get("ts"), "type": message["type"], "text": text}
+    def _log(self, message: dict[str, Any], body: bytes) -> None:
         hand = message.get("hand")
         if hand is None:
-            self.table_log.appendleft(step)
+            self._table_log.appendleft(body)
             return
-        log = next((h for h in self.hands if h["hand"] == hand), None)
-        if log is None:
-            log = {"hand": hand, "steps": [], "result": None, "voided": None}
-            self.hands.appendleft(log)
-        log["steps"].append(step)
-        if message["type"] == "hand.settled":
-            log["result"] = [result_words(r) for r in message["data"].get("results", [])]
-        elif message["type"] == "hand.voided":
-            log["voided"] = message["data"].get("reason", "")
-
-    # ------------------------------------------------------------------ events
-
-    def _seat(self, number: Any) -> dict[str, Any] | None:
-        seats: list[dict[str, Any]] = self.state["seats"]
-        return next((seat for seat in seats if seat["seat"] == number), None)
-
-    def _opened(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self.state["game"] = data.get("game", self.state["game"])
-        self.limits = data.get("limits")
-        count = int(data.get("seats") or len(self.state["seats"]))
-        seats = {s["seat"]: s for s in self.state["seats"]}
-        self.state["seats"] = [seats.get(n) or _seat(n) for n in range(1, count + 1)]
-
-    def _device(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        online = message["type"] == "device.online"
-        devices = self.state["devices"]
-        entry = {"online": online, "firmware": None, "serial": None, "reason": None,
-                 **devices.get(data.get("device"), {})}
-        entry["online"] = online
-        if online:
-            entry.update(firmware=data.get("firmware"), serial=data.get("serial"), reason=None)
-        else:
-            entry["reason"] = data.get("reason")
-        devices[str(data.get("device"))] = entry
-
-    def _shoe(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        if message["type"] == "shoe.loaded":
-            self.state["shoe"] = {"shoe_id": data.get("shoe_id"), "decks": data.get("decks"),
-                                  "cards_drawn": 0, "cut_card_out": False}
-        else:
-            self.state["shoe"]["cut_card_out"] = True
-
-    def _drawn(self, index: Any) -> None:
-        if isinstance(index, int):
-            shoe = self.state["shoe"]
-            shoe["cards_drawn"] = max(int(shoe.get("cards_drawn") or 0), index)
-
-    def _alert(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        if data.get("code") in SHOE_ALERTS:
-            self._drawn(data.get("index"))
-
-    def _bet(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        seat = self._seat(data.get("seat"))
-        if seat is None:
+        if not self._hands or self._hands[0][0] != hand:
+            logged = next((h for h in self._hands if h[0] == hand), None)
+            if logged is None:
+                self._hands.appendleft((hand, [body]))
+                return
+            logged[1].append(body)
             return
-        if data.get("amount"):
-            seat["bets"][data["spot"]] = data["amount"]
-        else:
-            seat["bets"].pop(data.get("spot"), None)
+        self._hands[0][1].append(body)
 
-    def _clear_hand(self, dealer_seat: Any = None) -> None:
-        self.state.update(dealer=_no_dealer(dealer_seat), pots=[], results=None)
-        for seat in self.state["seats"]:
-            seat.update(cards=[], hands=[], total=None, in_turn=False)
-        self._indices.clear()
+    @property
+    def hands(self) -> list[dict[str, Any]]:
+        """The last hands step by step, newest first (see :func:`hand_log`)."""
+        return [hand_log(hand, [json.loads(body) for body in bodies]) for hand, bodies in self._hands]
 
-    def _hand_started(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        hand = message.get("hand")
-        # The game's own phase is the table's to say: "in_hand" until the snapshot comes.
-        self.state.update(hand=hand, table_phase="in_hand", phase="in_hand")
-        if isinstance(hand, int):
-            self.state["next_hand"] = hand + 1
-            self.state["meters"]["hands"] = hand
-        self._clear_hand(data.get("dealer_seat"))
+    @property
+    def table_log(self) -> list[dict[str, Any]]:
+        """The last events outside any hand, newest first, as steps (see :func:`step`)."""
+        return [step(json.loads(body)) for body in self._table_log]
 
-    def _cards(self, data: dict[str, Any]) -> list[Any] | None:
-        """The list of cards a ``card.dealt`` or ``card.revealed`` is about (made if new)."""
-        if data.get("to") == "dealer":
-            cards: list[Any] = self.state["dealer"]["cards"]
-            return cards
-        seat = self._seat(data.get("seat"))
-        if seat is None:
+    @property
+    def last_result(self) -> dict[str, Any] | None:
+        """The last hand's result: each wager's, and what the house (or the player-dealer, who
+        banks the hand instead) won: the opposite of what the players won. Worked out once."""
+        message, bank = self._settled
+        if message is None:
             return None
-        index = int(data.get("hand_index") or 0)
-        while len(seat["hands"]) <= index:
-            seat["hands"].append(_hand())
-        seat["cards"] = seat["hands"][0]["cards"]
-        hand_cards: list[Any] = seat["hands"][index]["cards"]
-        return hand_cards
+        if self._result[0] is not message:
+            self._result = (message, self._worded(message, bank))
+        return self._result[1]
 
-    def _dealt(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self._drawn(data.get("index"))
-        cards = self._cards(data)
-        if cards is None:
-            return
-        cards.append(data.get("card") if data.get("face_up", True) else None)
-        self._indices[data.get("index", -1)] = (str(data.get("to")), data.get("seat"),
-                                                 int(data.get("hand_index") or 0), len(cards) - 1)
-
-    def _revealed(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        cards = self._cards(data)
-        if cards is None:
-            return
-        where = self._indices.get(data.get("index", -1))
-        position = where[3] if where is not None else None
-        if position is None or position >= len(cards) or cards[position] is not None:
-            position = next((i for i, c in enumerate(cards) if c is None), None)
-        if position is None:
-            cards.append(data.get("card"))
-        else:
-            cards[position] = data.get("card")
-
-    def _pot(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self.state["pots"] = [{"amount": p["amount"], "seats": list(p.get("seats", []))}
-                              for p in data.get("pots", [])]
-
-    def _settled(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self.state.update(phase="settled", table_phase="settled", results=list(data.get("results", [])))
-        for seat in self.state["seats"]:
-            seat["in_turn"] = False
-
-    def _result(self, message: dict[str, Any]) -> dict[str, Any]:
-        """The last result: each wager's, and what the house (or the player-dealer, who banks the
-        hand instead) won: the opposite of what the players won."""
+    @staticmethod
+    def _worded(message: dict[str, Any], bank: Any) -> dict[str, Any]:
+        if message["type"] == "hand.voided":
+            return {"hand": message.get("hand"), "ts": message.get("ts"),
+                    "voided": message["data"].get("reason", ""), "results": [], "house": 0,
+                    "house_text": format_money(0), "bank": None}
         results = message["data"].get("results", [])
-        player = sum(int(r.get("payout", 0)) for r in results)
-        hand, dealer = self._dealt_by
-        bank = dealer if hand == message.get("hand") and dealer is not None else None
+        try:
+            player = sum(int(r.get("payout", 0)) for r in results)
+            words = [result_words(r) for r in results]
+        except (TypeError, ValueError, AttributeError):
+            player, words = 0, ["(results not understood)"]
         house = 0 if bank is not None else -player
         return {"hand": message.get("hand"), "ts": message.get("ts"), "voided": None,
-                "results": [result_words(r) for r in results],
-                "house": house, "house_text": format_money(house),
+                "results": words, "house": house, "house_text": format_money(house),
                 "bank": None if bank is None else {"seat": bank, "net": -player}}
-
-    def _closed(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self.state.update(hand=None, phase="betting", table_phase="betting")
-        self._clear_hand()
-
-    def _meter(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self.state["meters"][str(data["name"])] = data["value"]
-
-    def _stack(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        seat = self._seat(data.get("seat"))
-        if seat is None:
-            return
-        if data.get("reason") == "cash_out" and not data.get("amount"):
-            seat.pop("stack", None)
-        else:
-            seat["stack"] = data["amount"]
-
-    def _button(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self.state["session"]["button"] = data.get("seat")
-
-    def _level(self, message: dict[str, Any], data: dict[str, Any]) -> None:
-        self.state["session"].update(level=data["level"], blinds=list(data.get("blinds", [])),
-                                     level_ends_at=data.get("ends_at"))
 
     # ------------------------------------------------------------------ views
 
@@ -530,8 +458,8 @@ class TableModel:
                            for seat, place in sorted(self.places.items(), key=lambda item: item[1])],
                 "winner": self.winner}
 
-    def tile(self, alerts: list[Alert]) -> dict[str, Any]:
-        """What the floor view shows of this table."""
+    def tile(self, alerts: list[dict[str, Any]]) -> dict[str, Any]:
+        """What the floor view shows of this table (``alerts``: its open alerts, as JSON)."""
         devices = self.state["devices"]
         amounts = self.seat_wagers()
         wagers = sum(amounts.values())
@@ -548,7 +476,7 @@ class TableModel:
             "offline": sorted(name for name, d in devices.items() if not d.get("online")),
             "seq": self.seq, "epoch": self.epoch, "ts": self.last_ts, "stale": self.stale,
             "last_result": self.last_result, "meters": self.meters(),
-            "alerts": [a.to_json() for a in alerts],
+            "alerts": alerts,
         }
 
     def rake(self) -> int | None:
@@ -560,36 +488,15 @@ class TableModel:
         """The table's meters by name (a progressive's), without the hand count."""
         return {k: v for k, v in self.state["meters"].items() if k != "hands"}
 
-    def detail(self, alerts: list[Alert], acknowledged: list[Alert]) -> dict[str, Any]:
+    def detail(self, alerts: list[dict[str, Any]], acknowledged: list[Alert]) -> dict[str, Any]:
         """What the table's own page shows."""
         return {
             **self.tile(alerts), "limits": self.limits, "state": self.state,
-            "wagers_list": self.closed_wagers(), "rake": self.rake(), "hands": list(self.hands),
-            "table_log": list(self.table_log),
+            "wagers_list": self.closed_wagers(), "rake": self.rake(),
+            "hands": self.hands,
+            "table_log": self.table_log,
             "acknowledged": [a.to_json() for a in acknowledged],
         }
-
-
-_APPLY: dict[str, Callable[[TableModel, dict[str, Any], dict[str, Any]], None]] = {
-    "table.opened": TableModel._opened,
-    "device.online": TableModel._device,
-    "device.offline": TableModel._device,
-    "shoe.loaded": TableModel._shoe,
-    "shoe.cut_card": TableModel._shoe,
-    "alert": TableModel._alert,
-    "bet.placed": TableModel._bet,
-    "hand.started": TableModel._hand_started,
-    "card.dealt": TableModel._dealt,
-    "card.revealed": TableModel._revealed,
-    "pot": TableModel._pot,
-    "hand.settled": TableModel._settled,
-    "hand.ended": TableModel._closed,
-    "hand.voided": TableModel._closed,
-    "meter": TableModel._meter,
-    "seat.stack": TableModel._stack,
-    "button.moved": TableModel._button,
-    "tournament.level": TableModel._level,
-}
 
 
 class Floor:
@@ -629,17 +536,15 @@ class Floor:
 
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
-        model = self.tables[follower.name]
-        if model.apply(message, live):
-            follower.refresh()
-        data = message.get("data")
-        if message["type"] == "alert" and isinstance(data, dict):
+        self.tables[follower.name].apply(message, live, body)
+        if message["type"] == "alert" and isinstance(data := data_of(message), dict):
             self.book.add(follower.name, follower.epoch, message["seq"], message.get("hand"),
                           message.get("ts"), data)
         self.on_change(follower.name)
 
     def picture(self, follower: Follower, message: dict[str, Any]) -> None:
-        """The table's picture: not used here (the state is kept from snapshots and events)."""
+        self.tables[follower.name].view(message)
+        self.on_change(follower.name)
 
     def link(self, follower: Follower) -> None:
         model = self.tables[follower.name]
@@ -653,10 +558,10 @@ class Floor:
         return alert
 
     def tile(self, name: str) -> dict[str, Any]:
-        return self.tables[name].tile(self.book.open(name))
+        return self.tables[name].tile(self.book.open_json(name))
 
     def detail(self, name: str) -> dict[str, Any]:
-        return self.tables[name].detail(self.book.open(name), self.book.acknowledged(name))
+        return self.tables[name].detail(self.book.open_json(name), self.book.acknowledged(name))
 
     def view(self) -> dict[str, Any]:
         """The whole floor: every tile, in the order the tables were given."""

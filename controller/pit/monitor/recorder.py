@@ -19,7 +19,7 @@ from typing import Any
 
 import zmq.asyncio
 
-from controller.pit.monitor.follower import SILENCE, Follower
+from controller.pit.follow.aio import SILENCE, Follower
 from controller.pit.monitor.store import Row, Store
 from controller.pit.monitor.tables import TableSource
 
@@ -53,7 +53,7 @@ class Recorder:
         """Not used: a recorder replays events rather than taking snapshots."""
 
     def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
-        """Not used: a recorder never asks for a newer snapshot."""
+        """Not used: a recorder takes no snapshot."""
 
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
@@ -64,7 +64,7 @@ class Recorder:
             topic.decode("ascii", "replace"), body.decode("utf-8")))
 
     def picture(self, follower: Follower, message: dict[str, Any]) -> None:
-        """The table's picture: not used here (the state is kept from snapshots and events)."""
+        """Not used: a recorder stores the events, which are what the pictures are drawn from."""
 
     def link(self, follower: Follower) -> None:
         log.info("table %s: %s %s", follower.name, follower.link_state, follower.reason)

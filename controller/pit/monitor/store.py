@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.pit.monitor.follower import Position
+from controller.pit.follow.core import Position
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,11 @@ JSON API:
 
 * ``GET /api/floor``: every tile; ``GET /api/tables/<name>``: one table in detail.
 * ``GET /api/stream[?table=<name>]``: Server-Sent Events; first ``floor`` (and
-  ``detail`` with ``table``), then ``tile`` (and ``detail``) each time a table
-  changes. Changes are pushed, never polled: the followers tell the
-  :class:`Hub`, which sends each changed table once per turn of the loop.
+  ``detail`` with ``table``), then ``tiles`` (``{"tables": [tile, ...]}``: the
+  tables that changed; and ``detail``) as tables change. Changes are pushed,
+  never polled: the followers tell the :class:`Hub`, which draws a changed
+  table once for all the changes since it was last sent, and on a big floor
+  sends the tables in turns (``DRAW``), so that the page is never far behind.
 * ``POST /api/ack`` with ``{"key": ..., "who": ...}`` (JSON only): acknowledge
   an alert; with passwords on, ``who`` is the signed-in user.
 * ``GET /api/acks``: every acknowledgement recorded.
@@ -42,6 +44,14 @@ STATIC = Path(__file__).with_name("static")
 
 KEEPALIVE = 15.0
 """Seconds between comment lines on an idle event stream (so dead connections are noticed)."""
+
+TILES_PER_SECOND = 4000
+"""Tiles drawn per second at most, however big the floor: a table that keeps changing is sent every
+``tables / TILES_PER_SECOND`` seconds (every :data:`TICK` on a floor of up to 200 tables, every half
+second with 2,000), drawn once for all the changes that came meanwhile."""
+
+TICK = 0.05
+"""Seconds between two sendings, while tables wait to be sent."""
 
 CLIENT_QUEUE = 2000
 """Messages queued for one page; a page that falls this far behind is dropped and reconnects afresh."""
@@ -81,40 +91,62 @@ class Page:
 
 
 class Hub:
-    """Sends every change of the floor to every open page, each changed table once per loop turn."""
+    """Sends every change of the floor to every open page: each table that changed, drawn once for all
+    the changes since it was last sent (at once after a quiet spell), at most every :attr:`refresh`
+    seconds, a share of the floor at a time (:data:`TILES_PER_SECOND`)."""
 
     def __init__(self, floor: Floor) -> None:
         self.floor = floor
+        self.refresh = max(TICK, len(floor.tables) / TILES_PER_SECOND)
+        """Seconds at least between two sendings of a table."""
         self.pages: set[Page] = set()
-        self._dirty: set[str] = set()
+        self._dirty: dict[str, None] = {}
+        """The tables changed and not yet sent, the longest waiting first."""
+        self._sent: dict[str, float] = {}
+        """When each table was last sent (the loop's time)."""
         self._scheduled = False
         floor.on_change = self.changed
 
     def changed(self, table: str) -> None:
-        """A table changed: send it with the next turn of the loop."""
-        self._dirty.add(table)
+        """A table changed: send it with the next sending that it is due for."""
+        self._dirty.setdefault(table)
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
 
     def flush(self) -> None:
-        """Send each changed table's tile to every page, and its detail to the pages showing it."""
-        dirty, self._dirty, self._scheduled = self._dirty, set(), False
-        if not self.pages:
+        """Send the changed tables that are due (last sent :attr:`refresh` seconds ago or more) to
+        every page, at most twice the share of the floor that a sending needs when every table keeps
+        changing, and a table's detail to the pages showing it; again in :data:`TICK` seconds while
+        any wait. So drawing a big floor never holds the loop for long."""
+        loop = asyncio.get_running_loop()
+        self._scheduled = False
+        now = loop.time()
+        budget = 2 * int(len(self.floor.tables) * TICK / self.refresh) + 1
+        due: list[str] = []
+        for table in self._dirty:
+            if self._sent.get(table, -self.refresh) + self.refresh <= now:
+                due.append(table)
+                if len(due) >= budget:
+                    break
+        for table in due:
+            del self._dirty[table]
+            self._sent[table] = now
+        if self._dirty:
+            self._scheduled = True
+            loop.call_later(TICK, self.flush)
+        if not due or not self.pages:
             return
-        tiles = {name: sse("tile", self.floor.tile(name)) for name in sorted(dirty)}
+        tiles = sse("tiles", {"tables": [self.floor.tile(name) for name in due]})
         details: dict[str, bytes] = {}
         for page in list(self.pages):
-            for chunk in tiles.values():
-                if not page.push(chunk):
+            if not page.push(tiles):
+                self.pages.discard(page)
+            elif page.table is not None and page.table in due:
+                if page.table not in details:
+                    details[page.table] = sse("detail", self.floor.detail(page.table))
+                if not page.push(details[page.table]):
                     self.pages.discard(page)
-                    break
-            else:
-                if page.table in dirty:
-                    if page.table not in details:
-                        details[page.table] = sse("detail", self.floor.detail(page.table))
-                    if not page.push(details[page.table]):
-                        self.pages.discard(page)
 
 
 FLOOR_KEY = web.AppKey("floor", Floor)

@@ -37,7 +37,7 @@ function tileHtml(tile) {
     `${resultHtml(tile.last_result)}${alerts}`;
 }
 
-function showTile(tile) {
+function showTile(tile, count = true) {
   let section = floor.querySelector(`section[data-table="${CSS.escape(tile.table)}"]`);
   if (!section) {
     section = document.createElement("section");
@@ -51,7 +51,7 @@ function showTile(tile) {
   const worst = tile.alerts.length ? tile.alerts[0].severity : "none";
   section.dataset.worst = worst;
   section.innerHTML = tileHtml(tile);
-  summary();
+  if (count) summary();
 }
 
 function summary() {
@@ -63,6 +63,6 @@ function summary() {
 }
 
 follow("/api/stream", {
-  floor: (view) => { floor.innerHTML = ""; view.tables.forEach(showTile); },
-  tile: showTile,
+  floor: (view) => { floor.innerHTML = ""; view.tables.forEach((t) => showTile(t, false)); summary(); },
+  tiles: (changed) => { changed.tables.forEach((t) => showTile(t, false)); summary(); },
 });

@@ -1,25 +1,19 @@
-"""A pit client that never misses an event: subscribe, and replay any gap from the sync socket.
+"""A blocking pit client that never misses an event: the :class:`~controller.pit.follow.core.Tracker`
+with plain pyzmq sockets and timeouts.
 
-This is the client side of pit-events.md (the "Clone" pattern): events arrive
-on the SUB socket; whenever an event's ``seq`` jumps, or a heartbeat names a
-``seq`` not yet seen, the client asks the sync socket for a replay from the
-first missing ``seq`` and merges it, so :attr:`PitClient.events` always holds
-every event from ``seq`` 1 (or the first asked for) in order, each once, byte
-for byte as published. A client that joins late catches up the same way.
+:attr:`PitClient.events` holds every event from ``seq`` 1 in order, each once,
+byte for byte as published (:attr:`PitClient.raw`), over epochs: when the
+table's sequence was rewound (its journal lost events it had published), the
+client goes on from where the table's sequence departs from its own, and
+keeps both (docs/pit-events.md, "Epochs"). It syncs only when a message shows
+that something is missing (a jump in ``seq``, a heartbeat or a picture naming
+a ``seq`` not held, a new epoch), or when asked (:meth:`PitClient.catch_up`).
+The last ``table.view`` is :attr:`PitClient.view`, its state in
+:attr:`PitClient.picture`.
 
-It follows epochs (docs/pit-events.md, "Epochs"): an event is ``(epoch, seq)``, and epochs only
-grow. When an event or a heartbeat carries a newer epoch, the table's sequence
-was rewound (its journal lost events it had published); the client then
-replays everything the table holds, finds the first event of an epoch newer
-than its own, and goes on from there: the events it had from that ``seq`` on
-were lost by the table, and the new ones with the same seqs are taken, never
-discarded as duplicates. :attr:`PitClient.events` keeps both, in the order
-they were published.
-
-It is blocking (plain pyzmq with timeouts) and meant for tools, tests, the demo
-and benchmarks, not for the daemon's loop. With CURVE on at the table, give it
-``curve=(table public key, own public key, own secret key)`` (Z85 bytes, as
-``zmq.auth.load_certificate`` returns them).
+For tools, tests, the demo and benchmarks, not for the daemon's loop. With
+CURVE on at the table, give it ``curve=(table public key, own public key, own
+secret key)`` (Z85 bytes, as ``zmq.auth.load_certificate`` returns them).
 """
 
 from __future__ import annotations
@@ -30,21 +24,24 @@ from typing import Any
 
 import zmq
 
-from controller.pit.events import UNSEQUENCED, VIEW_TYPE
+from controller.pit.follow.core import SyncError, Tracker
+from controller.pit.follow.picture import TablePicture
 
 DEFAULT_TIMEOUT = 10.0
 
 
-class PitError(AssertionError):
-    """Nothing came within the time allowed; the message says what was awaited and what was seen."""
+class PitError(Exception):
+    """Nothing came within the time allowed, or the table's answer made no sense; the message says
+    what was awaited and what was seen."""
 
 
-class PitClient:
+class PitClient(Tracker):
     """Subscribes to one table's events and keeps them complete and in order."""
 
     def __init__(self, table: str, publish: str, sync: str, control: str, *,
-                 context: zmq.Context[Any] | None = None, from_seq: int = 1,
+                 context: zmq.Context[Any] | None = None,
                  curve: tuple[bytes, bytes, bytes] | None = None) -> None:
+        super().__init__(table, snapshots=False, eager=False)
         self.context = context or zmq.Context.instance()
         self.table = table
         self.curve = curve
@@ -60,16 +57,16 @@ class PitClient:
         self.raw: list[tuple[bytes, bytes]] = []
         """``(topic, body)`` of each event in :attr:`events`, as published."""
         self.heartbeats = 0
-        self.view: dict[str, Any] | None = None
-        """The last ``table.view`` message: the table's picture in ``data`` (None before the first)."""
-        self.replays = 0
-        """How many gaps were filled from the sync socket."""
-        self.last_seq = from_seq - 1
-        self.epoch: int | None = None
-        """The epoch of the last event taken (0 for events without one; None before the first)."""
-        self.rewinds = 0
-        """How many times the table's sequence was found rewound (a newer epoch)."""
+        self.picture = TablePicture()
+        """The table's picture: the state of the last ``table.view``."""
+        self.sync_requests = 0
+        """Sync requests made (snapshots and replays)."""
         self._cursor = 0
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The last ``table.view`` message: the table's picture in ``data`` (None before the first)."""
+        return self.picture.message
 
     def _socket(self, kind: int) -> zmq.Socket[bytes]:
         """A socket of ``kind``, a CURVE client of the table if :attr:`curve` is set."""
@@ -85,6 +82,19 @@ class PitClient:
         """Close the subscription."""
         self.sub.close(linger=0)
 
+    # -- the tracker's hooks ----------------------------------------------------------
+
+    def _event(self, message: dict[str, Any], topic: bytes, body: bytes, live: bool) -> None:
+        self.raw.append((topic, body))
+        self.events.append(message)
+        self.picture.event(message)
+
+    def _picture(self, message: dict[str, Any]) -> None:
+        self.picture.view(message)
+
+    def _heartbeat(self, message: dict[str, Any]) -> None:
+        self.heartbeats += 1
+
     # -- receiving ------------------------------------------------------------------
 
     def poll(self, timeout: float) -> bool:
@@ -94,62 +104,26 @@ class PitClient:
             return False
         while True:
             topic, body = self.sub.recv_multipart()
-            self._accept(topic, body)
+            self.message(topic, body)
+            if self.need is not None:
+                self._sync()
             if not self.sub.poll(0):
                 return True
 
-    def _newer(self, message: dict[str, Any]) -> bool:
-        """Whether ``message`` comes from an epoch after the one of the last event taken."""
-        return self.epoch is not None and message.get("epoch", 0) > self.epoch
-
-    def _accept(self, topic: bytes, body: bytes) -> None:
-        message = json.loads(body)
-        seq = message["seq"]
-        if message["type"] in UNSEQUENCED:
-            if message["type"] == VIEW_TYPE:
-                self.view = message
-            else:
-                self.heartbeats += 1
-            if seq > self.last_seq or self._newer(message):
-                self.catch_up()
-            return
-        if self._newer(message):
-            self.catch_up()              # the event is journaled, so the replay brings it
-            return
-        if seq <= self.last_seq or (self.epoch is not None and message.get("epoch", 0) < self.epoch):
-            return
-        if seq > self.last_seq + 1:
-            self.catch_up()
-            if seq <= self.last_seq:
-                return
-        self._add(topic, body, message)
-
-    def _add(self, topic: bytes, body: bytes, message: dict[str, Any]) -> None:
-        self.raw.append((topic, body))
-        self.events.append(message)
-        self.last_seq = message["seq"]
-        self.epoch = message.get("epoch", 0)
-
     def catch_up(self) -> None:
-        """Replay everything after :attr:`last_seq` from the sync socket; if the table's sequence was
-        rewound (a newer epoch), replay all it holds and go on from where the new epoch took over."""
-        held = self._replay(self.last_seq + 1)
-        rewound = bool(held) and self._newer(held[0][2]) and self.last_seq > 0
-        if rewound or (not held and self.epoch is not None):
-            held = self._replay(0)       # where the newer epoch begins is not in what came back
-        for topic, body, message in held:
-            if self._newer(message) and message["seq"] <= self.last_seq:
-                self.last_seq = message["seq"] - 1     # the table lost our events from here on
-                self.rewinds += 1
-            if message["seq"] == self.last_seq + 1 and not (
-                    self.epoch is not None and message.get("epoch", 0) < self.epoch):
-                self._add(topic, body, message)
+        """Replay what the table holds after :attr:`last_seq` from the sync socket (and, if the table's
+        sequence was rewound, go on from where the new epoch took over)."""
+        self.need = self.need or "catch_up"
+        self._sync()
 
-    def _replay(self, from_seq: int) -> list[tuple[bytes, bytes, dict[str, Any]]]:
-        """The held events from ``from_seq`` on, as ``(topic, body, decoded body)``."""
-        replies = self.sync(b"replay", str(from_seq).encode())
-        self.replays += 1
-        return [(reply[1], reply[2], json.loads(reply[2])) for reply in replies if reply[0] == b"event"]
+    def _sync(self) -> None:
+        try:
+            while self.need is not None:
+                self.answer(self.sync(*self.request()))
+        except SyncError as exc:
+            self.failed(exc)
+            self.need = None
+            raise PitError(f"the table's replay makes no sense: {exc}") from exc
 
     def next(self, kind: str | None = None, timeout: float = DEFAULT_TIMEOUT,
              **data: Any) -> dict[str, Any]:
@@ -203,6 +177,7 @@ class PitClient:
 
     def sync(self, *frames: bytes, timeout: float = DEFAULT_TIMEOUT) -> list[list[bytes]]:
         """One sync request; every reply message up to ``snapshot``, ``end`` or ``error``."""
+        self.sync_requests += 1
         dealer = self._socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
         dealer.connect(self.sync_endpoint)
