@@ -1,6 +1,7 @@
 """``table-controller``: run the daemon, recall hands, compute a game's house edge.
 
     table-controller run --config FILE
+    table-controller screen --config FILE [--port N]
     table-controller recall --config FILE [N]
     table-controller math --config FILE [--json]
     table-controller progressive --config FILE [--json]
@@ -26,6 +27,7 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from controller.config.loader import Config, ConfigError, load_config
 
@@ -218,6 +220,12 @@ def _keys_add_client(args: argparse.Namespace) -> int:
     return 0
 
 
+def _screen(args: argparse.Namespace) -> int:
+    from controller.screen.cli import main as screen_main
+
+    return screen_main(args)
+
+
 def _diagram(args: argparse.Namespace) -> int:
     from controller.table.diagram import state_machine_markdown
 
@@ -232,6 +240,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = commands.add_parser("run", help="run the table daemon")
     run.add_argument("--config", required=True, help="the table's TOML configuration")
     run.set_defaults(handler=_run)
+    screen = commands.add_parser("screen", help="serve the dealer's touch screen (a web page on 127.0.0.1)")
+    screen.add_argument("--config", required=True, help="the table's TOML configuration")
+    screen.add_argument("--port", type=int, help="port ([screen] port, else 8070; 0: any free port)")
+    screen.add_argument("--curve-client-key", type=Path, metavar="FILE",
+                        help="the screen's CURVE certificate (.key_secret), when the table uses CURVE")
+    screen.add_argument("--curve-server-key", type=Path, metavar="FILE",
+                        help="the table's public CURVE key (.key), when the table uses CURVE")
+    screen.set_defaults(handler=_screen)
     recall = commands.add_parser("recall", help="print the last hands step by step")
     recall.add_argument("--config", required=True)
     recall.add_argument("count", nargs="?", type=int, default=10, help="how many hands (default 10)")
