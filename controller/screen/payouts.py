@@ -6,9 +6,13 @@ spot (``payout`` above 0; a spot's results added up, as after a split) should
 end up reading its wager plus its payout:
 
 * ``pay``: it still reads its wager (or nothing, its chips gathered into a pot):
-  nothing is paid yet; the screen shows the amount and the chips to pay it;
+  nothing is paid yet;
 * ``paid``: it reads exactly the wager plus the payout (green);
 * ``short`` / ``over``: anything else, with the difference.
+
+What is still to pay (the wager plus the payout less what the spot reads: the
+payout on a spot that kept its wager, the whole pot pushed onto a spot whose
+chips went into it) is shown in the fewest chips of the table's denominations.
 """
 
 from __future__ import annotations
@@ -71,14 +75,18 @@ def _greedy(amount: int, values: list[int]) -> tuple[list[tuple[int, int]], int]
 
 def payout_checks(picture: dict[str, Any], denominations: Sequence[int]) -> list[dict[str, Any]]:
     """Every winning spot of the settled hand, seat by seat: ``seat``, ``spot``, ``wager``,
-    ``payout``, ``expected`` and ``read`` (cents), ``difference`` (read - expected), ``state``
-    (``pay``, ``paid``, ``short``, ``over``) and ``chips`` (``[[value, count], ...]``) to pay.
+    ``payout``, ``expected`` and ``read`` (cents), ``to_pay`` (expected - read, below 0 when
+    over), ``state`` (``pay``, ``paid``, ``short``, ``over``), and ``chips``
+    (``[[value, count], ...]``) and ``rest`` (what no chip makes) to pay ``to_pay``.
 
     >>> picture = {"results": [{"seat": 1, "spot": "main", "wager": 1000, "payout": 1500},
     ...                        {"seat": 2, "spot": "main", "wager": 500, "payout": 0}],
     ...            "live": {"1": {"main": 2000}}}
-    >>> [(c["state"], c["difference"], c["chips"]) for c in payout_checks(picture, [1000, 500])]
-    [('short', -500, [[1000, 1], [500, 1]])]
+    >>> [(c["state"], c["to_pay"], c["chips"]) for c in payout_checks(picture, [1000, 500])]
+    [('short', 500, [[500, 1]])]
+    >>> picture["live"] = {}                      # the wager went into a pot: push it all
+    >>> [(c["state"], c["to_pay"], c["chips"]) for c in payout_checks(picture, [1000, 500])]
+    [('pay', 2500, [[1000, 2], [500, 1]])]
     """
     totals: dict[tuple[int, str], list[int]] = {}
     for result in picture.get("results") or []:
@@ -98,8 +106,8 @@ def payout_checks(picture: dict[str, Any], denominations: Sequence[int]) -> list
             state = "pay"
         else:
             state = "short" if read < expected else "over"
-        chips, rest = fewest_chips(payout, denominations)
+        chips, rest = fewest_chips(expected - read, denominations)
         checks.append({"seat": seat, "spot": spot, "wager": wager, "payout": payout,
-                       "expected": expected, "read": read, "difference": read - expected,
+                       "expected": expected, "read": read, "to_pay": expected - read,
                        "state": state, "chips": [list(c) for c in chips], "rest": rest})
     return checks

@@ -45,6 +45,18 @@ def free_port() -> int:
         return port
 
 
+def free_ports(count: int) -> list[int]:
+    """``count`` different free ports (all held open while they are picked, so none is given twice)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
 class LineProcess:
     """A subprocess spoken to in JSON lines on stdin/stdout, with timeouts."""
 
@@ -113,7 +125,7 @@ class TableRig:
         """``config`` goes on to :func:`write_config` (another game's name, spots, buttons)."""
         self.folder = folder
         self.table = table
-        publish, sync, control = (f"tcp://127.0.0.1:{free_port()}" for _ in range(3))
+        publish, sync, control = (f"tcp://127.0.0.1:{port}" for port in free_ports(3))
         self.endpoints = (publish, sync, control)
         self.shoe = Board("shoe", folder / "shoe", seed=7)
         self.rfid = Board("rfid", folder / "rfid", seed=8)

@@ -147,6 +147,41 @@ class Station:
             "return !!document.querySelector(`#actions [data-action='${arguments[0]}']`)", action))
         self.page("document.querySelector(`#actions [data-action='${arguments[0]}']`).click()", action)
 
+    def step(self, action: str) -> dict[str, Any]:
+        """Touch an action's button, wait until the table took it (its seq moved on), and check the
+        page against the table's state, which is returned."""
+        before = self.rig.pit.control({"cmd": "state"})["seq"]
+        self.touch(action)
+        self.until(f"{action!r} taken by the table",
+                   lambda: self.rig.pit.control({"cmd": "state"})["seq"] > before)
+        return self.check()
+
+    def supervisor(self, who: str, pin: str, cmd: str, seat: int | None, dollars: str) -> str:
+        """Open the supervisor panel, type the id and PIN on its keypads, choose the command, the
+        seat and the amount (``""``: none), check the confirmation and send; the panel's reply."""
+        if self.page("return document.getElementById('panel').hidden"):
+            self.key("#supervisor-open")
+            for key in who:
+                self.key(f"#panel-body [data-key='{key}']")
+            self.key("#panel-ok")
+        for key in pin:
+            self.key(f"#panel-body [data-key='{key}']")
+        assert pin not in self.page("return document.body.innerHTML")      # only dots are shown
+        assert self.page("return document.getElementById('panel-shown').textContent") == "\u2022" * len(pin)
+        self.key("#panel-ok")
+        self.key(f"#panel-body [data-choice='{cmd}']")
+        self.key(f"#panel-body [data-choice='{seat if seat is not None else ''}']")
+        self.type_amount(dollars)
+        confirm = self.page("return document.getElementById('panel-shown').textContent")
+        assert confirm.startswith(cmd.replace("_", " ")) and (seat is None or f"seat {seat}" in confirm)
+        assert not dollars or f"${dollars}" in confirm.replace(",", ""), confirm
+        self.page("document.getElementById('panel-reply').textContent = ''")
+        self.key("#panel-ok")
+        reply: str = self.until("the supervisor command's reply", lambda: self.page(
+            "return document.getElementById('panel-reply').textContent"))
+        assert pin not in self.page("return document.body.innerHTML")
+        return reply
+
     def key(self, selector: str) -> None:
         """Touch a key of a keypad or panel."""
         self.until(f"the key {selector}", lambda: self.page(

@@ -92,8 +92,8 @@ function drawDealer(p) {
 }
 
 function payoutBox(check) {
-  const state = {pay: `Pay ${money(check.payout)}`, paid: `Paid ${money(check.payout)} ✓`,
-                 short: `Short ${money(-check.difference)}`, over: `Over ${money(check.difference)}`}[check.state];
+  const state = {pay: `Pay ${money(check.to_pay)}`, paid: `Paid ${money(check.payout)} ✓`,
+                 short: `Short ${money(check.to_pay)}`, over: `Over ${money(-check.to_pay)}`}[check.state];
   const chips = check.chips.map(([value, count]) => `${count} × ${money(value)}`).join(" + ");
   return el("div", {class: `payout ${check.state}`, "data-payout": `${check.seat}:${check.spot}`,
                     "data-state": check.state},
