@@ -71,12 +71,13 @@ def test_a_hand_played_from_the_screen_with_its_payout_checked(station: Station)
     rig.rfid.cmd("remove", antenna=11, uids=[chip("a", 3)[0]])
     rig.add(3, "main", chip("b", 2))                                   # corrected
     paid = station.until("the payout right", lambda: (p := payout())["state"] == "paid" and p)
-    assert "Paid $25.00" in paid["text"]
+    assert "Paid" in paid["text"] and "reads $50.00" in paid["text"]
     assert station.page("return getComputedStyle(document.querySelector(\"[data-payout='3:main']\"))"
                         ".backgroundColor") == "rgb(46, 157, 74)"              # green
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-easy-jack-1280.png", 1280, 800)
         station.screenshot(DOCS / "dealer-screen-easy-jack-800.png", 800, 480)
+        station.screenshot(DOCS / "dealer-screen-easy-jack-portrait.png", 720, 1280)
         station.browser.set_window_size(1280, 800)
     station.touch("next")
     rig.next("hand.ended")

@@ -127,12 +127,12 @@ def test_a_blackjack_extreme_hand_with_turn_up_and_the_re_buy_prompt_from_the_sc
     state = station.check()
     assert "6s" in state["dealer"]["cards"]
     station.step("check")
-    spot(station, 3, *(chip("a", n) for n in (3, 4, 5, 11, 12, 13)))
+    rig.add(3, "main", *(chip("a", n) for n in (11, 12, 13)))     # raised to $30.00
     station.step("raise")
     station.step("check")
     station.step("check")
     station.step("play")
-    spot(station, 3, *(chip("a", n) for n in (3, 4, 5, 11, 12, 13, 14)), chip("b", 1))
+    rig.add(3, "main", chip("a", 14), chip("b", 1))                # another $30.00 to split
     station.step("split")
     rig.draw()
     station.step("stand")
@@ -145,6 +145,7 @@ def test_a_blackjack_extreme_hand_with_turn_up_and_the_re_buy_prompt_from_the_sc
     assert state["phase"] == "paying"
     prompt = [a["name"] for a in state["actions"]]
     assert "rebuy" in prompt and "leave" in prompt                # the re-buy-or-leave prompt
+    assert not [a for a in state["alerts"] if a["severity"] == "critical"]
     assert station.page("return [...document.querySelectorAll('#actions [data-action]')]"
                         ".map(b => b.dataset.action)") == prompt
     screenshots(station, "blackjack-extreme")

@@ -44,7 +44,7 @@ function drawTop(p) {
     const flags = (p.device_status || {})[name] || [];
     const bad = !d.online || flags.length;
     devices.append(el("span", {class: `device${bad ? " bad" : ""}`, "data-device": name,
-                               text: `${name} ${d.online ? (flags.join(", ") || "ok") : "offline"}`}));
+                               text: `${name}: ${d.online ? (flags.join(", ") || "ok") : "offline"}`}));
   }
 }
 
@@ -92,7 +92,7 @@ function drawDealer(p) {
 }
 
 function payoutBox(check) {
-  const state = {pay: `Pay ${money(check.to_pay)}`, paid: `Paid ${money(check.payout)} ✓`,
+  const state = {pay: `Pay ${money(check.to_pay)}`, paid: "Paid ✓",
                  short: `Short ${money(check.to_pay)}`, over: `Over ${money(-check.to_pay)}`}[check.state];
   const chips = check.chips.map(([value, count]) => `${count} × ${money(value)}`).join(" + ");
   return el("div", {class: `payout ${check.state}`, "data-payout": `${check.seat}:${check.spot}`,
@@ -105,6 +105,7 @@ function payoutBox(check) {
 function drawSeats(p, payouts) {
   const box = document.getElementById("seats");
   box.replaceChildren();
+  box.style.setProperty("--cols", p.seats.length <= 4 ? p.seats.length : Math.ceil(p.seats.length / 2));
   const button = (p.session || {}).button;
   for (const s of p.seats) {
     const live = (p.live || {})[String(s.seat)] || {};
