@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import selectors
 import signal
 import socket
@@ -46,11 +47,19 @@ def free_port() -> int:
 
 
 def free_ports(count: int) -> list[int]:
-    """``count`` different free ports (all held open while they are picked, so none is given twice)."""
-    sockets = [socket.socket() for _ in range(count)]
+    """``count`` different free ports below the kernel's ephemeral range (where the outgoing
+    connections of a browser or another test would take a port just freed), held open while they
+    are picked so that none is given twice."""
+    sockets: list[socket.socket] = []
     try:
-        for s in sockets:
-            s.bind(("127.0.0.1", 0))
+        while len(sockets) < count:
+            s = socket.socket()
+            try:
+                s.bind(("127.0.0.1", random.randrange(20000, 32000)))
+            except OSError:
+                s.close()
+                continue
+            sockets.append(s)
         return [s.getsockname()[1] for s in sockets]
     finally:
         for s in sockets:
