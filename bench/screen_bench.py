@@ -96,9 +96,16 @@ def run(hands: int) -> dict[str, Any]:
             rss_start = rss_kib(screen.proc.pid)
 
             def pressed(action: str, kind: str) -> None:
+                offered = [a["name"] for a in rig.pit.control({"cmd": "state"})["state"]["actions"]]
+                if action not in offered:
+                    return                                # a hand that needs no stand
+                button = f"#actions [data-action='{action}']"
+                deadline = time.monotonic() + 5
+                while not browser.execute_script(f"return !!document.querySelector(\"{button}\")"):
+                    assert time.monotonic() < deadline, f"no {action} button"
+                    time.sleep(0.005)
                 before = time.time()
-                browser.execute_script(
-                    f"document.querySelector(\"#actions [data-action='{action}']\").click()")
+                browser.execute_script(f"document.querySelector(\"{button}\").click()")
                 rig.next(kind)
                 touch.append(time.time() - before)
 
@@ -119,13 +126,10 @@ def run(hands: int) -> dict[str, Any]:
                 pressed("deal", "bets.closed")
                 drawn()                                   # the seat's card
                 drawn()                                   # the dealer's, face down
-                time.sleep(0.05)
                 pressed("stand", "player.action")
                 while rig.pit.control({"cmd": "state"})["state"]["table_phase"] != "settled":
                     drawn()                               # the dealer draws to her total
-                time.sleep(0.05)
                 pressed("next", "hand.ended")
-                time.sleep(0.05)
             rss_end = rss_kib(screen.proc.pid)
         finally:
             browser.quit()
