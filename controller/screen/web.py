@@ -88,7 +88,7 @@ async def _stream(request: web.Request) -> web.StreamResponse:
                 await asyncio.wait_for(woken.wait(), KEEPALIVE)
             except TimeoutError:
                 await response.write(b": still here\n\n")
-    except (ConnectionResetError, asyncio.CancelledError):
+    except ConnectionResetError:
         pass
     finally:
         pages.waiting.discard(woken)
