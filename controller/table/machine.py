@@ -29,13 +29,13 @@ from typing import Any
 from transitions import Machine
 
 from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError
+from controller.games.parts.money import dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
 from controller.table import shoe_checks
 from controller.table.chip_checks import CHIP_ALERT_CODES, chip_alerts
 from controller.table.pit_events import PitEvent, to_pit
 from controller.table.state import TableState
-from drivers.display import format_money
 from drivers.inputs import (
     CardDrawn,
     CardUnreadable,
@@ -611,8 +611,8 @@ class Table:
                         expected <= amount <= (option.high if option.high is not None else amount):
                     return
         self._alert("past_post", "critical",
-                    f"seat {wager.seat} {wager.spot} changed from {format_money(before)} to "
-                    f"{format_money(amount)}; it should hold {format_money(expected)}",
+                    f"seat {wager.seat} {wager.spot} changed from {dollars(before)} to "
+                    f"{dollars(amount)}; it should hold {dollars(expected)}",
                     seat=wager.seat, spot=wager.spot, amount=amount, closed=expected)
 
     def _sync_bets(self) -> None:
