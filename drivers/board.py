@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
 from firmware_bridge.link.host import HostLink
-from firmware_bridge.link.messages import DEVICE_KINDS, Fault, Hello, Message, Status
+from firmware_bridge.link.messages import DEVICE_KINDS, Fault, Hello, Message, Status, raised_flags
 from firmware_bridge.link.stats import LinkStats
 
 FAULT_REPEAT_WINDOW = 10.0
@@ -32,6 +32,9 @@ class BoardDriver:
     """
 
     device = "board"
+    flag_names: tuple[str, ...] = ()
+    """The board's STATUS flag bits in words, bit ``n`` at ``n`` (from the protocol's
+    :data:`~firmware_bridge.link.messages.STATUS_FLAGS`)."""
 
     def __init__(self, port: str, *, on_input: Callable[[DriverInput], None],
                  offline_after: float = 3.0, reopen_interval: float = 1.0,
@@ -89,7 +92,7 @@ class BoardDriver:
         if isinstance(message, Status):
             if message.flags != self.status_flags:
                 self.status_flags = message.flags
-                self._emit(DeviceStatus(self.device, message.flags))
+                self._emit(DeviceStatus(self.device, raised_flags(self.flag_names, message.flags)))
         elif isinstance(message, Fault):
             now = asyncio.get_running_loop().time()
             self._faults = {k: t for k, t in self._faults.items() if now - t <= self._fault_window}

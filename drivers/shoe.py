@@ -24,6 +24,7 @@ class ShoeDriver(BoardDriver):
     """The shoe on serial ``port``; ``shoe_id`` is the shoe loaded before a restart, if any."""
 
     device = "shoe"
+    flag_names = messages.STATUS_FLAGS["shoe"]
 
     def __init__(self, port: str, *, on_input: Callable[[DriverInput], None],
                  shoe_id: int | None = None, offline_after: float = 3.0,

@@ -68,12 +68,6 @@ TRANSITIONS: list[dict[str, Any]] = [
 TABLE_BUTTONS = ("deal", "next", "void")
 """Buttons the table itself answers; every other button names a game action."""
 
-STATUS_FLAGS = {
-    "shoe": ("lid open", "shoe empty", "optical sensor fault"),
-    "rfid": ("antenna fault", "RF field fault", "too many chips on a spot"),
-}
-"""What each STATUS flag bit means, by board (docs/protocol.md section 3)."""
-
 log = logging.getLogger(__name__)
 
 
@@ -317,9 +311,7 @@ class Table:
             self._alert("device_fault", "warning", f"{item.device} fault {item.code}: {item.text}",
                         device=item.device, fault=item.code)
         elif isinstance(item, DeviceStatus):
-            names = STATUS_FLAGS[item.device]
-            self.device_status[item.device] = tuple(
-                name for bit, name in enumerate(names) if item.flags & (1 << bit))
+            self.device_status[item.device] = item.flags
 
     def press(self, button: str, amount: int | None = None) -> str | None:
         """Press a dealer button (or give the same action by control command, with an ``amount``
