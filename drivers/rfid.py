@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 
-from drivers.board import BoardDriver
+from drivers.board import BoardDriver, BoardSetup
 from drivers.chips import ChipRegistry, Elsewhere, read_elsewhere
 from drivers.inputs import DriverInput
 from drivers.repeat_log import RepeatLog
@@ -48,6 +48,11 @@ class RfidDriver(BoardDriver):
         (The wagers themselves are kept by the table, which is handed each one that changes.)"""
         self._lights: int | None = None
         self._repeats = RepeatLog(log)
+
+    @classmethod
+    def from_setup(cls, setup: BoardSetup) -> RfidDriver:
+        """The reader, with the table's spots over its antennas and the chip registry."""
+        return cls(setup.port, on_input=setup.on_input, antennas=setup.antennas, registry=setup.registry)
 
     def on_data(self, message: messages.Message) -> None:
         """Turn one INVENTORY into a wager when the spot's chips changed."""

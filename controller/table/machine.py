@@ -35,7 +35,7 @@ from controller.pit.events import encode_event
 from controller.table import shoe_checks
 from controller.table.chip_checks import CHIP_ALERT_CODES, chip_alerts
 from controller.table.pit_events import PitEvent, to_pit
-from controller.table.state import TableState
+from controller.table.state import DeviceState, TableState
 from drivers.inputs import (
     CardDrawn,
     CardUnreadable,
@@ -80,6 +80,8 @@ class TableSettings:
     seats: int
     limits: Mapping[str, int]
     buttons: tuple[str, ...]
+    boards: tuple[str, ...]
+    """The boards the table runs, by name (``[devices]``): a deal waits until all are online."""
 
 
 Clock = Callable[[], str]
@@ -120,7 +122,7 @@ class Table:
         self.settings = settings
         self.epoch = epoch
         """The epoch every event is published in (see :mod:`controller.journal.high_water`)."""
-        self.state = TableState(game=game)
+        self.state = TableState(game=game, devices={name: DeviceState() for name in settings.boards})
         self._clock = clock
         self._write = write
         self._publish = publish
@@ -172,6 +174,8 @@ class Table:
         """
         if checkpoint is not None:
             self.state = TableState.from_checkpoint(self.state.game, checkpoint)
+            for name in self.settings.boards:   # a board configured since the checkpoint
+                self.state.devices.setdefault(name, DeviceState())
         count = 0
         for record in records:
             self.state.apply(record)
@@ -397,7 +401,7 @@ class Table:
         """Why a deal cannot start now (empty when it can)."""
         problems: list[str] = []
         devices = self.state.devices
-        for name in ("shoe", "rfid"):
+        for name in self.settings.boards:
             if not devices[name].online:
                 problems.append(f"the {name} is offline")
         shoe = self.state.shoe
@@ -616,7 +620,8 @@ class Table:
     # -- devices -------------------------------------------------------------------
 
     def _on_offline(self, item: DeviceOffline) -> None:
-        if not self.state.devices[item.device].online:
+        device = self.state.devices.get(item.device)
+        if device is None or not device.online:
             return
         self._emit("device.offline", {"device": item.device, "reason": item.reason})
         waiting = " The hand waits until it is back." if self.phase == "in_hand" else ""
