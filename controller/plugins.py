@@ -5,9 +5,10 @@ a name and the object behind it (``easy-jack = "controller.games.easy_jack.plugi
 in the group ``table_controller.games``). The games and the board drivers this
 package ships are declared the same way, in ``pyproject.toml``.
 
-:func:`load` returns the object named (:func:`load_class` the class), or raises :class:`PluginError` with a
-line that says what is wrong (a name not installed, named twice, a plug-in that
-fails to import, or one that is not what its group holds), never a traceback.
+:func:`load` returns the object named (:func:`load_class` the class), or
+raises :class:`PluginError` with a line that says what is wrong (a name not
+installed, named twice, a plug-in that fails to import, or one that is not what
+its group holds), never a traceback.
 """
 
 from __future__ import annotations
