@@ -179,6 +179,6 @@ def test_uninstall_keeps_the_tables_data_unless_purged(staged: Path, wheelhouse:
     assert not (staged / "opt/table-controller").exists()
     assert {path: (staged / path.lstrip("/")).read_bytes() for path in before} == before
 
-    run_install(staged, wheelhouse, "uninstall", "--purge")
+    run_install(staged, wheelhouse, "uninstall", "--purge", "--confirm-table", "T07")
     assert owners(staged) == {}
     assert laid_down(staged) <= SYSTEM_FOLDERS
