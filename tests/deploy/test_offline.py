@@ -52,7 +52,10 @@ def test_the_daemon_imports_no_aiohttp() -> None:
     assert done.stdout == "[]\n"
 
 
-def test_the_program_installs_from_a_folder_of_wheels_alone(tmp_path: Path, wheelhouse: Path) -> None:
+@pytest.fixture(scope="module")
+def offline(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
+    """A fresh virtual environment with the program installed from a folder of wheels alone."""
+    tmp_path = tmp_path_factory.mktemp("offline")
     source = tmp_path / "source"                       # built from a copy: the checkout stays clean
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", "build",
                                                                 "*.egg-info", ".*_cache"))
@@ -62,15 +65,56 @@ def test_the_program_installs_from_a_folder_of_wheels_alone(tmp_path: Path, whee
     assert built.returncode == 0, built.stderr
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    offline = ["--no-index", "--find-links", str(wheelhouse), "--find-links", str(tmp_path / "wheels")]
+    pip_install(venv, wheelhouse, "table-controller")
+    return venv
 
-    def pip_install(what: str) -> None:
-        done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                               "--disable-pip-version-check", *offline, what],
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
 
-    pip_install("table-controller")
+def pip_install(venv: Path, wheelhouse: Path, what: str) -> None:
+    """``pip install WHAT`` into ``venv`` from the wheels alone."""
+    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                           "--disable-pip-version-check", "--no-index", "--find-links", str(wheelhouse),
+                           "--find-links", str(venv.parent / "wheels"), what],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+def test_verify_reports_a_changed_dependency_and_a_new_pth_file(offline: Path, tmp_path: Path) -> None:
+    python = str(offline / "bin" / "python")
+
+    def verify() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([python, "-I", "-m", "controller.cli", "verify", "--manifest",
+                               str(tmp_path / "manifest.json")], capture_output=True, text=True,
+                              timeout=120, cwd="/")
+
+    made = subprocess.run([python, "-I", "-m", "controller.cli", "manifest", "--output",
+                           str(tmp_path / "manifest.json")], capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    clean = verify()
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert re.search(r"  ok    transitions [0-9.]+ \([0-9]+ files\) matches its recorded hash", clean.stdout)
+    site = Path(subprocess.run([python, "-I", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    core = site / "transitions" / "core.py"
+    original = core.read_bytes()
+    try:
+        core.write_bytes(original + b"\n# changed after installation\n")
+        (site / "zz-hook.pth").write_text("import os\n")
+        tampered = verify()
+        assert tampered.returncode == 1
+        failed = [line for line in tampered.stdout.splitlines() if "FAIL" in line]
+        assert len(failed) == 2, tampered.stdout
+        assert re.fullmatch(r"  FAIL  transitions [0-9.]+: transitions/core.py does not match its "
+                            r"RECORD hash", failed[0])
+        assert failed[1] == (f"  FAIL  {site}/zz-hook.pth is a .pth file no installed distribution lists"
+                             " (Python runs it at start)")
+    finally:
+        core.write_bytes(original)
+        (site / "zz-hook.pth").unlink()
+    assert verify().returncode == 0
+
+
+def test_the_program_installs_from_a_folder_of_wheels_alone(offline: Path, wheelhouse: Path) -> None:
+    venv = offline
     helped = subprocess.run([str(venv / "bin" / "table-controller"), "--help"], capture_output=True,
                             text=True, timeout=60)
     assert helped.returncode == 0 and "verify" in helped.stdout, helped.stderr
@@ -81,7 +125,7 @@ def test_the_program_installs_from_a_folder_of_wheels_alone(tmp_path: Path, whee
     assert monitor.returncode == 2
     assert monitor.stderr.splitlines() == [
         "pit-monitor: needs aiohttp, which the monitor extra brings: pip install 'table-controller[monitor]'"]
-    pip_install("table-controller[monitor]")
+    pip_install(venv, wheelhouse, "table-controller[monitor]")
     helped = subprocess.run([str(venv / "bin" / "pit-monitor"), "--help"], capture_output=True, text=True,
                             timeout=60)
     assert helped.returncode == 0, helped.stderr
