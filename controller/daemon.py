@@ -334,12 +334,13 @@ class Daemon:
         """Held events from ``from_seq`` on, byte for byte as published."""
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
-    async def command(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A control command (docs/control.md); one that carries ``supervisor`` is taken only with
-        that supervisor's PIN, which goes no further than this check."""
+    async def command(self, request: dict[str, Any], client: str | None = None) -> dict[str, Any]:
+        """A control command (docs/control.md) from ``client`` (as far as the control socket can
+        tell: :func:`controller.pit.server.control_client`); one that carries ``supervisor`` is taken
+        only with that supervisor's PIN, which goes no further than this check."""
         cmd = request.get("cmd")
         if "supervisor" in request:
-            refused = await self.authenticate(request)
+            refused = await self.authenticate(request, client)
             if refused is not None:
                 return {"ok": False, "error": refused}
             request = {key: value for key, value in request.items() if key != "pin"}
@@ -373,19 +374,22 @@ class Daemon:
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         return {"ok": False, "error": f"unknown command {str(cmd)[:40]!r}"}
 
-    async def authenticate(self, request: dict[str, Any]) -> str | None:
+    async def authenticate(self, request: dict[str, Any], client: str | None) -> str | None:
         """Check a supervisor's id and PIN (the slow hash runs off the loop); every refusal is
-        logged with the id, never the PIN. Returns None when the supervisor is who they say."""
+        logged with the id and the client, never the PIN. Returns None when the supervisor is who
+        they say."""
         supervisor, pin = request.get("supervisor"), request.get("pin")
-        refused = self.supervisors.before(supervisor, pin, time.monotonic())
+        refused = self.supervisors.before(supervisor, pin, time.monotonic(), client)
         if refused is None:
             assert isinstance(supervisor, str) and isinstance(pin, str)
             gate = self.supervisors
             matched = await asyncio.get_running_loop().run_in_executor(
                 None, lambda: verify_pin(gate.stored(supervisor), pin))
-            refused = self.supervisors.after(matched, time.monotonic())
+            refused = self.supervisors.after(supervisor, matched, time.monotonic(), client)
         if refused is not None:
             cmd, shown = str(request.get("cmd"))[:32], str(supervisor)[:32]
-            self.repeats.note(("supervisor refused", cmd, shown), logging.WARNING,
-                              f"supervisor command {cmd!r} for {shown!r} refused: {refused}")
+            sender = "" if client is None else f" from {client}"
+            kind = refused.partition(":")[0]                   # the reason, less its seconds
+            self.repeats.note(("supervisor refused", cmd, shown, kind), logging.WARNING,
+                              f"supervisor command {cmd!r} for {shown!r}{sender} refused: {refused}")
         return refused
