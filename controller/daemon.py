@@ -262,7 +262,7 @@ class Daemon:
         try:
             self.high_water.sync()
         except OSError as error:
-            self.fail(error)
+            self.fail(OSError(error.errno, f"{self.high_water.path}: {error.strerror}"))
 
     def fail(self, error: BaseException) -> None:
         """What cannot be made durable stops the table (logged once)."""

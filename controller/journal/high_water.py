@@ -28,9 +28,9 @@ follows 2). Case by case:
 - **The machine loses power** (or its kernel crashes) on storage that keeps
   what it acknowledged: the journal holds every published step, since each was
   fsynced before it was published, so nothing was lost. The mark on the disk
-  may be behind the journal by the steps after its last sync (3 and 4 were
-  cut off): a journal that ends after the mark means exactly that, and the
-  table goes on in the same epoch. The mark is never ahead of the journal, so
+  may be behind the journal by the steps written since its last sync (the
+  power failed before their step 4): a journal that ends after the mark means
+  exactly that, and the table goes on in the same epoch. The mark is never ahead of the journal, so
   there is no false alarm.
 - **The journal is cut or replaced** by a person or a tool, the table stopped
   or running: the mark read at the next start is the last one written, so
