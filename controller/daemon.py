@@ -103,6 +103,8 @@ class Daemon:
         """The log of what may repeat without end: refused presses, inputs that fail."""
         self.failure: BaseException | None = None
         """Why the daemon stopped by itself (the journal could not be written), else None."""
+        self.mark_sync_due = False
+        """Whether :meth:`sync_mark` is already called for on the loop."""
         self.pit: PitServer | None = None
         self.last_picture: dict[str, Any] | None = None
         """The table's picture as last published in ``table.view``."""
@@ -235,18 +237,39 @@ class Daemon:
         self.high_water.close()
 
     def write(self, records: Sequence[Record]) -> None:
-        """Journal the events of one step, then raise the high-water mark to its last. If that
-        fails, nothing more can be made durable: the daemon stops (and systemd starts it again,
-        to recover from what the journal holds)."""
+        """Journal the events of one step (one fsync), then raise the high-water mark to its last,
+        unsynced; the mark is synced after the step is published (:meth:`sync_mark`, on the next
+        turn of the loop), so a step costs one sync before it is published. If a write fails,
+        nothing more can be made durable: the daemon stops (and systemd starts it again, to
+        recover from what the journal holds)."""
         try:
             self.journal.append(*records)
             self.high_water.record(self.start.epoch, records[-1].seq)
         except BaseException as error:
-            if self.failure is None:
-                log.critical("the journal cannot be written (%s): stopping the table", error)
-                self.failure = error
-                self.stopping.set()
+            self.fail(error)
             raise
+        if not self.mark_sync_due:
+            self.mark_sync_due = True
+            try:
+                asyncio.get_running_loop().call_soon(self.sync_mark)
+            except RuntimeError:                           # driven without a loop (tests): sync now
+                self.sync_mark()
+
+    def sync_mark(self) -> None:
+        """Make the high-water mark durable, once for the steps written since the last sync (see
+        :mod:`controller.journal.high_water`); a failure stops the daemon as a journal's does."""
+        self.mark_sync_due = False
+        try:
+            self.high_water.sync()
+        except OSError as error:
+            self.fail(OSError(error.errno, f"{self.high_water.path}: {error.strerror}"))
+
+    def fail(self, error: BaseException) -> None:
+        """What cannot be made durable stops the table (logged once)."""
+        if self.failure is None:
+            log.critical("the journal cannot be written (%s): stopping the table", error)
+            self.failure = error
+            self.stopping.set()
 
     def dispatch(self, item: DriverInput) -> None:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""
