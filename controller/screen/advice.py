@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from drivers.display import format_money
+from controller.games.parts.money import dollars
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
 
@@ -33,7 +33,7 @@ def _where(alert: Mapping[str, Any]) -> str:
 
 def _money(alert: Mapping[str, Any], key: str) -> str:
     value = alert.get(key)
-    return format_money(value) if isinstance(value, int) else "?"
+    return dollars(value) if isinstance(value, int) else "?"
 
 
 ADVICE: dict[str, Callable[[Mapping[str, Any]], str]] = {

@@ -17,7 +17,6 @@ import signal
 import sys
 
 import zmq.asyncio
-from aiohttp import web
 
 from controller.config.loader import ConfigError
 from controller.pit.monitor.follower import Follower
@@ -25,7 +24,8 @@ from controller.pit.monitor.tables import TablesError
 from controller.screen.control import Control
 from controller.screen.settings import ScreenSettings, load_settings
 from controller.screen.table import ScreenTable
-from controller.screen.web import make_app
+
+NEEDS_AIOHTTP = "needs aiohttp, which the screen extra brings: pip install 'table-controller[screen]'"
 
 SILENCE = 4.0
 """Seconds without a message before the page says the table is not answering (a table sends a
@@ -34,9 +34,15 @@ heartbeat every 2 s when idle)."""
 
 async def serve(settings: ScreenSettings, port: int) -> None:
     """Follow the table and serve its screen until cancelled."""
+    from aiohttp import web
+
+    from controller.pit.monitor.guard import REQUEST_TIMEOUT
+    from controller.screen.web import make_app
+
     context = zmq.asyncio.Context()
     table = ScreenTable(settings.source.name, settings.denominations)
-    runner = web.AppRunner(make_app(table, Control(settings.control, context, settings.source.curve)))
+    runner = web.AppRunner(make_app(table, Control(settings.control, context, settings.source.curve)),
+                           keepalive_timeout=REQUEST_TIMEOUT)
     await runner.setup()
     follower = Follower(settings.source, table, context=context, silence=SILENCE, history=50)
     try:
@@ -52,6 +58,11 @@ async def serve(settings: ScreenSettings, port: int) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Run the screen server for ``args.config``; the exit status."""
+    try:
+        import aiohttp  # noqa: F401
+    except ModuleNotFoundError:
+        print(f"screen: {NEEDS_AIOHTTP}", file=sys.stderr)
+        return 2
     try:
         settings = load_settings(args.config, client_key=args.curve_client_key,
                                  server_key=args.curve_server_key)

@@ -15,18 +15,23 @@ Pages (plain HTML, CSS and JavaScript from ``static/``, nothing to build):
 * ``POST /api/dismiss`` ``{"key"}``: the dealer dismisses a banner.
 
 Every POST takes JSON only (``Content-Type: application/json``), so another
-page in the browser cannot send one without the browser asking first. The
+page in the browser cannot send one without the browser asking first; as the
+pit monitor's (``controller/pit/monitor/guard.py``), a request whose ``Host``
+is not a loopback name of this server (DNS rebinding) is refused ``421``, one
+whose ``Origin`` is another site's ``403``, and a body is at most 16 KiB. The
 reply of a command is the table's own (``{"ok": ..., "error": ...}``).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
+from controller.pit.monitor.guard import MAX_BODY, foreign_origin, misdirected, server_names
 from controller.pit.monitor.web import sse
 from controller.screen.control import Control
 from controller.screen.table import ScreenTable
@@ -53,6 +58,24 @@ class Pages:
         """The table changed: every stream sends the latest model."""
         for event in self.waiting:
             event.set()
+
+
+NAMES = server_names("127.0.0.1")
+"""The names the screen answers to: loopback's and the machine's."""
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Answer only requests for this server's names and from no other site's page."""
+    why = misdirected(request.headers.get("Host"), NAMES)
+    if why is None:
+        why = foreign_origin(request.headers.get("Origin"), request.scheme, request.headers.get("Host"))
+        if why is not None:
+            return web.Response(status=403, text=why)
+        return await handler(request)
+    return web.Response(status=421, text=why)
 
 
 TABLE_KEY = web.AppKey("table", ScreenTable)
@@ -155,7 +178,7 @@ async def _dismiss(request: web.Request) -> web.StreamResponse:
 
 def make_app(table: ScreenTable, control: Control) -> web.Application:
     """The screen's web app over ``table``, sending commands through ``control``."""
-    app = web.Application()
+    app = web.Application(middlewares=[_guard], client_max_size=MAX_BODY)
     app[TABLE_KEY] = table
     app[PAGES_KEY] = Pages(table)
     app[CONTROL_KEY] = control

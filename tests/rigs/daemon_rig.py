@@ -40,19 +40,6 @@ def chip(kind: str, number: int) -> list[Any]:
 
 
 def free_ports(count: int) -> list[int]:
-    """``count`` distinct ports free on 127.0.0.1 now (all held open together while chosen, so
-    the kernel cannot hand out one twice)."""
-    held = [socket.socket() for _ in range(count)]
-    try:
-        for sock in held:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in held]
-    finally:
-        for sock in held:
-            sock.close()
-
-
-def free_ports(count: int) -> list[int]:
     """``count`` different free ports below the kernel's ephemeral range (where the outgoing
     connections of a browser or another test would take a port just freed), held open while they
     are picked so that none is given twice."""
