@@ -28,7 +28,7 @@ from controller.games.catalog import GAMES
 from controller.journal import checkpoint, high_water
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
-from controller.pit.events import now_timestamp
+from controller.pit.events import VIEW_TYPE, encode_event, now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
 from controller.security.supervisor_gate import SupervisorGate
@@ -36,7 +36,7 @@ from controller.security.supervisor_pins import verify_pin
 from controller.service.status import table_status
 from controller.service.systemd import SystemdLink
 from controller.table.machine import Table, TableSettings
-from controller.table.views import dealer_view, public_state
+from controller.table.views import dealer_view, table_picture
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
@@ -104,6 +104,8 @@ class Daemon:
         self.failure: BaseException | None = None
         """Why the daemon stopped by itself (the journal could not be written), else None."""
         self.pit: PitServer | None = None
+        self.last_picture: dict[str, Any] | None = None
+        """The table's picture as last published in ``table.view``."""
         self.shoe: ShoeDriver | None = None
         self.rfid: RfidDriver | None = None
         self.panel: DealerPanel | None = None
@@ -281,9 +283,12 @@ class Daemon:
         return reason
 
     def refresh(self) -> None:
-        """After every input: a checkpoint if one is due, and the display and lights up to date."""
+        """After every input: a checkpoint if one is due, the table's picture published if it
+        changed, and the display and lights up to date."""
         self.save_checkpoint()
-        view = dealer_view(self.table)
+        picture = table_picture(self.table)
+        self.publish_picture(picture)
+        view = dealer_view(self.table, picture)
         self.renderer.show(view)
         self.systemd.status(table_status(self.table))
         if self.panel is not None:
@@ -293,6 +298,20 @@ class Daemon:
             lit = self.table.game.betting_lights if self.table.phase == "betting" else ()
             self.rfid.light_spots({a for a, (s, spot) in self.config.antennas.items()
                                    if s == seat or spot in lit})
+
+    def publish_picture(self, picture: dict[str, Any]) -> None:
+        """Publish ``table.view`` with the table's picture when it differs from the last one sent
+        (docs/pit-events.md, "The table's picture"). Like a heartbeat it takes no seq of its own
+        (it carries the seq of the last event it reflects) and is neither journaled nor replayed:
+        it is drawn from what the journal holds and from what the boards say live."""
+        if self.pit is None or picture == self.last_picture:
+            return
+        state = self.table.state
+        topic, body = encode_event(self.config.table_id, state.seq, now_timestamp(), VIEW_TYPE,
+                                   state.hand_no if state.in_hand else None, picture,
+                                   epoch=self.start.epoch)
+        self.pit.publish(topic, body)
+        self.last_picture = picture
 
     def save_checkpoint(self) -> None:
         """Write a checkpoint between hands, every :data:`checkpoint.EVERY` events."""
@@ -308,7 +327,7 @@ class Daemon:
 
     def snapshot(self) -> dict[str, Any]:
         """The sync socket's snapshot: the state as of the last event."""
-        return {"seq": self.table.state.seq, "epoch": self.start.epoch, "state": public_state(self.table)}
+        return {"seq": self.table.state.seq, "epoch": self.start.epoch, "state": table_picture(self.table)}
 
     def history(self, from_seq: int) -> list[tuple[bytes, bytes]]:
         """Held events from ``from_seq`` on, byte for byte as published."""

@@ -1,8 +1,14 @@
-"""The two public views of a table: the pit's snapshot state and the dealer display's view model.
+"""The public views of a table: its state, the picture every consumer draws, the dealer display's model.
 
-Both are built from the table's state and the game's own public view of the
-hand (:meth:`Hand.view`), so both keep face-down cards hidden and neither holds
-any game's words: what the dealer is told to do next is the game's ``prompt``.
+:func:`public_state` is what the journal alone determines (a restart rebuilds
+it exactly). :func:`table_picture` adds what the table knows live (the chips on
+each spot now, the boards' STATUS flags, the last refusal), the dealer's
+instruction and the actions and commands open now: it is the snapshot's
+``state`` and the ``data`` of every ``table.view`` message (docs/pit-events.md),
+so a consumer draws the table from the stream alone. All are built from the
+table's state and the game's own public view of the hand (:meth:`Hand.view`),
+so all keep face-down cards hidden and none holds any game's words: what the
+dealer is told to do next is the game's ``prompt``.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from dataclasses import asdict
 from typing import Any
 
 from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
-from controller.table.machine import Table
+from controller.table.machine import TABLE_BUTTONS, Table
 from drivers.display import HandLine, SeatView, TableView, format_money
 
 BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
@@ -68,6 +74,48 @@ def public_state(table: Table) -> dict[str, Any]:
     }
 
 
+def open_actions(table: Table) -> list[dict[str, Any]]:
+    """Every action that may be taken now, as the control socket's ``act`` takes it.
+
+    The table's own (``deal``, ``next``, ``void``) when the machine allows them,
+    then the game's actions the hand offers now, each with the seat and hand it
+    is for, the amount range in cents (``low``/``high``, null when it takes no
+    amount) and the ``spot`` whose chips carry the amount (null: the amount
+    comes with the command).
+    """
+    decision = table.decision()
+    actions: list[dict[str, Any]] = []
+    game_actions = decision.actions if decision is not None else {}
+    for name in TABLE_BUTTONS:
+        if name not in game_actions and getattr(table, f"may_{name}")():
+            actions.append({"name": name, "seat": None, "hand_index": None,
+                            "low": None, "high": None, "spot": None})
+    if decision is not None:
+        for name, option in decision.actions.items():
+            actions.append({"name": name, "seat": decision.seat, "hand_index": decision.hand_index,
+                            "low": option.low, "high": option.high, "spot": option.spot})
+    return actions
+
+
+def table_picture(table: Table) -> dict[str, Any]:
+    """What any consumer needs to draw the table now: :func:`public_state` and what the table
+    knows live (docs/pit-events.md, "The table's picture")."""
+    picture = public_state(table)
+    live: dict[str, dict[str, int]] = {}
+    for (seat, spot), wager in sorted(table.live_spots.items()):
+        if wager.amount:
+            live.setdefault(str(seat), {})[spot] = wager.amount
+    picture.update({
+        "device_status": {name: list(table.device_status.get(name, ())) for name in picture["devices"]},
+        "instruction": instruction(table),
+        "notice": table.notice,
+        "actions": open_actions(table),
+        "commands": list(table.game.commands),
+        "live": live,
+    })
+    return picture
+
+
 def instruction(table: Table) -> str:
     """The one line that tells the dealer what to do next."""
     phase = table.phase
@@ -106,9 +154,11 @@ def _result_lines(results: list[dict[str, Any]]) -> tuple[dict[int, list[str]], 
     return by_seat, payouts
 
 
-def dealer_view(table: Table) -> TableView:
-    """What the dealer display shows now."""
-    snapshot = public_state(table)
+def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableView:
+    """What the dealer display shows now; ``snapshot`` is :func:`public_state` (or the picture) if
+    the caller has it already."""
+    if snapshot is None:
+        snapshot = public_state(table)
     state = table.state
     view: HandView | None = state.hand.view() if state.hand is not None else None
     live = {key: w.amount for key, w in table.live_spots.items() if w.amount}

@@ -57,7 +57,8 @@ a newer snapshot."""
 SHOE_ALERTS = frozenset({"card_out_of_turn", "card_unreadable"})
 """Alerts for a card that left the shoe without being dealt: their ``index`` counts as drawn."""
 
-SKIPPED = ("live_buttons", "alerts")
+SKIPPED = ("live_buttons", "alerts", "instruction", "notice", "actions", "commands", "live",
+           "device_status")
 """Keys of the snapshot's state the model does not keep."""
 
 
@@ -636,6 +637,9 @@ class Floor:
             self.book.add(follower.name, follower.epoch, message["seq"], message.get("hand"),
                           message.get("ts"), data)
         self.on_change(follower.name)
+
+    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
+        """The table's picture: not used here (the state is kept from snapshots and events)."""
 
     def link(self, follower: Follower) -> None:
         model = self.tables[follower.name]
