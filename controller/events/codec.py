@@ -28,7 +28,7 @@ import functools
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any, Union
 
 from controller.events.registry import Event, by_type, wire_fields
 from firmware_bridge.cards import Card
@@ -40,20 +40,12 @@ OMIT_NONE: Mapping[str, bool] = types.MappingProxyType({"omit_none": True})
 """Field metadata: the key is left out of the event's ``data`` while the field is None."""
 
 
-@runtime_checkable
-class OwnWireForm(Protocol):
-    """A record that writes its own ``data`` and ``private`` (and reads them back with a
-    ``from_pit(data, private)`` class method)."""
-
-    def to_pit(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The record's ``data`` and ``private``."""
-        ...
-
-
 def encode(record: Event) -> PitEvent:
-    """The pit event that ``record`` is."""
-    if isinstance(record, OwnWireForm):
-        data, private = record.to_pit()
+    """The pit event that ``record`` is (its own ``to_pit`` where it has one: its ``data`` and
+    ``private``, read back by its ``from_pit(data, private)`` class method)."""
+    own = getattr(record, "to_pit", None)
+    if own is not None:
+        data, private = own()
         return record.pit_type, data, private
     return record.pit_type, to_json(record), {}
 
