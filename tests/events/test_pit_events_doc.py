@@ -13,11 +13,14 @@ import re
 import typing
 from pathlib import Path
 
-import controller.events.table
-import controller.games.catalog  # noqa: F401  (registers the games' events and session parts)
+import controller.events.table  # noqa: F401  (registers the table's events)
 from controller.events.registry import Event, registered, wire_fields
+from controller.games.catalog import find_game, game_names
 
 DOC = Path(__file__).parents[2] / "docs" / "pit-events.md"
+
+for _name in game_names():
+    find_game(_name)            # each installed game registers its own events and session parts
 
 
 def documented() -> dict[str, tuple[list[str], dict[str, list[str]]]]:
