@@ -86,6 +86,8 @@ class TableSettings:
     seats: int
     limits: Mapping[str, int]
     buttons: tuple[str, ...]
+    chips: tuple[int, ...] = ()
+    """The chip registry's denominations in cents, ascending (a screen pays in the fewest chips)."""
 
 
 Clock = Callable[[], str]
@@ -321,11 +323,12 @@ class Table:
             self.device_status[item.device] = tuple(
                 name for bit, name in enumerate(names) if item.flags & (1 << bit))
 
-    def press(self, button: str, amount: int | None = None) -> str | None:
+    def press(self, button: str, amount: int | None = None, *, physical: bool = True) -> str | None:
         """Press a dealer button (or give the same action by control command, with an ``amount``
         where it takes one that no spot holds); returns None if it was taken, else why not (also
-        in :attr:`notice`)."""
-        if button in TABLE_BUTTONS and button not in self.settings.buttons:
+        in :attr:`notice`). A ``physical`` button must be one the table has (``[buttons]``); an
+        action sent by the control socket's ``act`` (a dealer screen) needs no button."""
+        if physical and button in TABLE_BUTTONS and button not in self.settings.buttons:
             return self._refuse(f"there is no {button!r} button at this table")
         reason = self.refusal(button, amount)
         if reason is not None:
@@ -477,12 +480,44 @@ class Table:
         self._game_step(to_pit(head), call, result, rest)
 
     def end_hand(self) -> None:
-        """After ``next``: what the hand changes in the session, ``hand.ended``; betting opens."""
+        """After ``next``: a ``payout_mismatch`` for each spot not paid or collected right, what the
+        hand changes in the session, ``hand.ended``; betting opens."""
         hand = self.state.hand
         assert hand is not None
         carried = [to_pit(event) for event in self.game.finish(hand, self.state.session)]
-        self._step([*carried, ("hand.ended", {"hand": self.state.hand_no}, {})])
+        self._step([*self.payout_mismatches(), *carried,
+                    ("hand.ended", {"hand": self.state.hand_no}, {})])
         self._sync_bets()
+
+    def payout_expected(self) -> dict[tuple[int, str], int]:
+        """What each settled spot should read once paid and collected: its wagers plus their
+        payouts (0 for a lost wager), by (seat, spot). Seats whose money the table keeps as a
+        stack (the game settles them in the stack, not in chips on the spot) are left out."""
+        expected: dict[tuple[int, str], int] = {}
+        stacks = self.state.session.stacks
+        for result in self.state.results or ():
+            if result["seat"] not in stacks:
+                key = (result["seat"], result["spot"])
+                expected[key] = expected.get(key, 0) + result["wager"] + result["payout"]
+        return expected
+
+    def payout_mismatches(self) -> list[PitEvent]:
+        """A ``payout_mismatch`` alert (warning) for each settled spot whose chips, as the RFID
+        reader reads them now, are not what it should hold once paid and collected."""
+        alerts: list[PitEvent] = []
+        for (seat, spot), expected in sorted(self.payout_expected().items()):
+            live = self.live_spots.get((seat, spot))
+            read = live.amount if live is not None else 0
+            if read == expected:
+                continue
+            gap = (f"{format_money(expected - read)} short" if read < expected
+                   else f"{format_money(read - expected)} over")
+            alerts.append(("alert", {
+                "code": "payout_mismatch", "severity": "warning",
+                "message": f"seat {seat} {spot} reads {format_money(read)} at NEXT, should read "
+                           f"{format_money(expected)} once paid and collected: {gap}",
+                "seat": seat, "spot": spot, "expected": expected, "read": read}, {}))
+        return alerts
 
     def void_hand(self) -> None:
         """After ``void``: what the game shows of a misdeal, ``hand.voided``; nothing is settled."""
