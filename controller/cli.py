@@ -101,10 +101,10 @@ def _recall(args: argparse.Namespace) -> int:
 
 
 def _math(args: argparse.Namespace) -> int:
-    from controller.games.catalog import GAMES
+    from controller.games.catalog import find_game
 
     config = _load(args.config)
-    figures = GAMES[config.game].math(config.rules)
+    figures = find_game(config.game).math(config.rules)
     if args.json:
         print(json.dumps({"game": config.game, "wagers": figures}))
         return 0

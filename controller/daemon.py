@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from controller.boards import find_board
 from controller.config.loader import Config
-from controller.games.catalog import GAMES
+from controller.games.catalog import find_game
 from controller.journal import checkpoint, high_water
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
@@ -37,13 +38,12 @@ from controller.service.status import table_status
 from controller.service.systemd import SystemdLink
 from controller.table.machine import Table, TableSettings
 from controller.table.views import dealer_view, table_picture
+from drivers.board import BoardDriver, BoardSetup
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
 from drivers.inputs import CardDrawn, DeviceOffline, DriverInput
 from drivers.repeat_log import RepeatLog
-from drivers.rfid import RfidDriver
-from drivers.shoe import ShoeDriver
 
 log = logging.getLogger(__name__)
 
@@ -88,12 +88,13 @@ class Daemon:
         self.start = self.begin()
         """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
-        spec = GAMES[config.game]
+        spec = find_game(config.game)
         settings = TableSettings(
             table_id=config.table_id, game_name=config.game, seats=config.seats,
             limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
-            buttons=tuple(config.buttons),
+            buttons=tuple(config.buttons), boards=tuple(config.boards),
             chips=tuple(sorted({chip.value for chip in self.registry if chip.is_active})),
+            payout_check=config.payout_check,
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
                            write=self.write, epoch=self.start.epoch)
@@ -107,8 +108,8 @@ class Daemon:
         self.pit: PitServer | None = None
         self.last_picture: dict[str, Any] | None = None
         """The table's picture as last published in ``table.view``."""
-        self.shoe: ShoeDriver | None = None
-        self.rfid: RfidDriver | None = None
+        self.boards: list[BoardDriver] = []
+        """The drivers of the configured boards (``[devices]``), once started."""
         self.panel: DealerPanel | None = None
         self.systemd = SystemdLink()
 
@@ -141,15 +142,17 @@ class Daemon:
         self.table.set_publisher(self.pit.publish)
         self.table.open(recovered=self.journal.last_seq > 0, journal_damage=self.journal_damage())
         self.check_integrity()
-        self.shoe = ShoeDriver(config.shoe_port, on_input=self.dispatch,
-                               shoe_id=self.table.state.shoe.shoe_id)
-        self.rfid = RfidDriver(config.rfid_port, on_input=self.dispatch, antennas=config.antennas,
-                               registry=self.registry)
+        self.boards = [
+            find_board(name).from_setup(BoardSetup(
+                port, on_input=self.dispatch, antennas=config.antennas, registry=self.registry,
+                shoe_id=self.table.state.shoe.shoe_id))
+            for name, port in config.boards.items()]
         self.panel = DealerPanel(config.buttons, config.lights, loop=loop, on_press=self.panel_pressed)
-        await self.shoe.start()
-        await self.rfid.start()
+        for board in self.boards:
+            await board.start()
         self.refresh()
-        boards_checked = loop.call_later(self.shoe.link.offline_after, self.check_boards)
+        boards_checked = loop.call_later(max(board.link.offline_after for board in self.boards),
+                                         self.check_boards)
         self.ticking = loop.call_later(TICK, self.tick)
         self.systemd.ready(loop, table_status(self.table))
         log.info("table %s running %s", config.table_id, config.game)
@@ -204,8 +207,8 @@ class Daemon:
     def check_boards(self) -> None:
         """Some time after start, a board that the journal left online but that has not answered
         since is offline (its link never came up, so the link will not say so itself)."""
-        for driver in (self.shoe, self.rfid):
-            if driver is not None and not driver.is_online and self.table.state.devices[driver.device].online:
+        for driver in self.boards:
+            if not driver.is_online and self.table.state.devices[driver.device].online:
                 self.dispatch(DeviceOffline(driver.device, "no answer since the controller started"))
 
     def check_integrity(self) -> None:
@@ -221,9 +224,8 @@ class Daemon:
     async def close(self) -> None:
         """Stop the boards, the buttons and the sockets; the journal is already durable."""
         self.systemd.stopping(f"{self.config.table_id} stopping")
-        for driver in (self.shoe, self.rfid):
-            if driver is not None:
-                await driver.close()
+        for driver in self.boards:
+            await driver.close()
         if self.panel is not None:
             self.panel.close()
         if self.pit is not None:
@@ -296,11 +298,11 @@ class Daemon:
         self.systemd.status(table_status(self.table))
         if self.panel is not None:
             self.panel.set_live(view.live_buttons)
-        if self.rfid is not None:
-            seat = self.table.seat_in_turn()
-            lit = self.table.game.betting_lights if self.table.phase == "betting" else ()
-            self.rfid.light_spots({a for a, (s, spot) in self.config.antennas.items()
-                                   if s == seat or spot in lit})
+        seat = self.table.seat_in_turn()
+        lit = self.table.game.betting_lights if self.table.phase == "betting" else ()
+        spots = {a for a, (s, spot) in self.config.antennas.items() if s == seat or spot in lit}
+        for board in self.boards:
+            board.light_spots(spots)
 
     def publish_picture(self, picture: dict[str, Any]) -> None:
         """Publish ``table.view`` with the table's picture when it differs from the last one sent
@@ -359,7 +361,7 @@ class Daemon:
         if cmd == "links":
             return {"ok": True, "links": {
                 driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
-                for driver in (self.shoe, self.rfid) if driver is not None
+                for driver in self.boards
             }}
         if cmd == "shoe_resync":
             supervisor = request.get("supervisor")

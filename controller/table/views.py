@@ -17,8 +17,9 @@ from dataclasses import asdict
 from typing import Any
 
 from controller.games.interface import HandView
+from controller.games.parts.money import dollars
 from controller.table.machine import TABLE_BUTTONS, Table
-from drivers.display import HandLine, SeatView, TableView, format_money
+from drivers.display import HandLine, SeatView, TableView
 
 BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
 SETTLED_WORDS = "Pay and collect as shown, then press NEXT"
@@ -147,7 +148,7 @@ def _result_lines(results: list[dict[str, Any]]) -> tuple[dict[int, list[str]], 
     for result in results:
         payout = result["payout"]
         words = "push" if payout == 0 else (
-            f"pay {format_money(payout)}" if payout > 0 else f"collect {format_money(-payout)}")
+            f"pay {dollars(payout)}" if payout > 0 else f"collect {dollars(-payout)}")
         hand = f" hand {result['hand_index'] + 1}" if result["hand_index"] else ""
         by_seat.setdefault(result["seat"], []).append(f"{result['spot']}{hand}: {words}")
         payouts.append(f"Seat {result['seat']} {result['spot']}{hand}: {words.upper()}")
@@ -173,14 +174,15 @@ def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableVi
             seat_alerts[alert["seat"]] = alert["code"].replace("_", " ")
     seats = []
     for seat in snapshot["seats"]:
-        wagers = {spot: amount for (s, spot), amount in sorted(live.items()) if s == seat["seat"]}
+        wagers = {spot: dollars(amount) for (s, spot), amount in sorted(live.items()) if s == seat["seat"]}
         if not wagers and not seat["hands"] and "stack" not in seat:
             continue
         seats.append(SeatView(
             seat=seat["seat"], wagers=wagers,
             hands=tuple(HandLine(tuple(h["cards"]), h["total"], h["status"]) for h in seat["hands"]),
             in_turn=seat["in_turn"], result="; ".join(results.get(seat["seat"], [])) or None,
-            alert=seat_alerts.get(seat["seat"]), stack=seat.get("stack"),
+            alert=seat_alerts.get(seat["seat"]),
+            stack=dollars(seat["stack"]) if "stack" in seat else None,
         ))
     recent = [a for a in snapshot["alerts"] if a.get("hand") in (None, snapshot["hand"])][-4:]
     notices = [f"{a['code']}: {a['message']}" for a in recent]
@@ -193,6 +195,6 @@ def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableVi
         live_buttons=tuple(snapshot["live_buttons"]), alerts=tuple(notices),
         devices={name: device_words(table, name, d) for name, d in snapshot["devices"].items()},
         payouts=tuple(payouts), dealer_seat=snapshot["dealer"]["seat"],
-        pots=tuple(f"Pot {n + 1}: {format_money(p['amount'])} for seats "
+        pots=tuple(f"Pot {n + 1}: {dollars(p['amount'])} for seats "
                    f"{', '.join(map(str, p['seats']))}" for n, p in enumerate(snapshot["pots"])),
     )
