@@ -39,7 +39,7 @@ from controller.events import table as events
 from controller.events.codec import encode
 from controller.events.hand import Alerted
 from controller.events.registry import Event
-from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError
+from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError, Stacks
 from controller.games.parts.money import dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
@@ -92,6 +92,10 @@ class TableSettings:
     buttons: tuple[str, ...]
     boards: tuple[str, ...]
     """The boards the table runs, by name (``[devices]``): a deal waits until all are online."""
+    chips: tuple[int, ...] = ()
+    """The chip registry's denominations in cents, ascending (a screen pays in the fewest chips)."""
+    payout_check: bool = True
+    """Whether NEXT checks each settled spot's chips (``payout_mismatch``; ``[table] payout_check``)."""
 
 
 Clock = Callable[[], str]
@@ -328,11 +332,12 @@ class Table:
         elif isinstance(item, DeviceStatus):
             self.device_status[item.device] = item.flags
 
-    def press(self, button: str, amount: int | None = None) -> str | None:
+    def press(self, button: str, amount: int | None = None, *, physical: bool = True) -> str | None:
         """Press a dealer button (or give the same action by control command, with an ``amount``
         where it takes one that no spot holds); returns None if it was taken, else why not (also
-        in :attr:`notice`)."""
-        if button in TABLE_BUTTONS and button not in self.settings.buttons:
+        in :attr:`notice`). A ``physical`` button must be one the table has (``[buttons]``); an
+        action sent by the control socket's ``act`` (a dealer screen) needs no button."""
+        if physical and button in TABLE_BUTTONS and button not in self.settings.buttons:
             return self._refuse(f"there is no {button!r} button at this table")
         reason = self.refusal(button, amount)
         if reason is not None:
@@ -481,11 +486,45 @@ class Table:
         self._game_step(head, call, result, rest)
 
     def end_hand(self) -> None:
-        """On ``next``: what the hand changes in the session, ``hand.ended``; betting opens."""
+        """On ``next``: a ``payout_mismatch`` for each spot not paid or collected right, what the
+        hand changes in the session, ``hand.ended``; betting opens."""
         hand = self.state.hand
         assert hand is not None
-        self._step([*self.game.finish(hand, self.state.session), events.HandEnded(self.state.hand_no)])
+        self._step([*self.payout_mismatches(), *self.game.finish(hand, self.state.session),
+                    events.HandEnded(self.state.hand_no)])
         self._sync_bets()
+
+    def payout_expected(self) -> dict[tuple[int, str], int]:
+        """What each settled spot should read once paid and collected: its wagers plus their
+        payouts (0 for a lost wager), by (seat, spot). Seats whose money the table keeps as a
+        stack (the game settles them in the stack, not in chips on the spot) are left out."""
+        expected: dict[tuple[int, str], int] = {}
+        stacks = self.state.session[Stacks].stacks
+        for result in self.state.results or ():
+            if result["seat"] not in stacks:
+                key = (result["seat"], result["spot"])
+                expected[key] = expected.get(key, 0) + result["wager"] + result["payout"]
+        return expected
+
+    def payout_mismatches(self) -> list[Alerted]:
+        """A ``payout_mismatch`` alert (warning) for each settled spot whose chips, as the RFID
+        reader reads them now, are not what it should hold once paid and collected."""
+        alerts: list[Alerted] = []
+        if not self.settings.payout_check:
+            return alerts
+        for (seat, spot), expected in sorted(self.payout_expected().items()):
+            live = self.live_spots.get((seat, spot))
+            read = live.amount if live is not None else 0
+            if read == expected:
+                continue
+            gap = (f"{dollars(expected - read)} short" if read < expected
+                   else f"{dollars(read - expected)} over")
+            alerts.append(Alerted(
+                "payout_mismatch", "warning",
+                f"seat {seat} {spot} reads {dollars(read)} at NEXT, should read {dollars(expected)} "
+                f"once paid and collected: {gap}",
+                seat, {"spot": spot, "expected": expected, "read": read}))
+        return alerts
 
     def void_hand(self) -> None:
         """On ``void``: what the game shows of a misdeal, ``hand.voided``; nothing is settled."""

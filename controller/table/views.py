@@ -113,6 +113,7 @@ def table_picture(table: Table) -> dict[str, Any]:
         "actions": open_actions(table),
         "commands": list(table.game.commands),
         "live": live,
+        "chips": list(table.settings.chips),
     })
     return picture
 
