@@ -93,6 +93,8 @@ class Daemon:
             table_id=config.table_id, game_name=config.game, seats=config.seats,
             limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
             buttons=tuple(config.buttons), boards=tuple(config.boards),
+            chips=tuple(sorted({chip.value for chip in self.registry if chip.is_active})),
+            payout_check=config.payout_check,
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
                            write=self.write, epoch=self.start.epoch)
@@ -285,10 +287,12 @@ class Daemon:
         """A button pressed on the dealer's panel (a refusal shows on the display)."""
         self.press(button)
 
-    def press(self, button: str, amount: int | None = None) -> str | None:
+    def press(self, button: str, amount: int | None = None, *, physical: bool = True) -> str | None:
         """A button pressed on the panel or through the control socket (with an ``amount`` for an
-        action whose amount no spot holds); returns a refusal or None."""
-        return self.guarded(lambda: self.table.press(button, amount), f"pressing {button}", "press")
+        action whose amount no spot holds), or an action sent by ``act`` (not ``physical``: no
+        button needed); returns a refusal or None."""
+        return self.guarded(lambda: self.table.press(button, amount, physical=physical),
+                            f"pressing {button}", "press")
 
     def guarded(self, step: Callable[[], str | None], what: str, kind: str) -> str | None:
         """Run one step of the table on the loop; a failure is logged and refused, never fatal,
@@ -376,7 +380,7 @@ class Daemon:
                                  f"(1 to {MAX_BUTTON_NAME} characters)"}
             if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
                 return {"ok": False, "error": "amount must be a whole number of cents"}
-            reason = self.press(name, amount)
+            reason = self.press(name, amount, physical=cmd == "press")
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         if cmd == "links":
             return {"ok": True, "links": {

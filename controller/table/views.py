@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from controller.games.interface import HandView
+from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
 from controller.games.parts.money import dollars
 from controller.table.machine import TABLE_BUTTONS, Table
 from drivers.display import HandLine, SeatView, TableView
@@ -32,6 +32,7 @@ def public_state(table: Table) -> dict[str, Any]:
     in_hand = {s.seat: s for s in view.seats} if view is not None else {}
     decision = table.decision()
     seats: list[dict[str, Any]] = []
+    stacks = state.session[Stacks].stacks
     for seat in range(1, table.settings.seats + 1):
         bets = {spot: amount for (s, spot), amount in sorted(state.bets.items()) if s == seat}
         held = in_hand[seat].hands if seat in in_hand else ()
@@ -41,14 +42,14 @@ def public_state(table: Table) -> dict[str, Any]:
             "seat": seat, "bets": bets, "cards": list(first["cards"]), "total": first["total"],
             "hands": hands, "in_turn": decision is not None and decision.seat == seat,
         }
-        if seat in state.session.stacks:
-            entry["stack"] = state.session.stacks[seat]
+        if seat in stacks:
+            entry["stack"] = stacks[seat]
         seats.append(entry)
     dealer: dict[str, Any] = {"cards": [], "total": None, "seat": None}
     if view is not None and view.dealer is not None:
         dealer = {"cards": list(view.dealer.cards), "total": view.dealer.total, "seat": view.dealer_seat}
     shoe = state.shoe
-    session = state.session
+    tournament = state.session[Tournament]
     return {
         "table": table.settings.table_id,
         "game": table.settings.game_name,
@@ -68,9 +69,9 @@ def public_state(table: Table) -> dict[str, Any]:
                  "cut_card_out": shoe.cut_card_out},
         "live_buttons": list(table.live_buttons()),
         "alerts": list(state.alerts),
-        "session": {"button": session.button, "level": session.level, "blinds": list(session.blinds),
-                    "level_ends_at": session.level_ends_at},
-        "meters": {"hands": state.hand_no, **session.meters},
+        "session": {"button": state.session[Button].seat, "level": tournament.level,
+                    "blinds": list(tournament.blinds), "level_ends_at": tournament.ends_at},
+        "meters": {"hands": state.hand_no, **state.session[Progressive].meters},
     }
 
 
@@ -112,6 +113,7 @@ def table_picture(table: Table) -> dict[str, Any]:
         "actions": open_actions(table),
         "commands": list(table.game.commands),
         "live": live,
+        "chips": list(table.settings.chips),
     })
     return picture
 

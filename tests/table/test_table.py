@@ -283,3 +283,19 @@ def test_a_spot_with_more_chips_than_the_reader_can_list_holds_the_deal(rig: Rig
     rig.table.handle(SpotWager(1, "main", 1, 42500, tuple(f"{n:016x}" for n in range(85)), complete=False))
     reason = rig.table.press("deal")
     assert reason is not None and "more chips than the reader can count" in reason
+
+
+def test_the_phase_is_the_table_states_and_the_machine_cannot_move_against_it(rig: Rig) -> None:
+    table = rig.table
+    assert table.phase == table.state.phase == "betting"
+    with pytest.raises(RuntimeError, match="journaled state is 'betting'"):
+        table.machine.set_state("in_hand")              # no hand.started journaled
+    rig.ready(s1_main=1000)
+    rig.press("deal")
+    assert table.phase == table.state.phase == "in_hand" and table.state.in_hand
+    with pytest.raises(RuntimeError, match="journaled state is 'in_hand'"):
+        table.machine.set_state("settled")              # no results yet
+    with pytest.raises(RuntimeError, match="journaled state is 'in_hand'"):
+        table.machine.set_state("betting")              # no hand.ended journaled
+    rig.press("void")
+    assert table.phase == table.state.phase == "betting" and not table.state.in_hand
