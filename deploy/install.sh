@@ -128,8 +128,13 @@ install_program() {
     tar -C "$SOURCE" --exclude=__pycache__ -cf - pyproject.toml README.md controller drivers \
         firmware_bridge | tar -C "$BUILD" -xf -
     "$PYTHON" -m venv --clear --system-site-packages "$DESTDIR$VENV"
+    # The dealer screen's server needs aiohttp: the screen extra.
+    local target="$BUILD"
+    if [ "$WITH_SCREEN" = yes ]; then
+        target="$BUILD[screen]"
+    fi
     # shellcheck disable=SC2086  # PIP_OPTIONS is a list of options
-    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS "$BUILD"
+    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS "$target"
     # Byte code that Python checks against the source at every import: the manifest's hashes of
     # the sources then cover what really runs (a changed .pyc alone is never used).
     "$DESTDIR$VENV/bin/python" -I -m compileall -q -f --invalidation-mode checked-hash \

@@ -1,8 +1,8 @@
 """``table-controller screen --config FILE``: serve the dealer's screen for the table of that file.
 
-Runs until SIGTERM or SIGINT, on 127.0.0.1 at ``[screen] port`` (8070 unless
-set; ``--port`` overrides it, 0 takes any free port), and prints the address
-it serves once it listens. It follows the table's pit stream with the
+Runs until SIGTERM or SIGINT, on ``[screen] listen`` and ``port`` (127.0.0.1
+and 8070 unless set; ``--port`` overrides the port, 0 takes any free one), and
+prints the address it serves once it listens. It follows the table's pit stream with the
 asyncio follower and sends the dealer's touches to the control socket; it is a
 separate process, so its crash never touches the table.
 """
@@ -46,10 +46,11 @@ async def serve(settings: ScreenSettings, port: int) -> None:
     await runner.setup()
     follower = Follower(settings.source, table, context=context, silence=SILENCE, history=50)
     try:
-        site = web.TCPSite(runner, "127.0.0.1", port)
+        site = web.TCPSite(runner, settings.listen, port)
         await site.start()
         host, bound = runner.addresses[0][:2]
-        print(f"screen: serving http://{host}:{bound}/ for table {settings.source.name}", flush=True)
+        shown = f"[{host}]" if ":" in host else host
+        print(f"screen: serving http://{shown}:{bound}/ for table {settings.source.name}", flush=True)
         await follower.run()
     finally:
         await runner.cleanup()

@@ -1,25 +1,20 @@
-"""What the screen needs from the table's configuration: the pit endpoints, its port, the chips.
+"""What the screen needs from the table's configuration: the pit endpoints, where to listen, the chips.
 
-The screen reads the same ``table.toml`` as the daemon. ``[screen] port`` (8070
-by default) is read here from the file itself when the configuration loader does
-not know the section yet, so a file with ``[screen]`` works either way. The chip
-denominations come from the table's picture (``chips``) once the table publishes
-them; until then from the chip registry the configuration names.
+The screen reads the same ``table.toml`` as the daemon: ``[screen] listen`` and
+``port`` (127.0.0.1 and 8070 unless set; docs/configuration.md). The chip
+denominations come from the table's picture (``chips``); those of the chip
+registry the configuration names are the screen's own until the first picture
+arrives.
 """
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from controller.config.loader import Config, ConfigError, parse_config
+from controller.config.loader import SCREEN_PORT, ConfigError, load_config
 from controller.pit.monitor.tables import Curve, TableSource, load_certificate
 from drivers.chips import ChipRegistry, RegistryError
-
-DEFAULT_PORT = 8070
-"""``[screen] port`` when the section leaves it out."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +23,7 @@ class ScreenSettings:
 
     source: TableSource
     control: str
+    listen: str
     port: int
     denominations: tuple[int, ...]
     """The active chips' values in cents, highest first (``()`` if the registry cannot be read)."""
@@ -42,23 +38,6 @@ def denominations(registry: Path) -> tuple[int, ...]:
     return tuple(sorted({chip.value for chip in chips if chip.is_active}, reverse=True))
 
 
-def screen_port(data: dict[str, Any]) -> int:
-    """``[screen] port`` of the parsed file, checked; ConfigError if it is not a port.
-
-    >>> screen_port({}), screen_port({"screen": {"port": 9000}})
-    (8070, 9000)
-    >>> screen_port({"screen": {"port": "x"}})
-    Traceback (most recent call last):
-    ...
-    controller.config.loader.ConfigError: screen.port: must be a whole number 1..65535
-    """
-    section = data.get("screen", {})
-    port = section.get("port", DEFAULT_PORT) if isinstance(section, dict) else None
-    if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
-        raise ConfigError(["screen.port: must be a whole number 1..65535"])
-    return port
-
-
 def load_settings(path: str | Path, *, client_key: Path | None = None,
                   server_key: Path | None = None) -> ScreenSettings:
     """The screen's settings from the table's configuration file; ConfigError lists the mistakes.
@@ -67,17 +46,13 @@ def load_settings(path: str | Path, *, client_key: Path | None = None,
     (``client_key``, a ``zmq.auth`` secret key file whose public key is in
     ``pit.curve_clients``) and the table's public key (``server_key``).
     """
-    source = Path(path).absolute()
-    try:
-        data = tomllib.loads(source.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError([f"{source}: cannot be read as TOML: {exc}"]) from None
-    port = screen_port(data)
-    config: Config = parse_config({k: v for k, v in data.items() if k != "screen"}, source)
+    config = load_config(path)
     pit = config.pit
+    listen, port = ("127.0.0.1", SCREEN_PORT) if config.screen is None else (
+        config.screen.listen, config.screen.port)
     return ScreenSettings(TableSource(config.table_id, _local(pit.publish), _local(pit.sync),
                                       _curve(pit.curve_secret_key, client_key, server_key)),
-                          _local(pit.control), port, denominations(config.chip_registry))
+                          _local(pit.control), listen, port, denominations(config.chip_registry))
 
 
 def _local(endpoint: str) -> str:

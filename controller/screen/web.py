@@ -61,7 +61,7 @@ class Pages:
 
 
 NAMES = server_names("127.0.0.1")
-"""The names the screen answers to: loopback's and the machine's."""
+"""The names the screen answers to: loopback's (any of ``[screen] listen``) and the machine's."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 

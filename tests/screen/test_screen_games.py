@@ -3,7 +3,8 @@ and Buster Blackjack X played by touching the screen's buttons on real daemons (
 test_screen_easy_jack.py), the page checked against the table's state after every step; Blackjack
 Extreme's ``turn_up`` and its dealer's re-buy-or-leave prompt; a buy-in through the supervisor panel
 with a wrong PIN then the right one; a Blazing 7's jackpot confirmed on the screen and shown on the
-meter page. ``SCREENSHOTS=1`` writes the screenshots of docs/dealer-screen.md."""
+meter page. These tables have a screen (``[screen]``) and no button at all: the screen is their
+only way to act. ``SCREENSHOTS=1`` writes the screenshots of docs/dealer-screen.md."""
 
 from __future__ import annotations
 
@@ -15,11 +16,8 @@ from typing import Any
 import pytest
 
 from controller.security.supervisor_pins import hash_pin
-from tests.e2e.test_e2e_blackjack_extreme import BUTTONS as BJE_BUTTONS
-from tests.e2e.test_e2e_buster import BUTTONS as BUSTER_BUTTONS
 from tests.e2e.test_e2e_buster import GAME as BUSTER_GAME
 from tests.e2e.test_e2e_buster import SPOTS as BUSTER_SPOTS
-from tests.e2e.test_e2e_holdem_blackjack import BUTTONS as HOLDEM_BUTTONS
 from tests.e2e.test_e2e_holdem_blackjack import GAME as HOLDEM_GAME
 from tests.e2e.test_e2e_holdem_blackjack import Spots
 from tests.rigs.daemon_rig import chip
@@ -40,7 +38,7 @@ def screenshots(station: Station, name: str) -> None:
 @pytest.fixture
 def holdem(tmp_path: Path, browser: Any) -> Iterator[Station]:
     yield from station_for(tmp_path, browser, game=HOLDEM_GAME, game_name="holdem-blackjack",
-                           spots=("bet",), buttons=HOLDEM_BUTTONS)
+                           spots=("bet",), buttons=(), screen=8070)
 
 
 def test_a_holdem_blackjack_hand_from_the_screen(holdem: Station) -> None:
@@ -92,7 +90,7 @@ def test_a_holdem_blackjack_hand_from_the_screen(holdem: Station) -> None:
 @pytest.fixture
 def extreme(tmp_path: Path, browser: Any) -> Iterator[Station]:
     yield from station_for(tmp_path, browser, game_name="blackjack-extreme", spots=("main",),
-                           buttons=BJE_BUTTONS, limits=(500, 50000))
+                           buttons=(), screen=8070, limits=(500, 50000))
 
 
 def spot(station: Station, seat: int, *chips: list[Any]) -> None:
@@ -159,7 +157,8 @@ def test_a_blackjack_extreme_hand_with_turn_up_and_the_re_buy_prompt_from_the_sc
 @pytest.fixture
 def buster(tmp_path: Path, browser: Any) -> Iterator[Station]:
     yield from station_for(tmp_path, browser, game=BUSTER_GAME, game_name="buster-blackjack-x",
-                           spots=BUSTER_SPOTS, buttons=BUSTER_BUTTONS, supervisors={"S101": hash_pin(PIN)})
+                           spots=BUSTER_SPOTS, buttons=(), screen=8070,
+                           supervisors={"S101": hash_pin(PIN)})
 
 
 def test_a_buster_jackpot_confirmed_on_the_screen_after_a_buy_in_through_the_supervisor_panel(
