@@ -151,3 +151,24 @@ def test_stacks_change_only_between_hands(rig: Rig) -> None:
     rig.check_recovery()
     assert 1 not in rig.table.state.session.stacks
     assert rig.table.state.session.button == 1         # a voided hand leaves the button where it was
+
+
+def test_a_button_refused_gives_the_rules_reason_before_the_spot(rig: Rig) -> None:
+    """CHECK facing a bet, BET when a bet stands and RAISE when the betting is capped are refused
+    with the rule's own reason, not with "needs the amount on the bet spot" (issue 18 item 5)."""
+    push(rig, 2, 100)
+    push(rig, 3, 200)
+    press(rig, "deal")
+    for card in ("7h", "Kc", "2s"):
+        rig.card(card)
+    assert rig.table.press("check") == "check: seat 1 cannot check: $2.00 to call"
+    assert rig.table.press("bet") == "bet: seat 1: there is a bet of $2.00 already: raise, call or fold"
+    push(rig, 1, 400)
+    press(rig, "raise")
+    push(rig, 2, 600)
+    press(rig, "raise")
+    push(rig, 3, 800)
+    press(rig, "raise")
+    assert rig.table.press("raise") == \
+        "raise: seat 1: the betting is capped (a bet and 3 raises): call or fold"
+    assert rig.table.notice == "raise: seat 1: the betting is capped (a bet and 3 raises): call or fold"
