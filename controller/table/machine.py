@@ -29,6 +29,7 @@ from typing import Any
 from transitions import Machine
 
 from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError
+from controller.games.parts.money import amount_problem
 from controller.journal.log import Record
 from controller.pit.events import encode_event
 from controller.table import shoe_checks
@@ -202,6 +203,10 @@ class Table:
         None if it was taken, else why not. Its events are one step."""
         if name not in self.game.commands:
             return f"unknown command {name!r}"
+        amount = args.get("amount")
+        problem = amount_problem(amount) if isinstance(amount, int) else None
+        if problem is not None:
+            return self._refuse(f"{name}: {problem}")
         seat = args.get("seat")
         if isinstance(seat, int) and not 1 <= seat <= self.settings.seats:
             return self._refuse(f"{name}: there is no seat {seat} at this table (seats 1 to "
@@ -327,6 +332,9 @@ class Table:
         in :attr:`notice`)."""
         if button in TABLE_BUTTONS and button not in self.settings.buttons:
             return self._refuse(f"there is no {button!r} button at this table")
+        problem = amount_problem(amount) if amount is not None else None
+        if problem is not None:
+            return self._refuse(f"{button}: {problem}")
         reason = self.refusal(button, amount)
         if reason is not None:
             return self._refuse(f"{button}: {reason}")
