@@ -14,7 +14,8 @@
 A configuration with mistakes stops every command at once with one line per
 mistake on stderr and exit status 2; ``run`` stops the same way, one line per
 file, when its configuration, chip registry, keys or state directory are open to
-others (:mod:`controller.security.permissions`).
+others (:mod:`controller.security.permissions`), and with one line when gpiozero
+finds no pin factory for the buttons (before the journal is opened).
 """
 
 from __future__ import annotations
@@ -60,10 +61,15 @@ def _refuse_unsafe(config: Config) -> None:
 def _run(args: argparse.Namespace) -> int:
     from controller.daemon import Daemon
     from controller.journal.log import JournalCorrupt
+    from drivers.buttons import pin_factory_problem
     from drivers.chips import RegistryError
 
     config = _load(args.config)
     _refuse_unsafe(config)
+    problem = pin_factory_problem()        # before the journal is opened, so nothing is written
+    if problem is not None:
+        print(f"table-controller: {problem}", file=sys.stderr)
+        return EXIT_CONFIG
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("transitions").setLevel(logging.WARNING)   # it logs every callback at INFO

@@ -90,3 +90,23 @@ def test_hash_pin_makes_a_hash_that_verifies() -> None:
 def test_recall_of_an_empty_journal_prints_nothing(tmp_path: Path) -> None:
     result = cli("recall", "--config", str(example_config(tmp_path)))
     assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_run_without_gpio_says_so_in_one_line_and_journals_nothing(tmp_path: Path) -> None:
+    """Off a Pi (no pin factory found, or a wrong one named): one line saying what is missing and
+    how to choose a pin factory, exit status 2, no traceback, and nothing journaled (issue 18 item 9)."""
+    import os
+
+    path = write_config(tmp_path)
+    for factory in (None, "bogus"):
+        env = {name: value for name, value in os.environ.items() if name != "GPIOZERO_PIN_FACTORY"}
+        if factory is not None:
+            env["GPIOZERO_PIN_FACTORY"] = factory
+        result = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(path)],
+                                capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+        assert result.returncode == 2, result.stderr
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("table-controller: the dealer's buttons and lights cannot be driven: ")
+        assert "GPIOZERO_PIN_FACTORY=mock" in line and "lgpio" in line
+        assert not list(tmp_path.glob("**/journal.log")) or not any(
+            journal.stat().st_size for journal in tmp_path.glob("**/journal.log"))
