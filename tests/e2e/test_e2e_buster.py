@@ -161,7 +161,7 @@ def test_a_jackpot_survives_a_crash_and_is_paid_once_a_supervisor_confirms(buste
     assert (alert["data"]["code"], alert["data"]["seat"]) == ("progressive_hit", 1)
     assert rig.next("meter")["data"]["value"] == 100_000
     settled = rig.next("hand.settled")
-    assert results(settled)[1] == (1, "progressive", 0, "win", 100_025 - 500)
+    assert results(settled)[1] == (1, "progressive", 0, "waiting", -500)     # paid by progressive.paid
     ok(rig.pit.press("next"))
     rig.next("hand.ended")
 

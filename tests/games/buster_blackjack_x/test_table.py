@@ -120,6 +120,10 @@ def test_a_jackpot_waits_for_the_supervisor_and_the_meter_is_exact(tmp_path: Pat
                              "hand.settled"]
     assert events[2]["data"] == {"seat": 1, "hand_index": 0, "prize": "three suited 7s", "amount": 100_005}
     assert events[3]["data"]["code"] == "progressive_hit" and events[4]["data"]["value"] == 100_000
+    (progressive,) = [r for r in events[5]["data"]["results"] if r["spot"] == "progressive"]
+    assert progressive == {"seat": 1, "spot": "progressive", "hand_index": 0, "outcome": "waiting",
+                           "wager": 100, "payout": -100, "label": "three suited 7s: jackpot $1,000.05 "
+                           "waits for a supervisor (paid by progressive.paid)"}
     table.press("next")
     assert "waits for a supervisor" in "; ".join(table.table.deal_problems())
     paid = command(table, "confirm_progressive", seat=1, supervisor="S101")
