@@ -441,3 +441,16 @@ def test_the_integrity_manifest_is_optional_and_resolved_from_the_config_folder(
     assert config.integrity_manifest == tmp_path / "manifest.json"
     assert problems(tmp_path, MINIMAL + "\n[integrity]\nmanifest = 5\nsize = 1\n") == [
         "integrity.size: unknown key", "integrity.manifest: must be a string, not an integer"]
+
+
+def test_every_example_configuration_in_deploy_loads_and_every_game_has_one() -> None:
+    """Each deploy/*.toml is a configuration the daemon starts on (issue 18 item 17)."""
+    from controller.games.catalog import GAMES
+
+    games = set()
+    for path in sorted((REPO / "deploy").glob("*.toml")):
+        config = load_config(path)
+        assert config.chip_registry == REPO / "deploy" / "chips.csv", path
+        assert {spot for _, spot in config.antennas.values()} == set(GAMES[config.game].spots), path
+        games.add(config.game)
+    assert games == set(GAMES)
