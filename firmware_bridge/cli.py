@@ -34,8 +34,8 @@ from typing import Any, TextIO
 
 from firmware_bridge.cards import Card
 from firmware_bridge.link.frames import Frame, FrameError, FrameReader
-from firmware_bridge.link.messages import Card as CardMessage
 from firmware_bridge.link.messages import DEVICE_KINDS, Hello, Message, PayloadError, to_json, unpack
+from firmware_bridge.link.messages import Card as CardMessage
 
 __all__ = ["build_parser", "decode_capture", "decode_frame_json", "main"]
 
