@@ -124,7 +124,9 @@ class TableView:
     (``"online"`` or ``"offline: <reason>"``); ``payouts`` are the lines the
     dealer pays and collects by (``"Seat 3 main: PAY $15.00"``), in order;
     ``dealer_seat`` is the player-dealer's seat (None: the house deals);
-    ``pots`` are a pot game's pots in words.
+    ``pots`` are a pot game's pots in words; ``notice`` is why the dealer's last
+    press or command was refused (None once the table's state has changed
+    since), shown apart from the alerts: ``??`` marks a refusal, ``!!`` an alert.
     """
 
     table_id: str
@@ -141,6 +143,7 @@ class TableView:
     payouts: tuple[str, ...] = ()
     dealer_seat: int | None = None
     pots: tuple[str, ...] = ()
+    notice: str | None = None
 
 
 @runtime_checkable
@@ -199,7 +202,8 @@ def render_text(view: TableView, width: int = 78) -> str:
 
     In order: a header line (table, game, hand, phase), the devices, the
     dealer's cards, one line per seat (``>`` marks the seat in turn), the
-    payouts, the alerts, the live buttons, and last the instruction. Sections
+    payouts, the alerts (``!!``), a refusal (``??``), the live buttons, and
+    last the instruction. Sections
     with nothing in them (payouts, alerts) are left out. Face-down cards are
     ``[##]``. The result is deterministic: the same view gives the same text.
     """
@@ -254,6 +258,8 @@ def render_text(view: TableView, width: int = 78) -> str:
         lines.append("Alerts:")
         for alert in view.alerts:
             add(f"  !! {alert}", indent="     ")
+    if view.notice is not None:
+        add(f"Refused: ?? {view.notice}", indent="     ")
 
     buttons = "  ".join(name.upper() for name in view.live_buttons)
     add(f"Buttons: {buttons or '(none)'}")

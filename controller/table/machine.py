@@ -132,7 +132,8 @@ class Table:
         self._write = write
         self._publish = publish
         self.notice: str | None = None
-        """The last refusal or problem to show the dealer (cleared by the next accepted input)."""
+        """The last refusal or problem to show the dealer (cleared by the next accepted input and by
+        every change of state)."""
         self.live_spots: dict[tuple[int, str], SpotWager] = {}
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
@@ -263,6 +264,7 @@ class Table:
             records.append(Record(seq=seq, topic=topic.decode(), body=body, private=private))
             bodies.append({"seq": seq, "type": kind, "hand": number, "data": data})
         self._write(records)
+        self.notice = None          # a refusal shown before this change of state is stale now
         for record, decoded in zip(records, bodies, strict=True):
             self.state.apply(record, result if "input" in record.private else None, decoded)
         if self._publish is not None:

@@ -110,18 +110,20 @@ def payout_lines(rules: BusterRules, settlement: Settlement, banker: int | None,
     for result in settlement.results:
         where = f"Seat {result.seat} {result.spot}" + (
             f" hand {result.hand_index + 1}" if result.hand_index else "")
-        lines.append(f"{where}: {_pay_words(result, settlement.jackpots, banker)}")
+        lines.append(f"{where}: {_pay_words(result, settlement, banker)}")
     if banker is not None and settlement.bank_after is not None:
         fee = f", fee {dollars(rules.collection_fee)}" if rules.collection_fee else ""
         lines.append(f"Bank at seat {banker}: {dollars(bank)} -> {dollars(settlement.bank_after)}{fee}")
     return tuple(lines)
 
 
-def _pay_words(result: WagerResult, jackpots: Sequence[Jackpot], banker: int | None) -> str:
+def _pay_words(result: WagerResult, settlement: Settlement, banker: int | None) -> str:
     banked = banker is not None and result.spot in BANKED_SPOTS
     if result.label == RETURNED:
-        return "RETURN the wager (the bank cannot cover it)"
-    for won in jackpots:
+        left = dollars(settlement.bank_after or 0)
+        return (f"RETURN the wager: the bank, with {left} left, cannot pay it, and every winning wager "
+                "after the first it cannot pay is returned")
+    for won in settlement.jackpots:
         if won.seat == result.seat and result.spot == "progressive":
             return f"COLLECT {dollars(result.wager)}; JACKPOT {dollars(won.amount)} waits for a supervisor"
     if result.payout > 0:
