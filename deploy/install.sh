@@ -3,8 +3,10 @@
 #
 #   sudo deploy/install.sh                     install; on an installed table, upgrade
 #   sudo deploy/install.sh uninstall           remove the program; keep configuration, keys, journal
-#   sudo deploy/install.sh uninstall --purge   remove those too, and the table user
-#   DESTDIR=/tmp/stage deploy/install.sh [uninstall [--purge]]
+#   sudo deploy/install.sh uninstall --purge --confirm-table T07
+#                                              remove those too, and the table user (the
+#                                              table's id, from its configuration, confirms it)
+#   DESTDIR=/tmp/stage deploy/install.sh [uninstall [--purge --confirm-table ID]]
 #                                              the same into a staging root, as any user
 #
 # Upgrade replaces the program and rewrites its manifest; it keeps the configuration,
@@ -43,6 +45,8 @@ trap 'rm -rf "$BUILD"' EXIT
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { say "$*" >&2; exit 1; }
+USAGE="usage: $0 [install | uninstall [--purge --confirm-table ID]]"
+usage() { say "$*" >&2; say "$USAGE" >&2; exit 2; }
 staging() { [ -n "$DESTDIR" ]; }
 
 # own MODE OWNER:GROUP PATH: give PATH its mode and owner (staging: record the owner).
@@ -174,9 +178,41 @@ install_all() {
     say "next: edit $CONF/table.toml, $CONF/chips.csv and $RULES, then: systemctl restart $SERVICE"
 }
 
+# table_id: the table's id in its configuration (empty if there is none to read).
+table_id() {
+    "$PYTHON" -I -c 'import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as f:
+        print(tomllib.load(f)["table"]["id"])
+except (OSError, ValueError, KeyError, TypeError):
+    pass' "$DESTDIR$CONF/table.toml"
+}
+
+# confirm_purge CONFIRMED: refuse a purge unless CONFIRMED names the table in its configuration.
+confirm_purge() {
+    local table
+    table=$(table_id)
+    [ -n "$table" ] || usage "no table id can be read from $CONF/table.toml to confirm a purge with;" \
+        "remove $CONF and $STATE by hand if that is really meant"
+    if [ -z "$1" ]; then
+        usage "a purge deletes the journal of table $table (every hand played) with the configuration" \
+            "and keys; to go on: $0 uninstall --purge --confirm-table $table"
+    fi
+    [ "$1" = "$table" ] || usage "this is table $table, not $1: $0 uninstall --purge --confirm-table $table"
+}
+
 uninstall_all() {
-    local purge=no
-    [ "${1:-}" = --purge ] && purge=yes
+    local purge=no confirmed=""
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --purge) purge=yes ;;
+            --confirm-table) confirmed=${2:-}; [ $# -gt 1 ] && shift ;;
+            *) usage "unknown option $1" ;;
+        esac
+        shift
+    done
+    [ "$purge" = yes ] && confirm_purge "$confirmed"
+    [ "$purge" = yes ] || [ -z "$confirmed" ] || usage "--confirm-table goes with --purge"
     if ! staging; then
         [ "$(id -u)" = 0 ] || die "run as root (sudo), or with DESTDIR=<folder> for a staging root"
         systemctl disable --now "$SERVICE" || true
@@ -209,6 +245,6 @@ uninstall_all() {
 
 case "${1:-install}" in
     install | upgrade) install_all ;;
-    uninstall) uninstall_all "${2:-}" ;;
-    *) die "usage: $0 [install | uninstall [--purge]]" ;;
+    uninstall) shift; uninstall_all "$@" ;;
+    *) usage "unknown command ${1:-}" ;;
 esac

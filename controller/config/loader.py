@@ -39,10 +39,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from controller.boards import REQUIRED, find_board
 from controller.config.options import describe, parse_options, type_mismatch
-from controller.games.catalog import GAMES, GameSpec
+from controller.games.catalog import find_game
 from controller.games.interface import Limits
+from controller.games.spec import GameSpec
 from controller.pit.server import is_local_endpoint, load_secret_key
+from controller.plugins import PluginError
 from controller.security.supervisor_pins import looks_like_pin_hash
 
 BUTTON_NAMES = (
@@ -77,7 +80,7 @@ _SECTIONS = {
     "table": ("id", "game", "seats", "state_dir"),
     "limits": ("min_bet", "max_bet"),
     "game": None,
-    "devices": ("shoe", "rfid"),
+    "devices": None,
     "antennas": None,
     "chips": ("registry",),
     "buttons": None,
@@ -122,8 +125,8 @@ class Config:
     state_dir: Path
     limits: Limits
     rules: Any
-    shoe_port: str
-    rfid_port: str
+    boards: Mapping[str, str]
+    """Each board the table runs (``[devices.<name>]``, an installed board) -> its serial port."""
     antennas: Mapping[int, tuple[int, str]]
     chip_registry: Path
     buttons: Mapping[str, int]
@@ -177,6 +180,7 @@ class _Parser:
         self.source = source
         self.problems: list[str] = []
         self.used_pins: dict[int, str] = {}
+        self.game_name = ""
 
     def fail(self, key: str, message: str) -> None:
         self.problems.append(f"{key}: {message}")
@@ -254,10 +258,7 @@ class _Parser:
         state_dir = self.path(table, "table.state_dir", "/var/lib/table-controller")
         limits = self.limits()
         rules = self.rules(game)
-        devices = self.section(self.data, "devices", True)
-        shoe, rfid = (self.section(devices, f"devices.{board}", True) for board in ("shoe", "rfid"))
-        shoe_port = self.value(shoe, "devices.shoe.port", str, None)
-        rfid_port = self.value(rfid, "devices.rfid.port", str, None)
+        boards = self.boards()
         antennas = self.antennas(seats, game)
         chips = self.section(self.data, "chips", False)
         registry = self.path(chips, "chips.registry", "/etc/table-controller/chips.csv")
@@ -280,13 +281,12 @@ class _Parser:
         return Config(
             source=self.source,
             table_id=_known(table_id),
-            game=_known(game).name,
+            game=self.game_name,
             seats=_known(seats),
             state_dir=_known(state_dir),
             limits=_known(limits),
             rules=rules,
-            shoe_port=_known(shoe_port),
-            rfid_port=_known(rfid_port),
+            boards=boards,
             antennas=antennas,
             chip_registry=_known(registry),
             buttons=buttons,
@@ -298,13 +298,37 @@ class _Parser:
         )
 
     def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:
+        """The installed game ``[table] game`` names (its name kept in :attr:`game_name`)."""
         name = self.value(table, "table.game", str, None)
         if name is None:
             return None
-        if name in GAMES:
-            return GAMES[name]
-        self.fail("table.game", f"{name!r} is not a game (choose from {', '.join(GAMES)})")
+        self.game_name = name
+        try:
+            return find_game(name)
+        except PluginError as error:
+            self.fail("table.game", str(error))
         return None
+
+    def boards(self) -> dict[str, str]:
+        """``[devices]``: a section per board, each an installed board with its ``port``; the shoe
+        and the RFID reader are required (:data:`controller.boards.REQUIRED`)."""
+        devices = self.section(self.data, "devices", True)
+        if devices is None:
+            return {}
+        found: dict[str, str] = {}
+        for name in [*REQUIRED, *(name for name in devices if name not in REQUIRED)]:
+            board = self.section(devices, f"devices.{name}", name in REQUIRED)
+            if board is None:
+                continue
+            try:
+                find_board(name)
+            except PluginError as error:
+                self.fail(f"devices.{name}", str(error))
+                continue
+            port = self.value(board, f"devices.{name}.port", str, None)
+            if port is not None:
+                found[name] = port
+        return found
 
     def limits(self) -> Limits | None:
         section = self.section(self.data, "limits", True)
@@ -329,6 +353,7 @@ class _Parser:
     def antennas(self, seats: int | None, game: GameSpec | None) -> dict[int, tuple[int, str]]:
         found: dict[int, tuple[int, str]] = {}
         owners: dict[tuple[int, str], int] = {}
+        spots = game.game_type.spots if game is not None else None
         section = self.section(self.data, "antennas", True) or {}
         if not section and isinstance(self.data.get("antennas"), dict):
             self.fail("antennas", "no antenna is configured")
@@ -347,8 +372,8 @@ class _Parser:
             seat, spot = int(match[1]), match[2]
             if seats is not None and not 1 <= seat <= seats:
                 self.fail(key, f"seat {seat} is not at this table (seats 1..{seats})")
-            elif game is not None and spot not in game.spots:
-                self.fail(key, f"{game.name} has no spot {spot!r} ({', '.join(game.spots)})")
+            elif spots is not None and spot not in spots:
+                self.fail(key, f"{self.game_name} has no spot {spot!r} ({', '.join(spots)})")
             elif (seat, spot) in owners:
                 self.fail(key, f"{value} is already on antenna {owners[seat, spot]}")
             else:
@@ -366,7 +391,7 @@ class _Parser:
                 self.fail(key, f"not a dealer button ({', '.join(BUTTON_NAMES)})")
                 continue
             if kind == "buttons" and game is not None and name not in usable:
-                self.fail(key, f"{game.name} has no use for it ({', '.join(usable)})")
+                self.fail(key, f"{self.game_name} has no use for it ({', '.join(usable)})")
             pin = self.value(section, key, int, None)
             if pin is None:
                 continue
@@ -380,7 +405,7 @@ class _Parser:
         if kind == "buttons" and game is not None and isinstance(self.data.get(kind), dict):
             for name in game.buttons_required:
                 if name not in section:
-                    self.fail(f"buttons.{name}", f"missing: {game.name} needs this button")
+                    self.fail(f"buttons.{name}", f"missing: {self.game_name} needs this button")
         return found
 
     def pit(self) -> PitConfig | None:

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.games.interface import ProgressiveHit, Session
+from controller.games.parts.money import dollars
 from controller.journal import checkpoint
 from controller.journal.log import Record, read_records
 from controller.table.pit_events import session_event
 from controller.table.state import session_from_data
-from drivers.display import format_money
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def _apply(record: ProgressiveRecord, item: Record, after: int) -> None:
 def report_lines(record: ProgressiveRecord) -> list[str]:
     """The record as ``table-controller progressive`` prints it."""
     session = record.session
-    lines = [f"{name} meter: {format_money(value)}" for name, value in sorted(session.meters.items())]
+    lines = [f"{name} meter: {dollars(value)}" for name, value in sorted(session.meters.items())]
     if not lines:
         lines.append("no progressive meter in the journal")
     lines.append(f"waiting for a supervisor: {len(session.unpaid) or 'none'}")
@@ -106,7 +106,7 @@ def report_lines(record: ProgressiveRecord) -> list[str]:
                  else "no hit confirmed yet")
     for paid in session.hits:
         confirmed = record.paid.get((paid.seat, paid.amount, paid.supervisor), Dated())
-        lines.append(f"  seat {paid.seat} {format_money(paid.amount)}"
+        lines.append(f"  seat {paid.seat} {dollars(paid.amount)}"
                      f"{_prize(record, paid.seat, paid.amount)}, confirmed by {paid.supervisor}"
                      f"{_when(confirmed)}")
     return lines
@@ -135,7 +135,7 @@ def report_data(record: ProgressiveRecord) -> dict[str, Any]:
 
 def _hit_words(record: ProgressiveRecord, hit: ProgressiveHit) -> str:
     won = record.won.get((hit.seat, hit.amount), Dated())
-    return f"seat {hit.seat} {format_money(hit.amount)} ({hit.prize}){_when(won)}"
+    return f"seat {hit.seat} {dollars(hit.amount)} ({hit.prize}){_when(won)}"
 
 
 def _prize(record: ProgressiveRecord, seat: int, amount: int) -> str:

@@ -29,14 +29,13 @@ from typing import Any
 from transitions import Machine
 
 from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError
-from controller.games.parts.money import amount_problem
+from controller.games.parts.money import amount_problem, dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
 from controller.table import shoe_checks
 from controller.table.chip_checks import CHIP_ALERT_CODES, chip_alerts
 from controller.table.pit_events import PitEvent, to_pit
-from controller.table.state import TableState
-from drivers.display import format_money
+from controller.table.state import DeviceState, TableState
 from drivers.inputs import (
     CardDrawn,
     CardUnreadable,
@@ -69,12 +68,6 @@ TRANSITIONS: list[dict[str, Any]] = [
 TABLE_BUTTONS = ("deal", "next", "void")
 """Buttons the table itself answers; every other button names a game action."""
 
-STATUS_FLAGS = {
-    "shoe": ("lid open", "shoe empty", "optical sensor fault"),
-    "rfid": ("antenna fault", "RF field fault", "too many chips on a spot"),
-}
-"""What each STATUS flag bit means, by board (docs/protocol.md section 3)."""
-
 log = logging.getLogger(__name__)
 
 
@@ -87,6 +80,8 @@ class TableSettings:
     seats: int
     limits: Mapping[str, int]
     buttons: tuple[str, ...]
+    boards: tuple[str, ...]
+    """The boards the table runs, by name (``[devices]``): a deal waits until all are online."""
 
 
 Clock = Callable[[], str]
@@ -127,7 +122,7 @@ class Table:
         self.settings = settings
         self.epoch = epoch
         """The epoch every event is published in (see :mod:`controller.journal.high_water`)."""
-        self.state = TableState(game=game)
+        self.state = TableState(game=game, devices={name: DeviceState() for name in settings.boards})
         self._clock = clock
         self._write = write
         self._publish = publish
@@ -180,6 +175,8 @@ class Table:
         """
         if checkpoint is not None:
             self.state = TableState.from_checkpoint(self.state.game, checkpoint)
+            for name in self.settings.boards:   # a board configured since the checkpoint
+                self.state.devices.setdefault(name, DeviceState())
         count = 0
         for record in records:
             self.state.apply(record)
@@ -324,9 +321,7 @@ class Table:
             self._alert("device_fault", "warning", f"{item.device} fault {item.code}: {item.text}",
                         device=item.device, fault=item.code)
         elif isinstance(item, DeviceStatus):
-            names = STATUS_FLAGS[item.device]
-            self.device_status[item.device] = tuple(
-                name for bit, name in enumerate(names) if item.flags & (1 << bit))
+            self.device_status[item.device] = item.flags
 
     def press(self, button: str, amount: int | None = None) -> str | None:
         """Press a dealer button (or give the same action by control command, with an ``amount``
@@ -415,7 +410,7 @@ class Table:
         """Why a deal cannot start now (empty when it can)."""
         problems: list[str] = []
         devices = self.state.devices
-        for name in ("shoe", "rfid"):
+        for name in self.settings.boards:
             if not devices[name].online:
                 problems.append(f"the {name} is offline")
         shoe = self.state.shoe
@@ -621,8 +616,8 @@ class Table:
                         expected <= amount <= (option.high if option.high is not None else amount):
                     return
         self._alert("past_post", "critical",
-                    f"seat {wager.seat} {wager.spot} changed from {format_money(before)} to "
-                    f"{format_money(amount)}; it should hold {format_money(expected)}",
+                    f"seat {wager.seat} {wager.spot} changed from {dollars(before)} to "
+                    f"{dollars(amount)}; it should hold {dollars(expected)}",
                     seat=wager.seat, spot=wager.spot, amount=amount, closed=expected)
 
     def _sync_bets(self) -> None:
@@ -634,7 +629,8 @@ class Table:
     # -- devices -------------------------------------------------------------------
 
     def _on_offline(self, item: DeviceOffline) -> None:
-        if not self.state.devices[item.device].online:
+        device = self.state.devices.get(item.device)
+        if device is None or not device.online:
             return
         self._emit("device.offline", {"device": item.device, "reason": item.reason})
         waiting = " The hand waits until it is back." if self.phase == "in_hand" else ""

@@ -87,9 +87,7 @@ class TableState:
     results: tuple[dict[str, Any], ...] | None = None
     session: Session = field(default_factory=Session)
     shoe: ShoeState = field(default_factory=ShoeState)
-    devices: dict[str, DeviceState] = field(
-        default_factory=lambda: {"shoe": DeviceState(), "rfid": DeviceState()}
-    )
+    devices: dict[str, DeviceState] = field(default_factory=dict)
     alerts: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
 
     def checkpoint(self) -> dict[str, Any]:

@@ -115,7 +115,7 @@ def test_full_config_loads(tmp_path: Path) -> None:
     assert config.state_dir == tmp_path / "state"
     assert (config.limits.min_bet, config.limits.max_bet) == (500, 50000)
     assert config.rules == EasyJackRules(decks=8, dealer_bust_pays={2: 3, 3: 5}, side_max_bet=10000)
-    assert (config.shoe_port, config.rfid_port) == ("/dev/table-shoe", "/dev/table-rfid")
+    assert config.boards == {"shoe": "/dev/table-shoe", "rfid": "/dev/table-rfid"}
     assert config.antennas == {1: (1, "main"), 2: (1, "side"), 3: (6, "main")}
     assert config.chip_registry == tmp_path / "chips.csv"
     assert config.buttons == {"deal": 5, "stand": 6, "next": 13}
@@ -172,8 +172,8 @@ def test_shipped_example_loads() -> None:
         (
             'game = "easy-jack"',
             'game = "poker"',
-            "table.game: 'poker' is not a game (choose from easy-jack, holdem-blackjack, blackjack-extreme, "
-            "buster-blackjack-x)",
+            "table.game: 'poker' is not an installed game (installed: blackjack-extreme, buster-blackjack-x, "
+            "easy-jack, holdem-blackjack)",
         ),
         ("[table]", "[table]\ncolour = 1", "table.colour: unknown key"),
         ("[limits]", "[lighting]\nx = 1\n[limits]", "lighting: unknown section"),
@@ -194,7 +194,7 @@ def test_shipped_example_loads() -> None:
         (
             "[devices.shoe]",
             "[devices.printer]\nport = 'x'\n[devices.shoe]",
-            "devices.printer: unknown key",
+            "devices.printer: 'printer' is not an installed board (installed: rfid, shoe)",
         ),
         ('1 = "1:main"', '33 = "1:main"', "antennas.33: the antenna number must be 1..32"),
         ('1 = "1:main"', 'x = "1:main"', "antennas.x: the antenna number must be 1..32"),
@@ -445,12 +445,13 @@ def test_the_integrity_manifest_is_optional_and_resolved_from_the_config_folder(
 
 def test_every_example_configuration_in_deploy_loads_and_every_game_has_one() -> None:
     """Each deploy/*.toml is a configuration the daemon starts on (issue 18 item 17)."""
-    from controller.games.catalog import GAMES
+    from controller.games.catalog import find_game, game_names
 
     games = set()
     for path in sorted((REPO / "deploy").glob("*.toml")):
         config = load_config(path)
         assert config.chip_registry == REPO / "deploy" / "chips.csv", path
-        assert {spot for _, spot in config.antennas.values()} == set(GAMES[config.game].spots), path
+        spots = set(find_game(config.game).game_type.spots)
+        assert {spot for _, spot in config.antennas.values()} == spots, path
         games.add(config.game)
-    assert games == set(GAMES)
+    assert games == set(game_names())

@@ -42,7 +42,7 @@ class Rig:
 
     def _table(self, write: Any) -> Table:
         settings = TableSettings("T01", "easy-jack", 6, {"min_bet": 500, "max_bet": 50000},
-                                 self.buttons)
+                                 self.buttons, ("shoe", "rfid"))
         ticks = iter(range(10**9))
         return Table(settings, self.game,
                      clock=lambda: f"2026-11-21T00:00:00.{next(ticks) % 1000:03d}Z", write=write)

@@ -24,6 +24,7 @@ from controller.games.interface import (
     GameEvent,
     Hand,
     HandView,
+    Limits,
     Option,
     Revealed,
     RuleError,
@@ -36,6 +37,7 @@ from controller.games.interface import (
     WagerResult,
 )
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
+from controller.games.spec import GameSpec, MathReport
 from firmware_bridge.cards import Card
 
 
@@ -242,3 +244,23 @@ class Toy(Game[ToyRound]):
     def command(self, name: str, args: Mapping[str, object], session: Session,
                 in_hand: bool) -> tuple[SessionEvent, ...]:
         return stack_command(name, args, session, in_hand, StackRules(min_buy_in=1000))
+
+
+@dataclass(frozen=True)
+class ToyRules:
+    """The toy game's ``[game]`` options: it has none."""
+
+    def problems(self) -> list[str]:
+        return []
+
+
+def make(rules: ToyRules, limits: Limits) -> Toy:
+    return Toy()
+
+
+def math(rules: ToyRules) -> MathReport:
+    return {}
+
+
+GAME = GameSpec(Toy, ToyRules, ("deal", "stand", "next"), ("raise", "split", "void"), make, math)
+"""The toy game as a plug-in (``toy = "tests.table.toy_game:GAME"`` in ``table_controller.games``)."""

@@ -49,8 +49,8 @@ from controller.games.interface import (
     StackChanged,
 )
 from controller.games.parts.blinds import Seating, next_clockwise, seating
+from controller.games.parts.money import dollars as money
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
-from drivers.display import format_money as money
 
 
 class HoldemBlackjack(Game[HoldemHand]):

@@ -175,7 +175,7 @@ class ClockRig(Rig):
 
     def _table(self, write: Any) -> Table:
         settings = TableSettings("T01", "blackjack-extreme", 6, {"min_bet": 500, "max_bet": 50000},
-                                 self.buttons)
+                                 self.buttons, ("shoe", "rfid"))
         return Table(settings, self.game, clock=lambda: type(self).now, write=write)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.games.catalog import GAMES
+from controller.games.catalog import find_game
 from controller.games.interface import (
     ButtonMoved,
     MeterChanged,
@@ -18,8 +18,8 @@ from tests.games.buster_blackjack_x.helpers import Play, game
 
 
 def test_registered_with_its_spots_and_buttons() -> None:
-    spec = GAMES["buster-blackjack-x"]
-    assert spec.spots == ("main", "side", "progressive", "insurance")
+    spec = find_game("buster-blackjack-x")
+    assert spec.game_type.spots == ("main", "side", "progressive", "insurance")
     assert spec.buttons_required == ("deal", "stand", "next")
     assert set(spec.buttons_optional) == {"hit", "double", "split", "surrender", "insurance", "void"}
     assert spec.game_type.betting_lights == ("progressive",)

@@ -9,7 +9,7 @@ import pytest
 
 from controller.config.loader import load_config
 from controller.devkit.simulated import write_config
-from controller.games.catalog import GAMES
+from controller.games.catalog import find_game
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.math import house_take
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules, rank_words
@@ -155,8 +155,8 @@ def test_rank_words() -> None:
 
 
 def test_registered_and_configured_as_holdem_blackjack(tmp_path: Path) -> None:
-    spec = GAMES["holdem-blackjack"]
-    assert spec.game_type is HoldemBlackjack and spec.spots == ("bet",)
+    spec = find_game("holdem-blackjack")
+    assert spec.game_type is HoldemBlackjack and spec.game_type.spots == ("bet",)
     assert spec.buttons_required == ("deal", "check", "call", "raise", "fold", "stand", "next")
     assert spec.buttons_optional == ("bet", "void")
     path = write_config(tmp_path, game_name="holdem-blackjack", spots=("bet",),
