@@ -90,7 +90,8 @@ class Acted(Event):
 class WagerResult:
     """How one wager ended.
 
-    ``outcome`` is "win", "lose", "push", "natural", "surrender" or "fold";
+    ``outcome`` is "win", "lose", "push", "natural", "surrender", "fold" or "waiting" (a prize
+    paid later, by its own event: a Blazing 7's jackpot);
     ``payout`` is the player's net result in cents: positive for a win,
     ``-wager`` for a loss, 0 for a push. ``label`` names a hand paid at its own
     odds, or says why a result differs from the plain one (a short-stack pull-back).

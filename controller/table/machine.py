@@ -40,7 +40,7 @@ from controller.events.codec import encode
 from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError, Stacks
-from controller.games.parts.money import dollars
+from controller.games.parts.money import amount_problem, dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
 from controller.table import shoe_checks
@@ -141,7 +141,8 @@ class Table:
         self._write = write
         self._publish = publish
         self.notice: str | None = None
-        """The last refusal or problem to show the dealer (cleared by the next accepted input)."""
+        """The last refusal or problem to show the dealer (cleared by the next accepted input and by
+        every change of state)."""
         self.live_spots: dict[tuple[int, str], SpotWager] = {}
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
@@ -218,6 +219,10 @@ class Table:
         None if it was taken, else why not. Its events are one step."""
         if name not in self.game.commands:
             return f"unknown command {name!r}"
+        amount = args.get("amount")
+        problem = amount_problem(amount) if isinstance(amount, int) else None
+        if problem is not None:
+            return self._refuse(f"{name}: {problem}")
         seat = args.get("seat")
         if isinstance(seat, int) and not 1 <= seat <= self.settings.seats:
             return self._refuse(f"{name}: there is no seat {seat} at this table (seats 1 to "
@@ -271,6 +276,7 @@ class Table:
             records.append(Record(seq=seq, topic=topic.decode(), body=body, private=private))
             bodies.append({"seq": seq, "type": kind, "hand": number, "data": data})
         self._write(records)
+        self.notice = None          # a refusal shown before this change of state is stale now
         for record, decoded, event in zip(records, bodies, events, strict=True):
             self.state.apply(record, result if "input" in record.private else None, decoded, event)
         if self._publish is not None:
@@ -339,6 +345,9 @@ class Table:
         action sent by the control socket's ``act`` (a dealer screen) needs no button."""
         if physical and button in TABLE_BUTTONS and button not in self.settings.buttons:
             return self._refuse(f"there is no {button!r} button at this table")
+        problem = amount_problem(amount) if amount is not None else None
+        if problem is not None:
+            return self._refuse(f"{button}: {problem}")
         reason = self.refusal(button, amount)
         if reason is not None:
             return self._refuse(f"{button}: {reason}")

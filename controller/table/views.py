@@ -13,6 +13,7 @@ dealer is told to do next is the game's ``prompt``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from typing import Any
 
@@ -132,7 +133,21 @@ def instruction(table: Table) -> str:
     if phase == "settled":
         return SETTLED_WORDS
     decision = table.decision()
-    return decision.prompt if decision is not None else "Wait"
+    return without_missing_buttons(table, decision.prompt) if decision is not None else "Wait"
+
+
+def without_missing_buttons(table: Table, prompt: str) -> str:
+    """The game's prompt with every button it names in capitals (``STAND``) that this table has
+    not got put as the action by name, taken by control command: ``stand (by control)``."""
+    actions = set(table.game.actions) | {"next", "void", "deal"}
+
+    def word(match: re.Match[str]) -> str:
+        name = match.group(0).lower()
+        if name in actions and name not in table.settings.buttons:
+            return f"{name} (by control)"
+        return match.group(0)
+
+    return re.sub(r"\b[A-Z][A-Z_]+\b", word, prompt)
 
 
 def device_words(table: Table, name: str, device: dict[str, Any]) -> str:
@@ -169,9 +184,15 @@ def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableVi
         # A game that words its own payouts words the whole settlement: no pay/collect line per
         # seat beside them (in a pot game the house neither pays nor collects).
         results, payouts = {}, list(view.payouts)
+    committed = state.hand.committed() if state.hand is not None else {}
     seat_alerts: dict[int, str] = {}
     for alert in snapshot["alerts"]:
         if alert.get("seat") is not None and alert.get("hand") == snapshot["hand"]:
+            key = (alert["seat"], alert.get("spot"))
+            if alert["code"] == "past_post" and table.phase == "in_hand" and \
+                    live.get(key, 0) == committed.get(key, 0):
+                seat_alerts.pop(alert["seat"], None)       # the chips were put right
+                continue
             seat_alerts[alert["seat"]] = alert["code"].replace("_", " ")
     seats = []
     for seat in snapshot["seats"]:
@@ -187,15 +208,13 @@ def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableVi
         ))
     recent = [a for a in snapshot["alerts"] if a.get("hand") in (None, snapshot["hand"])][-4:]
     notices = [f"{a['code']}: {a['message']}" for a in recent]
-    if table.notice:
-        notices.append(table.notice)
     return TableView(
         table_id=snapshot["table"], game=snapshot["game"], hand=snapshot["hand"],
         phase=snapshot["phase"], instruction=instruction(table), seats=tuple(seats),
         dealer_cards=tuple(snapshot["dealer"]["cards"]), dealer_total=snapshot["dealer"]["total"],
         live_buttons=tuple(snapshot["live_buttons"]), alerts=tuple(notices),
         devices={name: device_words(table, name, d) for name, d in snapshot["devices"].items()},
-        payouts=tuple(payouts), dealer_seat=snapshot["dealer"]["seat"],
+        payouts=tuple(payouts), dealer_seat=snapshot["dealer"]["seat"], notice=table.notice or None,
         pots=tuple(f"Pot {n + 1}: {dollars(p['amount'])} for seats "
                    f"{', '.join(map(str, p['seats']))}" for n, p in enumerate(snapshot["pots"])),
     )

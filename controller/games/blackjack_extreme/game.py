@@ -219,7 +219,8 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         return []
 
     def start(self, bets: Bets, session: Session) -> tuple[BlackjackExtremeHand, tuple[GameEvent, ...]]:
-        """A new hand for these blinds, waiting for its first card; raises RuleError if ``bet_problems``."""
+        """A new hand for these blinds, waiting for its first card (with ``ButtonMoved`` to the dealer
+        when the session's button is elsewhere or not set yet); raises RuleError if ``bet_problems``."""
         problems = self.bet_problems(bets, session)
         if problems:
             raise RuleError("; ".join(problems))
@@ -233,7 +234,8 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         hand = BlackjackExtremeHand(
             rules=self.rules, minimum=self.minimum(session), dealer_seat=dealer,
             dealer_stack=session[Stacks].stack(dealer), required=self.must_play(session), seats=seats)
-        return hand, ()
+        # The first hand (or one after the button's seat left) sets the button where the deal is.
+        return hand, (() if dealer == session[Button].seat else (ButtonMoved(dealer),))
 
     # -- after the hand ---------------------------------------------------------------
 
@@ -266,7 +268,7 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
                       if stack > 0 and seat not in session[Button].waiting
                       and seat not in session[Tournament].places and seat not in out]
         following = next_dealer(candidates, dealer)
-        if following is not None:
+        if following is not None and following != session[Button].seat:
             events.append(ButtonMoved(following))
         return tuple(events)
 

@@ -151,8 +151,9 @@ class BusterBlackjackX(Game[BusterHand]):
     # -- a hand ---------------------------------------------------------------------
 
     def start(self, bets: Bets, session: Session) -> tuple[BusterHand, tuple[GameEvent, ...]]:
-        """A new hand for these wagers, waiting for its first card; each Blazing 7's wager adds
-        its share to the meter (``MeterChanged``). Raises RuleError if ``bet_problems``."""
+        """A new hand for these wagers, waiting for its first card; ``ButtonMoved`` to the player-dealer
+        when the session's button is elsewhere or not set yet (the first hand), and each Blazing 7's
+        wager adds its share to the meter (``MeterChanged``). Raises RuleError if ``bet_problems``."""
         problems = self.bet_problems(bets, session)
         if problems:
             raise RuleError("; ".join(problems))
@@ -169,7 +170,8 @@ class BusterBlackjackX(Game[BusterHand]):
         hand = BusterHand(rules=rules, seats=seats, banker=banker,
                           bank=session[Stacks].stack(banker) if banker is not None else 0,
                           meter_before=before, meter=meter)
-        return hand, ((MeterChanged(METER, meter),) if meter != before else ())
+        moved = () if banker == session[Button].seat else (ButtonMoved(banker),)
+        return hand, (*moved, *((MeterChanged(METER, meter),) if meter != before else ()))
 
     def finish(self, hand: Hand, session: Session) -> tuple[SessionEvent, ...]:
         """The bank's stack after the hand, and where the player-dealer position goes next."""

@@ -93,7 +93,9 @@ def test_a_short_bank_returns_what_it_cannot_pay() -> None:
     assert play.hand.settled is not None and play.hand.settled.results[0].label == \
         "not covered by the bank: returned"
     assert play.hand.settled.bank_after == 5000
-    assert "Seat 1 main: RETURN the wager (the bank cannot cover it)" in play.hand.view().payouts
+    # The reason, though money is left (issue 18 item 15).
+    assert ("Seat 1 main: RETURN the wager: the bank, with $50.00 left, cannot pay it, and every "
+            "winning wager after the first it cannot pay is returned") in play.hand.view().payouts
     assert play.game.finish(play.hand, session) == (StackChanged(2, 5000, "result"), ButtonMoved(None))
 
 

@@ -256,7 +256,9 @@ def test_blazing_jackpot_is_announced_at_settlement_and_the_meter_resets() -> No
     assert isinstance(alert, Alerted) and (alert.code, alert.seat) == ("progressive_hit", 1)
     assert meter == MeterChanged("blazing_7s", 100_000)
     assert isinstance(settled, Settled)
-    assert play.results()[1] == (1, "progressive", 0, "win", 249_910)
+    # Not booked as a win before a supervisor confirms it: the wager is collected, and the jackpot is
+    # paid by progressive.paid (issue 18 item 7).
+    assert play.results()[1] == (1, "progressive", 0, "waiting", -100)
     assert play.results()[3] == (2, "progressive", 0, "win", 100)           # one 7: 2 for 1
     assert "JACKPOT $2,500.10 waits for a supervisor" in "\n".join(play.hand.view().payouts)
 
