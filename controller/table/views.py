@@ -18,6 +18,7 @@ from dataclasses import asdict
 from typing import Any
 
 from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
+from controller.games.parts.hand_names import hand_number, split_spots
 from controller.games.parts.money import dollars
 from controller.table.machine import TABLE_BUTTONS, Table
 from drivers.display import HandLine, SeatView, TableView
@@ -161,11 +162,12 @@ def device_words(table: Table, name: str, device: dict[str, Any]) -> str:
 def _result_lines(results: list[dict[str, Any]]) -> tuple[dict[int, list[str]], list[str]]:
     by_seat: dict[int, list[str]] = {}
     payouts: list[str] = []
+    split = split_spots((r["seat"], r["spot"], r["hand_index"]) for r in results)
     for result in results:
         payout = result["payout"]
         words = "push" if payout == 0 else (
             f"pay {dollars(payout)}" if payout > 0 else f"collect {dollars(-payout)}")
-        hand = f" hand {result['hand_index'] + 1}" if result["hand_index"] else ""
+        hand = hand_number(result["hand_index"], (result["seat"], result["spot"]) in split)
         by_seat.setdefault(result["seat"], []).append(f"{result['spot']}{hand}: {words}")
         payouts.append(f"Seat {result['seat']} {result['spot']}{hand}: {words.upper()}")
     return by_seat, payouts

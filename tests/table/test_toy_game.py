@@ -108,6 +108,12 @@ def test_raise_split_and_second_targets_through_the_table(rig: Rig) -> None:
     results = [(r["seat"], r["hand_index"], r["payout"]) for r in raised[2]["data"]["results"]]
     assert results == [(1, 0, 0), (1, 1, 1000), (2, 0, 3000)]
     assert rig.table.phase == "settled"
+    # A seat that split numbers every hand from 1 ("hand N" is hand_index N-1); one hand, none.
+    view = dealer_view(rig.table)
+    assert view.payouts == ("Seat 1 main hand 1: PUSH", "Seat 1 main hand 2: PAY $10.00",
+                            "Seat 2 main: PAY $30.00")
+    assert [seat.result for seat in view.seats] == ["main hand 1: push; main hand 2: pay $10.00",
+                                                    "main: pay $30.00"]
     assert rig.bet(2, "main", 0) == []               # paying and collecting: not checked
 
     ended = rig.press("next")

@@ -196,7 +196,7 @@ class BusterHand(Hand):
             return (f"Seat {self.turn[0]}: insurance? Up to {dollars(high)} on the insurance spot, "
                     "then press INSURANCE; or press NEXT for none")
         if self.phase == "players" and self.turn is not None:
-            hand = who(self.turn[0], self.turn[1])
+            hand = who(self.seat_play(self.turn[0]), self.turn[1])
             if not actions:
                 return f"Deal {hand} a card"
             press = ", ".join(name.upper() for name in actions)
@@ -285,7 +285,7 @@ class BusterHand(Hand):
             raise RuleError("no seat is in turn" if self.phase != "dealing"
                             else "the cards are still being dealt")
         play, hand = found
-        deciding = who(play.seat, self.turn[1] if self.turn else 0)
+        deciding = who(play, self.turn[1] if self.turn else 0)
         if action in ("insurance", "next"):
             raise RuleError(f"{action} is not offered now: {deciding} is playing")
         if len(hand.cards) < 2 or hand.state == "doubling" or self.hit_called:
@@ -320,7 +320,7 @@ class BusterHand(Hand):
 
     def _verify_wager(self, action: str, play: SeatPlay, hand: PlayerHand, amount: int | None) -> None:
         """A double's or a split's wager, read from the main spot: what the spot holds after it."""
-        deciding = who(play.seat, self.turn[1] if self.turn else 0)
+        deciding = who(play, self.turn[1] if self.turn else 0)
         problem = double_problem(self.rules, hand) if action == "double" else split_problem(play, hand)
         if problem is not None:
             raise RuleError(f"{deciding}: {problem}")

@@ -27,6 +27,7 @@ from controller.games.interface import (
     ProgressiveHit,
     WagerResult,
 )
+from controller.games.parts.hand_names import hand_number, split_spots
 from controller.games.parts.money import dollars
 from firmware_bridge.cards import Card
 
@@ -107,9 +108,10 @@ def payout_lines(rules: BusterRules, settlement: Settlement, banker: int | None,
                  bank: int) -> tuple[str, ...]:
     """What the dealer pays and collects, wager by wager, then the bank's sum."""
     lines = []
+    split = split_spots((r.seat, r.spot, r.hand_index) for r in settlement.results)
     for result in settlement.results:
-        where = f"Seat {result.seat} {result.spot}" + (
-            f" hand {result.hand_index + 1}" if result.hand_index else "")
+        where = f"Seat {result.seat} {result.spot}" + hand_number(
+            result.hand_index, (result.seat, result.spot) in split)
         lines.append(f"{where}: {_pay_words(result, settlement, banker)}")
     if banker is not None and settlement.bank_after is not None:
         fee = f", fee {dollars(rules.collection_fee)}" if rules.collection_fee else ""

@@ -135,7 +135,10 @@ function drawSeats(p, payouts) {
 
 function label(a) {
   let text = words(a.name);
-  if (a.seat !== null) text += ` · seat ${a.seat}${a.hand_index ? ` hand ${a.hand_index + 1}` : ""}`;
+  // A seat with several hands (a split) numbers each from 1, as the display does: hand_index N-1.
+  const seat = a.seat !== null ? model.picture.seats.find((s) => s.seat === a.seat) : undefined;
+  const several = seat !== undefined && seat.hands.length > 1;
+  if (a.seat !== null) text += ` · seat ${a.seat}${several ? ` hand ${a.hand_index + 1}` : ""}`;
   if (a.low !== null && a.spot !== null) text += ` · ${words(a.spot)} spot`;
   return text;
 }

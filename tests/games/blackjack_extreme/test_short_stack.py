@@ -56,7 +56,8 @@ def test_the_payment_order_with_two_split_hands_and_a_blackjack() -> None:
     assert words[0] == "1. Collect $10.00 from the losing bets (seat 4 $10.00) <- now"
     assert words[1] == "2. Pay seat 2 $15.00: natural 3:2"
     assert words[5] == "6. Pay seat 5 $5.00 of $10.00 (all the dealer has left): the rest of its blind"
-    assert words[6] == "7. The dealer is out of chips: seat 3, seat 3 hand 2, seat 5 pull back their bets"
+    assert words[6] == ("7. The dealer is out of chips: seat 3 hand 1, seat 3 hand 2, seat 5 "
+                        "pull back their bets")
     assert play.prompt == "Step 1 of 7: Collect $10.00 from the losing bets (seat 4 $10.00). Then press NEXT"
     decision = hand.decision()
     assert decision is not None and decision.seat is None and set(decision.actions) == {"next"}

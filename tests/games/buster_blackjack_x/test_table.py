@@ -76,6 +76,41 @@ def test_a_banked_hand_with_a_split_a_double_after_it_and_the_bank_settled(tmp_p
         ("seat.stack", {"seat": 5, "amount": 52_900, "reason": "result"}), ("hand.ended", {"hand": 1})]
 
 
+def test_a_split_seat_numbers_every_hand_from_1_in_prompts_refusals_and_payouts(tmp_path: Path) -> None:
+    # "hand N" is hand_index N-1 for a seat that split; a seat with one hand shows no number.
+    table = rig(tmp_path, banker="house")
+    table.bet(1, "main", 1000)
+    table.bet(1, "progressive", 100)
+    table.bet(2, "main", 1000)
+    table.press("deal")
+    for text in ("8h", "Tc", "6d", "8c", "9s", "Ts"):           # seat 1: 8 8; seat 2: 19
+        table.card(text)
+    assert dealer_view(table.table).instruction == (
+        "Seat 1: draw a card to hit, or press STAND, DOUBLE, SPLIT, SURRENDER")
+    table.bet(1, "main", 2000)
+    table.press("split")
+    assert dealer_view(table.table).instruction == "Deal seat 1 hand 1 a card"
+    assert table.table.press("stand") == "stand: seat 1 hand 1 is waiting for a card"
+    dealt = table.card("3d")
+    assert (dealt[0]["data"]["seat"], dealt[0]["data"]["hand_index"]) == (1, 0)
+    assert dealer_view(table.table).instruction == (
+        "Seat 1 hand 1: draw a card to hit, or press STAND, DOUBLE, SURRENDER")
+    table.press("stand")
+    assert dealer_view(table.table).instruction == "Deal seat 1 hand 2 a card"
+    dealt = table.card("2d")
+    assert (dealt[0]["data"]["seat"], dealt[0]["data"]["hand_index"]) == (1, 1)
+    assert dealer_view(table.table).instruction.startswith("Seat 1 hand 2: draw a card to hit")
+    table.press("stand")
+    assert dealer_view(table.table).instruction.startswith("Seat 2: draw a card to hit")
+    table.press("stand")
+    settled = table.card("5c")[-1]["data"]["results"]            # the player-dealer: 21
+    assert [(r["seat"], r["spot"], r["hand_index"]) for r in settled] == [
+        (1, "main", 0), (1, "main", 1), (1, "progressive", 0), (2, "main", 0)]
+    assert dealer_view(table.table).payouts == (
+        "Seat 1 main hand 1: COLLECT $10.00", "Seat 1 main hand 2: COLLECT $10.00",
+        "Seat 1 progressive: COLLECT $1.00", "Seat 2 main: COLLECT $10.00")
+
+
 def test_past_posting_is_what_no_decision_explains(tmp_path: Path) -> None:
     table = rig(tmp_path, banker="house")
     table.bet(1, "main", 1000)
