@@ -3,14 +3,15 @@
 Start-up order: open the journal and replay it into the table (nothing is
 published), bind the pit sockets, announce ``table.opened``, then start the
 boards and the buttons. Every driver input and every control command runs on
-the loop, one at a time, through :class:`controller.table.machine.Table`; after each the
-dealer display, the button lights and the spot lights (the spots of the seat
-in turn) are brought up to date. Under systemd the daemon says READY once all
-that has started, keeps its status line current and pings the watchdog from the
-loop (:mod:`controller.service`).
-in turn, and while betting is open the spots the game lights for betting) are
-brought up to date. A control command that carries ``"supervisor"`` is let
-through only with that supervisor's PIN (:mod:`controller.security.supervisor_gate`).
+the loop, one at a time, through :class:`controller.table.machine.Table`. After
+each, ``refresh`` saves a checkpoint if one is due, publishes the table's picture
+(``table.view``, docs/pit-events.md) if it changed, and brings the dealer display,
+the button lights and the spot lights up to date (the spots of the seat in turn
+and, while betting is open, the spots the game lights for betting). A control
+command that carries ``"supervisor"`` is let through only with that supervisor's
+PIN (:mod:`controller.security.supervisor_gate`). Under systemd the daemon says
+READY once all that has started, keeps its status line current and pings the
+watchdog from the loop (:mod:`controller.service`).
 """
 
 from __future__ import annotations
