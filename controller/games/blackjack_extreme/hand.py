@@ -318,6 +318,10 @@ class BlackjackExtremeHand(Hand):
         """Every wager's result once the hand is settled."""
         return self.settlement
 
+    def house_result(self) -> int:
+        """Nothing: the players bank each other and the house only deals."""
+        return 0
+
     # -- cards ----------------------------------------------------------------------
 
     def verify_deal(self) -> None:

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from controller.games.buster_blackjack_x.bank import BANKED_SPOTS
 from controller.games.buster_blackjack_x.rules import METER, BusterRules
 from controller.games.buster_blackjack_x.seats import (
     HandCard,
@@ -212,6 +213,14 @@ class BusterHand(Hand):
     def results(self) -> tuple[WagerResult, ...] | None:
         """Every wager's result once the hand is complete."""
         return self.settled.results if self.settled is not None else None
+
+    def house_result(self) -> int:
+        """House-banked: every wager's. With a player-dealer the bank covers the base wagers and
+        insurance, so the house has the bonus and Blazing 7's wagers, and the bank's collection fee."""
+        if self.banker is None:
+            return super().house_result()
+        house = [r for r in self.results() or () if r.spot not in BANKED_SPOTS]
+        return self.rules.collection_fee - sum(r.payout for r in house)
 
     # -- cards ------------------------------------------------------------------
 

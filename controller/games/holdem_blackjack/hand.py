@@ -248,6 +248,10 @@ class HoldemHand(Hand):
         """Each seat's result once the hand is complete: its chips in, its net."""
         return self.settlement
 
+    def house_result(self) -> int:
+        """Nothing in the tray: the pots go to the players, and the rake to the drop box."""
+        return 0
+
     def final_stacks(self) -> dict[int, int]:
         """Each seat's stack after the hand (its stack, less its chips in, plus what it won)."""
         return {p.seat: p.stack - p.put_in + sum(a.amount for a in self.awards if a.seat == p.seat)
