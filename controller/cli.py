@@ -101,10 +101,10 @@ def _recall(args: argparse.Namespace) -> int:
 
 
 def _math(args: argparse.Namespace) -> int:
-    from controller.games.catalog import GAMES
+    from controller.games.catalog import find_game
 
     config = _load(args.config)
-    figures = GAMES[config.game].math(config.rules)
+    figures = find_game(config.game).math(config.rules)
     if args.json:
         print(json.dumps({"game": config.game, "wagers": figures}))
         return 0
@@ -167,9 +167,11 @@ def _verify(args: argparse.Namespace) -> int:
         MATCHES,
         ManifestUnreadable,
         compare,
+        dependency_verdicts,
         digest,
         install_root,
         read_manifest,
+        unknown_pth_files,
     )
 
     manifest = Path(args.manifest) if args.manifest else Path(sys.prefix).parent / "manifest.json"
@@ -184,7 +186,16 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"  {'ok  ' if verdict == MATCHES else 'FAIL'}  {name} {verdict}")
     failed = sum(verdict != MATCHES for _, verdict in verdicts)
     print(f"{len(verdicts)} files: {len(verdicts) - failed} match, {failed} do not")
-    return 0 if failed == 0 and verdicts else 1
+    print("runtime dependencies, against the hashes in their RECORD")
+    dependencies = dependency_verdicts()
+    for name, verdict in dependencies:
+        print(f"  {'ok  ' if verdict == MATCHES else 'FAIL'}  {name} {verdict}")
+    strangers = unknown_pth_files()
+    for path in strangers:
+        print(f"  FAIL  {path} is a .pth file no installed distribution lists (Python runs it at start)")
+    bad = sum(verdict != MATCHES for _, verdict in dependencies) + len(strangers)
+    print(f"dependencies: {'all match' if not bad else f'{bad} problems'}")
+    return 0 if failed == 0 and verdicts and not bad else 1
 
 
 def _keys_generate(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 """The dealer display: one view model of the table, and renderers that show it.
 
 The controller builds a :class:`TableView` (plain, frozen, already decided:
-what the dealer sees, never how) after every change and hands it to a
+what the dealer sees, never how; amounts come already written as money) after every change and hands it to a
 :class:`Renderer`. :func:`render_text` turns a view into a plain text block;
 :class:`TerminalRenderer` shows that block full-screen for the demo,
 :class:`LogRenderer` writes it to a log, :class:`NullRenderer` shows nothing.
@@ -14,10 +14,11 @@ display, and it is drawn as ``[##]``.
 ...     table_id="T07", game="easy-jack", hand=57, phase="decisions",
 ...     instruction="Draw a card for seat 3 (hit), or press STAND",
 ...     seats=(
-...         SeatView(seat=2, wagers={"main": 1000}, hands=(HandLine(("9c", "9d"), "18"),),
+...         SeatView(seat=2, wagers={"main": "$10.00"}, hands=(HandLine(("9c", "9d"), "18"),),
 ...                  in_turn=False, result=None, alert=None),
-...         SeatView(seat=3, wagers={"main": 1500, "side": 500}, hands=(HandLine(("Qh", "7d"), "17"),),
-...                  in_turn=True, result=None, alert="counterfeit chip"),
+...         SeatView(seat=3, wagers={"main": "$15.00", "side": "$5.00"},
+...                  hands=(HandLine(("Qh", "7d"), "17"),), in_turn=True, result=None,
+...                  alert="counterfeit chip"),
 ...     ),
 ...     dealer_cards=("Kc", None), dealer_total=None,
 ...     live_buttons=("stand",), alerts=("Seat 3 side: counterfeit chip 04a1b2c3d4e5f601",),
@@ -58,7 +59,6 @@ __all__ = [
     "SeatView",
     "TableView",
     "TerminalRenderer",
-    "format_money",
     "render_text",
 ]
 
@@ -97,21 +97,22 @@ class HandLine:
 class SeatView:
     """One seat as the dealer sees it.
 
-    ``wagers`` maps a spot to the cents on it now (the live RFID reading);
+    ``wagers`` maps each spot that holds chips now (the live RFID reading) to its amount in
+    words (``"$15.00"``);
     ``hands`` are its hands of cards (more than one after a split);
     ``in_turn`` marks the seat whose decision the table waits for; ``result``
     is the settled result (``"main: pay 1500; side: collect 500"``) or None;
     ``alert`` is a problem at this seat, or None; ``stack`` the chips the
-    table keeps for the seat (games with stacks), or None.
+    table keeps for the seat in words (games with stacks), or None.
     """
 
     seat: int
-    wagers: Mapping[str, int] = field(default_factory=dict)
+    wagers: Mapping[str, str] = field(default_factory=dict)
     hands: tuple[HandLine, ...] = ()
     in_turn: bool = False
     result: str | None = None
     alert: str | None = None
-    stack: int | None = None
+    stack: str | None = None
 
 
 @dataclass(frozen=True)
@@ -154,17 +155,6 @@ class Renderer(Protocol):
         """Stop showing; release what the renderer holds. Calling it again does nothing."""
 
 
-def format_money(cents: int) -> str:
-    """Cents as dollars, with thousands separators.
-
-    >>> format_money(150050), format_money(-500), format_money(0), format_money(7)
-    ('$1,500.50', '-$5.00', '$0.00', '$0.07')
-    """
-    sign = "-" if cents < 0 else ""
-    dollars, rest = divmod(abs(int(cents)), 100)
-    return f"{sign}${dollars:,}.{rest:02d}"
-
-
 def format_cards(cards: tuple[str | None, ...]) -> str:
     """Cards as the dealer sees them; a face-down card is ``[##]``.
 
@@ -178,8 +168,8 @@ def _spot_key(spot: str) -> tuple[int, str]:
     return (SPOT_ORDER.index(spot) if spot in SPOT_ORDER else len(SPOT_ORDER), spot)
 
 
-def _format_wagers(wagers: Mapping[str, int]) -> str:
-    bets = [f"{spot} {format_money(wagers[spot])}" for spot in sorted(wagers, key=_spot_key) if wagers[spot]]
+def _format_wagers(wagers: Mapping[str, str]) -> str:
+    bets = [f"{spot} {wagers[spot]}" for spot in sorted(wagers, key=_spot_key)]
     return "bet " + ", ".join(bets) if bets else "no bet"
 
 
@@ -239,7 +229,7 @@ def render_text(view: TableView, width: int = 78) -> str:
             parts.append(" | ".join(_format_hand(hand) for hand in seat.hands))
         parts.append(_format_wagers(seat.wagers))
         if seat.stack is not None:
-            parts.append(f"stack {format_money(seat.stack)}")
+            parts.append(f"stack {seat.stack}")
         if seat.result is not None:
             parts.append(f"-> {seat.result}")
         if seat.alert is not None:

@@ -260,6 +260,9 @@ class _WhenLive:
               live: bool) -> None:
         self.floor.event(follower, message, topic, body, live)
 
+    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
+        """The table's picture: not used here (the state is kept from snapshots and events)."""
+
     def link(self, follower: Follower) -> None:
         self.floor.link(follower)
         if all(t.link == "live" for t in self.floor.tables.values()):

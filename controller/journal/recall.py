@@ -27,8 +27,8 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from controller.games.parts.money import dollars
 from controller.journal.log import Record
-from drivers.display import format_money
 
 Data = Mapping[str, Any]
 
@@ -45,7 +45,7 @@ def _money(cents: object, signed: bool = False) -> str:
     """Cents as the dealer display shows money: ``$10.00``; a result signed: ``+$10.00``, ``-$5.00``."""
     if not isinstance(cents, int) or isinstance(cents, bool):
         return str(cents)
-    return ("+" if signed and cents > 0 else "") + format_money(cents)
+    return ("+" if signed and cents > 0 else "") + dollars(cents)
 
 
 def _wager(bet: Data) -> str:

@@ -30,6 +30,8 @@ from typing import Any
 
 import zmq
 
+from controller.pit.events import UNSEQUENCED, VIEW_TYPE
+
 DEFAULT_TIMEOUT = 10.0
 
 
@@ -58,6 +60,8 @@ class PitClient:
         self.raw: list[tuple[bytes, bytes]] = []
         """``(topic, body)`` of each event in :attr:`events`, as published."""
         self.heartbeats = 0
+        self.view: dict[str, Any] | None = None
+        """The last ``table.view`` message: the table's picture in ``data`` (None before the first)."""
         self.replays = 0
         """How many gaps were filled from the sync socket."""
         self.last_seq = from_seq - 1
@@ -84,15 +88,15 @@ class PitClient:
     # -- receiving ------------------------------------------------------------------
 
     def poll(self, timeout: float) -> bool:
-        """Take what arrives within ``timeout`` seconds; True if anything new was added."""
+        """Take what arrives within ``timeout`` seconds; True if anything arrived (an event, a
+        picture or a heartbeat)."""
         if not self.sub.poll(int(max(timeout, 0) * 1000)):
             return False
-        before = len(self.events)
         while True:
             topic, body = self.sub.recv_multipart()
             self._accept(topic, body)
             if not self.sub.poll(0):
-                return len(self.events) > before
+                return True
 
     def _newer(self, message: dict[str, Any]) -> bool:
         """Whether ``message`` comes from an epoch after the one of the last event taken."""
@@ -101,8 +105,11 @@ class PitClient:
     def _accept(self, topic: bytes, body: bytes) -> None:
         message = json.loads(body)
         seq = message["seq"]
-        if message["type"] == "heartbeat":
-            self.heartbeats += 1
+        if message["type"] in UNSEQUENCED:
+            if message["type"] == VIEW_TYPE:
+                self.view = message
+            else:
+                self.heartbeats += 1
             if seq > self.last_seq or self._newer(message):
                 self.catch_up()
             return
@@ -167,7 +174,7 @@ class PitClient:
         return self.events[: self._cursor]
 
     def drain(self, quiet: float = 0.3) -> list[dict[str, Any]]:
-        """Take every event until none comes for ``quiet`` seconds."""
+        """Take every event until nothing comes for ``quiet`` seconds."""
         while self.poll(quiet):
             pass
         out = self.events[self._cursor:]

@@ -32,7 +32,9 @@ from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
+    "UNSEQUENCED",
     "VERSION",
+    "VIEW_TYPE",
     "compact_json",
     "decode_body",
     "encode_event",
@@ -45,6 +47,10 @@ VERSION = 1
 """The envelope version carried in every body as ``"v"``."""
 
 HEARTBEAT_TYPE = "heartbeat"
+VIEW_TYPE = "table.view"
+"""The message that carries the table's picture: like a heartbeat, it takes no seq of its own."""
+UNSEQUENCED = frozenset({HEARTBEAT_TYPE, VIEW_TYPE})
+"""Message types that carry the seq of the last event instead of one of their own."""
 
 
 def utc_timestamp(when: datetime.datetime) -> str:

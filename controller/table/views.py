@@ -1,8 +1,14 @@
-"""The two public views of a table: the pit's snapshot state and the dealer display's view model.
+"""The public views of a table: its state, the picture every consumer draws, the dealer display's model.
 
-Both are built from the table's state and the game's own public view of the
-hand (:meth:`Hand.view`), so both keep face-down cards hidden and neither holds
-any game's words: what the dealer is told to do next is the game's ``prompt``.
+:func:`public_state` is what the journal alone determines (a restart rebuilds
+it exactly). :func:`table_picture` adds what the table knows live (the chips on
+each spot now, the boards' STATUS flags, the last refusal), the dealer's
+instruction and the actions and commands open now: it is the snapshot's
+``state`` and the ``data`` of every ``table.view`` message (docs/pit-events.md),
+so a consumer draws the table from the stream alone. All are built from the
+table's state and the game's own public view of the hand (:meth:`Hand.view`),
+so all keep face-down cards hidden and none holds any game's words: what the
+dealer is told to do next is the game's ``prompt``.
 """
 
 from __future__ import annotations
@@ -10,9 +16,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from controller.games.interface import HandView
-from controller.table.machine import Table
-from drivers.display import HandLine, SeatView, TableView, format_money
+from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
+from controller.games.parts.money import dollars
+from controller.table.machine import TABLE_BUTTONS, Table
+from drivers.display import HandLine, SeatView, TableView
 
 BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
 SETTLED_WORDS = "Pay and collect as shown, then press NEXT"
@@ -25,6 +32,7 @@ def public_state(table: Table) -> dict[str, Any]:
     in_hand = {s.seat: s for s in view.seats} if view is not None else {}
     decision = table.decision()
     seats: list[dict[str, Any]] = []
+    stacks = state.session[Stacks].stacks
     for seat in range(1, table.settings.seats + 1):
         bets = {spot: amount for (s, spot), amount in sorted(state.bets.items()) if s == seat}
         held = in_hand[seat].hands if seat in in_hand else ()
@@ -34,14 +42,14 @@ def public_state(table: Table) -> dict[str, Any]:
             "seat": seat, "bets": bets, "cards": list(first["cards"]), "total": first["total"],
             "hands": hands, "in_turn": decision is not None and decision.seat == seat,
         }
-        if seat in state.session.stacks:
-            entry["stack"] = state.session.stacks[seat]
+        if seat in stacks:
+            entry["stack"] = stacks[seat]
         seats.append(entry)
     dealer: dict[str, Any] = {"cards": [], "total": None, "seat": None}
     if view is not None and view.dealer is not None:
         dealer = {"cards": list(view.dealer.cards), "total": view.dealer.total, "seat": view.dealer_seat}
     shoe = state.shoe
-    session = state.session
+    tournament = state.session[Tournament]
     return {
         "table": table.settings.table_id,
         "game": table.settings.game_name,
@@ -61,10 +69,53 @@ def public_state(table: Table) -> dict[str, Any]:
                  "cut_card_out": shoe.cut_card_out},
         "live_buttons": list(table.live_buttons()),
         "alerts": list(state.alerts),
-        "session": {"button": session.button, "level": session.level, "blinds": list(session.blinds),
-                    "level_ends_at": session.level_ends_at},
-        "meters": {"hands": state.hand_no, **session.meters},
+        "session": {"button": state.session[Button].seat, "level": tournament.level,
+                    "blinds": list(tournament.blinds), "level_ends_at": tournament.ends_at},
+        "meters": {"hands": state.hand_no, **state.session[Progressive].meters},
     }
+
+
+def open_actions(table: Table) -> list[dict[str, Any]]:
+    """Every action that may be taken now, as the control socket's ``act`` takes it.
+
+    The table's own (``deal``, ``next``, ``void``) when the machine allows them,
+    then the game's actions the hand offers now, each with the seat and hand it
+    is for, the amount range in cents (``low``/``high``, null when it takes no
+    amount) and the ``spot`` whose chips carry the amount (null: the amount
+    comes with the command).
+    """
+    decision = table.decision()
+    actions: list[dict[str, Any]] = []
+    game_actions = decision.actions if decision is not None else {}
+    for name in TABLE_BUTTONS:
+        if name not in game_actions and getattr(table, f"may_{name}")():
+            actions.append({"name": name, "seat": None, "hand_index": None,
+                            "low": None, "high": None, "spot": None})
+    if decision is not None:
+        for name, option in decision.actions.items():
+            actions.append({"name": name, "seat": decision.seat, "hand_index": decision.hand_index,
+                            "low": option.low, "high": option.high, "spot": option.spot})
+    return actions
+
+
+def table_picture(table: Table) -> dict[str, Any]:
+    """What any consumer needs to draw the table now: :func:`public_state` and what the table
+    knows live (docs/pit-events.md, "The table's picture")."""
+    picture = public_state(table)
+    live: dict[str, dict[str, int]] = {}
+    for (seat, spot), wager in sorted(table.live_spots.items()):
+        if wager.amount:
+            live.setdefault(str(seat), {})[spot] = wager.amount
+    picture.update({
+        "device_status": {name: list(table.device_status.get(name, ())) for name in picture["devices"]},
+        "instruction": instruction(table),
+        "notice": table.notice,
+        "actions": open_actions(table),
+        "commands": list(table.game.commands),
+        "live": live,
+        "chips": list(table.settings.chips),
+    })
+    return picture
 
 
 def instruction(table: Table) -> str:
@@ -98,16 +149,18 @@ def _result_lines(results: list[dict[str, Any]]) -> tuple[dict[int, list[str]], 
     for result in results:
         payout = result["payout"]
         words = "push" if payout == 0 else (
-            f"pay {format_money(payout)}" if payout > 0 else f"collect {format_money(-payout)}")
+            f"pay {dollars(payout)}" if payout > 0 else f"collect {dollars(-payout)}")
         hand = f" hand {result['hand_index'] + 1}" if result["hand_index"] else ""
         by_seat.setdefault(result["seat"], []).append(f"{result['spot']}{hand}: {words}")
         payouts.append(f"Seat {result['seat']} {result['spot']}{hand}: {words.upper()}")
     return by_seat, payouts
 
 
-def dealer_view(table: Table) -> TableView:
-    """What the dealer display shows now."""
-    snapshot = public_state(table)
+def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableView:
+    """What the dealer display shows now; ``snapshot`` is :func:`public_state` (or the picture) if
+    the caller has it already."""
+    if snapshot is None:
+        snapshot = public_state(table)
     state = table.state
     view: HandView | None = state.hand.view() if state.hand is not None else None
     live = {key: w.amount for key, w in table.live_spots.items() if w.amount}
@@ -122,14 +175,15 @@ def dealer_view(table: Table) -> TableView:
             seat_alerts[alert["seat"]] = alert["code"].replace("_", " ")
     seats = []
     for seat in snapshot["seats"]:
-        wagers = {spot: amount for (s, spot), amount in sorted(live.items()) if s == seat["seat"]}
+        wagers = {spot: dollars(amount) for (s, spot), amount in sorted(live.items()) if s == seat["seat"]}
         if not wagers and not seat["hands"] and "stack" not in seat:
             continue
         seats.append(SeatView(
             seat=seat["seat"], wagers=wagers,
             hands=tuple(HandLine(tuple(h["cards"]), h["total"], h["status"]) for h in seat["hands"]),
             in_turn=seat["in_turn"], result="; ".join(results.get(seat["seat"], [])) or None,
-            alert=seat_alerts.get(seat["seat"]), stack=seat.get("stack"),
+            alert=seat_alerts.get(seat["seat"]),
+            stack=dollars(seat["stack"]) if "stack" in seat else None,
         ))
     recent = [a for a in snapshot["alerts"] if a.get("hand") in (None, snapshot["hand"])][-4:]
     notices = [f"{a['code']}: {a['message']}" for a in recent]
@@ -142,6 +196,6 @@ def dealer_view(table: Table) -> TableView:
         live_buttons=tuple(snapshot["live_buttons"]), alerts=tuple(notices),
         devices={name: device_words(table, name, d) for name, d in snapshot["devices"].items()},
         payouts=tuple(payouts), dealer_seat=snapshot["dealer"]["seat"],
-        pots=tuple(f"Pot {n + 1}: {format_money(p['amount'])} for seats "
+        pots=tuple(f"Pot {n + 1}: {dollars(p['amount'])} for seats "
                    f"{', '.join(map(str, p['seats']))}" for n, p in enumerate(snapshot["pots"])),
     )

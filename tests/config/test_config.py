@@ -115,7 +115,7 @@ def test_full_config_loads(tmp_path: Path) -> None:
     assert config.state_dir == tmp_path / "state"
     assert (config.limits.min_bet, config.limits.max_bet) == (500, 50000)
     assert config.rules == EasyJackRules(decks=8, dealer_bust_pays={2: 3, 3: 5}, side_max_bet=10000)
-    assert (config.shoe_port, config.rfid_port) == ("/dev/table-shoe", "/dev/table-rfid")
+    assert config.boards == {"shoe": "/dev/table-shoe", "rfid": "/dev/table-rfid"}
     assert config.antennas == {1: (1, "main"), 2: (1, "side"), 3: (6, "main")}
     assert config.chip_registry == tmp_path / "chips.csv"
     assert config.buttons == {"deal": 5, "stand": 6, "next": 13}
@@ -172,8 +172,8 @@ def test_shipped_example_loads() -> None:
         (
             'game = "easy-jack"',
             'game = "poker"',
-            "table.game: 'poker' is not a game (choose from easy-jack, holdem-blackjack, blackjack-extreme, "
-            "buster-blackjack-x)",
+            "table.game: 'poker' is not an installed game (installed: blackjack-extreme, buster-blackjack-x, "
+            "easy-jack, holdem-blackjack)",
         ),
         ("[table]", "[table]\ncolour = 1", "table.colour: unknown key"),
         ("[limits]", "[lighting]\nx = 1\n[limits]", "lighting: unknown section"),
@@ -188,7 +188,7 @@ def test_shipped_example_loads() -> None:
         (
             "[devices.shoe]",
             "[devices.printer]\nport = 'x'\n[devices.shoe]",
-            "devices.printer: unknown key",
+            "devices.printer: 'printer' is not an installed board (installed: rfid, shoe)",
         ),
         ('1 = "1:main"', '33 = "1:main"', "antennas.33: the antenna number must be 1..32"),
         ('1 = "1:main"', 'x = "1:main"', "antennas.x: the antenna number must be 1..32"),
@@ -435,3 +435,25 @@ def test_the_integrity_manifest_is_optional_and_resolved_from_the_config_folder(
     assert config.integrity_manifest == tmp_path / "manifest.json"
     assert problems(tmp_path, MINIMAL + "\n[integrity]\nmanifest = 5\nsize = 1\n") == [
         "integrity.size: unknown key", "integrity.manifest: must be a string, not an integer"]
+
+
+def test_a_table_with_a_screen_needs_no_button(tmp_path: Path) -> None:
+    without_buttons = edit("[buttons]\ndeal = 5\nstand = 6\nnext = 13\n", "")
+    assert problems(tmp_path, without_buttons) == ["buttons: missing (required section)"]
+    assert problems(tmp_path, edit("stand = 6\n", "")) == [
+        "buttons.stand: missing: easy-jack needs this button"]
+    config = load_config(write(tmp_path, without_buttons + "[screen]\n"))
+    assert config.buttons == {} and config.screen is not None
+    assert (config.screen.listen, config.screen.port) == ("127.0.0.1", 8070)
+    config = load_config(write(tmp_path, edit("stand = 6\n", "") + "[screen]\nport = 8081\n"))
+    assert config.buttons == {"deal": 5, "next": 13} and config.screen is not None
+    assert config.screen.port == 8081
+    assert load_config(write(tmp_path, MINIMAL)).screen is None
+
+
+def test_the_screen_listens_on_loopback_only(tmp_path: Path) -> None:
+    assert problems(tmp_path, MINIMAL + '[screen]\nlisten = "0.0.0.0"\nport = 0\nkiosk = 1\n') == [
+        "screen.kiosk: unknown key",
+        "screen.listen: must be a loopback address (127.0.0.1, ::1, localhost): the screen's kiosk "
+        "runs on the table's computer, not '0.0.0.0'",
+        "screen.port: must be 1..65535, not 0"]

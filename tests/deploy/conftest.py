@@ -3,7 +3,7 @@
 ``deploy/install.sh`` runs with ``DESTDIR`` (no root, nothing outside the folder
 touched) and installs from a wheelhouse: ``PIP_OPTIONS="--no-index --find-links
 <wheelhouse>"``, the way the install guide has it for a table without internet. The
-wheelhouse (the build backend and the dependencies named in ``pyproject.toml``) is
+wheelhouse (the build backend, the dependencies and the monitor extra's named in ``pyproject.toml``) is
 fetched once from PyPI with pip and kept in ``.venv/``; without it the tests that
 need it are skipped, saying why.
 """
@@ -24,9 +24,10 @@ INSTALL = ROOT / "deploy" / "install.sh"
 
 
 def requirements() -> list[str]:
-    """What installing the project needs: its build backend and its dependencies."""
+    """What installing the project needs: its build backend, its dependencies and the monitor's."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    return [*project["build-system"]["requires"], *project["project"]["dependencies"]]
+    return [*project["build-system"]["requires"], *project["project"]["dependencies"],
+            *project["project"]["optional-dependencies"]["monitor"]]
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,6 @@ from drivers.display import (
     SeatView,
     TableView,
     TerminalRenderer,
-    format_money,
     render_text,
 )
 
@@ -32,9 +31,9 @@ SAMPLE = TableView(
     phase="decisions",
     instruction="Draw a card for seat 3 (hit), or press STAND",
     seats=(
-        SeatView(1, {"main": 2500, "side": 0}, (HandLine(("Ks", "Qd"), "20"),), False, None, None),
-        SeatView(3, {"side": 500, "main": 1500}, (HandLine(("Qh", "4d"), "14"),), True, None, None),
-        SeatView(4, {"main": 5000}, (HandLine(("5c", "6c", None)),), False, None, None),
+        SeatView(1, {"main": "$25.00"}, (HandLine(("Ks", "Qd"), "20"),), False, None, None),
+        SeatView(3, {"side": "$5.00", "main": "$15.00"}, (HandLine(("Qh", "4d"), "14"),), True, None, None),
+        SeatView(4, {"main": "$50.00"}, (HandLine(("5c", "6c", None)),), False, None, None),
         SeatView(5, {}, (), False, None, "counterfeit chip on main"),
     ),
     dealer_cards=("Kc", None),
@@ -50,10 +49,10 @@ SETTLED = dataclasses.replace(
     phase="settle",
     instruction="Pay and collect as shown, then press NEXT",
     seats=(
-        SeatView(1, {"main": 2500}, (HandLine(("Ks", "Qd"), "20"),), False, "main: pay 2500", None),
+        SeatView(1, {"main": "$25.00"}, (HandLine(("Ks", "Qd"), "20"),), False, "main: pay 2500", None),
         SeatView(
             3,
-            {"main": 1500, "side": 500},
+            {"main": "$15.00", "side": "$5.00"},
             (HandLine(("Qh", "4d", "Ts"), "bust 24"),),
             False,
             "main: collect 1500; side: collect 500",
@@ -131,7 +130,9 @@ def test_render_is_deterministic_whatever_the_mapping_order() -> None:
     reordered = dataclasses.replace(
         SAMPLE,
         devices={"rfid": "offline: no answer for 3 s", "shoe": "online"},
-        seats=(dataclasses.replace(SAMPLE.seats[0], wagers={"side": 0, "main": 2500}), *SAMPLE.seats[1:]),
+        seats=(SAMPLE.seats[0],
+               dataclasses.replace(SAMPLE.seats[1], wagers={"main": "$15.00", "side": "$5.00"}),
+               *SAMPLE.seats[2:]),
     )
     assert render_text(reordered) == render_text(SAMPLE)
 
@@ -148,22 +149,6 @@ def test_lines_fit_the_width_and_nothing_is_lost(width: int) -> None:
 
 def test_tiny_width_is_raised_to_the_minimum() -> None:
     assert render_text(SAMPLE, 5) == render_text(SAMPLE, 30)
-
-
-@pytest.mark.parametrize(
-    ("cents", "text"),
-    [
-        (0, "$0.00"),
-        (5, "$0.05"),
-        (500, "$5.00"),
-        (150050, "$1,500.50"),
-        (123456789, "$1,234,567.89"),
-        (-500, "-$5.00"),
-        (-150050, "-$1,500.50"),
-    ],
-)
-def test_format_money(cents: int, text: str) -> None:
-    assert format_money(cents) == text
 
 
 def test_renderers_follow_the_protocol() -> None:

@@ -38,11 +38,17 @@ def chip(kind: str, number: int) -> list[Any]:
     return [f"{kind}{number:015x}", CHIP_VALUES[kind]]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+def free_ports(count: int) -> list[int]:
+    """``count`` distinct ports free on 127.0.0.1 now (all held open together while chosen, so
+    the kernel cannot hand out one twice)."""
+    held = [socket.socket() for _ in range(count)]
+    try:
+        for sock in held:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in held]
+    finally:
+        for sock in held:
+            sock.close()
 
 
 class LineProcess:
@@ -113,7 +119,7 @@ class TableRig:
         """``config`` goes on to :func:`write_config` (another game's name, spots, buttons)."""
         self.folder = folder
         self.table = table
-        publish, sync, control = (f"tcp://127.0.0.1:{free_port()}" for _ in range(3))
+        publish, sync, control = (f"tcp://127.0.0.1:{port}" for port in free_ports(3))
         self.endpoints = (publish, sync, control)
         self.shoe = Board("shoe", folder / "shoe", seed=7)
         self.rfid = Board("rfid", folder / "rfid", seed=8)

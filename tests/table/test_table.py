@@ -258,9 +258,10 @@ def test_a_crash_after_any_record_resumes_at_the_last_whole_step(tmp_path: Path)
 
 def test_status_flags_show_on_the_dealer_display(rig: Rig) -> None:
     rig.ready()
-    assert rig.do(DeviceStatus("shoe", 0b101)) == []               # not an event: shown, not journaled
+    # Not an event: shown, not journaled (the driver names the bits: tests/drivers/test_link_drivers.py).
+    assert rig.do(DeviceStatus("shoe", ("lid open", "optical sensor fault"))) == []
     assert dealer_view(rig.table).devices["shoe"] == "online (lid open, optical sensor fault)"
-    rig.do(DeviceStatus("shoe", 0))
+    rig.do(DeviceStatus("shoe", ()))
     assert dealer_view(rig.table).devices["shoe"] == "online"
 
 
@@ -282,3 +283,19 @@ def test_a_spot_with_more_chips_than_the_reader_can_list_holds_the_deal(rig: Rig
     rig.table.handle(SpotWager(1, "main", 1, 42500, tuple(f"{n:016x}" for n in range(85)), complete=False))
     reason = rig.table.press("deal")
     assert reason is not None and "more chips than the reader can count" in reason
+
+
+def test_the_phase_is_the_table_states_and_the_machine_cannot_move_against_it(rig: Rig) -> None:
+    table = rig.table
+    assert table.phase == table.state.phase == "betting"
+    with pytest.raises(RuntimeError, match="journaled state is 'betting'"):
+        table.machine.set_state("in_hand")              # no hand.started journaled
+    rig.ready(s1_main=1000)
+    rig.press("deal")
+    assert table.phase == table.state.phase == "in_hand" and table.state.in_hand
+    with pytest.raises(RuntimeError, match="journaled state is 'in_hand'"):
+        table.machine.set_state("settled")              # no results yet
+    with pytest.raises(RuntimeError, match="journaled state is 'in_hand'"):
+        table.machine.set_state("betting")              # no hand.ended journaled
+    rig.press("void")
+    assert table.phase == table.state.phase == "betting" and not table.state.in_hand

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.games.interface import Stacks
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
 from tests.table.toy_game import Toy
@@ -35,7 +36,7 @@ def command(rig: Rig, name: str, **args: object) -> tuple[str | None, list[dict[
 
 
 def stacks(rig: Rig) -> dict[int, int]:
-    return dict(rig.table.state.session.stacks)
+    return dict(rig.table.state.session[Stacks].stacks)
 
 
 def test_buy_ins_are_stack_events_and_bets_are_checked_against_the_stack(rig: Rig) -> None:

@@ -53,8 +53,8 @@ from controller.games.parts.actions import Action, Actions, no_amount
 from controller.games.parts.betting import ACTIONS, BettingRules, Bettor, Round
 from controller.games.parts.blinds import Seating, clockwise
 from controller.games.parts.held import HandCard
+from controller.games.parts.money import dollars as money
 from controller.games.parts.pots import build_pots, rake_by_pot, rake_due, split, uncalled
-from drivers.display import format_money as money
 from firmware_bridge.cards import Card
 
 Phase = Literal["first_card", "first_round", "second_card", "second_round", "completion",

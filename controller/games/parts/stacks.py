@@ -1,7 +1,8 @@
 """Seat stacks: buy-in, top-up and cash-out by control command, for games where the table keeps stacks.
 
 A stack is the chips in front of a seat, not on any betting spot. It changes
-only through :class:`~controller.games.interface.StackChanged` events: these
+only through :class:`~controller.games.interface.StackChanged` events (the session's
+:class:`~controller.games.interface.Stacks` part): these
 commands between hands, and each hand's results (the game's ``finish``). Table
 stakes: nobody bets more than the stack they had when the hand began.
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from controller.games.interface import RuleError, Session, StackChanged
+from controller.games.interface import RuleError, Session, StackChanged, Stacks
 
 STACK_COMMANDS = ("buy_in", "top_up", "cash_out")
 """The control commands of :func:`stack_command`."""
@@ -57,7 +58,7 @@ def stack_command(name: str, args: Mapping[str, object], session: Session, in_ha
         raise RuleError(f"this game seats players at seats 1 to {rules.seats}, not {seat}")
     if in_hand:
         raise RuleError(f"seat {seat}: stacks change only between hands")
-    stack = session.stacks.get(seat)
+    stack = session[Stacks].stacks.get(seat)
     if name == "cash_out":
         if stack is None:
             raise RuleError(f"seat {seat} has no stack to cash out")

@@ -50,7 +50,7 @@ from typing import Any, Protocol, cast
 import zmq
 import zmq.asyncio
 
-from controller.pit.events import HEARTBEAT_TYPE, decode_body
+from controller.pit.events import UNSEQUENCED, VIEW_TYPE, decode_body
 from controller.pit.monitor.tables import TableSource
 
 log = logging.getLogger(__name__)
@@ -103,6 +103,10 @@ class Listener(Protocol):
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
         """The next event; ``live`` is False for events already in the last snapshot."""
+
+    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
+        """The table's picture (a ``table.view`` message, its state in ``data``) as of the last
+        event delivered."""
 
     def link(self, follower: Follower) -> None:
         """:attr:`Follower.link_state` or :attr:`Follower.reason` changed."""
@@ -262,9 +266,11 @@ class Follower:
             self._restarted = True
             self._need = "resync" if self.snapshots else "catch_up"
             return
-        if kind == HEARTBEAT_TYPE:
+        if kind in UNSEQUENCED:
             if seq != self.last_seq:
                 self._need = "catch_up"
+            elif kind == VIEW_TYPE and isinstance(message.get("data"), dict):
+                self.listener.picture(self, message)
         elif seq == self.last_seq + 1:
             self._deliver(topic, body, message)
         elif seq > self.last_seq or self._recent.get(seq) != body:

@@ -63,6 +63,9 @@ class Recorder:
             hand if isinstance(hand, int) and not isinstance(hand, bool) else None,
             topic.decode("ascii", "replace"), body.decode("utf-8")))
 
+    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
+        """The table's picture: not used here (the state is kept from snapshots and events)."""
+
     def link(self, follower: Follower) -> None:
         log.info("table %s: %s %s", follower.name, follower.link_state, follower.reason)
 

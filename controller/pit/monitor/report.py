@@ -40,8 +40,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.games.parts.money import dollars
 from controller.pit.monitor.store import Row
-from drivers.display import format_money
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +200,7 @@ def _rate_one(row: Row, report: TableReport, started: dict[tuple[str, str, Any],
 
 
 def _money(cents: int | None) -> str:
-    return "-" if cents is None else format_money(cents)
+    return "-" if cents is None else dollars(cents)
 
 
 def _number(value: float | None, unit: str = "") -> str:

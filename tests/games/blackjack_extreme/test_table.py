@@ -14,7 +14,7 @@ import pytest
 
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
-from controller.games.interface import Limits
+from controller.games.interface import Limits, Tournament
 from controller.table.machine import Table, TableSettings
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
@@ -172,7 +172,7 @@ class ClockRig(Rig):
 
     def _table(self, write: Any) -> Table:
         settings = TableSettings("T01", "blackjack-extreme", 6, {"min_bet": 500, "max_bet": 50000},
-                                 self.buttons)
+                                 self.buttons, ("shoe", "rfid"))
         return Table(settings, self.game, clock=lambda: type(self).now, write=write)
 
 
@@ -192,7 +192,7 @@ def test_the_tournament_clock_is_journaled_and_a_rebuilt_table_keeps_it(tmp_path
     rig.table.tick()
     assert rig.published[-1]["type"] == "tournament.level" and rig.published[-1]["data"]["level"] == 2
     rebuilt = rig.rebuilt()
-    assert (rebuilt.state.session.level, rebuilt.state.session.level_ends_at) == (
+    assert (rebuilt.state.session[Tournament].level, rebuilt.state.session[Tournament].ends_at) == (
         2, "2027-03-01T20:20:00.000Z")
     rig.check_recovery()
     rig.ready(s2_main=2000)

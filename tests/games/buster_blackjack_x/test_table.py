@@ -9,7 +9,7 @@ from typing import Any
 
 from controller.games.buster_blackjack_x.game import BusterBlackjackX
 from controller.games.buster_blackjack_x.rules import BusterRules
-from controller.games.interface import Limits
+from controller.games.interface import Limits, Progressive
 from controller.journal.log import Journal, read_records
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
@@ -124,8 +124,8 @@ def test_a_jackpot_waits_for_the_supervisor_and_the_meter_is_exact(tmp_path: Pat
     assert [(e["type"], e["data"]) for e in paid] == [
         ("progressive.paid", {"seat": 1, "amount": 100_005, "supervisor": "S101"})]
     assert table.table.command("confirm_progressive", {"seat": 1, "supervisor": "S101"}) is not None
-    assert table.table.state.session.hits[-1].amount == 100_005
-    assert not table.table.state.session.unpaid
+    assert table.table.state.session[Progressive].hits[-1].amount == 100_005
+    assert not table.table.state.session[Progressive].unpaid
 
 
 def test_a_deal_cut_short_by_a_crash_adds_nothing_to_the_meter_and_a_void_takes_it_back(
@@ -164,7 +164,7 @@ def test_a_settlement_cut_short_by_a_crash_leaves_no_hit_and_the_hand_resumes(tm
     for text in ("7d", "7d", "7d", "Td"):
         table.card(text)
     table.press("stand")                                   # the step with the hit and the settlement
-    assert len(table.table.state.session.unpaid) == 1
+    assert len(table.table.state.session[Progressive].unpaid) == 1
     crashed = tmp_path / "crashed"
     crashed.mkdir()
     lines = (tmp_path / "journal.log").read_bytes().splitlines(keepends=True)
@@ -172,7 +172,8 @@ def test_a_settlement_cut_short_by_a_crash_leaves_no_hit_and_the_hand_resumes(tm
     Journal.open(crashed / "journal.log").close()                 # opening cuts the torn step off
     rebuilt = table.rebuilt(list(read_records(crashed / "journal.log")))
     session = rebuilt.state.session
-    assert (rebuilt.phase, session.unpaid, session.meters["blazing_7s"]) == ("in_hand", (), 100_005)
+    progressive = session[Progressive]
+    assert (rebuilt.phase, progressive.unpaid, progressive.meters["blazing_7s"]) == ("in_hand", (), 100_005)
     assert rebuilt.press("stand") is None                          # the dealer presses again
-    assert [hit.amount for hit in rebuilt.state.session.unpaid] == [100_005]
-    assert rebuilt.state.session.meters["blazing_7s"] == 100_000
+    assert [hit.amount for hit in rebuilt.state.session[Progressive].unpaid] == [100_005]
+    assert rebuilt.state.session[Progressive].meters["blazing_7s"] == 100_000

@@ -14,7 +14,7 @@ import pytest
 
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
-from controller.games.interface import Limits
+from controller.games.interface import Button, Limits, Stacks
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
 
@@ -149,5 +149,5 @@ def test_stacks_change_only_between_hands(rig: Rig) -> None:
     press(rig, "void")
     assert rig.table.command("cash_out", {"seat": 1}) is None
     rig.check_recovery()
-    assert 1 not in rig.table.state.session.stacks
-    assert rig.table.state.session.button == 1         # a voided hand leaves the button where it was
+    assert 1 not in rig.table.state.session[Stacks].stacks
+    assert rig.table.state.session[Button].seat == 1         # a voided hand leaves the button where it was
