@@ -93,6 +93,8 @@ class Daemon:
             table_id=config.table_id, game_name=config.game, seats=config.seats,
             limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
             buttons=tuple(config.buttons), boards=tuple(config.boards),
+            chips=tuple(sorted({chip.value for chip in self.registry if chip.is_active})),
+            payout_check=config.payout_check,
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
                            write=self.write, epoch=self.start.epoch)
@@ -103,6 +105,8 @@ class Daemon:
         """The log of what may repeat without end: refused presses, inputs that fail."""
         self.failure: BaseException | None = None
         """Why the daemon stopped by itself (the journal could not be written), else None."""
+        self.mark_sync_due = False
+        """Whether :meth:`sync_mark` is already called for on the loop."""
         self.pit: PitServer | None = None
         self.last_picture: dict[str, Any] | None = None
         """The table's picture as last published in ``table.view``."""
@@ -235,18 +239,39 @@ class Daemon:
         self.high_water.close()
 
     def write(self, records: Sequence[Record]) -> None:
-        """Journal the events of one step, then raise the high-water mark to its last. If that
-        fails, nothing more can be made durable: the daemon stops (and systemd starts it again,
-        to recover from what the journal holds)."""
+        """Journal the events of one step (one fsync), then raise the high-water mark to its last,
+        unsynced; the mark is synced after the step is published (:meth:`sync_mark`, on the next
+        turn of the loop), so a step costs one sync before it is published. If a write fails,
+        nothing more can be made durable: the daemon stops (and systemd starts it again, to
+        recover from what the journal holds)."""
         try:
             self.journal.append(*records)
             self.high_water.record(self.start.epoch, records[-1].seq)
         except BaseException as error:
-            if self.failure is None:
-                log.critical("the journal cannot be written (%s): stopping the table", error)
-                self.failure = error
-                self.stopping.set()
+            self.fail(error)
             raise
+        if not self.mark_sync_due:
+            self.mark_sync_due = True
+            try:
+                asyncio.get_running_loop().call_soon(self.sync_mark)
+            except RuntimeError:                           # driven without a loop (tests): sync now
+                self.sync_mark()
+
+    def sync_mark(self) -> None:
+        """Make the high-water mark durable, once for the steps written since the last sync (see
+        :mod:`controller.journal.high_water`); a failure stops the daemon as a journal's does."""
+        self.mark_sync_due = False
+        try:
+            self.high_water.sync()
+        except OSError as error:
+            self.fail(OSError(error.errno, f"{self.high_water.path}: {error.strerror}"))
+
+    def fail(self, error: BaseException) -> None:
+        """What cannot be made durable stops the table (logged once)."""
+        if self.failure is None:
+            log.critical("the journal cannot be written (%s): stopping the table", error)
+            self.failure = error
+            self.stopping.set()
 
     def dispatch(self, item: DriverInput) -> None:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""
@@ -262,10 +287,12 @@ class Daemon:
         """A button pressed on the dealer's panel (a refusal shows on the display)."""
         self.press(button)
 
-    def press(self, button: str, amount: int | None = None) -> str | None:
+    def press(self, button: str, amount: int | None = None, *, physical: bool = True) -> str | None:
         """A button pressed on the panel or through the control socket (with an ``amount`` for an
-        action whose amount no spot holds); returns a refusal or None."""
-        return self.guarded(lambda: self.table.press(button, amount), f"pressing {button}", "press")
+        action whose amount no spot holds), or an action sent by ``act`` (not ``physical``: no
+        button needed); returns a refusal or None."""
+        return self.guarded(lambda: self.table.press(button, amount, physical=physical),
+                            f"pressing {button}", "press")
 
     def guarded(self, step: Callable[[], str | None], what: str, kind: str) -> str | None:
         """Run one step of the table on the loop; a failure is logged and refused, never fatal,
@@ -353,7 +380,7 @@ class Daemon:
                                  f"(1 to {MAX_BUTTON_NAME} characters)"}
             if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
                 return {"ok": False, "error": "amount must be a whole number of cents"}
-            reason = self.press(name, amount)
+            reason = self.press(name, amount, physical=cmd == "press")
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         if cmd == "links":
             return {"ok": True, "links": {

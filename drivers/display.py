@@ -125,7 +125,9 @@ class TableView:
     (``"online"`` or ``"offline: <reason>"``); ``payouts`` are the lines the
     dealer pays and collects by (``"Seat 3 main: PAY $15.00"``), in order;
     ``dealer_seat`` is the player-dealer's seat (None: the house deals);
-    ``pots`` are a pot game's pots in words.
+    ``pots`` are a pot game's pots in words; ``notice`` is why the dealer's last
+    press or command was refused (None once the table's state has changed
+    since), shown apart from the alerts: ``??`` marks a refusal, ``!!`` an alert.
     """
 
     table_id: str
@@ -142,6 +144,7 @@ class TableView:
     payouts: tuple[str, ...] = ()
     dealer_seat: int | None = None
     pots: tuple[str, ...] = ()
+    notice: str | None = None
 
 
 @runtime_checkable
@@ -189,7 +192,8 @@ def render_text(view: TableView, width: int = 78) -> str:
 
     In order: a header line (table, game, hand, phase), the devices, the
     dealer's cards, one line per seat (``>`` marks the seat in turn), the
-    payouts, the alerts, the live buttons, and last the instruction. Sections
+    payouts, the alerts (``!!``), a refusal (``??``), the live buttons, and
+    last the instruction. Sections
     with nothing in them (payouts, alerts) are left out. Face-down cards are
     ``[##]``. The result is deterministic: the same view gives the same text.
     """
@@ -244,6 +248,8 @@ def render_text(view: TableView, width: int = 78) -> str:
         lines.append("Alerts:")
         for alert in view.alerts:
             add(f"  !! {alert}", indent="     ")
+    if view.notice is not None:
+        add(f"Refused: ?? {view.notice}", indent="     ")
 
     buttons = "  ".join(name.upper() for name in view.live_buttons)
     add(f"Buttons: {buttons or '(none)'}")
@@ -270,14 +276,18 @@ class LogRenderer:
     """Writes the text block to ``stream`` (default ``sys.stderr``) each time it changes, without flooding.
 
     Blocks are separated by a blank line. A view that renders exactly as the
-    last one writes nothing. Up to ``burst`` blocks are written at once, then at
-    most one every ``every`` seconds (a token bucket): a flood of changes (a
-    stuck button, a client pressing in a loop) writes the newest view once a
-    second, after a line saying how many views were left out, while a dealer's
-    pace is never held back. A view held back is written when its turn comes
-    (by a timer on the running asyncio loop, if any, else at the next
-    :meth:`show`) or at :meth:`close`. The stream is flushed after each block and
-    is never closed (it belongs to the caller).
+    last one writes nothing. A view that tells the dealer something new (its
+    instruction or its live buttons differ from the last view written) is
+    always written at once: a prompt is never left out of the log. Views that
+    change only in the rest (notices, chip readings) are rate limited: up to
+    ``burst`` blocks at once, then at most one every ``every`` seconds (a token
+    bucket), so a flood (a stuck button, a client pressing in a loop, each
+    press refused) writes the newest view once a second, after a line saying how
+    many views were left out, while a dealer's pace is never held back. A view
+    held back is written when its turn comes (by a timer on the running asyncio
+    loop, if any, else at the next :meth:`show`), or left out when a newer view
+    comes first, or written at :meth:`close`. The stream is flushed after each
+    block and is never closed (it belongs to the caller).
 
     >>> import io
     >>> out = io.StringIO()
@@ -298,30 +308,35 @@ class LogRenderer:
         self._tokens = float(burst)
         self._stamp = clock()
         self._last: str | None = None
+        self._last_prompt: tuple[str, tuple[str, ...]] | None = None
         self._held: str | None = None
+        self._held_prompt: tuple[str, tuple[str, ...]] | None = None
         self._left_out = 0
         self._timer: asyncio.TimerHandle | None = None
         self._closed = False
 
     def show(self, view: TableView) -> None:
-        """Write ``view``'s block (now, or when the rate allows), unless it is the same as the last one."""
+        """Write ``view``'s block unless it is the same as the last one: now if it changes the
+        instruction or the live buttons, else now or when the rate allows."""
         if self._closed:
             return
         text = render_text(view, self._width)
         if self._held is not None and text != self._held:
             self._left_out += 1
         self._held = None if text == self._last else text
-        self._release()
+        self._held_prompt = (view.instruction, tuple(view.live_buttons))
+        self._release(now=self._held_prompt != self._last_prompt)
 
-    def _release(self) -> None:
-        """Write the view held back if a token is free, else make sure it is written when one is."""
-        now = self._clock()
-        self._tokens = min(float(self._burst), self._tokens + (now - self._stamp) / self._every)
-        self._stamp = now
+    def _release(self, *, now: bool = False) -> None:
+        """Write the view held back if a token is free (or ``now``, whatever the rate), else make sure
+        it is written when one is."""
+        clock = self._clock()
+        self._tokens = min(float(self._burst), self._tokens + (clock - self._stamp) / self._every)
+        self._stamp = clock
         if self._held is None:
             return
-        if self._tokens >= 1:
-            self._tokens -= 1
+        if self._tokens >= 1 or now:
+            self._tokens = max(0.0, self._tokens - 1)
             self._write(self._held)
             return
         if self._timer is None:
@@ -343,6 +358,7 @@ class LogRenderer:
         stream.write(("" if self._last is None else "\n") + left_out + text + "\n")
         stream.flush()
         self._last = text
+        self._last_prompt = self._held_prompt
         self._held = None
         self._left_out = 0
 

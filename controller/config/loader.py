@@ -77,7 +77,7 @@ MAX_ANTENNA = 32
 MAX_PIN = 27
 
 _SECTIONS = {
-    "table": ("id", "game", "seats", "state_dir"),
+    "table": ("id", "game", "seats", "state_dir", "payout_check"),
     "limits": ("min_bet", "max_bet"),
     "game": None,
     "devices": None,
@@ -88,6 +88,7 @@ _SECTIONS = {
     "pit": ("publish", "sync", "control", "curve_secret_key", "curve_clients"),
     "supervisors": None,
     "display": ("mode",),
+    "screen": ("listen", "port"),
     "integrity": ("manifest",),
 }
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]+")
@@ -115,6 +116,20 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class ScreenConfig:
+    """The dealer's touch screen server: the loopback address and port it listens on."""
+
+    listen: str
+    port: int
+
+
+SCREEN_PORT = 8070
+"""The dealer screen's port when ``[screen] port`` is not given."""
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+"""The addresses the dealer screen may listen on: the kiosk runs on the table's own computer."""
+
+
+@dataclass(frozen=True)
 class Config:
     """A checked table configuration. ``antennas`` maps antenna -> (seat, spot)."""
 
@@ -135,6 +150,10 @@ class Config:
     supervisors: Mapping[str, str]
     display: DisplayConfig
     integrity_manifest: Path | None = None
+    screen: ScreenConfig | None = None
+    """The dealer screen, when the table has one (``[screen]``): then no button is required."""
+    payout_check: bool = True
+    """Whether NEXT checks that every settled spot was paid and collected (``payout_mismatch``)."""
 
 
 class ConfigError(Exception):
@@ -256,13 +275,15 @@ class _Parser:
             self.fail("table.seats", f"must be 1..{MAX_SEATS}, not {seats}")
             seats = None
         state_dir = self.path(table, "table.state_dir", "/var/lib/table-controller")
+        payout_check = self.value(table, "table.payout_check", bool, True)
         limits = self.limits()
         rules = self.rules(game)
         boards = self.boards()
         antennas = self.antennas(seats, game)
         chips = self.section(self.data, "chips", False)
         registry = self.path(chips, "chips.registry", "/etc/table-controller/chips.csv")
-        buttons = self.pins("buttons", game)
+        screen = self.screen()
+        buttons = self.pins("buttons", game, screen is not None)
         lights = self.pins("lights", game)
         named = self.data.get("buttons")
         for name in lights:
@@ -295,6 +316,8 @@ class _Parser:
             supervisors=supervisors,
             display=DisplayConfig(_known(mode)),
             integrity_manifest=manifest,
+            screen=screen,
+            payout_check=payout_check is not False,
         )
 
     def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:
@@ -381,9 +404,27 @@ class _Parser:
                 found[int(name)] = (seat, spot)
         return found
 
-    def pins(self, kind: str, game: GameSpec | None) -> dict[str, int]:
+    def screen(self) -> ScreenConfig | None:
+        if "screen" not in self.data:
+            return None
+        section = self.section(self.data, "screen", True)
+        listen = self.value(section, "screen.listen", str, "127.0.0.1")
+        port = self.value(section, "screen.port", int, SCREEN_PORT)
+        if listen is not None and listen not in LOOPBACK:
+            self.fail("screen.listen", f"must be a loopback address ({', '.join(LOOPBACK)}): the "
+                                       f"screen's kiosk runs on the table's computer, not {listen!r}")
+        if port is not None and not 1 <= port <= 65535:
+            self.fail("screen.port", f"must be 1..65535, not {port}")
+        if section is None or listen is None or port is None:
+            return None
+        return ScreenConfig(listen, port)
+
+    def pins(self, kind: str, game: GameSpec | None, screen: bool = False) -> dict[str, int]:
+        """The ``[buttons]`` or ``[lights]`` pins by button name. ``[buttons]`` and the buttons
+        the game needs are required unless the table has a dealer screen (``screen``), on which
+        every action has a button of its own."""
         found: dict[str, int] = {}
-        section = self.section(self.data, kind, kind == "buttons") or {}
+        section = self.section(self.data, kind, kind == "buttons" and not screen) or {}
         usable = () if game is None else game.buttons_required + game.buttons_optional
         for name in section:
             key = f"{kind}.{name}"
@@ -402,7 +443,7 @@ class _Parser:
             else:
                 self.used_pins[pin] = key
                 found[name] = pin
-        if kind == "buttons" and game is not None and isinstance(self.data.get(kind), dict):
+        if kind == "buttons" and game is not None and not screen and isinstance(self.data.get(kind), dict):
             for name in game.buttons_required:
                 if name not in section:
                     self.fail(f"buttons.{name}", f"missing: {self.game_name} needs this button")

@@ -35,7 +35,7 @@ def state_machine_markdown() -> str:
     graph = graph[graph.index("stateDiagram-v2"):]
     rows = [
         f"| `{t['trigger']}` | {_cell(t['source'])} | {_cell(t['dest'])} | "
-        f"{t.get('conditions', '')} | {t.get('after', '')} |"
+        f"{t.get('conditions', '')} | {t.get('before', t.get('after', ''))} |"
         for t in TRANSITIONS
     ]
     return "\n".join([
@@ -48,8 +48,11 @@ def state_machine_markdown() -> str:
         "change. A card from the shoe and every game action (`act`, with the action's name:",
         "a button or control command) are internal transitions of `in_hand`; after each, the",
         "table triggers `settle`, which moves on once the game's hand has its results.",
+        "The phase is the table state's: a transition that changes it journals its step",
+        "first (`deal`, `next`, `void`), so the machine moves only to the phase the",
+        "journaled events already set; `settle` is the one move the machine makes itself.",
         "",
-        "| trigger | from | to | condition | then |",
+        "| trigger | from | to | condition | does |",
         "|---|---|---|---|---|",
         *rows,
         "",

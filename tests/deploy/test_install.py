@@ -28,6 +28,8 @@ PROGRAM = {
     "/opt/table-controller/manifest.json": ("0444", "root:root"),
     "/etc/systemd/system/table-controller.service": ("0644", "root:root"),
     "/etc/systemd/system/table-controller-retry.timer": ("0644", "root:root"),
+    "/etc/systemd/system/table-controller-screen.service": ("0644", "root:root"),
+    "/etc/systemd/system/table-controller-kiosk.service": ("0644", "root:root"),
     "/etc/modules-load.d/table-controller.conf": ("0644", "root:root"),
     "/usr/local/bin/table-controller": ("0777", "root:root"),          # a symbolic link
 }
@@ -51,6 +53,8 @@ SYSTEM_FOLDERS = {"/opt", "/etc", "/etc/systemd", "/etc/systemd/system", "/etc/u
 SOURCES = {
     "/etc/systemd/system/table-controller.service": "systemd/table-controller.service",
     "/etc/systemd/system/table-controller-retry.timer": "systemd/table-controller-retry.timer",
+    "/etc/systemd/system/table-controller-screen.service": "systemd/table-controller-screen.service",
+    "/etc/systemd/system/table-controller-kiosk.service": "systemd/table-controller-kiosk.service",
     "/etc/udev/rules.d/70-table-devices.rules": "deploy/70-table-devices.rules",
     "/etc/modules-load.d/table-controller.conf": "deploy/modules-load.conf",
     "/etc/table-controller/table.toml": "deploy/table.toml",

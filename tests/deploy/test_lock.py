@@ -1,7 +1,7 @@
 """The hash-pinned locks of ``deploy/``: the table's names exactly the runtime dependencies of
 ``pyproject.toml`` (and what they need, and the build backend), each pinned with the hashes of its files;
-the podium PC's adds the monitor extra with the same pins; and ``deploy/install.sh`` refuses to install
-when a wheel does not match its hash or the lock leaves a dependency out."""
+the web servers' adds the screen and monitor extras with the same pins; and ``deploy/install.sh``
+refuses to install when a wheel does not match its hash or the lock leaves a dependency out."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.deploy.conftest import INSTALL, MONITOR_LOCK, ROOT, TABLE_LOCK, Pin, read_lock
+from tests.deploy.conftest import INSTALL, ROOT, TABLE_LOCK, WEB_LOCK, Pin, read_lock, run_install
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 DIRECT = "table-controller (pyproject.toml)"
@@ -52,12 +52,14 @@ def test_the_table_lock_pins_exactly_the_runtime_dependencies_with_hashes() -> N
     assert {"colorzero", "six"} <= set(lock)                       # what gpiozero and transitions need
 
 
-def test_the_monitor_lock_adds_the_monitor_extra_to_the_tables_pins() -> None:
-    table, monitor = read_lock(TABLE_LOCK), read_lock(MONITOR_LOCK)
+def test_the_web_lock_adds_the_screen_and_monitor_extras_to_the_tables_pins() -> None:
+    table, web = read_lock(TABLE_LOCK), read_lock(WEB_LOCK)
     extras = PROJECT["project"]["optional-dependencies"]
-    assert_complete(monitor, requirements(PROJECT["project"]["dependencies"] + extras["monitor"]))
+    runtime = PROJECT["project"]["dependencies"] + extras["screen"] + extras["monitor"]
+    assert_complete(web, requirements(runtime))
+    assert "aiohttp" in web
     for name, pin in table.items():
-        assert (monitor[name].version, monitor[name].hashes) == (pin.version, pin.hashes), name
+        assert (web[name].version, web[name].hashes) == (pin.version, pin.hashes), name
 
 
 def test_read_lock_refuses_a_requirement_without_a_pin(tmp_path: Path) -> None:
@@ -111,3 +113,18 @@ def test_install_refuses_a_wheel_the_lock_does_not_vouch_for(tmp_path: Path, whe
     site = next((stage / "opt/table-controller/venv/lib").glob("python3*/site-packages"))
     assert not list(site.glob("pyzmq*")) and not list(site.glob("transitions*"))   # nothing installed
     assert not list(site.glob("controller*")) and not (stage / "opt/table-controller/manifest.json").exists()
+
+
+@pytest.mark.timeout(600)
+def test_install_with_the_screen_takes_aiohttp_from_the_web_lock(tmp_path: Path, wheelhouse: Path) -> None:
+    run_install(tmp_path, wheelhouse, "install", "--with-screen")
+    python = str(tmp_path / "opt/table-controller/venv/bin/python")
+    found = subprocess.run([python, "-I", "-c", "from importlib.metadata import version; "
+                            "print(version('aiohttp'), version('yarl'), version('pyzmq'))"],
+                           capture_output=True, text=True, timeout=60)
+    web = read_lock(WEB_LOCK)
+    assert found.stdout.split() == [web["aiohttp"].version, web["yarl"].version, web["pyzmq"].version], (
+        found.stderr)
+    checked = subprocess.run([python, "-I", "-m", "controller.cli", "verify"], capture_output=True, text=True,
+                             timeout=120, cwd="/")
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -1,8 +1,8 @@
 """The offline install the deployment guide documents: its ``pip download`` lines fetch the wheels the
 locks name (for the Pi: linux aarch64, CPython 3.11, every wheel matching its hash), and the program
 installs from the locks and a folder of wheels alone into a fresh virtual environment, without aiohttp,
-which only the pit monitor (the ``monitor`` extra, the podium PC's lock) needs; the daemon never imports
-it."""
+which only the pit monitor and the dealer screen (their extras, the web lock) need; the daemon never
+imports it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import MONITOR_LOCK, ROOT, TABLE_LOCK, read_lock
+from tests.deploy.conftest import ROOT, TABLE_LOCK, WEB_LOCK, read_lock
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -32,7 +32,7 @@ def documented(machine: str) -> list[str]:
 
 def test_the_documented_wheel_lists_are_the_locks() -> None:
     table, monitor = documented("table"), documented("monitor")
-    for words, lock in ((table, TABLE_LOCK), (monitor, MONITOR_LOCK)):
+    for words, lock in ((table, TABLE_LOCK), (monitor, WEB_LOCK)):
         assert words[:2] == ["pip", "download"]
         assert {"--require-hashes", "--only-binary=:all:"} <= set(words)
         assert words[-2:] == ["-r", lock.relative_to(ROOT).as_posix()]
@@ -132,7 +132,7 @@ def test_the_program_installs_from_a_folder_of_wheels_alone(offline: Path, wheel
     assert monitor.returncode == 2
     assert monitor.stderr.splitlines() == [
         "pit-monitor: needs aiohttp, which the monitor extra brings: pip install 'table-controller[monitor]'"]
-    pip_install(venv, wheelhouse, "--require-hashes", "-r", str(MONITOR_LOCK))
+    pip_install(venv, wheelhouse, "--require-hashes", "-r", str(WEB_LOCK))
     helped = subprocess.run([str(venv / "bin" / "pit-monitor"), "--help"], capture_output=True, text=True,
                             timeout=60)
     assert helped.returncode == 0, helped.stderr

@@ -217,31 +217,50 @@ def test_null_renderer_keeps_the_last_view() -> None:
 
 
 def test_log_renderer_writes_a_flood_of_changes_at_most_once_a_second_after_a_burst() -> None:
+    """Views that change only in their notices (a client pressing in a loop, each press refused)."""
     out = io.StringIO()
     now = [0.0]
     renderer = LogRenderer(out, burst=3, every=1.0, clock=lambda: now[0])
-    views = [dataclasses.replace(SAMPLE, instruction=f"step {n}") for n in range(1000)]
+    views = [dataclasses.replace(SAMPLE, alerts=(f"press {n} refused",)) for n in range(1000)]
     for view in views[:500]:                                  # 500 changes within one instant
         renderer.show(view)
-    assert out.getvalue().count("=> step") == 3               # the burst, then nothing more for now
+    assert out.getvalue().count("refused") == 3               # the burst, then nothing more for now
     now[0] = 1.0
     renderer.show(views[500])                                 # a token is back: the newest view is written
-    assert out.getvalue().count("=> step") == 4
+    assert out.getvalue().count("refused") == 4
     assert "(497 views of the display left out of the log: they changed too fast)\n" in out.getvalue()
-    assert out.getvalue().rstrip().endswith("=> step 500")
+    assert "press 500 refused" in out.getvalue()
     for view in views[501:]:
         renderer.show(view)
     renderer.close()                                          # the last view is never lost
-    assert out.getvalue().count("=> step") == 5
-    assert out.getvalue().rstrip().endswith("=> step 999")
+    assert out.getvalue().count("refused") == 5
+    assert "press 999 refused" in out.getvalue()
+
+
+def test_log_renderer_never_leaves_out_a_change_of_instruction_or_of_the_buttons() -> None:
+    """However fast they come, a view that tells the dealer something new (a re-buy-or-leave prompt
+    right after the settlement, another button lit) is written (issue 18 item 8)."""
+    out = io.StringIO()
+    renderer = LogRenderer(out, burst=1, every=1.0, clock=lambda: 0.0)
+    steps = [dataclasses.replace(SAMPLE, instruction=f"step {n}") for n in range(50)]
+    lit = [dataclasses.replace(steps[-1], live_buttons=buttons) for buttons in (("deal",), ("next",))]
+    for view in (*steps, *lit):
+        renderer.show(view)
+        renderer.show(dataclasses.replace(view, alerts=("a notice",)))   # a repeat may be left out
+    text = out.getvalue()
+    assert [line for line in text.splitlines() if line.startswith("=> ")] == [
+        f"=> step {n}" for n in range(50)] + ["=> step 49"] * 2
+    assert "Buttons: DEAL\n" in text and "Buttons: NEXT\n" in text
+    assert "left out of the log" in text
 
 
 async def test_log_renderer_writes_a_held_view_when_its_turn_comes_on_the_loop() -> None:
     out = io.StringIO()
     renderer = LogRenderer(out, burst=1, every=0.05)
+    noticed = dataclasses.replace(SAMPLE, alerts=("a notice",))
     renderer.show(SAMPLE)
-    renderer.show(SETTLED)                                    # held back: no token left
-    assert "PAY" not in out.getvalue()
+    renderer.show(noticed)                                    # held back: no token left
+    assert "a notice" not in out.getvalue()
     await asyncio.sleep(0.3)                                  # the timer is due after 0.05 s
-    assert out.getvalue().endswith(render_text(SETTLED) + "\n")
+    assert out.getvalue().endswith(render_text(noticed) + "\n")
     renderer.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import selectors
 import signal
 import socket
@@ -39,16 +40,23 @@ def chip(kind: str, number: int) -> list[Any]:
 
 
 def free_ports(count: int) -> list[int]:
-    """``count`` distinct ports free on 127.0.0.1 now (all held open together while chosen, so
-    the kernel cannot hand out one twice)."""
-    held = [socket.socket() for _ in range(count)]
+    """``count`` different free ports below the kernel's ephemeral range (where the outgoing
+    connections of a browser or another test would take a port just freed), held open while they
+    are picked so that none is given twice."""
+    sockets: list[socket.socket] = []
     try:
-        for sock in held:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in held]
+        while len(sockets) < count:
+            s = socket.socket()
+            try:
+                s.bind(("127.0.0.1", random.randrange(20000, 32000)))
+            except OSError:
+                s.close()
+                continue
+            sockets.append(s)
+        return [s.getsockname()[1] for s in sockets]
     finally:
-        for sock in held:
-            sock.close()
+        for s in sockets:
+            s.close()
 
 
 class LineProcess:

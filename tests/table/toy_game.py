@@ -33,6 +33,7 @@ from controller.games.interface import (
     SessionEvent,
     Settled,
     StackChanged,
+    Stacks,
     Target,
     WagerResult,
 )
@@ -222,15 +223,15 @@ class Toy(Game[ToyRound]):
         return 6
 
     def bet_problems(self, bets: Bets, session: Session) -> list[str]:
-        problems = [f"seat {seat} bets {spots['main']} with a stack of {session.stack(seat)}"
+        problems = [f"seat {seat} bets {spots['main']} with a stack of {session[Stacks].stack(seat)}"
                     for seat, spots in sorted(bets.items())
-                    if spots.get("main", 0) > session.stack(seat)]
+                    if spots.get("main", 0) > session[Stacks].stack(seat)]
         if not any(spots.get("main", 0) for spots in bets.values()):
             problems.append("no seat has a main wager")
         return problems
 
     def start(self, bets: Bets, session: Session) -> tuple[ToyRound, tuple[GameEvent, ...]]:
-        seats = tuple(ToySeat(seat, session.stack(seat), (ToyHand(wager=spots["main"]),))
+        seats = tuple(ToySeat(seat, session[Stacks].stack(seat), (ToyHand(wager=spots["main"]),))
                       for seat, spots in sorted(bets.items()) if spots.get("main", 0))
         return ToyRound(seats), ()
 
@@ -238,7 +239,7 @@ class Toy(Game[ToyRound]):
         net: dict[int, int] = {}
         for result in hand.results() or ():
             net[result.seat] = net.get(result.seat, 0) + result.payout
-        return tuple(StackChanged(seat, session.stack(seat) + amount, "result")
+        return tuple(StackChanged(seat, session[Stacks].stack(seat) + amount, "result")
                      for seat, amount in sorted(net.items()) if amount)
 
     def command(self, name: str, args: Mapping[str, object], session: Session,

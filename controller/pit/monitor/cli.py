@@ -58,7 +58,9 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
 
 def parser() -> argparse.ArgumentParser:
     """The command line."""
-    top = argparse.ArgumentParser(prog="pit-monitor", description=__doc__.split("\n")[0])
+    top = argparse.ArgumentParser(
+        prog="pit-monitor",
+        description="The pit-monitor command: serve the floor page, record every event, report the ratings.")
     sub = top.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="follow the tables and serve the floor page")
     _table_options(serve)
@@ -131,7 +133,8 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
         host, port = runner.addresses[0][:2]
         scheme = "https" if tls else "http"
         shown = f"[{host}]" if ":" in host else host
-        print(f"pit-monitor: serving {scheme}://{shown}:{port}/ for {len(sources)} tables", flush=True)
+        tables = f"{len(sources)} table{'' if len(sources) == 1 else 's'}"
+        print(f"pit-monitor: serving {scheme}://{shown}:{port}/ for {tables}", flush=True)
         await asyncio.gather(*(f.run() for f in followers))
     finally:
         await runner.cleanup()

@@ -58,7 +58,7 @@ SHOE_ALERTS = frozenset({"card_out_of_turn", "card_unreadable"})
 """Alerts for a card that left the shoe without being dealt: their ``index`` counts as drawn."""
 
 SKIPPED = ("live_buttons", "alerts", "instruction", "notice", "actions", "commands", "live",
-           "device_status")
+           "device_status", "chips")
 """Keys of the snapshot's state the model does not keep."""
 
 
