@@ -38,6 +38,7 @@ from controller.security.supervisor_pins import verify_pin
 from controller.service.status import table_status
 from controller.service.systemd import SystemdLink
 from controller.table.machine import Table, TableSettings
+from controller.table.pit_actions import PIT_COMMANDS
 from controller.table.views import dealer_view, table_picture
 from drivers.board import BoardDriver, BoardSetup
 from drivers.buttons import DealerPanel
@@ -95,10 +96,11 @@ class Daemon:
             limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
             buttons=tuple(config.buttons), boards=tuple(config.boards),
             chips=tuple(sorted({chip.value for chip in self.registry if chip.is_active})),
-            payout_check=config.payout_check,
+            payout_check=config.payout_check, tray=config.tray,
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
-                           write=self.write, epoch=self.start.epoch)
+                           write=self.write, epoch=self.start.epoch,
+                           remake=lambda limits: spec.make(config.rules, limits))
         self.renderer = make_renderer(config.display.mode)
         self.supervisors = SupervisorGate(config.supervisors)
         self.stopping = asyncio.Event()
@@ -388,6 +390,13 @@ class Daemon:
                 driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
                 for driver in self.boards
             }}
+        if cmd in PIT_COMMANDS:
+            if "supervisor" not in request:
+                return {"ok": False, "error": f"{cmd} is a supervisor's command: it needs "
+                                              "the supervisor's id and PIN"}
+            name = str(cmd)
+            return self.answer(self.guarded(lambda: self.table.pit_command(name, request),
+                                            f"running {name}", "command"))
         if cmd == "shoe_resync":
             supervisor = request.get("supervisor")
             if not isinstance(supervisor, str):
@@ -401,6 +410,11 @@ class Daemon:
             reason = self.guarded(lambda: self.table.command(cmd, request), f"running {cmd}", "command")
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         return {"ok": False, "error": f"unknown command {str(cmd)[:40]!r}"}
+
+    @staticmethod
+    def answer(reason: str | None) -> dict[str, Any]:
+        """The control socket's reply to a step that was taken (None) or refused (the reason)."""
+        return {"ok": True} if reason is None else {"ok": False, "error": reason}
 
     async def authenticate(self, request: dict[str, Any], client: str | None) -> str | None:
         """Check a supervisor's id and PIN (the slow hash runs off the loop); every refusal is

@@ -20,6 +20,11 @@
 # $DESTDIR/.install-owners: "MODE OWNER:GROUP PATH" (a PATH ending in / stands for its
 # whole tree, the virtual environment).
 #
+# The dependencies are installed from deploy/requirements.lock alone (with --with-screen,
+# deploy/requirements-web.lock: the same and aiohttp's), each pinned with the hashes of
+# its files (pip --require-hashes: a wheel that does not match is refused and nothing
+# is installed), then the program itself with no dependency resolution.
+#
 # PYTHON is the interpreter of the virtual environment (default python3). PIP_OPTIONS
 # go to pip, e.g. PIP_OPTIONS="--no-index --find-links /media/usb/wheels" on a Pi
 # without internet.
@@ -128,13 +133,18 @@ install_program() {
     tar -C "$SOURCE" --exclude=__pycache__ -cf - pyproject.toml README.md controller drivers \
         firmware_bridge | tar -C "$BUILD" -xf -
     "$PYTHON" -m venv --clear --system-site-packages "$DESTDIR$VENV"
-    # The dealer screen's server needs aiohttp: the screen extra.
-    local target="$BUILD"
-    if [ "$WITH_SCREEN" = yes ]; then
-        target="$BUILD[screen]"
-    fi
+    # Every dependency (and setuptools, to build the program with) as locked, from wheels, into the venv
+    # even when the system's site-packages has the same version; then the program, built with that
+    # setuptools and nothing else fetched. The dealer screen's server needs aiohttp: the screen extra,
+    # in the web lock.
+    local lock=requirements.lock
+    [ "$WITH_SCREEN" = yes ] && lock=requirements-web.lock
     # shellcheck disable=SC2086  # PIP_OPTIONS is a list of options
-    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS "$target"
+    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS \
+        --require-hashes --only-binary=:all: --force-reinstall -r "$SOURCE/deploy/$lock"
+    # shellcheck disable=SC2086
+    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS \
+        --no-index --no-deps --no-build-isolation --check-build-dependencies "$BUILD"
     # Byte code that Python checks against the source at every import: the manifest's hashes of
     # the sources then cover what really runs (a changed .pyc alone is never used).
     "$DESTDIR$VENV/bin/python" -I -m compileall -q -f --invalidation-mode checked-hash \

@@ -127,7 +127,8 @@ class TableView:
     ``dealer_seat`` is the player-dealer's seat (None: the house deals);
     ``pots`` are a pot game's pots in words; ``notice`` is why the dealer's last
     press or command was refused (None once the table's state has changed
-    since), shown apart from the alerts: ``??`` marks a refusal, ``!!`` an alert.
+    since), shown apart from the alerts: ``??`` marks a refusal, ``!!`` an alert;
+    ``message`` is the pit's message to the dealer, shown until acknowledged.
     """
 
     table_id: str
@@ -145,6 +146,7 @@ class TableView:
     dealer_seat: int | None = None
     pots: tuple[str, ...] = ()
     notice: str | None = None
+    message: str | None = None
 
 
 @runtime_checkable
@@ -250,6 +252,8 @@ def render_text(view: TableView, width: int = 78) -> str:
             add(f"  !! {alert}", indent="     ")
     if view.notice is not None:
         add(f"Refused: ?? {view.notice}", indent="     ")
+    if view.message is not None:
+        add(f"From the pit: {view.message} (ACKNOWLEDGE when read)", indent="     ")
 
     buttons = "  ".join(name.upper() for name in view.live_buttons)
     add(f"Buttons: {buttons or '(none)'}")

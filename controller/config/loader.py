@@ -47,6 +47,7 @@ from controller.games.spec import GameSpec
 from controller.pit.server import is_local_endpoint, load_secret_key
 from controller.plugins import PluginError
 from controller.security.supervisor_pins import looks_like_pin_hash
+from controller.table.tray import TRAY, TRAY_WORD
 
 BUTTON_NAMES = (
     "deal",
@@ -131,7 +132,8 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 @dataclass(frozen=True)
 class Config:
-    """A checked table configuration. ``antennas`` maps antenna -> (seat, spot)."""
+    """A checked table configuration. ``antennas`` maps antenna -> (seat, spot); the chip tray's
+    antenna, if one is ``"tray"``, maps to :data:`~controller.table.tray.TRAY`."""
 
     source: Path
     table_id: str
@@ -154,6 +156,11 @@ class Config:
     """The dealer screen, when the table has one (``[screen]``): then no button is required."""
     payout_check: bool = True
     """Whether NEXT checks that every settled spot was paid and collected (``payout_mismatch``)."""
+
+    @property
+    def tray(self) -> bool:
+        """Whether an antenna is the chip tray (``[antennas] N = "tray"``)."""
+        return TRAY in self.antennas.values()
 
 
 class ConfigError(Exception):
@@ -386,11 +393,18 @@ class _Parser:
                 self.fail(key, f"the antenna number must be 1..{MAX_ANTENNA}")
                 continue
             if not isinstance(value, str):
-                self.fail(key, f'must be a string "seat:spot", not {describe(value)}')
+                self.fail(key, f'must be a string "seat:spot" or "tray", not {describe(value)}')
+                continue
+            if value == TRAY_WORD:
+                if TRAY in owners:
+                    self.fail(key, f"the tray is already on antenna {owners[TRAY]}")
+                else:
+                    owners[TRAY] = int(name)
+                    found[int(name)] = TRAY
                 continue
             match = re.fullmatch(r"([0-9]+):([a-z_]+)", value)
             if match is None:
-                self.fail(key, f'must be "seat:spot" like "1:main", not {value!r}')
+                self.fail(key, f'must be "seat:spot" like "1:main", or "tray", not {value!r}')
                 continue
             seat, spot = int(match[1]), match[2]
             if seats is not None and not 1 <= seat <= seats:

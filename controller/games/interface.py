@@ -249,6 +249,13 @@ class Hand(ABC):
     def view(self) -> HandView:
         """What the public may see now: face-down cards are None."""
 
+    def house_result(self) -> int:
+        """What the house's chips (the table's tray) gain from this settled hand, in cents:
+        collected minus paid on the wagers the house banks, plus any fee it takes in chips. By
+        default every wager is the house's: the negated sum of the payouts. A game where players
+        bank, or whose house takes only a rake dropped in a box, says so here."""
+        return -sum(result.payout for result in self.results() or ())
+
     def void(self) -> tuple[GameEvent, ...]:
         """The events a misdeal's void brings (cards turned up before they are mucked); none by default."""
         return ()

@@ -37,15 +37,19 @@ from transitions import Machine
 
 from controller.events import table as events
 from controller.events.codec import encode
+from controller.events.floor import LimitsSet, MessageAcknowledged
 from controller.events.hand import Alerted
 from controller.events.registry import Event
-from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError, Stacks
+from controller.events.tray import TrayCounted
+from controller.games.interface import Decision, Game, GameEvent, Hand, Limits, RuleError, Stacks
 from controller.games.parts.money import amount_problem, dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
-from controller.table import shoe_checks
+from controller.table import shoe_checks, tray
 from controller.table.chip_checks import CHIP_ALERT_CODES, chip_alerts
-from controller.table.state import DeviceState, TableState
+from controller.table.pit_actions import pit_events
+from controller.table.state import DeviceState, MakeGame, TableState
+from controller.table.tray import TRAY
 from drivers.inputs import (
     CardDrawn,
     CardUnreadable,
@@ -78,6 +82,10 @@ TRANSITIONS: list[dict[str, Any]] = [
 TABLE_BUTTONS = ("deal", "next", "void")
 """Buttons the table itself answers; every other button names a game action."""
 
+FLOOR_ACTIONS = ("call_floor", "acknowledge")
+"""The dealer's actions towards the pit, open outside the machine's phases: ``call_floor`` at any
+time (a ``floor_called`` alert), ``acknowledge`` while the pit's message is shown."""
+
 log = logging.getLogger(__name__)
 
 
@@ -96,6 +104,8 @@ class TableSettings:
     """The chip registry's denominations in cents, ascending (a screen pays in the fewest chips)."""
     payout_check: bool = True
     """Whether NEXT checks each settled spot's chips (``payout_mismatch``; ``[table] payout_check``)."""
+    tray: bool = False
+    """Whether an antenna is the chip tray (``[antennas] N = "tray"``: :mod:`controller.table.tray`)."""
 
 
 Clock = Callable[[], str]
@@ -132,11 +142,14 @@ class Table:
         write: Callable[[Sequence[Record]], None],
         publish: Callable[[bytes, bytes], None] | None = None,
         epoch: int | None = None,
+        remake: MakeGame | None = None,
     ) -> None:
+        """``remake`` binds the game to other limits (the pit's ``set_limits``; None: refused)."""
         self.settings = settings
         self.epoch = epoch
         """The epoch every event is published in (see :mod:`controller.journal.high_water`)."""
-        self.state = TableState(game=game, devices={name: DeviceState() for name in settings.boards})
+        self.state = TableState(game=game, devices={name: DeviceState() for name in settings.boards},
+                                remake=remake)
         self._clock = clock
         self._write = write
         self._publish = publish
@@ -195,7 +208,7 @@ class Table:
         apply only the records after it.
         """
         if checkpoint is not None:
-            self.state = TableState.from_checkpoint(self.state.game, checkpoint)
+            self.state = TableState.from_checkpoint(self.state.game, checkpoint, self.state.remake)
             for name in self.settings.boards:   # a board configured since the checkpoint
                 self.state.devices.setdefault(name, DeviceState())
         count = 0
@@ -209,10 +222,42 @@ class Table:
     def open(self, *, recovered: bool, journal_damage: str | None = None) -> None:
         """Announce the table (``table.opened``) and report journal damage."""
         settings = self.settings
-        self._step([events.TableOpened(settings.game_name, settings.seats, dict(settings.limits),
-                                       recovered)])
+        self._step([events.TableOpened(settings.game_name, settings.seats, self.limits(), recovered)])
         if journal_damage is not None:
             self._alert("journal_corrupt", "critical", journal_damage)
+
+    def limits(self) -> dict[str, int]:
+        """The table's limits now, in cents: the pit's last ``set_limits``, else the configuration's."""
+        set_by_pit = self.state.floor.limits
+        if set_by_pit is None:
+            return dict(self.settings.limits)
+        return {"min_bet": set_by_pit.min_bet, "max_bet": set_by_pit.max_bet}
+
+    def pit_command(self, name: str, args: Mapping[str, Any]) -> str | None:
+        """One of the pit's commands (:data:`PIT_COMMANDS`: close or open the table, set its limits,
+        a message to the dealer, a tray fill or credit); returns None if it was taken, else why not.
+        ``args`` carries the supervisor's id, already authenticated."""
+        configured = Limits(self.settings.limits["min_bet"], self.settings.limits["max_bet"])
+        made = pit_events(name, args, self.state, has_tray=self.settings.tray, configured=configured)
+        if isinstance(made, str):
+            return self._refuse(f"{name}: {made}")
+        for event in made:
+            if isinstance(event, LimitsSet):
+                problem = self._limits_problem(Limits(event.min_bet, event.max_bet))
+                if problem is not None:
+                    return self._refuse(f"{name}: {problem}")
+        self._step(made)
+        return None
+
+    def _limits_problem(self, limits: Limits) -> str | None:
+        """Why the game cannot be bound to ``limits`` (no way to, or its rules refuse them)."""
+        if self.state.remake is None:
+            return "this table's limits cannot be changed"
+        try:
+            self.state.remake(limits)
+        except ValueError as error:
+            return str(error)
+        return None
 
     def command(self, name: str, args: Mapping[str, Any]) -> str | None:
         """A game's control command that changes the session (:attr:`Game.commands`); returns
@@ -310,7 +355,9 @@ class Table:
 
     def handle(self, item: DriverInput) -> None:
         """Take one input from a board's driver (buttons come through :meth:`press`)."""
-        if isinstance(item, CardDrawn):
+        if isinstance(item, SpotWager) and (item.seat, item.spot) == TRAY:
+            self._on_tray(item)
+        elif isinstance(item, CardDrawn):
             self._on_card(item)
         elif isinstance(item, SpotWager):
             self._on_spot(item)
@@ -345,6 +392,8 @@ class Table:
         action sent by the control socket's ``act`` (a dealer screen) needs no button."""
         if physical and button in TABLE_BUTTONS and button not in self.settings.buttons:
             return self._refuse(f"there is no {button!r} button at this table")
+        if button in FLOOR_ACTIONS:
+            return self._floor_action(button)
         problem = amount_problem(amount) if amount is not None else None
         if problem is not None:
             return self._refuse(f"{button}: {problem}")
@@ -356,6 +405,17 @@ class Table:
             self.act(button, self._amount(button, amount))
         else:
             getattr(self, button)()
+        return None
+
+    def _floor_action(self, action: str) -> str | None:
+        """The dealer calls the floor (any time), or acknowledges the pit's message."""
+        if action == "call_floor":
+            self._alert("floor_called", "warning", "the dealer calls the floor to the table")
+            return None
+        message = self.state.floor.message
+        if message is None:
+            return self._refuse("acknowledge: there is no message from the pit to acknowledge")
+        self._step([MessageAcknowledged(message)])
         return None
 
     def _refuse(self, reason: str) -> str:
@@ -425,6 +485,8 @@ class Table:
     def deal_problems(self) -> list[str]:
         """Why a deal cannot start now (empty when it can)."""
         problems: list[str] = []
+        if self.state.floor.closed:
+            problems.append("the table is closed by the pit")
         devices = self.state.devices
         for name in self.settings.boards:
             if not devices[name].online:
@@ -472,7 +534,10 @@ class Table:
         bets = tuple(events.Wager(seat, spot, amount) for (seat, spot), amount in sorted(state.bets.items()))
         opened = events.HandStarted(self.game.seats_in_play(layout, state.session),
                                     self.game.dealer_seat(state.session))
-        self._game_step(events.BetsClosed(bets), {"call": "start"}, started, caused, before=[opened])
+        verdict = tray.fill_verdict(state.tray)
+        checked = [verdict] if verdict is not None else []
+        self._game_step(events.BetsClosed(bets), {"call": "start"}, started, caused,
+                        before=[*checked, opened])
 
     def deal_card(self, drawn: CardDrawn) -> None:
         """After ``card``: ``card.dealt`` to where the game says, and whatever it brings about."""
@@ -499,8 +564,10 @@ class Table:
         hand changes in the session, ``hand.ended``; betting opens."""
         hand = self.state.hand
         assert hand is not None
-        self._step([*self.payout_mismatches(), *self.game.finish(hand, self.state.session),
-                    events.HandEnded(self.state.hand_no)])
+        counted = self.state.tray
+        off = tray.variance(counted.at_start, counted.amount, hand.house_result())
+        self._step([*self.payout_mismatches(), *([off] if off is not None else []),
+                    *self.game.finish(hand, self.state.session), events.HandEnded(self.state.hand_no)])
         self._sync_bets()
 
     def payout_expected(self) -> dict[tuple[int, str], int]:
@@ -637,6 +704,13 @@ class Table:
                 self._check_past_post(wager, before)
             return
         self._sync_bets()
+
+    def _on_tray(self, reading: SpotWager) -> None:
+        """The tray's chips changed: its rejected chips alerted like a spot's, its value published
+        (``tray.counted``) when it differs from the last."""
+        self._check_chips(reading)
+        if reading.amount != self.state.tray.amount:
+            self._step([TrayCounted(reading.amount)])
 
     def _check_chips(self, wager: SpotWager) -> None:
         alerts, self._flagged_chips = chip_alerts(wager, self._flagged_chips)

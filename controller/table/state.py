@@ -25,11 +25,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.events import floor
 from controller.events import table as events
 from controller.events.codec import decode
 from controller.events.hand import Alerted, Dealt, Settled
 from controller.events.registry import Event
-from controller.games.interface import Bets, Game, Hand, Session
+from controller.events.tray import TrayCounted, TrayCredited, TrayFilled, TrayTransfer
+from controller.games.interface import Bets, Game, Hand, Limits, Session
 from controller.games.session import takes
 from controller.journal.log import Record
 from controller.table import shoe_checks
@@ -44,6 +46,12 @@ def journaled_event(body: Mapping[str, Any], private: Mapping[str, Any]) -> Even
     None for a type no module registers."""
     own = {key: value for key, value in private.items() if key not in STEP_KEYS}
     return decode(body["type"], body["data"], own)
+
+MakeGame = Callable[[Limits], Game[Hand]]
+"""The game bound to other limits (the same rules): how a ``table.limits`` event reaches the game."""
+
+TRAY_CHECKED = "tray_fill_mismatch"
+"""The alert that gives the verdict on a fill or credit the tray never matched (it clears the wait)."""
 
 CARD_ALERTS_WITH_INDEX = frozenset({"card_out_of_turn", "card_unreadable"})
 """Alerts for a card that left the shoe without being dealt to a hand: they advance the shoe index."""
@@ -81,6 +89,27 @@ class ShoeState:
 
 
 @dataclass
+class TrayState:
+    """The chip tray: its ``amount`` as last counted (None before its first reading), the amount it
+    held when the hand in play started (``at_start``), and the reading a fill or credit waits for
+    (``expected``; None when none waits)."""
+
+    amount: int | None = None
+    at_start: int | None = None
+    expected: int | None = None
+
+
+@dataclass
+class FloorState:
+    """What the pit set at the table: whether it is ``closed``, its ``limits`` (None: as configured),
+    and the ``message`` shown to the dealer until acknowledged."""
+
+    closed: bool = False
+    limits: Limits | None = None
+    message: str | None = None
+
+
+@dataclass
 class TableState:
     """Everything the table knows, rebuilt from the journal after a restart.
 
@@ -89,7 +118,9 @@ class TableState:
     game's ``session_parts``. ``phase`` is the table's phase, the one the state
     machine reads and moves (:meth:`move`): ``in_hand`` from ``hand.started``,
     ``settled`` once the machine sees the hand's results, ``betting`` again from
-    ``hand.ended`` or ``hand.voided``.
+    ``hand.ended`` or ``hand.voided``. ``tray`` is the chip tray's, ``floor`` what the pit set;
+    ``remake`` binds the game to new limits when a ``table.limits`` event is applied (None: the
+    table's limits cannot change).
     """
 
     game: Game[Hand]
@@ -103,6 +134,9 @@ class TableState:
     shoe: ShoeState = field(default_factory=ShoeState)
     devices: dict[str, DeviceState] = field(default_factory=dict)
     alerts: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
+    tray: TrayState = field(default_factory=TrayState)
+    floor: FloorState = field(default_factory=FloorState)
+    remake: MakeGame | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.session.parts:
@@ -127,13 +161,26 @@ class TableState:
                         for name, d in self.devices.items()},
             "alerts": list(self.alerts),
             "session": self.session.to_json(),
+            "tray": [self.tray.amount, self.tray.expected],
+            "floor": {"closed": self.floor.closed, "message": self.floor.message,
+                      "limits": None if self.floor.limits is None else
+                      [self.floor.limits.min_bet, self.floor.limits.max_bet]},
         }
 
     @classmethod
-    def from_checkpoint(cls, game: Game[Hand], data: dict[str, Any]) -> TableState:
-        """The state that :meth:`checkpoint` took."""
+    def from_checkpoint(cls, game: Game[Hand], data: dict[str, Any],
+                        remake: MakeGame | None = None) -> TableState:
+        """The state that :meth:`checkpoint` took (``game`` bound to the limits it holds, by
+        ``remake``, when the pit had set them)."""
         shoe = data["shoe"]
-        state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"])
+        saved = data.get("floor", {})
+        limits = Limits(*saved["limits"]) if saved.get("limits") else None
+        if limits is not None and remake is not None:
+            game = remake(limits)
+        state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"], remake=remake)
+        amount, expected = data.get("tray", [None, None])
+        state.tray = TrayState(amount, None, expected)     # between hands: no hand's start to keep
+        state.floor = FloorState(saved.get("closed", False), limits, saved.get("message"))
         state.bets = {(seat, spot): amount for seat, spot, amount in data["bets"]}
         state.shoe = ShoeState(shoe["shoe_id"], shoe["decks"], shoe["last_index"],
                                Counter(shoe["seen"]), shoe["cut_card_out"],
@@ -241,6 +288,7 @@ class TableState:
         self.hand_no = body["hand"]
         self.phase = "in_hand"
         self.results = None
+        self.tray.at_start = self.tray.amount
 
     def _card_dealt(self, event: Event, body: dict[str, Any]) -> None:
         assert isinstance(event, Dealt)
@@ -254,11 +302,35 @@ class TableState:
         self.hand = None
         self.results = None
 
+    def _tray_counted(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, TrayCounted)
+        self.tray.amount = event.amount
+        if event.amount == self.tray.expected:
+            self.tray.expected = None          # the fill or credit is in the tray
+
+    def _tray_transfer(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, TrayTransfer)
+        self.tray.expected = event.expected
+
+    def _table_closed(self, event: Event, body: dict[str, Any]) -> None:
+        self.floor.closed = isinstance(event, floor.TableClosed)
+
+    def _limits_set(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, floor.LimitsSet)
+        self.floor.limits = Limits(event.min_bet, event.max_bet)
+        if self.remake is not None:
+            self.game = self.remake(self.floor.limits)
+
+    def _dealer_message(self, event: Event, body: dict[str, Any]) -> None:
+        self.floor.message = event.text if isinstance(event, floor.DealerMessage) else None
+
     def _alert(self, event: Event, body: dict[str, Any]) -> None:
         assert isinstance(event, Alerted)
         self.alerts.append({"seq": body["seq"], "hand": body["hand"], **body["data"]})
         about, code = event.about, event.code
-        if code in CARD_ALERTS_WITH_INDEX and "index" in about:
+        if code == TRAY_CHECKED:
+            self.tray.expected = None
+        elif code in CARD_ALERTS_WITH_INDEX and "index" in about:
             card = Card.parse(event.hidden["card"]) if "card" in event.hidden else None
             self._count_card(about["index"], card)
         elif code == "card_gap":
@@ -288,4 +360,12 @@ _APPLY: dict[type[Event], Callable[[TableState, Event, dict[str, Any]], None]] =
     events.HandEnded: TableState._hand_closed,
     events.HandVoided: TableState._hand_closed,
     Alerted: TableState._alert,
+    TrayCounted: TableState._tray_counted,
+    TrayFilled: TableState._tray_transfer,
+    TrayCredited: TableState._tray_transfer,
+    floor.TableClosed: TableState._table_closed,
+    floor.TableReopened: TableState._table_closed,
+    floor.LimitsSet: TableState._limits_set,
+    floor.DealerMessage: TableState._dealer_message,
+    floor.MessageAcknowledged: TableState._dealer_message,
 }

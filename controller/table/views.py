@@ -20,7 +20,7 @@ from typing import Any
 from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
 from controller.games.parts.hand_names import hand_number, split_spots
 from controller.games.parts.money import dollars
-from controller.table.machine import TABLE_BUTTONS, Table
+from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table
 from drivers.display import HandLine, SeatView, TableView
 
 BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
@@ -74,6 +74,12 @@ def public_state(table: Table) -> dict[str, Any]:
         "session": {"button": state.session[Button].seat, "level": tournament.level,
                     "blinds": list(tournament.blinds), "level_ends_at": tournament.ends_at},
         "meters": {"hands": state.hand_no, **state.session[Progressive].meters},
+        "limits": table.limits(),
+        "closed": state.floor.closed,
+        "message": state.floor.message,
+        "tray": None if not table.settings.tray else {
+            "amount": state.tray.amount, "at_hand_start": state.tray.at_start if state.in_hand else None,
+            "expected": state.tray.expected},
     }
 
 
@@ -84,7 +90,8 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
     then the game's actions the hand offers now, each with the seat and hand it
     is for, the amount range in cents (``low``/``high``, null when it takes no
     amount) and the ``spot`` whose chips carry the amount (null: the amount
-    comes with the command).
+    comes with the command); last the dealer's towards the pit: ``call_floor``
+    always, ``acknowledge`` while the pit's message is shown.
     """
     decision = table.decision()
     actions: list[dict[str, Any]] = []
@@ -97,6 +104,10 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
         for name, option in decision.actions.items():
             actions.append({"name": name, "seat": decision.seat, "hand_index": decision.hand_index,
                             "low": option.low, "high": option.high, "spot": option.spot})
+    for name in FLOOR_ACTIONS:
+        if name == "call_floor" or table.state.floor.message is not None:
+            actions.append({"name": name, "seat": None, "hand_index": None,
+                            "low": None, "high": None, "spot": None})
     return actions
 
 
@@ -217,6 +228,7 @@ def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableVi
         live_buttons=tuple(snapshot["live_buttons"]), alerts=tuple(notices),
         devices={name: device_words(table, name, d) for name, d in snapshot["devices"].items()},
         payouts=tuple(payouts), dealer_seat=snapshot["dealer"]["seat"], notice=table.notice or None,
+        message=table.state.floor.message,
         pots=tuple(f"Pot {n + 1}: {dollars(p['amount'])} for seats "
                    f"{', '.join(map(str, p['seats']))}" for n, p in enumerate(snapshot["pots"])),
     )

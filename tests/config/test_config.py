@@ -202,9 +202,11 @@ def test_shipped_example_loads() -> None:
         (
             '1 = "1:main"',
             '1 = "1-main"',
-            'antennas.1: must be "seat:spot" like "1:main", not \'1-main\'',
+            'antennas.1: must be "seat:spot" like "1:main", or "tray", not \'1-main\'',
         ),
-        ('1 = "1:main"', "1 = 1", 'antennas.1: must be a string "seat:spot", not an integer'),
+        ('1 = "1:main"', "1 = 1", 'antennas.1: must be a string "seat:spot" or "tray", not an integer'),
+        ('1 = "1:main"', '1 = "1:main"\n7 = "tray"\n8 = "tray"',
+         "antennas.8: the tray is already on antenna 7"),
         (
             '1 = "1:main"',
             '1 = "1:progressive"',
@@ -339,7 +341,7 @@ def test_every_mistake_is_reported(tmp_path: Path) -> None:
     assert problems(tmp_path, text) == [
         "table.seats: must be 1..32, not 40",
         "limits.min_bet: must be more than 0 cents, not -1",
-        'antennas.2: must be "seat:spot" like "1:main", not \'bad\'',
+        'antennas.2: must be "seat:spot" like "1:main", or "tray", not \'bad\'',
         "buttons.deal: BCM pin must be 0..27, not 99",
     ]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import stat
 import subprocess
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 import zmq.auth
 
-from tests.deploy.conftest import ROOT, run_install
+from tests.deploy.conftest import ROOT, TABLE_LOCK, read_lock, run_install
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -121,6 +122,9 @@ def test_verify_passes_on_the_install_and_catches_a_tampered_file(staged: Path) 
     assert f"manifest {staged}/opt/table-controller/manifest.json (sha256 " in checked.stdout
     assert "  ok    controller/table/machine.py matches its recorded hash" in checked.stdout
     assert "FAIL" not in checked.stdout
+    for name, pin in read_lock(TABLE_LOCK).items():              # what the lock pins, in the venv itself
+        assert re.search(rf"(?im)^  ok    {re.escape(name)} {re.escape(pin.version)} \([0-9]+ files\) "
+                         rf"matches its recorded hash$", checked.stdout), (name, checked.stdout)
     site = Path(cli(staged, "verify").stdout.splitlines()[1].removeprefix("installed files in "))
     machine = site / "controller" / "table" / "machine.py"
     cached = importlib.util.cache_from_source(str(machine))

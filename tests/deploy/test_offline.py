@@ -1,6 +1,8 @@
-"""The offline install the deployment guide documents: the wheel list it gives is what the program
-needs, and the program installs from a folder of wheels alone into a fresh virtual environment, without
-aiohttp, which only the pit monitor (the ``monitor`` extra) needs; the daemon never imports it."""
+"""The offline install the deployment guide documents: its ``pip download`` lines fetch the wheels the
+locks name (for the Pi: linux aarch64, CPython 3.11, every wheel matching its hash), and the program
+installs from the locks and a folder of wheels alone into a fresh virtual environment, without aiohttp,
+which only the pit monitor and the dealer screen (their extras, the web lock) need; the daemon never
+imports it."""
 
 from __future__ import annotations
 
@@ -8,40 +10,48 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import ROOT
+from tests.deploy.conftest import ROOT, TABLE_LOCK, WEB_LOCK, read_lock
 
 pytestmark = pytest.mark.timeout(600)
 
-
-def names(requirements: list[str]) -> set[str]:
-    """The distribution names of requirement strings (``'setuptools>=68'`` -> ``setuptools``)."""
-    return {re.split(r"[<>=!~\[; ]", requirement.strip("'\""), maxsplit=1)[0].lower()
-            for requirement in requirements}
+PI = ["--platform", "manylinux_2_28_aarch64", "--python-version", "3.11", "--implementation", "cp",
+      "--abi", "cp311"]
+"""What the Pi is to pip download: Raspberry Pi OS Bookworm 64-bit (glibc 2.36), CPython 3.11."""
 
 
-def documented(extra: str) -> set[str]:
-    """The distributions named in the guide's ``pip download`` line for the table (``extra`` empty)
-    or for a podium PC (``extra`` ``monitor``)."""
+def documented(machine: str) -> list[str]:
+    """The words of the guide's ``pip download`` line for the ``table`` or a podium PC (``monitor``)."""
     text = (ROOT / "docs" / "deployment.md").read_text()
-    marker = "<!-- wheels: monitor -->" if extra else "<!-- wheels: table -->"
-    block = text.split(marker, 1)[1].split("```", 2)[1]
-    words = " ".join(block.split("\\\n")).split()
-    listed = words[words.index("-d") + 2:]
-    return names([word for word in listed if not word.startswith("-")])
+    block = text.split(f"<!-- wheels: {machine} -->", 1)[1].split("```", 2)[1]
+    return " ".join(block.removeprefix("sh").split("\\\n")).split()
 
 
-def test_the_documented_wheel_lists_name_what_the_table_and_the_monitor_need() -> None:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    table = names(project["build-system"]["requires"] + project["project"]["dependencies"])
-    assert "aiohttp" not in table                                 # the table never runs the monitor
-    assert documented("") == table
-    assert documented("monitor") == table | names(project["project"]["optional-dependencies"]["monitor"])
-    assert "aiohttp" in names(project["project"]["optional-dependencies"]["dev"])
+def test_the_documented_wheel_lists_are_the_locks() -> None:
+    table, monitor = documented("table"), documented("monitor")
+    for words, lock in ((table, TABLE_LOCK), (monitor, WEB_LOCK)):
+        assert words[:2] == ["pip", "download"]
+        assert {"--require-hashes", "--only-binary=:all:"} <= set(words)
+        assert words[-2:] == ["-r", lock.relative_to(ROOT).as_posix()]
+    assert " ".join(PI) in " ".join(table)
+    assert "--platform" not in monitor                            # the podium PC's own platform
+
+
+def test_the_documented_line_fetches_the_pis_wheels_each_matching_its_hash(tmp_path: Path) -> None:
+    words = documented("table")
+    words[words.index("-d") + 1] = str(tmp_path)
+    words[-1] = str(ROOT / words[-1])
+    fetched = subprocess.run([sys.executable, "-m", *words[:2], "--quiet", *words[2:]], capture_output=True,
+                             text=True, timeout=300)
+    if fetched.returncode != 0 and "hash" not in fetched.stderr.lower():
+        pytest.skip(f"the Pi's wheels cannot be had from PyPI: {fetched.stderr.strip()[-500:]}")
+    assert fetched.returncode == 0, fetched.stderr
+    wheels = {path.name.split("-")[0].lower().replace("_", "-"): path.name for path in tmp_path.glob("*.whl")}
+    assert set(wheels) == set(read_lock(TABLE_LOCK))
+    assert re.fullmatch(r"pyzmq-[0-9.]+-cp311-cp311-manylinux[0-9_a-z.]*_aarch64\.whl", wheels["pyzmq"])
 
 
 def test_the_daemon_imports_no_aiohttp() -> None:
@@ -54,27 +64,24 @@ def test_the_daemon_imports_no_aiohttp() -> None:
 
 @pytest.fixture(scope="module")
 def offline(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
-    """A fresh virtual environment with the program installed from a folder of wheels alone."""
+    """A fresh virtual environment with the program installed as the guide has it for a podium PC
+    without internet: the table's lock from a folder of wheels, then the program without dependencies."""
     tmp_path = tmp_path_factory.mktemp("offline")
     source = tmp_path / "source"                       # built from a copy: the checkout stays clean
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", "build",
                                                                 "*.egg-info", ".*_cache"))
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",
-                            "--find-links", str(wheelhouse), "--wheel-dir", str(tmp_path / "wheels"),
-                            str(source)], capture_output=True, text=True, timeout=300)
-    assert built.returncode == 0, built.stderr
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    pip_install(venv, wheelhouse, "table-controller")
+    pip_install(venv, wheelhouse, "--require-hashes", "-r", str(TABLE_LOCK))
+    pip_install(venv, wheelhouse, "--no-deps", "--no-build-isolation", str(source))
     return venv
 
 
-def pip_install(venv: Path, wheelhouse: Path, what: str) -> None:
+def pip_install(venv: Path, wheelhouse: Path, *what: str) -> None:
     """``pip install WHAT`` into ``venv`` from the wheels alone."""
     done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
                            "--disable-pip-version-check", "--no-index", "--find-links", str(wheelhouse),
-                           "--find-links", str(venv.parent / "wheels"), what],
-                          capture_output=True, text=True, timeout=300)
+                           *what], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
 
 
@@ -125,7 +132,7 @@ def test_the_program_installs_from_a_folder_of_wheels_alone(offline: Path, wheel
     assert monitor.returncode == 2
     assert monitor.stderr.splitlines() == [
         "pit-monitor: needs aiohttp, which the monitor extra brings: pip install 'table-controller[monitor]'"]
-    pip_install(venv, wheelhouse, "table-controller[monitor]")
+    pip_install(venv, wheelhouse, "--require-hashes", "-r", str(WEB_LOCK))
     helped = subprocess.run([str(venv / "bin" / "pit-monitor"), "--help"], capture_output=True, text=True,
                             timeout=60)
     assert helped.returncode == 0, helped.stderr

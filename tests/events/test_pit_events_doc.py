@@ -13,7 +13,9 @@ import re
 import typing
 from pathlib import Path
 
-import controller.events.table  # noqa: F401  (registers the table's events)
+import controller.events.floor
+import controller.events.table
+import controller.events.tray  # noqa: F401  (registers the chip tray's events)
 from controller.events.registry import Event, registered, wire_fields
 from controller.games.catalog import find_game, game_names
 

@@ -26,12 +26,13 @@ def test_a_hand_played_from_the_screen_with_its_payout_checked(station: Station)
     rig = station.rig
     rig.load(["5h", "4c", "9d", "3s", "6d", "2c", "Kh"])
     state = station.check()
-    assert state["actions"] == [] and "Betting is open" in state["instruction"]
+    assert [a["name"] for a in state["actions"]] == ["call_floor"]
+    assert "Betting is open" in state["instruction"]
 
     rig.bet(1, "main", chip("a", 1), chip("a", 2))
     rig.bet(3, "main", chip("b", 1))
     rig.next("bet.placed", seat=3)
-    assert [a["name"] for a in station.check()["actions"]] == ["deal"]
+    assert [a["name"] for a in station.check()["actions"]] == ["deal", "call_floor"]
     station.touch("deal")
     rig.next("bets.closed")
     for _ in range(3):

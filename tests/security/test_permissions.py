@@ -48,7 +48,8 @@ def test_a_first_start_makes_its_state_directory_closed_to_others(tmp_path: Path
     config = write_config(tmp_path)
     config.chmod(0o600)
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
     try:
         assert proc.stderr is not None
         for line in proc.stderr:                                 # the daemon gets as far as its journal

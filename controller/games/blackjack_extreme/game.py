@@ -27,16 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from controller.games.blackjack_extreme.hand import (
-    ACTIONS,
-    FLOW,
-    PHASES,
-    SPOT,
-    BlackjackExtremeHand,
-)
+from controller.games.blackjack_extreme.actions import ACTIONS
+from controller.games.blackjack_extreme.hand import FLOW, PHASES, BlackjackExtremeHand
 from controller.games.blackjack_extreme.positions import clockwise, next_dealer, required
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
-from controller.games.blackjack_extreme.seats import PlayHand, SeatPlay
+from controller.games.blackjack_extreme.seats import SPOT, PlayHand, SeatPlay
 from controller.games.interface import (
     Bets,
     Button,

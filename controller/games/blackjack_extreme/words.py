@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from controller.games.blackjack_extreme.offers import decider, may_split, play_options
 from controller.games.blackjack_extreme.play import half, total_words
 from controller.games.blackjack_extreme.seats import SeatPlay
 from controller.games.interface import CardsView, HandView, SeatHandView, Target
@@ -76,11 +77,11 @@ def _players_prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
     if hand.hit_called:
         return f"{name} ({total}) hits: draw a card"
     options = ["draw a card to hit"] if target is not None else []
-    if "stand" in hand.play_actions():
+    if "stand" in play_options(hand):
         options.append("STAND")
     elif options:
         options[0] = "raised: must draw a card"
-    if hand.may_split(seat, held):
+    if may_split(seat, held):
         options.append(f"SPLIT (add {dollars(seat.hands[0].wager)} to the spot)")
     return f"{name} ({total}): " + ", or ".join(options)
 
@@ -113,7 +114,7 @@ def line_words(hand: BlackjackExtremeHand) -> tuple[str, ...]:
 def public_view(hand: BlackjackExtremeHand) -> HandView:
     """The hand as the pit and the display may see it: face-down cards are None; once results are
     known, the payment lines (numbered, the one to do now marked, during short-stack payments)."""
-    turn = hand.decider() if hand.phase in ("betting", "players") else None
+    turn = decider(hand) if hand.phase in ("betting", "players") else None
     seats = tuple(
         SeatHandView(seat.seat, tuple(_hand_view(seat, i) for i in range(len(seat.hands))),
                      in_turn=turn == seat.seat)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from controller.games.holdem_blackjack.hand import FLOW, PHASES, HoldemHand, forced_bets
+from controller.games.holdem_blackjack.hand import ACTION_TABLE, FLOW, PHASES, HoldemHand, forced_bets
 from controller.games.holdem_blackjack.rules import MAX_PLAYERS, SPOT, HoldemBlackjackRules
 from controller.games.interface import (
     Bets,
@@ -59,7 +59,7 @@ class HoldemBlackjack(Game[HoldemHand]):
     """The game bound to its rules (the table's ``[limits]`` play no part: the stakes say it all)."""
 
     spots = (SPOT,)
-    actions = ("check", "call", "bet", "raise", "fold", "stand")
+    actions = ACTION_TABLE.names
     phases = PHASES
     flow = FLOW
     commands = STACK_COMMANDS

@@ -165,6 +165,7 @@ function draw(next) {
   drawBanners(next.banners);
   document.getElementById("instruction").textContent = p.instruction || "";
   document.getElementById("notice").textContent = p.notice || "";
+  document.getElementById("pit-message").textContent = p.message ? `From the pit: ${p.message}` : "";
   drawDealer(p);
   drawSeats(p, next.payouts);
   drawActions(p);
