@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean system-packages
+.PHONY: demo test lint bench clean system-packages lock lock-upgrade
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,26 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/table_bench.py
 	$(BIN)/python bench/monitor_bench.py
+	$(BIN)/python bench/screen_bench.py
 	$(BIN)/python bench/bjx_math_bench.py
+
+# The hash-pinned locks of deploy/ (docs/deployment.md): the table's (what deploy/install.sh installs) and
+# the web servers' (the table's pins plus aiohttp's, for the dealer screen, install.sh --with-screen, and the
+# pit monitor on a podium PC: the screen and monitor extras). `make lock` after a change of pyproject.toml's
+# dependencies keeps every pin it can; `make lock-upgrade` takes the latest releases. From the package
+# index alone, whatever pip is configured with on this machine, with the hashes of every file of each
+# release (the Pi's wheels and this machine's alike).
+PIP_COMPILE := env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
+	CUSTOM_COMPILE_COMMAND='make lock' $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe \
+	--strip-extras --build-deps-for wheel $(LOCK_OPTIONS)
+
+lock: $(BIN)/.installed
+	$(PIP_COMPILE) --output-file deploy/requirements.lock pyproject.toml
+	$(PIP_COMPILE) --extra screen --extra monitor --constraint deploy/requirements.lock \
+		--output-file deploy/requirements-web.lock pyproject.toml
+
+lock-upgrade:
+	$(MAKE) lock LOCK_OPTIONS=--upgrade
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

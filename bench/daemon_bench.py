@@ -1,13 +1,21 @@
-"""Daemon figures: start-up time, CARD-to-``card.dealt`` latency, sustained events per second, memory.
+"""Daemon figures: start-up time, CARD-to-``card.dealt`` latency against its floor, sustained events
+per second, memory.
 
 The daemon runs as ``table-controller run`` in a subprocess (as in production,
 with gpiozero mock pins); the shoe and RFID boards are simulated in this
 process on ptys, so the moment a CARD frame is first written is known exactly
-(``SimulatedBoard.sent_log``, loop time = ``time.monotonic()``). A pit
-subscriber on its own thread stamps each event with ``time.monotonic()`` when
-it arrives; both clocks are the same CLOCK_MONOTONIC.
+(``SimulatedBoard.sent_log``, loop time = ``time.monotonic()``). A bare SUB
+socket on its own thread (:class:`Arrivals`) stamps each event with
+``time.monotonic()`` as it is received; both clocks are the same CLOCK_MONOTONIC.
 
-    .venv/bin/python bench/daemon_bench.py [--hands 40] [--burst 2000]
+In the same run, the raw pipeline floor (``bench/pipeline_floor.py``: a process
+with the same pty link, a journal append with its fsync and a ZeroMQ publish, no
+table) runs beside the daemon, fed by a shoe of its own: before each card the
+daemon is dealt, one card goes through the floor, timed the same way, so the two
+share whatever else the machine is doing at that moment. The daemon's p50 is
+given as a multiple of the floor's.
+
+    .venv/bin/python bench/daemon_bench.py [--hands 40] [--burst 2000] [--dir /dev/shm]
 """
 
 from __future__ import annotations
@@ -36,6 +44,46 @@ from firmware_bridge.link import messages
 from firmware_bridge.simulator.board import SimulatedBoard
 
 ROOT = Path(__file__).resolve().parent.parent
+
+class Arrivals:
+    """A bare SUB socket on its own thread: the arrival time of every event, stamped on receipt,
+    before anything else is done with it (the same for the daemon and the floor)."""
+
+    def __init__(self, context: zmq.Context[Any], endpoint: str, table: str) -> None:
+        self.sub = context.socket(zmq.SUB)
+        self.sub.setsockopt(zmq.SUBSCRIBE, f"{table}/".encode())
+        self.sub.setsockopt(zmq.RECONNECT_IVL, 20)
+        self.sub.setsockopt(zmq.LINGER, 0)
+        self.sub.connect(endpoint)
+        self.seen: dict[int, float] = {}
+        """When the event of each seq arrived (heartbeats left out)."""
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run)
+        self.thread.start()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            if self.sub.poll(50):
+                topic, body = self.sub.recv_multipart()
+                now = time.monotonic()
+                if not topic.endswith(b"/heartbeat"):
+                    self.seen.setdefault(json.loads(body)["seq"], now)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.sub.close()
+
+    async def wait(self, seq: int | None, timeout: float) -> bool:
+        """Whether the event ``seq`` (None: any event) has arrived within ``timeout`` seconds (checked
+        without blocking the loop)."""
+        deadline = time.monotonic() + timeout
+        while (seq not in self.seen) if seq is not None else not self.seen:
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.0005)
+        return True
+
 
 class Stamped:
     """The pit subscriber thread: every event with its arrival time."""
@@ -78,7 +126,68 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def first_card(shoe: SimulatedBoard, sent_before: int) -> float | None:
+    """When the first CARD frame after ``sent_before`` frames was written, if one was."""
+    return next((t for t, m in shoe.sent_log[sent_before:] if isinstance(m, messages.Card)), None)
+
+
+class Floor:
+    """The raw pipeline floor (``bench/pipeline_floor.py``) in a process of its own, with its own
+    simulated shoe on its own pty and its own :class:`Arrivals`."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir()
+        self.folder = folder
+        self.shoe = SimulatedBoard("shoe", link=folder / "shoe", rng=random.Random(4))
+        self.endpoint = f"ipc://{folder}/pub"
+        self.arrivals = Arrivals(zmq.Context.instance(), self.endpoint, "BENCH")
+        self.process: subprocess.Popen[bytes] | None = None
+        self.drawn = 0
+
+    async def start(self) -> None:
+        """Start the floor and draw until a card comes through (link up, SUB connected)."""
+        await self.shoe.start()
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / "pipeline_floor.py"), "--link", str(self.folder / "shoe"),
+             "--state", str(self.folder / "state"), "--publish", self.endpoint], cwd=ROOT,
+            stdout=subprocess.DEVNULL, stderr=open(self.folder / "floor.log", "wb"))  # noqa: SIM115
+        while not self.arrivals.seen:
+            self.draw()
+            await self.arrivals.wait(None, 0.5)
+
+    def draw(self) -> None:
+        if self.drawn % 312 == 0:
+            self.shoe.load_shoe(6, cut_at=0)
+        self.shoe.draw()
+        self.drawn += 1
+
+    async def card(self) -> float:
+        """One card through the floor, after the last one came through: its latency (s)."""
+        seq = max(self.arrivals.seen) + 1
+        sent_before = len(self.shoe.sent_log)
+        self.draw()
+        if not await self.arrivals.wait(seq, 30):
+            raise TimeoutError(f"the floor did not publish seq {seq}")
+        sent = first_card(self.shoe, sent_before)
+        assert sent is not None
+        return self.arrivals.seen[seq] - sent
+
+    async def close(self) -> int:
+        """Stop the floor; its resident memory (KiB) before it stopped."""
+        rss = 0
+        if self.process is not None:
+            rss = rss_kib(self.process.pid)
+            self.process.terminate()
+            self.process.wait(10)
+        self.arrivals.close()
+        await self.shoe.close()
+        return rss
+
+
 async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
+    floor = Floor(folder / "floor")
+    await floor.start()
+    floors: list[float] = []
     shoe = SimulatedBoard("shoe", link=folder / "shoe", rng=random.Random(1))
     rfid = SimulatedBoard("rfid", link=folder / "rfid", rng=random.Random(2))
     await shoe.start()
@@ -86,6 +195,7 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
     config = write_config(folder, table="BENCH",
                           chips=[(f"{n:016x}", 500, "active") for n in range(1, 7)])
     pit = PitClient("BENCH", *ipc_endpoints(folder), context=zmq.Context())
+    arrivals = Arrivals(pit.context, ipc_endpoints(folder)[0], "BENCH")
     stamped = Stamped(pit)
     stamped.thread.start()
     started = time.time()
@@ -119,13 +229,14 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
                 if "stand" in state["live_buttons"] and choices.random() < 0.5:
                     await asyncio.to_thread(pit.press, "stand")
                     continue
+                floors.append(await floor.card())     # the floor's card, then the daemon's
                 count = len(pit.events)
                 sent_before = len(shoe.sent_log)
                 shoe.draw()
                 await stamped.wait(count + 1)
-                cards = [t for t, m in shoe.sent_log[sent_before:] if isinstance(m, messages.Card)]
-                if cards and pit.events[count]["type"] == "card.dealt":
-                    latencies.append(stamped.arrived[count] - cards[0])
+                sent, event = first_card(shoe, sent_before), pit.events[count]
+                if sent is not None and event["type"] == "card.dealt" and event["seq"] in arrivals.seen:
+                    latencies.append(arrivals.seen[event["seq"]] - sent)
             await asyncio.to_thread(pit.press, "next")
         # Sustained rate: bursts of cards drawn while betting is open, 300 from each new shoe.
         # Each card is an alert event, journaled (fsync) and published like any other.
@@ -145,9 +256,11 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
         daemon.wait(10)
         stamped.stop.set()
         stamped.thread.join()
+        arrivals.close()
         pit.close()
         await shoe.close()
         await rfid.close()
+        floor_rss = await floor.close()
     return {
         "startup_to_table_opened_s": round(opened, 3),
         "startup_to_boards_online_s": round(online, 3),
@@ -155,8 +268,13 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
         "card_to_event_p50_ms": round(percentile(latencies, 0.50) * 1000, 2),
         "card_to_event_p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
         "card_to_event_mean_ms": round(statistics.fmean(latencies) * 1000, 2),
+        "floor_samples": len(floors),
+        "floor_p50_ms": round(percentile(floors, 0.50) * 1000, 3),
+        "floor_p99_ms": round(percentile(floors, 0.99) * 1000, 3),
+        "p50_over_floor": round(percentile(latencies, 0.50) / percentile(floors, 0.50), 2),
         "sustained_events_per_s": round(rate),
         "rss_mib": round(rss / 1024, 1),
+        "floor_rss_mib": round(floor_rss / 1024, 1),
     }
 
 
@@ -164,10 +282,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--burst", type=int, default=2000)
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="where the run's files go, journals included (default: the temporary folder); "
+                             "/dev/shm takes the disk out, leaving the table's own cost against the floor")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="table-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="table-bench-", dir=args.dir) as folder:
         figures = asyncio.run(bench(Path(folder), args.hands, args.burst))
-    print(f"daemon bench on {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(f"daemon bench on {platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, files in {args.dir or tempfile.gettempdir()}")
     print(json.dumps(figures, indent=2))
 
 

@@ -43,7 +43,7 @@ def write_journal(path: Path, events: int) -> None:
     rng = random.Random(5)
     with open(path, "wb") as out:
         settings = TableSettings("BENCH", "easy-jack", 6, {"min_bet": 500, "max_bet": 50000},
-                                 ("deal", "stand", "next"))
+                                 ("deal", "stand", "next"), ("shoe", "rfid"))
         table = Table(settings, EasyJack(EasyJackRules(), Limits(500, 50000)),
                       clock=lambda: "2026-11-21T00:00:00.000Z",
                       write=lambda step: out.write(b"".join(map(encode_record, step))))

@@ -37,7 +37,7 @@ def main() -> None:
             written.clear()
 
     settings = TableSettings("BENCH", "easy-jack", 6, {"min_bet": 500, "max_bet": 50000},
-                             ("deal", "stand", "next"))
+                             ("deal", "stand", "next"), ("shoe", "rfid"))
     table = Table(settings, EasyJack(EasyJackRules(), Limits(500, 50000)),
                   clock=lambda: "2026-11-21T00:00:00.000Z", write=write,
                   publish=lambda topic, body: None)

@@ -1,10 +1,11 @@
 """``table-controller``: run the daemon, recall hands, compute a game's house edge.
 
     table-controller run --config FILE
+    table-controller screen --config FILE [--port N]
     table-controller recall --config FILE [N]
     table-controller math --config FILE [--json]
     table-controller progressive --config FILE [--json]
-    table-controller hash-pin
+    table-controller hash-pin            (the PIN twice; at least 4 characters)
     table-controller manifest --output FILE
     table-controller verify [--manifest FILE]
     table-controller keys generate [--dir DIR] [--name NAME] [--owner USER] [--force]
@@ -14,7 +15,8 @@
 A configuration with mistakes stops every command at once with one line per
 mistake on stderr and exit status 2; ``run`` stops the same way, one line per
 file, when its configuration, chip registry, keys or state directory are open to
-others (:mod:`controller.security.permissions`).
+others (:mod:`controller.security.permissions`), and with one line when gpiozero
+finds no pin factory for the buttons (before the journal is opened).
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from controller.config.loader import Config, ConfigError, load_config
 
 EXIT_CONFIG = 2
+MIN_PIN = 4
+"""The fewest characters ``hash-pin`` takes for a PIN."""
 KEYS_DIR = "/etc/table-controller/keys"
 
 
@@ -60,10 +65,15 @@ def _refuse_unsafe(config: Config) -> None:
 def _run(args: argparse.Namespace) -> int:
     from controller.daemon import Daemon
     from controller.journal.log import JournalCorrupt
+    from drivers.buttons import pin_factory_problem
     from drivers.chips import RegistryError
 
     config = _load(args.config)
     _refuse_unsafe(config)
+    problem = pin_factory_problem()        # before the journal is opened, so nothing is written
+    if problem is not None:
+        print(f"table-controller: {problem}", file=sys.stderr)
+        return EXIT_CONFIG
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("transitions").setLevel(logging.WARNING)   # it logs every callback at INFO
@@ -90,8 +100,12 @@ def _recall(args: argparse.Namespace) -> int:
     from controller.journal.recall import recall_hands
 
     config = _load(args.config)
+    journal = config.state_dir / JOURNAL_NAME
+    if not journal.exists():
+        print(f"no journal at {journal}: no hand was played at this table yet")
+        return 0
     try:
-        lines = recall_hands(read_records(config.state_dir / JOURNAL_NAME), args.count)
+        lines = recall_hands(read_records(journal), args.count)
     except JournalCorrupt as error:
         print(f"table-controller: the journal is damaged: {error}", file=sys.stderr)
         return 1
@@ -101,10 +115,10 @@ def _recall(args: argparse.Namespace) -> int:
 
 
 def _math(args: argparse.Namespace) -> int:
-    from controller.games.catalog import GAMES
+    from controller.games.catalog import find_game
 
     config = _load(args.config)
-    figures = GAMES[config.game].math(config.rules)
+    figures = find_game(config.game).math(config.rules)
     if args.json:
         print(json.dumps({"game": config.game, "wagers": figures}))
         return 0
@@ -123,10 +137,14 @@ def _math(args: argparse.Namespace) -> int:
 
 def _progressive(args: argparse.Namespace) -> int:
     from controller.daemon import CHECKPOINT_NAME, JOURNAL_NAME
+    from controller.games.catalog import find_game
     from controller.journal.log import JournalCorrupt
     from controller.journal.progressive import read_progressive, report_data, report_lines
 
     config = _load(args.config)
+    if "progressive" not in find_game(config.game).game_type.spots:
+        print(f"table-controller: {config.game} has no progressive jackpot", file=sys.stderr)
+        return 1
     try:
         record = read_progressive(config.state_dir / JOURNAL_NAME, config.state_dir / CHECKPOINT_NAME)
     except JournalCorrupt as error:
@@ -142,9 +160,16 @@ def _progressive(args: argparse.Namespace) -> int:
 def _hash_pin(args: argparse.Namespace) -> int:
     from controller.security.supervisor_pins import hash_pin
 
-    pin = getpass.getpass("PIN: ") if sys.stdin.isatty() else sys.stdin.readline().strip()
-    if not pin:
-        print("table-controller: an empty PIN", file=sys.stderr)
+    def ask(prompt: str) -> str:
+        return getpass.getpass(prompt) if sys.stdin.isatty() else sys.stdin.readline().strip()
+
+    pin = ask("PIN: ")
+    if len(pin) < MIN_PIN:
+        print(f"table-controller: a PIN of {len(pin)} characters: a PIN has at least {MIN_PIN}",
+              file=sys.stderr)
+        return 1
+    if ask("the same PIN again: ") != pin:
+        print("table-controller: the two PINs differ: nothing was hashed", file=sys.stderr)
         return 1
     print(hash_pin(pin))
     return 0
@@ -167,9 +192,11 @@ def _verify(args: argparse.Namespace) -> int:
         MATCHES,
         ManifestUnreadable,
         compare,
+        dependency_verdicts,
         digest,
         install_root,
         read_manifest,
+        unknown_pth_files,
     )
 
     manifest = Path(args.manifest) if args.manifest else Path(sys.prefix).parent / "manifest.json"
@@ -184,7 +211,16 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"  {'ok  ' if verdict == MATCHES else 'FAIL'}  {name} {verdict}")
     failed = sum(verdict != MATCHES for _, verdict in verdicts)
     print(f"{len(verdicts)} files: {len(verdicts) - failed} match, {failed} do not")
-    return 0 if failed == 0 and verdicts else 1
+    print("runtime dependencies, against the hashes in their RECORD")
+    dependencies = dependency_verdicts()
+    for name, verdict in dependencies:
+        print(f"  {'ok  ' if verdict == MATCHES else 'FAIL'}  {name} {verdict}")
+    strangers = unknown_pth_files()
+    for path in strangers:
+        print(f"  FAIL  {path} is a .pth file no installed distribution lists (Python runs it at start)")
+    bad = sum(verdict != MATCHES for _, verdict in dependencies) + len(strangers)
+    print(f"dependencies: {'all match' if not bad else f'{bad} problems'}")
+    return 0 if failed == 0 and verdicts and not bad else 1
 
 
 def _keys_generate(args: argparse.Namespace) -> int:
@@ -218,6 +254,12 @@ def _keys_add_client(args: argparse.Namespace) -> int:
     return 0
 
 
+def _screen(args: argparse.Namespace) -> int:
+    from controller.screen.cli import main as screen_main
+
+    return screen_main(args)
+
+
 def _diagram(args: argparse.Namespace) -> int:
     from controller.table.diagram import state_machine_markdown
 
@@ -225,28 +267,41 @@ def _diagram(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The console script."""
-    parser = argparse.ArgumentParser(prog="table-controller", description=__doc__.splitlines()[0])
+CONFIG_HELP = "the table's TOML configuration (docs/configuration.md)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: every command, its arguments and their help."""
+    parser = argparse.ArgumentParser(
+        prog="table-controller",
+        description="table-controller: run the daemon, recall hands, compute a game's house edge.")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the table daemon")
-    run.add_argument("--config", required=True, help="the table's TOML configuration")
+    run.add_argument("--config", required=True, help=CONFIG_HELP)
     run.set_defaults(handler=_run)
+    screen = commands.add_parser("screen", help="serve the dealer's touch screen (a web page on 127.0.0.1)")
+    screen.add_argument("--config", required=True, help="the table's TOML configuration")
+    screen.add_argument("--port", type=int, help="port ([screen] port, else 8070; 0: any free port)")
+    screen.add_argument("--curve-client-key", type=Path, metavar="FILE",
+                        help="the screen's CURVE certificate (.key_secret), when the table uses CURVE")
+    screen.add_argument("--curve-server-key", type=Path, metavar="FILE",
+                        help="the table's public CURVE key (.key), when the table uses CURVE")
+    screen.set_defaults(handler=_screen)
     recall = commands.add_parser("recall", help="print the last hands step by step")
-    recall.add_argument("--config", required=True)
+    recall.add_argument("--config", required=True, help=CONFIG_HELP)
     recall.add_argument("count", nargs="?", type=int, default=10, help="how many hands (default 10)")
     recall.set_defaults(handler=_recall)
     math = commands.add_parser("math", help="house edge of each wager of the configured game")
-    math.add_argument("--config", required=True)
+    math.add_argument("--config", required=True, help=CONFIG_HELP)
     math.add_argument("--json", action="store_true", help="print JSON")
     math.set_defaults(handler=_math)
     progressive = commands.add_parser(
         "progressive", help="the progressive meters, jackpots waiting and the last hits confirmed")
-    progressive.add_argument("--config", required=True)
+    progressive.add_argument("--config", required=True, help=CONFIG_HELP)
     progressive.add_argument("--json", action="store_true", help="print JSON")
     progressive.set_defaults(handler=_progressive)
-    commands.add_parser("hash-pin", help="hash a supervisor PIN for [supervisors]").set_defaults(
-        handler=_hash_pin)
+    commands.add_parser("hash-pin", help="hash a supervisor PIN for [supervisors] (asked twice, at "
+                        f"least {MIN_PIN} characters)").set_defaults(handler=_hash_pin)
     manifest = commands.add_parser("manifest", help="record the hashes of the installed files")
     manifest.add_argument("--output", required=True, help="the manifest file to write")
     manifest.set_defaults(handler=_manifest)
@@ -269,7 +324,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_client.set_defaults(handler=_keys_add_client)
     commands.add_parser("diagram", help="print the table state machine as Markdown").set_defaults(
         handler=_diagram)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The console script."""
+    args = build_parser().parse_args(argv)
     result: int = args.handler(args)
     return result
 

@@ -3,14 +3,15 @@
 Start-up order: open the journal and replay it into the table (nothing is
 published), bind the pit sockets, announce ``table.opened``, then start the
 boards and the buttons. Every driver input and every control command runs on
-the loop, one at a time, through :class:`controller.table.machine.Table`; after each the
-dealer display, the button lights and the spot lights (the spots of the seat
-in turn) are brought up to date. Under systemd the daemon says READY once all
-that has started, keeps its status line current and pings the watchdog from the
-loop (:mod:`controller.service`).
-in turn, and while betting is open the spots the game lights for betting) are
-brought up to date. A control command that carries ``"supervisor"`` is let
-through only with that supervisor's PIN (:mod:`controller.security.supervisor_gate`).
+the loop, one at a time, through :class:`controller.table.machine.Table`. After
+each, ``refresh`` saves a checkpoint if one is due, publishes the table's picture
+(``table.view``, docs/pit-events.md) if it changed, and brings the dealer display,
+the button lights and the spot lights up to date (the spots of the seat in turn
+and, while betting is open, the spots the game lights for betting). A control
+command that carries ``"supervisor"`` is let through only with that supervisor's
+PIN (:mod:`controller.security.supervisor_gate`). Under systemd the daemon says
+READY once all that has started, keeps its status line current and pings the
+watchdog from the loop (:mod:`controller.service`).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from controller.boards import find_board
 from controller.config.loader import Config
-from controller.games.catalog import GAMES
+from controller.games.catalog import find_game
 from controller.journal import checkpoint, high_water
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
@@ -36,14 +38,14 @@ from controller.security.supervisor_pins import verify_pin
 from controller.service.status import table_status
 from controller.service.systemd import SystemdLink
 from controller.table.machine import Table, TableSettings
+from controller.table.pit_actions import PIT_COMMANDS
 from controller.table.views import dealer_view, table_picture
+from drivers.board import BoardDriver, BoardSetup
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
 from drivers.inputs import CardDrawn, DeviceOffline, DriverInput
 from drivers.repeat_log import RepeatLog
-from drivers.rfid import RfidDriver
-from drivers.shoe import ShoeDriver
 
 log = logging.getLogger(__name__)
 
@@ -88,14 +90,17 @@ class Daemon:
         self.start = self.begin()
         """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
-        spec = GAMES[config.game]
+        spec = find_game(config.game)
         settings = TableSettings(
             table_id=config.table_id, game_name=config.game, seats=config.seats,
             limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
-            buttons=tuple(config.buttons),
+            buttons=tuple(config.buttons), boards=tuple(config.boards),
+            chips=tuple(sorted({chip.value for chip in self.registry if chip.is_active})),
+            payout_check=config.payout_check, tray=config.tray,
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
-                           write=self.write, epoch=self.start.epoch)
+                           write=self.write, epoch=self.start.epoch,
+                           remake=lambda limits: spec.make(config.rules, limits))
         self.renderer = make_renderer(config.display.mode)
         self.supervisors = SupervisorGate(config.supervisors)
         self.stopping = asyncio.Event()
@@ -103,11 +108,13 @@ class Daemon:
         """The log of what may repeat without end: refused presses, inputs that fail."""
         self.failure: BaseException | None = None
         """Why the daemon stopped by itself (the journal could not be written), else None."""
+        self.mark_sync_due = False
+        """Whether :meth:`sync_mark` is already called for on the loop."""
         self.pit: PitServer | None = None
         self.last_picture: dict[str, Any] | None = None
         """The table's picture as last published in ``table.view``."""
-        self.shoe: ShoeDriver | None = None
-        self.rfid: RfidDriver | None = None
+        self.boards: list[BoardDriver] = []
+        """The drivers of the configured boards (``[devices]``), once started."""
         self.panel: DealerPanel | None = None
         self.systemd = SystemdLink()
 
@@ -140,15 +147,17 @@ class Daemon:
         self.table.set_publisher(self.pit.publish)
         self.table.open(recovered=self.journal.last_seq > 0, journal_damage=self.journal_damage())
         self.check_integrity()
-        self.shoe = ShoeDriver(config.shoe_port, on_input=self.dispatch,
-                               shoe_id=self.table.state.shoe.shoe_id)
-        self.rfid = RfidDriver(config.rfid_port, on_input=self.dispatch, antennas=config.antennas,
-                               registry=self.registry)
+        self.boards = [
+            find_board(name).from_setup(BoardSetup(
+                port, on_input=self.dispatch, antennas=config.antennas, registry=self.registry,
+                shoe_id=self.table.state.shoe.shoe_id))
+            for name, port in config.boards.items()]
         self.panel = DealerPanel(config.buttons, config.lights, loop=loop, on_press=self.panel_pressed)
-        await self.shoe.start()
-        await self.rfid.start()
+        for board in self.boards:
+            await board.start()
         self.refresh()
-        boards_checked = loop.call_later(self.shoe.link.offline_after, self.check_boards)
+        boards_checked = loop.call_later(max(board.link.offline_after for board in self.boards),
+                                         self.check_boards)
         self.ticking = loop.call_later(TICK, self.tick)
         self.systemd.ready(loop, table_status(self.table))
         log.info("table %s running %s", config.table_id, config.game)
@@ -203,8 +212,8 @@ class Daemon:
     def check_boards(self) -> None:
         """Some time after start, a board that the journal left online but that has not answered
         since is offline (its link never came up, so the link will not say so itself)."""
-        for driver in (self.shoe, self.rfid):
-            if driver is not None and not driver.is_online and self.table.state.devices[driver.device].online:
+        for driver in self.boards:
+            if not driver.is_online and self.table.state.devices[driver.device].online:
                 self.dispatch(DeviceOffline(driver.device, "no answer since the controller started"))
 
     def check_integrity(self) -> None:
@@ -220,9 +229,8 @@ class Daemon:
     async def close(self) -> None:
         """Stop the boards, the buttons and the sockets; the journal is already durable."""
         self.systemd.stopping(f"{self.config.table_id} stopping")
-        for driver in (self.shoe, self.rfid):
-            if driver is not None:
-                await driver.close()
+        for driver in self.boards:
+            await driver.close()
         if self.panel is not None:
             self.panel.close()
         if self.pit is not None:
@@ -234,18 +242,39 @@ class Daemon:
         self.high_water.close()
 
     def write(self, records: Sequence[Record]) -> None:
-        """Journal the events of one step, then raise the high-water mark to its last. If that
-        fails, nothing more can be made durable: the daemon stops (and systemd starts it again,
-        to recover from what the journal holds)."""
+        """Journal the events of one step (one fsync), then raise the high-water mark to its last,
+        unsynced; the mark is synced after the step is published (:meth:`sync_mark`, on the next
+        turn of the loop), so a step costs one sync before it is published. If a write fails,
+        nothing more can be made durable: the daemon stops (and systemd starts it again, to
+        recover from what the journal holds)."""
         try:
             self.journal.append(*records)
             self.high_water.record(self.start.epoch, records[-1].seq)
         except BaseException as error:
-            if self.failure is None:
-                log.critical("the journal cannot be written (%s): stopping the table", error)
-                self.failure = error
-                self.stopping.set()
+            self.fail(error)
             raise
+        if not self.mark_sync_due:
+            self.mark_sync_due = True
+            try:
+                asyncio.get_running_loop().call_soon(self.sync_mark)
+            except RuntimeError:                           # driven without a loop (tests): sync now
+                self.sync_mark()
+
+    def sync_mark(self) -> None:
+        """Make the high-water mark durable, once for the steps written since the last sync (see
+        :mod:`controller.journal.high_water`); a failure stops the daemon as a journal's does."""
+        self.mark_sync_due = False
+        try:
+            self.high_water.sync()
+        except OSError as error:
+            self.fail(OSError(error.errno, f"{self.high_water.path}: {error.strerror}"))
+
+    def fail(self, error: BaseException) -> None:
+        """What cannot be made durable stops the table (logged once)."""
+        if self.failure is None:
+            log.critical("the journal cannot be written (%s): stopping the table", error)
+            self.failure = error
+            self.stopping.set()
 
     def dispatch(self, item: DriverInput) -> None:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""
@@ -261,10 +290,12 @@ class Daemon:
         """A button pressed on the dealer's panel (a refusal shows on the display)."""
         self.press(button)
 
-    def press(self, button: str, amount: int | None = None) -> str | None:
+    def press(self, button: str, amount: int | None = None, *, physical: bool = True) -> str | None:
         """A button pressed on the panel or through the control socket (with an ``amount`` for an
-        action whose amount no spot holds); returns a refusal or None."""
-        return self.guarded(lambda: self.table.press(button, amount), f"pressing {button}", "press")
+        action whose amount no spot holds), or an action sent by ``act`` (not ``physical``: no
+        button needed); returns a refusal or None."""
+        return self.guarded(lambda: self.table.press(button, amount, physical=physical),
+                            f"pressing {button}", "press")
 
     def guarded(self, step: Callable[[], str | None], what: str, kind: str) -> str | None:
         """Run one step of the table on the loop; a failure is logged and refused, never fatal,
@@ -293,11 +324,11 @@ class Daemon:
         self.systemd.status(table_status(self.table))
         if self.panel is not None:
             self.panel.set_live(view.live_buttons)
-        if self.rfid is not None:
-            seat = self.table.seat_in_turn()
-            lit = self.table.game.betting_lights if self.table.phase == "betting" else ()
-            self.rfid.light_spots({a for a, (s, spot) in self.config.antennas.items()
-                                   if s == seat or spot in lit})
+        seat = self.table.seat_in_turn()
+        lit = self.table.game.betting_lights if self.table.phase == "betting" else ()
+        spots = {a for a, (s, spot) in self.config.antennas.items() if s == seat or spot in lit}
+        for board in self.boards:
+            board.light_spots(spots)
 
     def publish_picture(self, picture: dict[str, Any]) -> None:
         """Publish ``table.view`` with the table's picture when it differs from the last one sent
@@ -333,12 +364,13 @@ class Daemon:
         """Held events from ``from_seq`` on, byte for byte as published."""
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
-    async def command(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A control command (docs/control.md); one that carries ``supervisor`` is taken only with
-        that supervisor's PIN, which goes no further than this check."""
+    async def command(self, request: dict[str, Any], client: str | None = None) -> dict[str, Any]:
+        """A control command (docs/control.md) from ``client`` (as far as the control socket can
+        tell: :func:`controller.pit.server.control_client`); one that carries ``supervisor`` is taken
+        only with that supervisor's PIN, which goes no further than this check."""
         cmd = request.get("cmd")
         if "supervisor" in request:
-            refused = await self.authenticate(request)
+            refused = await self.authenticate(request, client)
             if refused is not None:
                 return {"ok": False, "error": refused}
             request = {key: value for key, value in request.items() if key != "pin"}
@@ -351,13 +383,20 @@ class Daemon:
                                  f"(1 to {MAX_BUTTON_NAME} characters)"}
             if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
                 return {"ok": False, "error": "amount must be a whole number of cents"}
-            reason = self.press(name, amount)
+            reason = self.press(name, amount, physical=cmd == "press")
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         if cmd == "links":
             return {"ok": True, "links": {
                 driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
-                for driver in (self.shoe, self.rfid) if driver is not None
+                for driver in self.boards
             }, "pit": dict(self.pit.served) if self.pit is not None else {}}
+        if cmd in PIT_COMMANDS:
+            if "supervisor" not in request:
+                return {"ok": False, "error": f"{cmd} is a supervisor's command: it needs "
+                                              "the supervisor's id and PIN"}
+            name = str(cmd)
+            return self.answer(self.guarded(lambda: self.table.pit_command(name, request),
+                                            f"running {name}", "command"))
         if cmd == "shoe_resync":
             supervisor = request.get("supervisor")
             if not isinstance(supervisor, str):
@@ -372,19 +411,27 @@ class Daemon:
             return {"ok": True} if reason is None else {"ok": False, "error": reason}
         return {"ok": False, "error": f"unknown command {str(cmd)[:40]!r}"}
 
-    async def authenticate(self, request: dict[str, Any]) -> str | None:
+    @staticmethod
+    def answer(reason: str | None) -> dict[str, Any]:
+        """The control socket's reply to a step that was taken (None) or refused (the reason)."""
+        return {"ok": True} if reason is None else {"ok": False, "error": reason}
+
+    async def authenticate(self, request: dict[str, Any], client: str | None) -> str | None:
         """Check a supervisor's id and PIN (the slow hash runs off the loop); every refusal is
-        logged with the id, never the PIN. Returns None when the supervisor is who they say."""
+        logged with the id and the client, never the PIN. Returns None when the supervisor is who
+        they say."""
         supervisor, pin = request.get("supervisor"), request.get("pin")
-        refused = self.supervisors.before(supervisor, pin, time.monotonic())
+        refused = self.supervisors.before(supervisor, pin, time.monotonic(), client)
         if refused is None:
             assert isinstance(supervisor, str) and isinstance(pin, str)
             gate = self.supervisors
             matched = await asyncio.get_running_loop().run_in_executor(
                 None, lambda: verify_pin(gate.stored(supervisor), pin))
-            refused = self.supervisors.after(matched, time.monotonic())
+            refused = self.supervisors.after(supervisor, matched, time.monotonic(), client)
         if refused is not None:
             cmd, shown = str(request.get("cmd"))[:32], str(supervisor)[:32]
-            self.repeats.note(("supervisor refused", cmd, shown), logging.WARNING,
-                              f"supervisor command {cmd!r} for {shown!r} refused: {refused}")
+            sender = "" if client is None else f" from {client}"
+            kind = refused.partition(":")[0]                   # the reason, less its seconds
+            self.repeats.note(("supervisor refused", cmd, shown, kind), logging.WARNING,
+                              f"supervisor command {cmd!r} for {shown!r}{sender} refused: {refused}")
         return refused

@@ -2,9 +2,13 @@
 # Install, upgrade or uninstall table-controller on Raspberry Pi OS (Bookworm, 64-bit).
 #
 #   sudo deploy/install.sh                     install; on an installed table, upgrade
+#   sudo deploy/install.sh install --with-screen   the same, and the dealer screen on the Pi's
+#                                              display: cage and Chromium, its two units enabled
 #   sudo deploy/install.sh uninstall           remove the program; keep configuration, keys, journal
-#   sudo deploy/install.sh uninstall --purge   remove those too, and the table user
-#   DESTDIR=/tmp/stage deploy/install.sh [uninstall [--purge]]
+#   sudo deploy/install.sh uninstall --purge --confirm-table T07
+#                                              remove those too, and the table user (the
+#                                              table's id, from its configuration, confirms it)
+#   DESTDIR=/tmp/stage deploy/install.sh [uninstall [--purge --confirm-table ID]]
 #                                              the same into a staging root, as any user
 #
 # Upgrade replaces the program and rewrites its manifest; it keeps the configuration,
@@ -15,6 +19,11 @@
 # udevadm. The owner each file would get is recorded instead, one line per path in
 # $DESTDIR/.install-owners: "MODE OWNER:GROUP PATH" (a PATH ending in / stands for its
 # whole tree, the virtual environment).
+#
+# The dependencies are installed from deploy/requirements.lock alone (with --with-screen,
+# deploy/requirements-web.lock: the same and aiohttp's), each pinned with the hashes of
+# its files (pip --require-hashes: a wheel that does not match is refused and nothing
+# is installed), then the program itself with no dependency resolution.
 #
 # PYTHON is the interpreter of the virtual environment (default python3). PIP_OPTIONS
 # go to pip, e.g. PIP_OPTIONS="--no-index --find-links /media/usb/wheels" on a Pi
@@ -35,6 +44,11 @@ STATE=/var/lib/table-controller
 UNITS=/etc/systemd/system
 SERVICE=table-controller.service
 TIMER=table-controller-retry.timer
+SCREEN=table-controller-screen.service
+KIOSK=table-controller-kiosk.service
+SCREEN_USER=table-screen
+KIOSK_USER=table-kiosk
+WITH_SCREEN=no
 RULES=/etc/udev/rules.d/70-table-devices.rules
 MODULES=/etc/modules-load.d/table-controller.conf
 OWNERS=$DESTDIR/.install-owners
@@ -43,6 +57,8 @@ trap 'rm -rf "$BUILD"' EXIT
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { say "$*" >&2; exit 1; }
+USAGE="usage: $0 [install [--with-screen] | uninstall [--purge --confirm-table ID]]"
+usage() { say "$*" >&2; say "$USAGE" >&2; exit 2; }
 staging() { [ -n "$DESTDIR" ]; }
 
 # own MODE OWNER:GROUP PATH: give PATH its mode and owner (staging: record the owner).
@@ -90,6 +106,25 @@ prepare_system() {
             --shell /usr/sbin/nologin "$USER_NAME"
     fi
     usermod -a -G dialout,gpio "$USER_NAME"
+    # The screen server reads the table's configuration (group table), nothing else of it.
+    if ! id "$SCREEN_USER" >/dev/null 2>&1; then
+        useradd --system --user-group --no-create-home --home-dir /nonexistent \
+            --shell /usr/sbin/nologin "$SCREEN_USER"
+    fi
+    usermod -a -G "$USER_NAME" "$SCREEN_USER"
+    if [ "$WITH_SCREEN" = yes ]; then
+        if command -v apt-get >/dev/null; then
+            say "packages for the dealer screen: cage, chromium-browser"
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+                cage chromium-browser
+        fi
+        # The kiosk's session gets the display, the GPU and the touch screen through logind.
+        if ! id "$KIOSK_USER" >/dev/null 2>&1; then
+            useradd --system --user-group --no-create-home --home-dir /var/lib/"$KIOSK_USER" \
+                --shell /usr/sbin/nologin "$KIOSK_USER"
+        fi
+        usermod -a -G video,render,input "$KIOSK_USER"
+    fi
 }
 
 install_program() {
@@ -98,8 +133,18 @@ install_program() {
     tar -C "$SOURCE" --exclude=__pycache__ -cf - pyproject.toml README.md controller drivers \
         firmware_bridge | tar -C "$BUILD" -xf -
     "$PYTHON" -m venv --clear --system-site-packages "$DESTDIR$VENV"
+    # Every dependency (and setuptools, to build the program with) as locked, from wheels, into the venv
+    # even when the system's site-packages has the same version; then the program, built with that
+    # setuptools and nothing else fetched. The dealer screen's server needs aiohttp: the screen extra,
+    # in the web lock.
+    local lock=requirements.lock
+    [ "$WITH_SCREEN" = yes ] && lock=requirements-web.lock
     # shellcheck disable=SC2086  # PIP_OPTIONS is a list of options
-    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS "$BUILD"
+    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS \
+        --require-hashes --only-binary=:all: --force-reinstall -r "$SOURCE/deploy/$lock"
+    # shellcheck disable=SC2086
+    "$DESTDIR$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS \
+        --no-index --no-deps --no-build-isolation --check-build-dependencies "$BUILD"
     # Byte code that Python checks against the source at every import: the manifest's hashes of
     # the sources then cover what really runs (a changed .pyc alone is never used).
     "$DESTDIR$VENV/bin/python" -I -m compileall -q -f --invalidation-mode checked-hash \
@@ -143,6 +188,8 @@ install_system_files() {
     system "$UNITS"
     put 0644 root:root "systemd/$SERVICE" "$UNITS/$SERVICE"
     put 0644 root:root "systemd/$TIMER" "$UNITS/$TIMER"
+    put 0644 root:root "systemd/$SCREEN" "$UNITS/$SCREEN"
+    put 0644 root:root "systemd/$KIOSK" "$UNITS/$KIOSK"
     system "$(dirname "$RULES")"
     keep 0644 root:root deploy/70-table-devices.rules "$RULES"
     system "$(dirname "$MODULES")"
@@ -168,28 +215,68 @@ install_all() {
         udevadm trigger --subsystem-match=tty --subsystem-match=gpio
         systemctl daemon-reload
         systemctl enable --now "$SERVICE"
+        if [ "$WITH_SCREEN" = yes ]; then
+            systemctl set-default graphical.target
+            systemctl enable --now "$SCREEN" "$KIOSK"
+        fi
     fi
     [ "$upgrade" = yes ] && say "upgraded in ${DESTDIR:-/}" || say "installed in ${DESTDIR:-/}"
     say "the table's CURVE public key (for the pit): $CONF/keys/table.key"
     say "next: edit $CONF/table.toml, $CONF/chips.csv and $RULES, then: systemctl restart $SERVICE"
 }
 
+# table_id: the table's id in its configuration (empty if there is none to read).
+table_id() {
+    "$PYTHON" -I -c 'import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as f:
+        print(tomllib.load(f)["table"]["id"])
+except (OSError, ValueError, KeyError, TypeError):
+    pass' "$DESTDIR$CONF/table.toml"
+}
+
+# confirm_purge CONFIRMED: refuse a purge unless CONFIRMED names the table in its configuration.
+confirm_purge() {
+    local table
+    table=$(table_id)
+    [ -n "$table" ] || usage "no table id can be read from $CONF/table.toml to confirm a purge with;" \
+        "remove $CONF and $STATE by hand if that is really meant"
+    if [ -z "$1" ]; then
+        usage "a purge deletes the journal of table $table (every hand played) with the configuration" \
+            "and keys; to go on: $0 uninstall --purge --confirm-table $table"
+    fi
+    [ "$1" = "$table" ] || usage "this is table $table, not $1: $0 uninstall --purge --confirm-table $table"
+}
+
 uninstall_all() {
-    local purge=no
-    [ "${1:-}" = --purge ] && purge=yes
+    local purge=no confirmed=""
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --purge) purge=yes ;;
+            --confirm-table) confirmed=${2:-}; [ $# -gt 1 ] && shift ;;
+            *) usage "unknown option $1" ;;
+        esac
+        shift
+    done
+    [ "$purge" = yes ] && confirm_purge "$confirmed"
+    [ "$purge" = yes ] || [ -z "$confirmed" ] || usage "--confirm-table goes with --purge"
     if ! staging; then
         [ "$(id -u)" = 0 ] || die "run as root (sudo), or with DESTDIR=<folder> for a staging root"
-        systemctl disable --now "$SERVICE" || true
+        systemctl disable --now "$SERVICE" "$SCREEN" "$KIOSK" || true
         systemctl stop "$TIMER" || true
     fi
     rm -rf "$DESTDIR$VENV"
     rm -f "$DESTDIR$PREFIX/manifest.json" "$DESTDIR$PREFIX/README.md" "$DESTDIR$UNITS/$SERVICE" \
-        "$DESTDIR$UNITS/$TIMER" "$DESTDIR$MODULES" "$DESTDIR/usr/local/bin/table-controller"
+        "$DESTDIR$UNITS/$TIMER" "$DESTDIR$UNITS/$SCREEN" "$DESTDIR$UNITS/$KIOSK" "$DESTDIR$MODULES" \
+        "$DESTDIR/usr/local/bin/table-controller"
     rmdir "$DESTDIR$PREFIX" 2>/dev/null || true
     if [ "$purge" = yes ]; then
         rm -rf "$DESTDIR$CONF" "$DESTDIR$STATE"
         rm -f "$DESTDIR$RULES"
-        staging || ! id "$USER_NAME" >/dev/null 2>&1 || userdel "$USER_NAME"
+        local user
+        for user in "$SCREEN_USER" "$KIOSK_USER" "$USER_NAME"; do
+            staging || ! id "$user" >/dev/null 2>&1 || userdel "$user"
+        done
         say "removed, with the configuration, the keys, the udev rules and the journal"
     else
         say "removed; kept $CONF (configuration, chip registry, keys), $RULES and $STATE (the journal)"
@@ -208,7 +295,13 @@ uninstall_all() {
 }
 
 case "${1:-install}" in
-    install | upgrade) install_all ;;
-    uninstall) uninstall_all "${2:-}" ;;
-    *) die "usage: $0 [install | uninstall [--purge]]" ;;
+    install | upgrade)
+        case "${2:-}" in
+            "") ;;
+            --with-screen) WITH_SCREEN=yes ;;
+            *) usage "unknown option $2" ;;
+        esac
+        install_all ;;
+    uninstall) shift; uninstall_all "$@" ;;
+    *) usage "unknown command ${1:-}" ;;
 esac

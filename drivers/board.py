@@ -1,4 +1,9 @@
-"""What the shoe and RFID drivers share: one board behind a :class:`HostLink`.
+"""What every board driver shares: one board behind a :class:`HostLink`, started by name.
+
+A board driver is a plug-in: a :class:`BoardDriver` subclass named in the
+entry-point group ``table_controller.boards`` (the shoe's and the RFID reader's
+in ``pyproject.toml``), configured as ``[devices.<name>] port``. The daemon
+starts each configured board with :meth:`BoardDriver.from_setup`.
 
 A :class:`BoardDriver` turns the link's events into plain inputs: the board
 coming online (only if the board on the port is the kind expected there),
@@ -11,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
+from drivers.chips import ChipRegistry
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
 from firmware_bridge.link.host import HostLink
-from firmware_bridge.link.messages import DEVICE_KINDS, Fault, Hello, Message, Status
+from firmware_bridge.link.messages import DEVICE_KINDS, Fault, Hello, Message, Status, raised_flags
 from firmware_bridge.link.stats import LinkStats
 
 FAULT_REPEAT_WINDOW = 10.0
@@ -24,14 +31,30 @@ FAULT_REPEAT_WINDOW = 10.0
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class BoardSetup:
+    """What the daemon hands a board driver it starts: the board's serial ``port``, where its
+    inputs go, and what the table knows that a board may need (the betting spots over the
+    ``antennas``, the chip ``registry``, the shoe loaded before a restart)."""
+
+    port: str
+    on_input: Callable[[DriverInput], None]
+    antennas: Mapping[int, tuple[int, str]]
+    registry: ChipRegistry
+    shoe_id: int | None
+
+
 class BoardDriver:
-    """One board (``device`` is ``"shoe"`` or ``"rfid"``) on the serial ``port``.
+    """One board (``device`` is its kind: ``"shoe"``, ``"rfid"``) on the serial ``port``.
 
     Subclasses handle the board's own messages in :meth:`on_data`. Every input
     is handed to ``on_input`` on the loop thread, in the order it happened.
     """
 
     device = "board"
+    flag_names: tuple[str, ...] = ()
+    """The board's STATUS flag bits in words, bit ``n`` at ``n`` (from the protocol's
+    :data:`~firmware_bridge.link.messages.STATUS_FLAGS`)."""
 
     def __init__(self, port: str, *, on_input: Callable[[DriverInput], None],
                  offline_after: float = 3.0, reopen_interval: float = 1.0,
@@ -56,6 +79,11 @@ class BoardDriver:
         """The link's statistics."""
         return self.link.stats
 
+    @classmethod
+    def from_setup(cls, setup: BoardSetup) -> BoardDriver:
+        """The driver as the daemon starts it (a board that needs more of the setup overrides this)."""
+        return cls(setup.port, on_input=setup.on_input)
+
     async def start(self) -> None:
         """Open the port (or keep trying) and start the link."""
         await self.link.start()
@@ -63,6 +91,10 @@ class BoardDriver:
     async def close(self) -> None:
         """Close the link and the port."""
         await self.link.close()
+
+    def light_spots(self, antennas: set[int]) -> None:
+        """Light the betting spots over these antennas, on a board that has spot lights (after every
+        input, the spots of the seat in turn); a board without them ignores it."""
 
     def on_data(self, message: Message) -> None:
         """A data message from the board, other than STATUS and FAULT."""
@@ -89,7 +121,7 @@ class BoardDriver:
         if isinstance(message, Status):
             if message.flags != self.status_flags:
                 self.status_flags = message.flags
-                self._emit(DeviceStatus(self.device, message.flags))
+                self._emit(DeviceStatus(self.device, raised_flags(self.flag_names, message.flags)))
         elif isinstance(message, Fault):
             now = asyncio.get_running_loop().time()
             self._faults = {k: t for k, t in self._faults.items() if now - t <= self._fault_window}

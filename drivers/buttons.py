@@ -31,17 +31,39 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from types import TracebackType
 from typing import Any
 
-from gpiozero import LED, Button, GPIODeviceClosed
+from gpiozero import LED, Button, Device, GPIODeviceClosed, GPIOZeroError
 from gpiozero.pins import Factory
 
-__all__ = ["DealerPanel"]
+__all__ = ["DealerPanel", "pin_factory_problem"]
 
 log = logging.getLogger(__name__)
+
+
+def pin_factory_problem() -> str | None:
+    """Why gpiozero has no pin factory to drive the buttons and lights with, in one line, or None.
+
+    gpiozero picks its factory from ``GPIOZERO_PIN_FACTORY`` or, when that is unset, the first
+    GPIO library it can load (lgpio on a current Pi). Off a Pi, or on a Pi without lgpio, there is
+    none; the line says which library was missing and how to choose a factory. A factory found is
+    kept by gpiozero for the devices made later.
+    """
+    with warnings.catch_warnings(record=True) as fallbacks:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+        except (GPIOZeroError, ImportError, OSError) as error:
+            tried = "; ".join(str(w.message) for w in fallbacks[:1])
+            return (f"the dealer's buttons and lights cannot be driven: {error}"
+                    f"{f' ({tried})' if tried else ''}: on a Raspberry Pi install lgpio "
+                    "(python3-lgpio); on a bench without GPIO start with GPIOZERO_PIN_FACTORY=mock "
+                    "(gpiozero's mock pins)")
+    return None
 
 
 class DealerPanel:

@@ -1,7 +1,7 @@
 """The dealer display: one view model of the table, and renderers that show it.
 
 The controller builds a :class:`TableView` (plain, frozen, already decided:
-what the dealer sees, never how) after every change and hands it to a
+what the dealer sees, never how; amounts come already written as money) after every change and hands it to a
 :class:`Renderer`. :func:`render_text` turns a view into a plain text block;
 :class:`TerminalRenderer` shows that block full-screen for the demo,
 :class:`LogRenderer` writes it to a log, :class:`NullRenderer` shows nothing.
@@ -14,10 +14,11 @@ display, and it is drawn as ``[##]``.
 ...     table_id="T07", game="easy-jack", hand=57, phase="decisions",
 ...     instruction="Draw a card for seat 3 (hit), or press STAND",
 ...     seats=(
-...         SeatView(seat=2, wagers={"main": 1000}, hands=(HandLine(("9c", "9d"), "18"),),
+...         SeatView(seat=2, wagers={"main": "$10.00"}, hands=(HandLine(("9c", "9d"), "18"),),
 ...                  in_turn=False, result=None, alert=None),
-...         SeatView(seat=3, wagers={"main": 1500, "side": 500}, hands=(HandLine(("Qh", "7d"), "17"),),
-...                  in_turn=True, result=None, alert="counterfeit chip"),
+...         SeatView(seat=3, wagers={"main": "$15.00", "side": "$5.00"},
+...                  hands=(HandLine(("Qh", "7d"), "17"),), in_turn=True, result=None,
+...                  alert="counterfeit chip"),
 ...     ),
 ...     dealer_cards=("Kc", None), dealer_total=None,
 ...     live_buttons=("stand",), alerts=("Seat 3 side: counterfeit chip 04a1b2c3d4e5f601",),
@@ -58,7 +59,6 @@ __all__ = [
     "SeatView",
     "TableView",
     "TerminalRenderer",
-    "format_money",
     "render_text",
 ]
 
@@ -97,21 +97,22 @@ class HandLine:
 class SeatView:
     """One seat as the dealer sees it.
 
-    ``wagers`` maps a spot to the cents on it now (the live RFID reading);
+    ``wagers`` maps each spot that holds chips now (the live RFID reading) to its amount in
+    words (``"$15.00"``);
     ``hands`` are its hands of cards (more than one after a split);
     ``in_turn`` marks the seat whose decision the table waits for; ``result``
     is the settled result (``"main: pay 1500; side: collect 500"``) or None;
     ``alert`` is a problem at this seat, or None; ``stack`` the chips the
-    table keeps for the seat (games with stacks), or None.
+    table keeps for the seat in words (games with stacks), or None.
     """
 
     seat: int
-    wagers: Mapping[str, int] = field(default_factory=dict)
+    wagers: Mapping[str, str] = field(default_factory=dict)
     hands: tuple[HandLine, ...] = ()
     in_turn: bool = False
     result: str | None = None
     alert: str | None = None
-    stack: int | None = None
+    stack: str | None = None
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,10 @@ class TableView:
     (``"online"`` or ``"offline: <reason>"``); ``payouts`` are the lines the
     dealer pays and collects by (``"Seat 3 main: PAY $15.00"``), in order;
     ``dealer_seat`` is the player-dealer's seat (None: the house deals);
-    ``pots`` are a pot game's pots in words.
+    ``pots`` are a pot game's pots in words; ``notice`` is why the dealer's last
+    press or command was refused (None once the table's state has changed
+    since), shown apart from the alerts: ``??`` marks a refusal, ``!!`` an alert;
+    ``message`` is the pit's message to the dealer, shown until acknowledged.
     """
 
     table_id: str
@@ -141,6 +145,8 @@ class TableView:
     payouts: tuple[str, ...] = ()
     dealer_seat: int | None = None
     pots: tuple[str, ...] = ()
+    notice: str | None = None
+    message: str | None = None
 
 
 @runtime_checkable
@@ -152,17 +158,6 @@ class Renderer(Protocol):
 
     def close(self) -> None:
         """Stop showing; release what the renderer holds. Calling it again does nothing."""
-
-
-def format_money(cents: int) -> str:
-    """Cents as dollars, with thousands separators.
-
-    >>> format_money(150050), format_money(-500), format_money(0), format_money(7)
-    ('$1,500.50', '-$5.00', '$0.00', '$0.07')
-    """
-    sign = "-" if cents < 0 else ""
-    dollars, rest = divmod(abs(int(cents)), 100)
-    return f"{sign}${dollars:,}.{rest:02d}"
 
 
 def format_cards(cards: tuple[str | None, ...]) -> str:
@@ -178,8 +173,8 @@ def _spot_key(spot: str) -> tuple[int, str]:
     return (SPOT_ORDER.index(spot) if spot in SPOT_ORDER else len(SPOT_ORDER), spot)
 
 
-def _format_wagers(wagers: Mapping[str, int]) -> str:
-    bets = [f"{spot} {format_money(wagers[spot])}" for spot in sorted(wagers, key=_spot_key) if wagers[spot]]
+def _format_wagers(wagers: Mapping[str, str]) -> str:
+    bets = [f"{spot} {wagers[spot]}" for spot in sorted(wagers, key=_spot_key)]
     return "bet " + ", ".join(bets) if bets else "no bet"
 
 
@@ -199,7 +194,8 @@ def render_text(view: TableView, width: int = 78) -> str:
 
     In order: a header line (table, game, hand, phase), the devices, the
     dealer's cards, one line per seat (``>`` marks the seat in turn), the
-    payouts, the alerts, the live buttons, and last the instruction. Sections
+    payouts, the alerts (``!!``), a refusal (``??``), the live buttons, and
+    last the instruction. Sections
     with nothing in them (payouts, alerts) are left out. Face-down cards are
     ``[##]``. The result is deterministic: the same view gives the same text.
     """
@@ -239,7 +235,7 @@ def render_text(view: TableView, width: int = 78) -> str:
             parts.append(" | ".join(_format_hand(hand) for hand in seat.hands))
         parts.append(_format_wagers(seat.wagers))
         if seat.stack is not None:
-            parts.append(f"stack {format_money(seat.stack)}")
+            parts.append(f"stack {seat.stack}")
         if seat.result is not None:
             parts.append(f"-> {seat.result}")
         if seat.alert is not None:
@@ -254,6 +250,10 @@ def render_text(view: TableView, width: int = 78) -> str:
         lines.append("Alerts:")
         for alert in view.alerts:
             add(f"  !! {alert}", indent="     ")
+    if view.notice is not None:
+        add(f"Refused: ?? {view.notice}", indent="     ")
+    if view.message is not None:
+        add(f"From the pit: {view.message} (ACKNOWLEDGE when read)", indent="     ")
 
     buttons = "  ".join(name.upper() for name in view.live_buttons)
     add(f"Buttons: {buttons or '(none)'}")
@@ -280,14 +280,18 @@ class LogRenderer:
     """Writes the text block to ``stream`` (default ``sys.stderr``) each time it changes, without flooding.
 
     Blocks are separated by a blank line. A view that renders exactly as the
-    last one writes nothing. Up to ``burst`` blocks are written at once, then at
-    most one every ``every`` seconds (a token bucket): a flood of changes (a
-    stuck button, a client pressing in a loop) writes the newest view once a
-    second, after a line saying how many views were left out, while a dealer's
-    pace is never held back. A view held back is written when its turn comes
-    (by a timer on the running asyncio loop, if any, else at the next
-    :meth:`show`) or at :meth:`close`. The stream is flushed after each block and
-    is never closed (it belongs to the caller).
+    last one writes nothing. A view that tells the dealer something new (its
+    instruction or its live buttons differ from the last view written) is
+    always written at once: a prompt is never left out of the log. Views that
+    change only in the rest (notices, chip readings) are rate limited: up to
+    ``burst`` blocks at once, then at most one every ``every`` seconds (a token
+    bucket), so a flood (a stuck button, a client pressing in a loop, each
+    press refused) writes the newest view once a second, after a line saying how
+    many views were left out, while a dealer's pace is never held back. A view
+    held back is written when its turn comes (by a timer on the running asyncio
+    loop, if any, else at the next :meth:`show`), or left out when a newer view
+    comes first, or written at :meth:`close`. The stream is flushed after each
+    block and is never closed (it belongs to the caller).
 
     >>> import io
     >>> out = io.StringIO()
@@ -308,30 +312,35 @@ class LogRenderer:
         self._tokens = float(burst)
         self._stamp = clock()
         self._last: str | None = None
+        self._last_prompt: tuple[str, tuple[str, ...]] | None = None
         self._held: str | None = None
+        self._held_prompt: tuple[str, tuple[str, ...]] | None = None
         self._left_out = 0
         self._timer: asyncio.TimerHandle | None = None
         self._closed = False
 
     def show(self, view: TableView) -> None:
-        """Write ``view``'s block (now, or when the rate allows), unless it is the same as the last one."""
+        """Write ``view``'s block unless it is the same as the last one: now if it changes the
+        instruction or the live buttons, else now or when the rate allows."""
         if self._closed:
             return
         text = render_text(view, self._width)
         if self._held is not None and text != self._held:
             self._left_out += 1
         self._held = None if text == self._last else text
-        self._release()
+        self._held_prompt = (view.instruction, tuple(view.live_buttons))
+        self._release(now=self._held_prompt != self._last_prompt)
 
-    def _release(self) -> None:
-        """Write the view held back if a token is free, else make sure it is written when one is."""
-        now = self._clock()
-        self._tokens = min(float(self._burst), self._tokens + (now - self._stamp) / self._every)
-        self._stamp = now
+    def _release(self, *, now: bool = False) -> None:
+        """Write the view held back if a token is free (or ``now``, whatever the rate), else make sure
+        it is written when one is."""
+        clock = self._clock()
+        self._tokens = min(float(self._burst), self._tokens + (clock - self._stamp) / self._every)
+        self._stamp = clock
         if self._held is None:
             return
-        if self._tokens >= 1:
-            self._tokens -= 1
+        if self._tokens >= 1 or now:
+            self._tokens = max(0.0, self._tokens - 1)
             self._write(self._held)
             return
         if self._timer is None:
@@ -353,6 +362,7 @@ class LogRenderer:
         stream.write(("" if self._last is None else "\n") + left_out + text + "\n")
         stream.flush()
         self._last = text
+        self._last_prompt = self._held_prompt
         self._held = None
         self._left_out = 0
 

@@ -40,10 +40,11 @@ class DeviceFault:
 
 @dataclass(frozen=True, slots=True)
 class DeviceStatus:
-    """A board's STATUS flags changed (see docs/protocol.md section 3 for the bits)."""
+    """A board's STATUS flags changed: ``flags`` are the flags now raised, in words
+    (``("lid open",)``; the bits: docs/protocol.md section 3)."""
 
     device: str
-    flags: int
+    flags: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

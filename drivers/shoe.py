@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from drivers.board import BoardDriver
+from drivers.board import BoardDriver, BoardSetup
 from drivers.inputs import CardDrawn, CardUnreadable, CutCard, DriverInput, ShoeLoaded
 from drivers.repeat_log import RepeatLog
 from firmware_bridge.cards import Card
@@ -24,6 +24,7 @@ class ShoeDriver(BoardDriver):
     """The shoe on serial ``port``; ``shoe_id`` is the shoe loaded before a restart, if any."""
 
     device = "shoe"
+    flag_names = messages.STATUS_FLAGS["shoe"]
 
     def __init__(self, port: str, *, on_input: Callable[[DriverInput], None],
                  shoe_id: int | None = None, offline_after: float = 3.0,
@@ -32,6 +33,11 @@ class ShoeDriver(BoardDriver):
                          reopen_interval=reopen_interval, fault_window=fault_window)
         self.shoe_id = shoe_id
         self._repeats = RepeatLog(log)
+
+    @classmethod
+    def from_setup(cls, setup: BoardSetup) -> ShoeDriver:
+        """The shoe, told the shoe the table had loaded before a restart."""
+        return cls(setup.port, on_input=setup.on_input, shoe_id=setup.shoe_id)
 
     def on_data(self, message: messages.Message) -> None:
         """Turn one shoe message into an input."""

@@ -3,7 +3,8 @@
 * ``firmware-bridge decode HEX [HEX...]``: each argument is a wire capture in
   hex (one or more frames, each ending in 00). Prints one JSON object per frame,
   in order: ``{"type": NAME, "seq": n, "ack": n, ...payload fields}`` for a
-  valid frame, ``{"error": "<why>"}`` for one that is dropped, whose payload
+  valid frame (a CARD also has ``"card"``: the card in pit notation, ``"Qh"``),
+  ``{"error": "<why>"}`` for one that is dropped, whose payload
   does not fit its type or whose type is unknown. Exit status 0.
 * ``firmware-bridge connect PORT``: opens the link exactly as the controller
   does (:class:`~firmware_bridge.link.host.HostLink`) and prints one JSON line per
@@ -31,8 +32,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from firmware_bridge.cards import Card
 from firmware_bridge.link.frames import Frame, FrameError, FrameReader
 from firmware_bridge.link.messages import DEVICE_KINDS, Hello, Message, PayloadError, to_json, unpack
+from firmware_bridge.link.messages import Card as CardMessage
 
 __all__ = ["build_parser", "decode_capture", "decode_frame_json", "main"]
 
@@ -46,7 +49,17 @@ def decode_frame_json(frame: Frame) -> dict[str, Any]:
     except PayloadError as error:
         return {"error": str(error)}
     fields = to_json(message)
+    if isinstance(message, CardMessage):
+        fields["card"] = _card_words(message)
     return {"type": fields.pop("type"), "seq": frame.seq, "ack": frame.ack, **fields}
+
+
+def _card_words(message: CardMessage) -> str:
+    """A CARD's card in pit notation (``Qh``), or why its numbers name no card."""
+    try:
+        return str(Card(message.rank, message.suit))
+    except ValueError as error:
+        return str(error)
 
 
 def decode_capture(text: str) -> list[dict[str, Any]]:

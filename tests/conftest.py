@@ -17,3 +17,14 @@ def rig(tmp_path: Path) -> Iterator[TableRig]:
         yield table
     finally:
         table.close()
+
+
+@pytest.fixture
+def unpaid(tmp_path: Path) -> Iterator[TableRig]:
+    """A whole table whose NEXT does not check the spots' chips (``payout_check = false``): for
+    tests that pay and collect nothing at settlement."""
+    table = TableRig(tmp_path, payout_check=False)
+    try:
+        yield table
+    finally:
+        table.close()

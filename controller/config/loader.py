@@ -39,11 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from controller.boards import REQUIRED, find_board
 from controller.config.options import describe, parse_options, type_mismatch
-from controller.games.catalog import GAMES, GameSpec
+from controller.games.catalog import find_game
 from controller.games.interface import Limits
+from controller.games.spec import GameSpec
 from controller.pit.server import is_local_endpoint, load_secret_key
+from controller.plugins import PluginError
 from controller.security.supervisor_pins import looks_like_pin_hash
+from controller.table.tray import TRAY, TRAY_WORD
 
 BUTTON_NAMES = (
     "deal",
@@ -74,10 +78,10 @@ MAX_ANTENNA = 32
 MAX_PIN = 27
 
 _SECTIONS = {
-    "table": ("id", "game", "seats", "state_dir"),
+    "table": ("id", "game", "seats", "state_dir", "payout_check"),
     "limits": ("min_bet", "max_bet"),
     "game": None,
-    "devices": ("shoe", "rfid"),
+    "devices": None,
     "antennas": None,
     "chips": ("registry",),
     "buttons": None,
@@ -85,6 +89,7 @@ _SECTIONS = {
     "pit": ("publish", "sync", "control", "curve_secret_key", "curve_clients"),
     "supervisors": None,
     "display": ("mode",),
+    "screen": ("listen", "port"),
     "integrity": ("manifest",),
 }
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]+")
@@ -112,8 +117,23 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class ScreenConfig:
+    """The dealer's touch screen server: the loopback address and port it listens on."""
+
+    listen: str
+    port: int
+
+
+SCREEN_PORT = 8070
+"""The dealer screen's port when ``[screen] port`` is not given."""
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+"""The addresses the dealer screen may listen on: the kiosk runs on the table's own computer."""
+
+
+@dataclass(frozen=True)
 class Config:
-    """A checked table configuration. ``antennas`` maps antenna -> (seat, spot)."""
+    """A checked table configuration. ``antennas`` maps antenna -> (seat, spot); the chip tray's
+    antenna, if one is ``"tray"``, maps to :data:`~controller.table.tray.TRAY`."""
 
     source: Path
     table_id: str
@@ -122,8 +142,8 @@ class Config:
     state_dir: Path
     limits: Limits
     rules: Any
-    shoe_port: str
-    rfid_port: str
+    boards: Mapping[str, str]
+    """Each board the table runs (``[devices.<name>]``, an installed board) -> its serial port."""
     antennas: Mapping[int, tuple[int, str]]
     chip_registry: Path
     buttons: Mapping[str, int]
@@ -132,6 +152,15 @@ class Config:
     supervisors: Mapping[str, str]
     display: DisplayConfig
     integrity_manifest: Path | None = None
+    screen: ScreenConfig | None = None
+    """The dealer screen, when the table has one (``[screen]``): then no button is required."""
+    payout_check: bool = True
+    """Whether NEXT checks that every settled spot was paid and collected (``payout_mismatch``)."""
+
+    @property
+    def tray(self) -> bool:
+        """Whether an antenna is the chip tray (``[antennas] N = "tray"``)."""
+        return TRAY in self.antennas.values()
 
 
 class ConfigError(Exception):
@@ -177,6 +206,7 @@ class _Parser:
         self.source = source
         self.problems: list[str] = []
         self.used_pins: dict[int, str] = {}
+        self.game_name = ""
 
     def fail(self, key: str, message: str) -> None:
         self.problems.append(f"{key}: {message}")
@@ -252,16 +282,15 @@ class _Parser:
             self.fail("table.seats", f"must be 1..{MAX_SEATS}, not {seats}")
             seats = None
         state_dir = self.path(table, "table.state_dir", "/var/lib/table-controller")
+        payout_check = self.value(table, "table.payout_check", bool, True)
         limits = self.limits()
         rules = self.rules(game)
-        devices = self.section(self.data, "devices", True)
-        shoe, rfid = (self.section(devices, f"devices.{board}", True) for board in ("shoe", "rfid"))
-        shoe_port = self.value(shoe, "devices.shoe.port", str, None)
-        rfid_port = self.value(rfid, "devices.rfid.port", str, None)
+        boards = self.boards()
         antennas = self.antennas(seats, game)
         chips = self.section(self.data, "chips", False)
         registry = self.path(chips, "chips.registry", "/etc/table-controller/chips.csv")
-        buttons = self.pins("buttons", game)
+        screen = self.screen()
+        buttons = self.pins("buttons", game, screen is not None)
         lights = self.pins("lights", game)
         named = self.data.get("buttons")
         for name in lights:
@@ -280,13 +309,12 @@ class _Parser:
         return Config(
             source=self.source,
             table_id=_known(table_id),
-            game=_known(game).name,
+            game=self.game_name,
             seats=_known(seats),
             state_dir=_known(state_dir),
             limits=_known(limits),
             rules=rules,
-            shoe_port=_known(shoe_port),
-            rfid_port=_known(rfid_port),
+            boards=boards,
             antennas=antennas,
             chip_registry=_known(registry),
             buttons=buttons,
@@ -295,16 +323,42 @@ class _Parser:
             supervisors=supervisors,
             display=DisplayConfig(_known(mode)),
             integrity_manifest=manifest,
+            screen=screen,
+            payout_check=payout_check is not False,
         )
 
     def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:
+        """The installed game ``[table] game`` names (its name kept in :attr:`game_name`)."""
         name = self.value(table, "table.game", str, None)
         if name is None:
             return None
-        if name in GAMES:
-            return GAMES[name]
-        self.fail("table.game", f"{name!r} is not a game (choose from {', '.join(GAMES)})")
+        self.game_name = name
+        try:
+            return find_game(name)
+        except PluginError as error:
+            self.fail("table.game", str(error))
         return None
+
+    def boards(self) -> dict[str, str]:
+        """``[devices]``: a section per board, each an installed board with its ``port``; the shoe
+        and the RFID reader are required (:data:`controller.boards.REQUIRED`)."""
+        devices = self.section(self.data, "devices", True)
+        if devices is None:
+            return {}
+        found: dict[str, str] = {}
+        for name in [*REQUIRED, *(name for name in devices if name not in REQUIRED)]:
+            board = self.section(devices, f"devices.{name}", name in REQUIRED)
+            if board is None:
+                continue
+            try:
+                find_board(name)
+            except PluginError as error:
+                self.fail(f"devices.{name}", str(error))
+                continue
+            port = self.value(board, f"devices.{name}.port", str, None)
+            if port is not None:
+                found[name] = port
+        return found
 
     def limits(self) -> Limits | None:
         section = self.section(self.data, "limits", True)
@@ -329,6 +383,7 @@ class _Parser:
     def antennas(self, seats: int | None, game: GameSpec | None) -> dict[int, tuple[int, str]]:
         found: dict[int, tuple[int, str]] = {}
         owners: dict[tuple[int, str], int] = {}
+        spots = game.game_type.spots if game is not None else None
         section = self.section(self.data, "antennas", True) or {}
         if not section and isinstance(self.data.get("antennas"), dict):
             self.fail("antennas", "no antenna is configured")
@@ -338,17 +393,24 @@ class _Parser:
                 self.fail(key, f"the antenna number must be 1..{MAX_ANTENNA}")
                 continue
             if not isinstance(value, str):
-                self.fail(key, f'must be a string "seat:spot", not {describe(value)}')
+                self.fail(key, f'must be a string "seat:spot" or "tray", not {describe(value)}')
+                continue
+            if value == TRAY_WORD:
+                if TRAY in owners:
+                    self.fail(key, f"the tray is already on antenna {owners[TRAY]}")
+                else:
+                    owners[TRAY] = int(name)
+                    found[int(name)] = TRAY
                 continue
             match = re.fullmatch(r"([0-9]+):([a-z_]+)", value)
             if match is None:
-                self.fail(key, f'must be "seat:spot" like "1:main", not {value!r}')
+                self.fail(key, f'must be "seat:spot" like "1:main", or "tray", not {value!r}')
                 continue
             seat, spot = int(match[1]), match[2]
             if seats is not None and not 1 <= seat <= seats:
                 self.fail(key, f"seat {seat} is not at this table (seats 1..{seats})")
-            elif game is not None and spot not in game.spots:
-                self.fail(key, f"{game.name} has no spot {spot!r} ({', '.join(game.spots)})")
+            elif spots is not None and spot not in spots:
+                self.fail(key, f"{self.game_name} has no spot {spot!r} ({', '.join(spots)})")
             elif (seat, spot) in owners:
                 self.fail(key, f"{value} is already on antenna {owners[seat, spot]}")
             else:
@@ -356,9 +418,27 @@ class _Parser:
                 found[int(name)] = (seat, spot)
         return found
 
-    def pins(self, kind: str, game: GameSpec | None) -> dict[str, int]:
+    def screen(self) -> ScreenConfig | None:
+        if "screen" not in self.data:
+            return None
+        section = self.section(self.data, "screen", True)
+        listen = self.value(section, "screen.listen", str, "127.0.0.1")
+        port = self.value(section, "screen.port", int, SCREEN_PORT)
+        if listen is not None and listen not in LOOPBACK:
+            self.fail("screen.listen", f"must be a loopback address ({', '.join(LOOPBACK)}): the "
+                                       f"screen's kiosk runs on the table's computer, not {listen!r}")
+        if port is not None and not 1 <= port <= 65535:
+            self.fail("screen.port", f"must be 1..65535, not {port}")
+        if section is None or listen is None or port is None:
+            return None
+        return ScreenConfig(listen, port)
+
+    def pins(self, kind: str, game: GameSpec | None, screen: bool = False) -> dict[str, int]:
+        """The ``[buttons]`` or ``[lights]`` pins by button name. ``[buttons]`` and the buttons
+        the game needs are required unless the table has a dealer screen (``screen``), on which
+        every action has a button of its own."""
         found: dict[str, int] = {}
-        section = self.section(self.data, kind, kind == "buttons") or {}
+        section = self.section(self.data, kind, kind == "buttons" and not screen) or {}
         usable = () if game is None else game.buttons_required + game.buttons_optional
         for name in section:
             key = f"{kind}.{name}"
@@ -366,7 +446,7 @@ class _Parser:
                 self.fail(key, f"not a dealer button ({', '.join(BUTTON_NAMES)})")
                 continue
             if kind == "buttons" and game is not None and name not in usable:
-                self.fail(key, f"{game.name} has no use for it ({', '.join(usable)})")
+                self.fail(key, f"{self.game_name} has no use for it ({', '.join(usable)})")
             pin = self.value(section, key, int, None)
             if pin is None:
                 continue
@@ -377,10 +457,10 @@ class _Parser:
             else:
                 self.used_pins[pin] = key
                 found[name] = pin
-        if kind == "buttons" and game is not None and isinstance(self.data.get(kind), dict):
+        if kind == "buttons" and game is not None and not screen and isinstance(self.data.get(kind), dict):
             for name in game.buttons_required:
                 if name not in section:
-                    self.fail(f"buttons.{name}", f"missing: {game.name} needs this button")
+                    self.fail(f"buttons.{name}", f"missing: {self.game_name} needs this button")
         return found
 
     def pit(self) -> PitConfig | None:

@@ -29,6 +29,8 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
+from controller.games.parts.money import MAX_AMOUNT, dollars
+
 _TYPE_NAMES: dict[type, str] = {
     bool: "a boolean",
     int: "an integer",
@@ -57,11 +59,20 @@ def describe(value: object) -> str:
 def type_mismatch(kind: type, value: object) -> str | None:
     """Why the parsed TOML ``value`` is not a ``kind`` (``bool``, ``int`` or ``str``), or None.
 
-    A boolean is not an integer, although Python counts it as one.
+    A boolean is not an integer, although Python counts it as one. No integer of the configuration
+    is larger than the largest amount (:data:`MAX_AMOUNT` cents), in either direction.
 
     >>> type_mismatch(int, True), type_mismatch(int, 3)
     ('must be an integer, not a boolean', None)
+    >>> type_mismatch(int, 10**30)
+    'must be at most 1000000000 ($10,000,000.00, the most any amount may be)'
     """
+    if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        if value > MAX_AMOUNT:
+            return f"must be at most {MAX_AMOUNT} ({dollars(MAX_AMOUNT)}, the most any amount may be)"
+        if value < -MAX_AMOUNT:
+            return f"must be at least {-MAX_AMOUNT}"
+        return None
     if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
         return None
     return f"must be {_TYPE_NAMES[kind]}, not {describe(value)}"

@@ -6,6 +6,11 @@ ptys, the buttons are gpiozero mock pins, a scripted dealer presses buttons
 through the control socket, and a pit subscriber prints every event. Each step
 waits for the event it causes; ``DEMO_PAUSE`` (seconds, default 0.4) paces the
 steps for a human eye.
+
+The dealer's screen (``table-controller screen``) runs beside it in its own
+process, on port 8070 (any free port if that one is taken); its address is
+printed first, to open in a browser and watch the hands. On a terminal the demo
+then waits for Enter before it closes the table, so the screen can be tried.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ import asyncio
 import json
 import os
 import random
+import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -44,6 +51,29 @@ SHOE = [
 def chip(value: str, number: int) -> tuple[str, int]:
     """Registered chip ``number`` of a denomination."""
     return (f"{CHIPS[value]:08x}{number:08x}", CHIPS[value])
+
+
+def screen_port(wanted: int = 8070) -> int:
+    """``wanted`` if it is free on 127.0.0.1, else 0 (any free port)."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", wanted))
+        except OSError:
+            return 0
+    return wanted
+
+
+def start_screen(config: Path) -> subprocess.Popen[bytes]:
+    """``table-controller screen`` for the demo's table; prints the address it serves."""
+    screen = subprocess.Popen([sys.executable, "-m", "controller.cli", "screen", "--config", str(config),
+                               "--port", str(screen_port())], stdout=subprocess.PIPE)
+    assert screen.stdout is not None
+    line = screen.stdout.readline().decode().strip()
+    if not line:
+        raise DemoError(f"the dealer's screen did not start (status {screen.wait()})")
+    address = line.split("serving ", 1)[-1].split(" ", 1)[0]
+    print(f"== The dealer's screen: open {address} in a browser ==", flush=True)
+    return screen
 
 
 class DemoError(RuntimeError):
@@ -166,13 +196,18 @@ class Demo:
         config = write_config(self.folder, table="DEMO", chips=chips, game="side_max_bet = 2500")
         daemon = Daemon(load_config(config))
         daemon.renderer = LogRenderer(sys.stdout)
+        screen = start_screen(config)
         stop = threading.Event()
         listener = threading.Thread(target=self.subscribe, args=(asyncio.get_running_loop(), stop))
         listener.start()
         table = asyncio.create_task(daemon.run())
         try:
             await self.play()
+            if sys.stdin.isatty():
+                await asyncio.to_thread(input, "Press Enter to close the table and its screen: ")
         finally:
+            screen.terminate()
+            screen.wait(10)
             daemon.stopping.set()
             await table
             stop.set()

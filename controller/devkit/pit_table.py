@@ -143,5 +143,5 @@ class EnvelopeTable:
     def replay(self, from_seq: int) -> list[tuple[bytes, bytes]]:
         return self.history[max(from_seq, 1) - 1:]
 
-    async def _command(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _command(self, request: dict[str, Any], client: str | None) -> dict[str, Any]:
         return {"ok": False, "error": f"unknown command {request.get('cmd')!r}"}

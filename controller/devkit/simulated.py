@@ -52,19 +52,25 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
                  spots: tuple[str, ...] = ("main", "side"),
                  buttons: tuple[str, ...] = ("deal", "stand", "next", "void"),
                  limits: tuple[int, int] = (500, 50000),
-                 supervisors: Mapping[str, str] | None = None) -> Path:
+                 supervisors: Mapping[str, str] | None = None, screen: int | None = None,
+                 payout_check: bool = True, tray: int | None = None) -> Path:
     """Write ``table.toml`` and ``chips.csv`` (``(uid, cents, status)`` rows) in ``folder``.
 
     ``game`` is the text of the ``[game]`` section of the game ``game_name``,
     whose ``spots`` have antennas and whose ``buttons`` have pins; ``curve`` is
     ``(the table's secret key file, the folder of the clients' public keys)``;
-    ``supervisors`` the ``[supervisors]`` section (id -> PIN hash), left out when None.
+    ``supervisors`` the ``[supervisors]`` section (id -> PIN hash), left out when None;
+    ``screen`` the dealer screen's port (``[screen]``, left out when None); ``payout_check``
+    False for a table whose tests do not pay and collect the chips at settlement; ``tray`` the
+    chip tray's antenna (left out when None).
     """
     rows = ["uid,value_cents,status", *(f"{uid},{cents},{status}" for uid, cents, status in chips)]
     (folder / "chips.csv").write_text("\n".join(rows) + "\n")
     publish, sync, control = endpoints or ipc_endpoints(folder)
     antennas = "\n".join(f'{antenna(seat, spot)} = "{seat}:{spot}"'
                          for seat in range(1, SEATS + 1) for spot in spots)
+    if tray is not None:
+        antennas += f'\n{tray} = "tray"'
     wired = pins(buttons)
     button_pins = "\n".join(f"{name} = {pin}" for name, (pin, _) in wired.items())
     light_pins = "\n".join(f"{name} = {pin}" for name, (_, pin) in wired.items())
@@ -72,6 +78,7 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
         f'curve_secret_key = "{curve[0]}"\ncurve_clients = "{curve[1]}"\n')
     supervisor_section = "" if supervisors is None else "[supervisors]\n" + "".join(
         f'{name} = "{stored}"\n' for name, stored in supervisors.items()) + "\n"
+    screen_section = "" if screen is None else f"[screen]\nport = {screen}\n\n"
     path = folder / "table.toml"
     path.write_text(f"""\
 [table]
@@ -79,6 +86,7 @@ id = "{table}"
 game = "{game_name}"
 seats = {SEATS}
 state_dir = "state"
+payout_check = {str(payout_check).lower()}
 
 [limits]
 min_bet = {limits[0]}
@@ -110,7 +118,7 @@ publish = "{publish}"
 sync = "{sync}"
 control = "{control}"
 {curve_keys}
-{supervisor_section}[display]
+{supervisor_section}{screen_section}[display]
 mode = "{display}"
 """)
     return path

@@ -6,18 +6,22 @@ hand one question, :meth:`Hand.decision`: who must decide now, which actions
 they may take with which amounts, and where the next card from the shoe goes.
 Every action is ``verify`` (raise :class:`RuleError` in a dealer's words),
 ``can`` (a bool) and ``act`` (the new hand and the events it caused), as in
-pokerkit. Every change is a small frozen :data:`GameEvent`; each maps one to one
-onto a pit event (:mod:`controller.table.pit_events`).
+pokerkit. Every change is a small frozen event record, registered under its pit
+type (:mod:`controller.events`): the hand's events (:mod:`controller.events.hand`)
+and the session's, each owned by a session part.
 
 What outlives a hand (seat stacks, the button or player-dealer seat, a
-tournament level, progressive meters) is the :class:`Session`. It changes only
-through :data:`SessionEvent` records, applied by :meth:`Session.apply`, so the
-journal alone rebuilds it; Easy Jack leaves it empty.
+tournament level, progressive meters) is the :class:`Session`, composed of
+parts (:mod:`controller.games.session`) that a game declares in
+:attr:`Game.session_parts`. It changes only through events, applied by
+:meth:`Session.apply`, so the journal alone rebuilds it; Easy Jack uses none.
+The events and parts are re-exported here, so a game imports all it needs
+from this module.
 
 Money is integer cents. No clock, no randomness, no I/O anywhere in a game.
 
 >>> session = Session().apply(StackChanged(seat=2, amount=10_000, reason="buy_in"))
->>> session.stack(2), session.stack(3)
+>>> session[Stacks].stack(2), session[Stacks].stack(3)
 (10000, 0)
 >>> Option(low=400, high=2000, spot="bet").allows(500), Option().allows(None)
 (True, True)
@@ -27,10 +31,48 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Generic, Literal, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
+from controller.events.hand import (
+    Acted,
+    Alerted,
+    Dealt,
+    Pot,
+    PotAwarded,
+    PotsChanged,
+    Revealed,
+    Settled,
+    Target,
+    WagerResult,
+)
+from controller.events.registry import Event
+from controller.games.session import Session, SessionPart
+from controller.games.session.button import SEAT_WRAP, Button, ButtonMoved
+from controller.games.session.progressive import (
+    RECENT_HITS,
+    MeterChanged,
+    Progressive,
+    ProgressiveHit,
+    ProgressivePaid,
+)
+from controller.games.session.stacks import StackChanged, Stacks
+from controller.games.session.tournament import (
+    LevelStarted,
+    PlayerEliminated,
+    Tournament,
+    TournamentEnded,
+)
 from firmware_bridge.cards import Card
+
+__all__ = [
+    "RECENT_HITS", "SEAT_WRAP", "Acted", "Alerted", "Bets", "Button", "ButtonMoved", "CardsView", "Dealt",
+    "Decision", "Event", "Game", "GameEvent", "Hand", "HandEvent", "HandView", "LevelStarted", "Limits",
+    "MeterChanged", "Option", "PlayerEliminated", "Pot", "PotAwarded", "PotsChanged", "Progressive",
+    "ProgressiveHit", "ProgressivePaid", "Revealed", "RuleError", "Rules", "SeatHandView", "Session",
+    "SessionEvent", "SessionPart", "Settled", "StackChanged", "Stacks", "Target", "Tournament",
+    "TournamentEnded", "WagerResult",
+]
 
 # -- what the table gives a game ------------------------------------------------------------------
 
@@ -60,20 +102,6 @@ class Rules(Protocol):
 
 
 # -- where cards go and what may be decided ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Target:
-    """Where the next card from the shoe goes: a seat's hand or the dealer's, face up or down.
-
-    ``seat`` is the seat of a seat's hand, or the player-dealer's seat for the
-    dealer's hand in games where a player banks (None for the house).
-    """
-
-    to: Literal["seat", "dealer"]
-    seat: int | None
-    hand_index: int
-    face_up: bool
 
 
 @dataclass(frozen=True)
@@ -118,269 +146,14 @@ class Decision:
 
 # -- what a game reports: one event per pit event -------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Dealt:
-    """A card went to ``target``; ``index`` is its index in the shoe (``card.dealt``)."""
-
-    target: Target
-    card: Card
-    index: int
-
-
-@dataclass(frozen=True)
-class Revealed:
-    """A face-down card (shoe ``index``) was turned face up (``card.revealed``)."""
-
-    to: Literal["seat", "dealer"]
-    seat: int | None
-    hand_index: int
-    card: Card
-    index: int
-
-
-@dataclass(frozen=True)
-class Acted:
-    """A seat (or the player-dealer) took an action on a hand, with its amount (``player.action``)."""
-
-    seat: int
-    hand_index: int
-    action: str
-    amount: int | None = None
-
-
-@dataclass(frozen=True)
-class WagerResult:
-    """How one wager ended.
-
-    ``outcome`` is "win", "lose", "push", "natural", "surrender" or "fold";
-    ``payout`` is the player's net result in cents: positive for a win,
-    ``-wager`` for a loss, 0 for a push. ``label`` names a hand paid at its own
-    odds, or says why a result differs from the plain one (a short-stack pull-back).
-    """
-
-    seat: int
-    spot: str
-    hand_index: int
-    outcome: str
-    wager: int
-    payout: int
-    label: str | None = None
-
-
-@dataclass(frozen=True)
-class Settled:
-    """The hand's results are known: one per wager in play (``hand.settled``)."""
-
-    results: tuple[WagerResult, ...]
-
-
-@dataclass(frozen=True)
-class Pot:
-    """One pot: its amount in cents and the seats that may win it."""
-
-    amount: int
-    seats: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class PotsChanged:
-    """A pot game's pots after bets were gathered (``pot``); ``rake`` is the house's take so far."""
-
-    pots: tuple[Pot, ...]
-    rake: int
-
-
-@dataclass(frozen=True)
-class PotAwarded:
-    """Pot ``pot`` (its index) was paid at showdown: ``amount`` to each of ``seats`` (``pot.awarded``)."""
-
-    pot: int
-    seats: tuple[int, ...]
-    amount: int
-    rake: int
-
-
-@dataclass(frozen=True)
-class Alerted:
-    """Something a pit boss must look at, raised by the rules (``alert``)."""
-
-    code: str
-    severity: Literal["info", "warning", "critical"]
-    message: str
-    seat: int | None = None
-
-
 HandEvent = Dealt | Revealed | Acted | Settled | PotsChanged | PotAwarded | Alerted
-"""An event of the hand in play."""
+"""An event of the hand in play (:mod:`controller.events.hand`)."""
 
+SessionEvent = Event
+"""An event of a session part (:mod:`controller.games.session`): any part's, a game's own included."""
 
-# -- the session: what outlives a hand ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StackChanged:
-    """Seat ``seat``'s stack is now ``amount`` cents (``seat.stack``).
-
-    ``reason`` is ``buy_in``, ``rebuy``, ``result`` or ``cash_out``.
-    """
-
-    seat: int
-    amount: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class ButtonMoved:
-    """The dealer button, or the player-dealer position, is now at ``seat`` (``button.moved``)."""
-
-    seat: int | None
-
-
-@dataclass(frozen=True)
-class LevelStarted:
-    """Tournament ``level`` starts with these ``blinds`` (cents) until ``ends_at`` (``tournament.level``)."""
-
-    level: int
-    blinds: tuple[int, ...]
-    ends_at: str
-
-
-@dataclass(frozen=True)
-class PlayerEliminated:
-    """A tournament player reached zero and finished in ``place`` (``player.eliminated``)."""
-
-    seat: int
-    place: int
-
-
-@dataclass(frozen=True)
-class TournamentEnded:
-    """One player is left: ``seat`` wins the table (``tournament.ended``)."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class MeterChanged:
-    """Meter ``name`` (a progressive jackpot) now reads ``value`` cents (``meter``)."""
-
-    name: str
-    value: int
-
-
-@dataclass(frozen=True)
-class ProgressiveHit:
-    """A progressive prize was won and waits for a supervisor (``progressive.hit``)."""
-
-    seat: int
-    hand_index: int
-    prize: str
-    amount: int
-
-
-@dataclass(frozen=True)
-class ProgressivePaid:
-    """A supervisor confirmed the progressive prize of ``seat`` (``progressive.paid``)."""
-
-    seat: int
-    amount: int
-    supervisor: str
-
-
-SessionEvent = (
-    StackChanged | ButtonMoved | LevelStarted | PlayerEliminated | TournamentEnded | MeterChanged
-    | ProgressiveHit | ProgressivePaid
-)
-"""An event of the session."""
-
-GameEvent = HandEvent | SessionEvent
-"""Any event a game returns."""
-
-RECENT_HITS = 25
-"""Progressive hits the session remembers (``table-controller progressive`` lists them)."""
-
-SEAT_WRAP = 1000
-"""More than any table has seats: clockwise distances between seats are taken modulo this."""
-
-
-@dataclass(frozen=True)
-class Session:
-    """What outlives a hand: pure, changed only by :meth:`apply`, part of every checkpoint.
-
-    ``stacks`` maps a seat to the chips in front of it (cents; games where the
-    table keeps stacks); ``button`` is the dealer button or player-dealer seat;
-    ``level`` the tournament level (0: no tournament) with its ``blinds`` and
-    ``level_ends_at``; ``places`` the seats eliminated and their places;
-    ``winner`` the tournament's winner; ``meters`` the progressive meters;
-    ``unpaid`` the progressive hits waiting for a supervisor, oldest first;
-    ``hits`` the last :data:`RECENT_HITS` confirmed hits, newest last;
-    ``waiting`` the seats that bought in while the game was under way (a
-    button was set) and wait for the button to pass them, the card room's rule
-    for joining a game with a moving button (a game that has no such rule
-    ignores it). The button passes a seat when it moves onto it or over it
-    clockwise (seat numbers rising, then wrapping round); a cash-out ends the wait.
-
-    >>> session = Session(stacks={2: 500}, button=2).apply(StackChanged(5, 900, "buy_in"))
-    >>> session.waiting, session.apply(ButtonMoved(3)).waiting, session.apply(ButtonMoved(1)).waiting
-    ((5,), (5,), ())
-    """
-
-    stacks: Mapping[int, int] = field(default_factory=dict)
-    button: int | None = None
-    level: int = 0
-    blinds: tuple[int, ...] = ()
-    level_ends_at: str | None = None
-    places: Mapping[int, int] = field(default_factory=dict)
-    winner: int | None = None
-    meters: Mapping[str, int] = field(default_factory=dict)
-    unpaid: tuple[ProgressiveHit, ...] = ()
-    hits: tuple[ProgressivePaid, ...] = ()
-    waiting: tuple[int, ...] = ()
-
-    def stack(self, seat: int) -> int:
-        """The chips in front of ``seat`` (0 for a seat with none)."""
-        return self.stacks.get(seat, 0)
-
-    def apply(self, event: SessionEvent) -> Session:
-        """The session after ``event``; other events leave it as it is."""
-        if isinstance(event, StackChanged):
-            stacks = {**self.stacks, event.seat: event.amount}
-            waiting = self.waiting
-            if event.amount == 0 and event.reason == "cash_out":
-                del stacks[event.seat]
-                waiting = tuple(seat for seat in waiting if seat != event.seat)
-            elif event.reason == "buy_in" and self.button is not None and event.seat not in waiting:
-                waiting = (*waiting, event.seat)
-            return replace(self, stacks=stacks, waiting=waiting)
-        if isinstance(event, ButtonMoved):
-            return replace(self, button=event.seat, waiting=self._still_waiting(event.seat))
-        if isinstance(event, LevelStarted):
-            return replace(self, level=event.level, blinds=event.blinds, level_ends_at=event.ends_at)
-        if isinstance(event, PlayerEliminated):
-            return replace(self, places={**self.places, event.seat: event.place})
-        if isinstance(event, TournamentEnded):
-            return replace(self, winner=event.seat)
-        if isinstance(event, MeterChanged):
-            return replace(self, meters={**self.meters, event.name: event.value})
-        if isinstance(event, ProgressiveHit):
-            return replace(self, unpaid=(*self.unpaid, event))
-        if isinstance(event, ProgressivePaid):
-            unpaid = list(self.unpaid)
-            for index, hit in enumerate(unpaid):
-                if hit.seat == event.seat and hit.amount == event.amount:
-                    del unpaid[index]
-                    break
-            return replace(self, unpaid=tuple(unpaid), hits=(*self.hits, event)[-RECENT_HITS:])
-        return self
-
-    def _still_waiting(self, button: int | None) -> tuple[int, ...]:
-        """The waiting seats the button does not pass when it moves from :attr:`button` to ``button``."""
-        old = self.button
-        if old is None or button is None:
-            return self.waiting
-        reach = (button - old) % SEAT_WRAP
-        return tuple(seat for seat in self.waiting if not 0 < (seat - old) % SEAT_WRAP <= reach)
+GameEvent = Event
+"""Any event a game returns: a registered record (:mod:`controller.events.registry`)."""
 
 
 # -- what the public may see of a hand ------------------------------------------------------------
@@ -476,6 +249,13 @@ class Hand(ABC):
     def view(self) -> HandView:
         """What the public may see now: face-down cards are None."""
 
+    def house_result(self) -> int:
+        """What the house's chips (the table's tray) gain from this settled hand, in cents:
+        collected minus paid on the wagers the house banks, plus any fee it takes in chips. By
+        default every wager is the house's: the negated sum of the payouts. A game where players
+        bank, or whose house takes only a rake dropped in a box, says so here."""
+        return -sum(result.payout for result in self.results() or ())
+
     def void(self) -> tuple[GameEvent, ...]:
         """The events a misdeal's void brings (cards turned up before they are mucked); none by default."""
         return ()
@@ -505,7 +285,9 @@ class Game(ABC, Generic[HandT_co]):
     (drawn in ``docs/state-machine.md``), the control ``commands`` that
     change the session (buy-ins, a supervisor's confirmation), and the
     ``betting_lights``: the spots whose lights are on while betting is open
-    (a progressive wager's spot; during a hand the seat in turn's spots light).
+    (a progressive wager's spot; during a hand the seat in turn's spots light),
+    and the ``session_parts`` its session is made of (the table starts a session
+    holding each at its default; :mod:`controller.games.session`).
     """
 
     spots: tuple[str, ...] = ()
@@ -514,6 +296,7 @@ class Game(ABC, Generic[HandT_co]):
     flow: tuple[tuple[str, str], ...] = ()
     commands: tuple[str, ...] = ()
     betting_lights: tuple[str, ...] = ()
+    session_parts: tuple[type[SessionPart], ...] = ()
 
     @property
     @abstractmethod

@@ -3,16 +3,52 @@
 A journal can lose its tail: an SD card that dropped its last writes, or a
 person who cut the file. Its last seq then falls below what the pit already
 heard, and a daemon that simply went on from there would give new events seq
-numbers that already meant other events. So after journaling each event, and
-before publishing it, the daemon records ``(epoch, seq)`` in a small file of
-its own, ``published.mark`` beside the journal (one fixed-width line written
-in place, ``fdatasync``-ed, mode 0600).
+numbers that already meant other events. So the daemon records ``(epoch, seq)``
+in a small file of its own, ``published.mark`` beside the journal (one
+fixed-width line written in place, mode 0600).
+
+The mark costs the critical path no sync of its own. A step goes:
+
+1. its records are appended to the journal and fsynced;
+2. :meth:`HighWater.record` writes the step's last ``(epoch, seq)`` over the
+   mark, with no sync (a write into the kernel's page cache);
+3. the step is published;
+4. soon after, :meth:`HighWater.sync` makes the mark durable (``fdatasync``),
+   once for all the steps written since the last sync: the daemon does it on
+   the next turn of its loop, before any input that arrives after the step.
+
+So the mark is never above the journal's durable end (2 follows 1) and never
+below what the pit may have heard, as anyone who reads the file sees it (3
+follows 2). Case by case:
+
+- **The daemon dies** (a crash, ``kill -9``, a write that fails), at any
+  point: a write that returned is kept by the kernel and seen by every later
+  reader, synced or not. Journal end >= mark >= published: nothing was lost,
+  and nothing is claimed that was not.
+- **The machine loses power** (or its kernel crashes) on storage that keeps
+  what it acknowledged: the journal holds every published step, since each was
+  fsynced before it was published, so nothing was lost. The mark on the disk
+  may be behind the journal by the steps written since its last sync (the
+  power failed before their step 4): a journal that ends after the mark means
+  exactly that, and the table goes on in the same epoch. The mark is never ahead of the journal, so
+  there is no false alarm.
+- **The journal is cut or replaced** by a person or a tool, the table stopped
+  or running: the mark read at the next start is the last one written, so
+  every published seq the journal lost is named. A clean stop syncs the mark
+  (:meth:`HighWater.close`), and so does a clean shutdown of the machine.
+- **Storage that drops writes it acknowledged** (an SD card without power-safe
+  cache): the journal may lose steps it fsynced. They are found when the mark
+  kept a later write than the journal did. No order of syncs can promise more:
+  such a card may drop the mark's acknowledged writes as well, as it did with
+  a mark synced before publishing. What skipping that sync adds is the time of
+  one ``fdatasync`` after each step, during which the mark is in memory only.
 
 At start, :func:`begin` compares the journal's end with the mark (or, when the
 mark is missing, with the checkpoint's seq):
 
-- the journal ends where the mark says (or later: the mark's last write was
-  lost): the table goes on in the same **epoch**;
+- the journal ends where the mark says (or later: the mark's last writes were
+  not on the disk yet when the power failed): the table goes on in the same
+  **epoch**;
 - the journal ends *before* the mark: events were published that the journal
   no longer holds. The table begins a new epoch and the daemon raises a
   critical ``journal_corrupt`` alert naming the lost seqs;
@@ -108,6 +144,7 @@ class HighWater:
         self._fd: int | None = fd
         self.mark = mark
         """The mark as last read or written (None: there was none, or it could not be read)."""
+        self._unsynced = False
 
     @classmethod
     def open(cls, path: Path) -> HighWater:
@@ -131,18 +168,29 @@ class HighWater:
         return cls(path, fd, mark)
 
     def record(self, epoch: int, seq: int) -> None:
-        """Make ``(epoch, seq)`` the mark, durably (one write in place, then ``fdatasync``)."""
+        """Make ``(epoch, seq)`` the mark: one write in place, not synced (see :meth:`sync`)."""
         if self._fd is None:
             raise ValueError("the high-water mark is closed")
         mark = Mark(epoch, seq)
         line = _line(mark)
         if os.pwrite(self._fd, line, 0) != len(line):
             raise OSError(f"{self.path}: short write")
-        os.fdatasync(self._fd)
         self.mark = mark
+        self._unsynced = True
+
+    def sync(self) -> None:
+        """Make the last mark written durable (``fdatasync``); nothing to do if it already is."""
+        if self._fd is None:
+            raise ValueError("the high-water mark is closed")
+        if self._unsynced:
+            os.fdatasync(self._fd)
+            self._unsynced = False
 
     def close(self) -> None:
-        """Close the file; closing twice is harmless."""
+        """Sync the mark and close the file; closing twice is harmless."""
         if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+            try:
+                self.sync()
+            finally:
+                os.close(self._fd)
+                self._fd = None

@@ -1,7 +1,8 @@
 """The progressive record for ``table-controller progressive``: meters, jackpots waiting for a
 supervisor, and the last hits confirmed, read from the checkpoint and the journal.
 
-The session (:class:`~controller.games.interface.Session`) is rebuilt as the
+The session (:class:`~controller.games.interface.Session`, whose
+:class:`~controller.games.interface.Progressive` part this reports) is rebuilt as the
 daemon rebuilds it: from the checkpoint's copy when there is one that matches
 the journal, then from the session events journaled after it; without one,
 from every session event in the journal. Each hit is dated from its journaled
@@ -18,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.games.interface import ProgressiveHit, Session
+from controller.games.interface import Progressive, ProgressiveHit, Session
+from controller.games.parts.money import dollars
+from controller.games.session import takes
 from controller.journal import checkpoint
 from controller.journal.log import Record, read_records
-from controller.table.pit_events import session_event
-from controller.table.state import session_from_data
-from drivers.display import format_money
+from controller.table.state import journaled_event
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def _read(journal_path: Path, saved: checkpoint.Checkpoint | None) -> Progressiv
     start, after, matched = (1, 0), 0, saved is None
     if saved is not None:
         start, after = saved.window, saved.seq
-        record.session = session_from_data(saved.state["session"])
+        record.session = Session.from_json(saved.state["session"])
     step: list[Record] = []
     for item in read_records(journal_path, start):
         if saved is not None and item.seq == saved.seq:
@@ -89,15 +90,16 @@ def _apply(record: ProgressiveRecord, item: Record, after: int) -> None:
         record.prizes[(data["seat"], data["amount"])] = data["prize"]
     elif kind == "progressive.paid":
         record.paid[(data["seat"], data["amount"], data["supervisor"])] = when
-    event = session_event(kind, data)
-    if event is not None and item.seq > after:
-        record.session = record.session.apply(event)
+    if item.seq > after:
+        event = journaled_event(body, item.private)
+        if event is not None and takes(event):
+            record.session = record.session.apply(event)
 
 
 def report_lines(record: ProgressiveRecord) -> list[str]:
     """The record as ``table-controller progressive`` prints it."""
-    session = record.session
-    lines = [f"{name} meter: {format_money(value)}" for name, value in sorted(session.meters.items())]
+    session = record.session[Progressive]
+    lines = [f"{name} meter: {dollars(value)}" for name, value in sorted(session.meters.items())]
     if not lines:
         lines.append("no progressive meter in the journal")
     lines.append(f"waiting for a supervisor: {len(session.unpaid) or 'none'}")
@@ -106,7 +108,7 @@ def report_lines(record: ProgressiveRecord) -> list[str]:
                  else "no hit confirmed yet")
     for paid in session.hits:
         confirmed = record.paid.get((paid.seat, paid.amount, paid.supervisor), Dated())
-        lines.append(f"  seat {paid.seat} {format_money(paid.amount)}"
+        lines.append(f"  seat {paid.seat} {dollars(paid.amount)}"
                      f"{_prize(record, paid.seat, paid.amount)}, confirmed by {paid.supervisor}"
                      f"{_when(confirmed)}")
     return lines
@@ -114,7 +116,7 @@ def report_lines(record: ProgressiveRecord) -> list[str]:
 
 def report_data(record: ProgressiveRecord) -> dict[str, Any]:
     """The record as JSON-able data (``--json``)."""
-    session = record.session
+    session = record.session[Progressive]
 
     def dated(when: Dated) -> dict[str, Any]:
         return {"hand": when.hand, "ts": when.ts}
@@ -135,7 +137,7 @@ def report_data(record: ProgressiveRecord) -> dict[str, Any]:
 
 def _hit_words(record: ProgressiveRecord, hit: ProgressiveHit) -> str:
     won = record.won.get((hit.seat, hit.amount), Dated())
-    return f"seat {hit.seat} {format_money(hit.amount)} ({hit.prize}){_when(won)}"
+    return f"seat {hit.seat} {dollars(hit.amount)} ({hit.prize}){_when(won)}"
 
 
 def _prize(record: ProgressiveRecord, seat: int, amount: int) -> str:

@@ -3,8 +3,10 @@
 Built only from the published bodies in the journal, never from its private data, so
 a face-down card reads "face down" until the event that reveals it, exactly as the
 pit saw it. Events belong to a hand by their body's ``hand`` field; events of no hand
-(``hand`` null) are left out. Amounts are in cents, as in the pit events. A split
-hand is named by its 1-based number: ``seat 3 hand 2`` is ``hand_index`` 1.
+(``hand`` null) are left out. Amounts are in cents, as in the pit events. A seat's hands
+are numbered as on the dealer display: none while it has one, every hand from 1 once it has
+split (from its ``split`` action or first event of a ``hand_index`` above 0 on), so
+``seat 3 hand 2`` is ``hand_index`` 1 and ``seat 3 hand 1`` is 0.
 
 >>> def body(seq, kind, data):
 ...     return json.dumps({"v": 1, "table": "T07", "seq": seq, "type": kind, "hand": 4,
@@ -24,42 +26,48 @@ Hand 4  (2026-11-21 22:14:05Z)
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Set
 from typing import Any
 
+from controller.games.parts.hand_names import hand_number
+from controller.games.parts.money import dollars
 from controller.journal.log import Record
-from drivers.display import format_money
 
 Data = Mapping[str, Any]
 
 
-def _who(data: Data) -> str:
-    """Name a card's or a decision's owner: ``dealer``, ``seat 3`` or ``seat 3 hand 2``."""
+def _index(data: Data) -> int:
+    index = data.get("hand_index")
+    return index if type(index) is int else 0
+
+
+def _who(data: Data, split: Set[object]) -> str:
+    """Name a card's or a decision's owner: ``dealer``, ``seat 3``, or for a seat in ``split``
+    (the seats with several hands) ``seat 3 hand 1``, ``seat 3 hand 2``."""
     if data.get("to") == "dealer":
         return "dealer"
-    index = data.get("hand_index") or 0
-    return f"seat {data.get('seat')}" + (f" hand {index + 1}" if index else "")
+    return f"seat {data.get('seat')}" + hand_number(_index(data), data.get("seat") in split)
 
 
 def _money(cents: object, signed: bool = False) -> str:
     """Cents as the dealer display shows money: ``$10.00``; a result signed: ``+$10.00``, ``-$5.00``."""
     if not isinstance(cents, int) or isinstance(cents, bool):
         return str(cents)
-    return ("+" if signed and cents > 0 else "") + format_money(cents)
+    return ("+" if signed and cents > 0 else "") + dollars(cents)
 
 
 def _wager(bet: Data) -> str:
     return f"seat {bet.get('seat')} {bet.get('spot')} {_money(bet.get('amount'))}"
 
 
-def _card(data: Data) -> str:
+def _card(data: Data, split: Set[object]) -> str:
     card = data.get("card")
-    return f"{_who(data)} <- {card if card is not None else 'face down'}"
+    return f"{_who(data, split)} <- {card if card is not None else 'face down'}"
 
 
-def _action(data: Data) -> str:
+def _action(data: Data, split: Set[object]) -> str:
     amount = data.get("amount")
-    return f"{_who(data)}: {data.get('action')}" + (f" {_money(amount)}" if amount is not None else "")
+    return f"{_who(data, split)}: {data.get('action')}" + (f" {_money(amount)}" if amount is not None else "")
 
 
 def _alert(data: Data) -> str:
@@ -69,12 +77,16 @@ def _alert(data: Data) -> str:
 
 
 def _settled(data: Data) -> str:
+    """One line per wager; a spot wagered on several hands names each (``seat 3 main hand 1``)."""
+    results = [result for result in data.get("results") or () if isinstance(result, Mapping)]
+    split = {(r.get("seat"), r.get("spot")) for r in results if _index(r) > 0}
     lines = []
-    for result in data.get("results") or ():
+    for result in results:
         label = f" ({result['label']})" if result.get("label") else ""
-        owner = _who({"seat": result.get("seat"), "hand_index": result.get("hand_index")})
+        several = (result.get("seat"), result.get("spot")) in split
+        wager = f"seat {result.get('seat')} {result.get('spot')}" + hand_number(_index(result), several)
         lines.append(
-            f"{owner} {result.get('spot')}: {result.get('outcome')}"
+            f"{wager}: {result.get('outcome')}"
             f" {_money(result.get('payout'), signed=True)}{label}"
         )
     return "\n".join(lines) or "settled"
@@ -98,14 +110,17 @@ _LINES: dict[str, Callable[[Data], str]] = {
     "bets.closed": lambda data: (
         "bets closed: " + (", ".join(_wager(bet) for bet in data.get("bets") or ()) or "no bets")
     ),
-    "card.dealt": _card,
-    "card.revealed": lambda data: f"{_who(data)} shows {data.get('card')}",
-    "player.action": _action,
     "alert": _alert,
     "hand.settled": _settled,
     "hand.ended": lambda data: "ended",
     "hand.voided": lambda data: f"voided: {data.get('reason')}",
 }
+_OWNED: dict[str, Callable[[Data, Set[object]], str]] = {
+    "card.dealt": _card,
+    "card.revealed": lambda data, split: f"{_who(data, split)} shows {data.get('card')}",
+    "player.action": _action,
+}
+"""The events that name a seat's hand, worded knowing the seats that have split so far in the hand."""
 
 
 def _header(hand: int, ts: object) -> str:
@@ -121,6 +136,7 @@ def recall_hands(records: Iterable[Record], count: int = 10) -> list[str]:
     gives one line per wager). Only the last ``count`` hands are held while reading.
     """
     hands: dict[int, list[str]] = {}
+    split: dict[int, set[object]] = {}          # per hand, the seats that have several hands
     for record in records:
         try:
             event = json.loads(record.body)
@@ -132,14 +148,24 @@ def recall_hands(records: Iterable[Record], count: int = 10) -> list[str]:
         if hand not in hands:
             hands[hand] = [_header(hand, event.get("ts"))]
             while len(hands) > max(count, 0):
-                del hands[next(iter(hands))]
+                oldest = next(iter(hands))
+                del hands[oldest]
+                split.pop(oldest, None)
             if hand not in hands:
                 continue
         kind = str(event.get("type"))
         data = event.get("data")
         if not isinstance(data, dict):
             data = {}
-        describe = _LINES.get(kind)
-        text = describe(data) if describe is not None else _generic(kind, data)
+        seats = split.setdefault(hand, set())
+        if kind in _OWNED:
+            if _index(data) > 0:
+                seats.add(data.get("seat"))
+            text = _OWNED[kind](data, seats)
+            if kind == "player.action" and data.get("action") == "split":
+                seats.add(data.get("seat"))
+        else:
+            describe = _LINES.get(kind)
+            text = describe(data) if describe is not None else _generic(kind, data)
         hands[hand] += [f"  {line}" for line in text.split("\n")]
     return [line for lines in hands.values() for line in lines]

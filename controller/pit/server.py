@@ -11,7 +11,8 @@ One :class:`PitServer` per table, on the daemon's single asyncio loop
 * **ROUTER** (``sync``): ``[b"snapshot"]`` and ``[b"replay", b"<from_seq>"]``
   from DEALER clients; anything else gets ``[b"error", b"<why>"]``.
 * **REP** (``control``): one JSON object in, one JSON object out; ``state`` is
-  answered here, every other command goes to the ``on_command`` callback.
+  answered here, every other command goes to the ``on_command`` callback with
+  the client it came from (:func:`control_client`).
   Bad input never stops the loop: it is answered ``{"ok": false, "error": ...}``.
 
 A malformed request on sync or control is answered and logged; the log takes
@@ -47,7 +48,7 @@ from zmq.auth.asyncio import AsyncioAuthenticator
 from controller.pit.events import compact_json, encode_heartbeat, now_timestamp
 from drivers.repeat_log import RepeatLog
 
-__all__ = ["CurveKeys", "PitServer", "is_local_endpoint", "load_secret_key"]
+__all__ = ["CurveKeys", "PitServer", "control_client", "is_local_endpoint", "load_secret_key"]
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +137,22 @@ def load_secret_key(path: Path) -> tuple[bytes, bytes]:
     return public, secret
 
 
+def control_client(frame: zmq.Frame) -> str | None:
+    """Who sent a control request, as far as the socket can tell clients apart: with CURVE the
+    client's public key (Z85, the ZAP user id) and its peer address, ``"<key>@<address>"``; without
+    CURVE None, since the control socket is then on loopback or ipc, where every client has the
+    same address (a REP socket knows nothing else of its peers)."""
+    try:
+        user = frame.get("User-Id")
+    except zmq.ZMQError:  # no ZAP authentication: no user id
+        return None
+    try:
+        address = frame.get("Peer-Address")
+    except zmq.ZMQError:
+        address = ""
+    return f"{user}@{address}"
+
+
 def _too_large(size: int) -> str:
     """The error for a request over :data:`MAX_REQUEST_BYTES`.
 
@@ -156,9 +173,9 @@ class PitServer:
     ``snapshot()`` returns ``{"seq": S, "state": {...}}`` as of the last
     event; ``history(from_seq)`` yields the ``(topic, body)`` of every held
     event with ``seq >= from_seq`` in order; ``last_seq()`` is the seq of the
-    last event (0 before the first); ``on_command(request)`` answers every
-    control command except ``state``. If ``context`` is not given the server
-    makes its own and destroys it on :meth:`close`. With ``curve`` the
+    last event (0 before the first); ``on_command(request, client)`` answers every
+    control command except ``state`` (``client``: :func:`control_client`). If
+    ``context`` is not given the server makes its own and destroys it on :meth:`close`. With ``curve`` the
     context must not already run a ZAP authenticator. ``epoch``, if given, is
     carried by every heartbeat (the table's current epoch: see docs/pit-events.md, "Epochs").
 
@@ -176,7 +193,7 @@ class PitServer:
         snapshot: Callable[[], Mapping[str, Any]],
         history: Callable[[int], Iterable[tuple[bytes, bytes]]],
         last_seq: Callable[[], int],
-        on_command: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
+        on_command: Callable[[dict[str, Any], str | None], Awaitable[dict[str, Any]]],
         heartbeat_interval: float = 2.0,
         curve: CurveKeys | None = None,
         context: zmq.asyncio.Context | None = None,
@@ -432,8 +449,9 @@ class PitServer:
         rep = self._rep
         assert rep is not None
         while True:
-            frames: list[bytes] = await rep.recv_multipart()
-            reply = await self._control_reply(frames)
+            received: list[zmq.Frame] = await rep.recv_multipart(copy=False)
+            frames = [frame.bytes for frame in received]
+            reply = await self._control_reply(frames, control_client(received[0]))
             try:
                 frame = compact_json(reply)
             except (TypeError, ValueError) as exc:
@@ -441,7 +459,7 @@ class PitServer:
                 frame = compact_json({"ok": False, "error": f"reply not JSON: {exc}"})
             await rep.send(frame)
 
-    async def _control_reply(self, frames: list[bytes]) -> dict[str, Any]:
+    async def _control_reply(self, frames: list[bytes], client: str | None) -> dict[str, Any]:
         """The reply to one control request; never raises (except cancellation)."""
         size = sum(len(frame) for frame in frames)
         if size > MAX_REQUEST_BYTES:
@@ -464,7 +482,7 @@ class PitServer:
                 if "epoch" in snap:
                     state["epoch"] = snap["epoch"]
                 return state
-            reply = await self._on_command(request)
+            reply = await self._on_command(request, client)
         except Exception as exc:
             self._repeats.note(("failed", cmd[:40]), logging.ERROR,
                                f"pit control command {cmd[:40]!r} failed", exc_info=True)

@@ -9,7 +9,12 @@ file, each saying how to fix it:
   directory and every public key in it: writable by group or others;
 * the CURVE secret key: any access at all for group or others (0600 or 0400 only),
   or not readable by the daemon's own user;
-* the state directory: any access for others.
+* the state directory: any access for others;
+* every folder above any of these, up to the root, as OpenSSH checks the
+  folders above its keys: writable by group or others without the sticky bit
+  (anyone who may rename files in it may put their own file in the place of
+  the table's), or owned by a user other than root and the daemon's own.
+  One line per folder, however many files lie below it.
 
 A file that does not exist is left to the part that reads it. :func:`make_state_dir`
 creates a missing state directory closed to others before the check, so a first
@@ -65,6 +70,40 @@ def _state_dir(path: Path) -> list[str]:
     return [f"the state directory {path} is open to others (mode {mode:04o}): chmod o-rwx {path}"]
 
 
+def _folders_above(paths: list[tuple[Path | None, str]]) -> list[str]:
+    """A line for each folder above ``paths`` (each with what it is) that others could change."""
+    problems: list[str] = []
+    seen: set[Path] = set()
+    for path, what in paths:
+        if path is None or not path.exists():
+            continue
+        for folder in (*path.absolute().parents, *path.resolve().parents):
+            if folder in seen:
+                continue
+            seen.add(folder)
+            problem = _folder(folder, what)
+            if problem:
+                problems.append(problem)
+    return problems
+
+
+def _folder(folder: Path, what: str) -> str | None:
+    """Why others could change what ``folder`` holds, or None."""
+    try:
+        found = folder.stat()
+    except OSError:
+        return None
+    mode = stat.S_IMODE(found.st_mode)
+    if mode & 0o022 and not mode & stat.S_ISVTX:
+        who = " and ".join(name for bit, name in ((0o020, "group"), (0o002, "others")) if mode & bit)
+        return (f"the folder {folder} above {what} is writable by {who} without the sticky bit"
+                f" (mode {mode:04o}): chmod go-w {folder}")
+    if found.st_uid not in (0, os.getuid()):
+        return (f"the folder {folder} above {what} is owned by uid {found.st_uid}, neither root nor"
+                f" this user: chown root {folder}")
+    return None
+
+
 def make_state_dir(config: Config) -> None:
     """Create the state directory (and missing parents) if it is not there, closed to others."""
     config.state_dir.mkdir(mode=STATE_DIR_MODE, parents=True, exist_ok=True)
@@ -82,4 +121,9 @@ def unsafe_permissions(config: Config) -> list[str]:
         for key in sorted(clients.glob("*.key")):
             problems += _not_writable(key, "the CURVE client key")
     problems += _state_dir(config.state_dir)
+    problems += _folders_above([
+        (config.source, "the configuration"), (config.chip_registry, "the chip registry"),
+        (config.integrity_manifest, "the integrity manifest"),
+        (config.pit.curve_secret_key, "the CURVE secret key"), (clients, "the CURVE clients directory"),
+        (config.state_dir, "the state directory")])
     return problems

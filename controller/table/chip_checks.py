@@ -40,8 +40,13 @@ def _spots(chip: RejectedChip, wager: SpotWager) -> list[tuple[int, str]]:
     return sorted([(wager.seat, wager.spot), *((seat, spot) for _, seat, spot in chip.elsewhere)])
 
 
+def _place(seat: int, spot: str) -> str:
+    """A spot in words: the chip tray is at seat 0 (:data:`controller.table.tray.TRAY`)."""
+    return "the tray" if seat == 0 else f"seat {seat} {spot}"
+
+
 def _words(chip: RejectedChip, wager: SpotWager) -> str:
-    where = f"seat {wager.seat} {wager.spot}"
+    where = _place(wager.seat, wager.spot)
     if chip.reason == "value_mismatch":
         return f"chip {chip.uid} says {chip.value} cents, the registry {chip.registry_value}: not counted"
     if chip.reason == "void":
@@ -49,7 +54,7 @@ def _words(chip: RejectedChip, wager: SpotWager) -> str:
     if chip.reason == "duplicate":
         return f"chip {chip.uid} is read twice on {where}: one of the two is a clone, counted once"
     if chip.reason == "crosstalk":
-        spots = " and ".join(f"seat {seat} {spot}" for seat, spot in _spots(chip, wager))
+        spots = " and ".join(_place(seat, spot) for seat, spot in _spots(chip, wager))
         return (f"chip {chip.uid} is read on {spots} at once (antenna crosstalk, or a chip across two "
                 "spots): counted on neither until it settles")
     return f"chip {chip.uid} is not in the chip registry: not counted"
@@ -64,6 +69,8 @@ def chip_alerts(wager: SpotWager, flagged: Flagged) -> tuple[list[dict[str, Any]
         if (wager.antenna, chip.uid) in flagged:
             continue
         about: dict[str, Any] = {"seat": wager.seat, "spot": wager.spot, "uid": chip.uid}
+        if wager.seat == 0:
+            del about["seat"]                   # the tray is no seat's
         if chip.reason == "duplicate":
             about["reason"] = "duplicate"
         if chip.reason == "crosstalk":

@@ -1,5 +1,5 @@
 """The table state machine as a document: its transitions as a table and a Mermaid diagram,
-then each game's own phases inside ``in_hand``, drawn from what the game declares.
+then each installed game's own phases inside ``in_hand``, drawn from what the game declares.
 
 ``table-controller diagram > docs/state-machine.md`` regenerates the document;
 a test fails when the committed one is out of date.
@@ -11,7 +11,7 @@ from typing import Any
 
 from transitions.extensions import GraphMachine
 
-from controller.games.catalog import GAMES
+from controller.games.catalog import find_game, game_names
 from controller.table.machine import STATES, TRANSITIONS
 
 
@@ -35,7 +35,7 @@ def state_machine_markdown() -> str:
     graph = graph[graph.index("stateDiagram-v2"):]
     rows = [
         f"| `{t['trigger']}` | {_cell(t['source'])} | {_cell(t['dest'])} | "
-        f"{t.get('conditions', '')} | {t.get('after', '')} |"
+        f"{t.get('conditions', '')} | {t.get('before', t.get('after', ''))} |"
         for t in TRANSITIONS
     ]
     return "\n".join([
@@ -48,8 +48,11 @@ def state_machine_markdown() -> str:
         "change. A card from the shoe and every game action (`act`, with the action's name:",
         "a button or control command) are internal transitions of `in_hand`; after each, the",
         "table triggers `settle`, which moves on once the game's hand has its results.",
+        "The phase is the table state's: a transition that changes it journals its step",
+        "first (`deal`, `next`, `void`), so the machine moves only to the phase the",
+        "journaled events already set; `settle` is the one move the machine makes itself.",
         "",
-        "| trigger | from | to | condition | then |",
+        "| trigger | from | to | condition | does |",
         "|---|---|---|---|---|",
         *rows,
         "",
@@ -57,13 +60,13 @@ def state_machine_markdown() -> str:
         graph.strip(),
         "```",
         "",
-        *(line for name in sorted(GAMES) for line in _game_phases(name)),
+        *(line for name in game_names() for line in _game_phases(name)),
     ])
 
 
 def _game_phases(name: str) -> list[str]:
     """A game's phases inside ``in_hand``, from its declared ``phases`` and ``flow``."""
-    game = GAMES[name].game_type
+    game = find_game(name).game_type
     lines = [f"## {name}: the phases of a hand", "",
              f"Actions: {', '.join(f'`{a}`' for a in game.actions) or 'none'}.", "",
              "```mermaid", "stateDiagram-v2", f"  [*] --> {game.phases[0]}"]

@@ -15,8 +15,15 @@ decides what happens around them: refusals, alerts, betting, hand numbers, past
 posting against what the game says each spot should hold.
 
 Every input that changes anything becomes one journal step: the pit events it
-causes, numbered, written with one fsync, applied to :class:`TableState`, then
+causes, typed records encoded by the one codec (:mod:`controller.events.codec`),
+numbered, written with one fsync, applied to :class:`TableState`, then
 published. The path goes one way; nothing is read back.
+
+The phase is the table state's (:attr:`TableState.phase`): ``transitions`` reads
+and writes it through the ``phase`` property, and a transition that changes it
+journals its step first (``before``), so the machine only ever moves to the phase
+the journaled state already holds; settling is the one move the machine makes
+itself, once the hand has its results (:meth:`TableState.move` checks both).
 """
 
 from __future__ import annotations
@@ -24,18 +31,25 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from transitions import Machine
 
-from controller.games.interface import Decision, Game, GameEvent, Hand, RuleError
+from controller.events import table as events
+from controller.events.codec import encode
+from controller.events.floor import LimitsSet, MessageAcknowledged
+from controller.events.hand import Alerted
+from controller.events.registry import Event
+from controller.events.tray import TrayCounted
+from controller.games.interface import Decision, Game, GameEvent, Hand, Limits, RuleError, Stacks
+from controller.games.parts.money import amount_problem, dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
-from controller.table import shoe_checks
+from controller.table import shoe_checks, tray
 from controller.table.chip_checks import CHIP_ALERT_CODES, chip_alerts
-from controller.table.pit_events import PitEvent, to_pit
-from controller.table.state import TableState
-from drivers.display import format_money
+from controller.table.pit_actions import pit_events
+from controller.table.state import DeviceState, MakeGame, TableState
+from controller.table.tray import TRAY
 from drivers.inputs import (
     CardDrawn,
     CardUnreadable,
@@ -54,25 +68,23 @@ STATES = ["betting", "in_hand", "settled"]
 
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "deal", "source": "betting", "dest": "in_hand", "conditions": "deal_allowed",
-     "after": "start_hand"},
+     "before": "start_hand"},
     {"trigger": "card", "source": "in_hand", "dest": None, "conditions": "card_wanted",
      "after": "deal_card"},
     {"trigger": "act", "source": "in_hand", "dest": None, "conditions": "action_allowed",
      "after": "take_action"},
     {"trigger": "settle", "source": "in_hand", "dest": "settled", "conditions": "hand_settled"},
-    {"trigger": "next", "source": "settled", "dest": "betting", "after": "end_hand"},
-    {"trigger": "void", "source": "in_hand", "dest": "betting", "after": "void_hand"},
+    {"trigger": "next", "source": "settled", "dest": "betting", "before": "end_hand"},
+    {"trigger": "void", "source": "in_hand", "dest": "betting", "before": "void_hand"},
 ]
 """The table's phases and what moves between them, in the order they are tried."""
 
 TABLE_BUTTONS = ("deal", "next", "void")
 """Buttons the table itself answers; every other button names a game action."""
 
-STATUS_FLAGS = {
-    "shoe": ("lid open", "shoe empty", "optical sensor fault"),
-    "rfid": ("antenna fault", "RF field fault", "too many chips on a spot"),
-}
-"""What each STATUS flag bit means, by board (docs/protocol.md section 3)."""
+FLOOR_ACTIONS = ("call_floor", "acknowledge")
+"""The dealer's actions towards the pit, open outside the machine's phases: ``call_floor`` at any
+time (a ``floor_called`` alert), ``acknowledge`` while the pit's message is shown."""
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +98,14 @@ class TableSettings:
     seats: int
     limits: Mapping[str, int]
     buttons: tuple[str, ...]
+    boards: tuple[str, ...]
+    """The boards the table runs, by name (``[devices]``): a deal waits until all are online."""
+    chips: tuple[int, ...] = ()
+    """The chip registry's denominations in cents, ascending (a screen pays in the fewest chips)."""
+    payout_check: bool = True
+    """Whether NEXT checks each settled spot's chips (``payout_mismatch``; ``[table] payout_check``)."""
+    tray: bool = False
+    """Whether an antenna is the chip tray (``[antennas] N = "tray"``: :mod:`controller.table.tray`)."""
 
 
 Clock = Callable[[], str]
@@ -122,21 +142,23 @@ class Table:
         write: Callable[[Sequence[Record]], None],
         publish: Callable[[bytes, bytes], None] | None = None,
         epoch: int | None = None,
+        remake: MakeGame | None = None,
     ) -> None:
+        """``remake`` binds the game to other limits (the pit's ``set_limits``; None: refused)."""
         self.settings = settings
         self.epoch = epoch
         """The epoch every event is published in (see :mod:`controller.journal.high_water`)."""
-        self.state = TableState(game=game)
+        self.state = TableState(game=game, devices={name: DeviceState() for name in settings.boards},
+                                remake=remake)
         self._clock = clock
         self._write = write
         self._publish = publish
         self.notice: str | None = None
-        """The last refusal or problem to show the dealer (cleared by the next accepted input)."""
+        """The last refusal or problem to show the dealer (cleared by the next accepted input and by
+        every change of state)."""
         self.live_spots: dict[tuple[int, str], SpotWager] = {}
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
-        self.phase: str = "betting"
-        """The machine's phase (``betting``, ``in_hand``, ``settled``); ``transitions`` keeps it here."""
         self._flagged_chips: set[tuple[int, str]] = set()
         self.repeats = RepeatLog(log)
         """The log of inputs dropped without an event (a card reported again, a refusal already alerted)."""
@@ -149,6 +171,15 @@ class Table:
             queued=True,
             model_attribute="phase",
         )
+
+    @property
+    def phase(self) -> str:
+        """The machine's phase (``betting``, ``in_hand``, ``settled``): the table state's."""
+        return self.state.phase
+
+    @phase.setter
+    def phase(self, phase: str) -> None:
+        self.state.move(phase)
 
     @property
     def game(self) -> Game[Hand]:
@@ -177,66 +208,97 @@ class Table:
         apply only the records after it.
         """
         if checkpoint is not None:
-            self.state = TableState.from_checkpoint(self.state.game, checkpoint)
+            self.state = TableState.from_checkpoint(self.state.game, checkpoint, self.state.remake)
+            for name in self.settings.boards:   # a board configured since the checkpoint
+                self.state.devices.setdefault(name, DeviceState())
         count = 0
         for record in records:
             self.state.apply(record)
             count += 1
-        state = self.state
-        phase = "settled" if state.settled else "in_hand" if state.in_hand else "betting"
-        self.machine.set_state(phase)
+        if self.state.results is not None:
+            self.settle()
         return count
 
     def open(self, *, recovered: bool, journal_damage: str | None = None) -> None:
         """Announce the table (``table.opened``) and report journal damage."""
         settings = self.settings
-        self._emit("table.opened", {
-            "game": settings.game_name, "seats": settings.seats, "limits": dict(settings.limits),
-            "recovered": recovered,
-        })
+        self._step([events.TableOpened(settings.game_name, settings.seats, self.limits(), recovered)])
         if journal_damage is not None:
             self._alert("journal_corrupt", "critical", journal_damage)
+
+    def limits(self) -> dict[str, int]:
+        """The table's limits now, in cents: the pit's last ``set_limits``, else the configuration's."""
+        set_by_pit = self.state.floor.limits
+        if set_by_pit is None:
+            return dict(self.settings.limits)
+        return {"min_bet": set_by_pit.min_bet, "max_bet": set_by_pit.max_bet}
+
+    def pit_command(self, name: str, args: Mapping[str, Any]) -> str | None:
+        """One of the pit's commands (:data:`PIT_COMMANDS`: close or open the table, set its limits,
+        a message to the dealer, a tray fill or credit); returns None if it was taken, else why not.
+        ``args`` carries the supervisor's id, already authenticated."""
+        configured = Limits(self.settings.limits["min_bet"], self.settings.limits["max_bet"])
+        made = pit_events(name, args, self.state, has_tray=self.settings.tray, configured=configured)
+        if isinstance(made, str):
+            return self._refuse(f"{name}: {made}")
+        for event in made:
+            if isinstance(event, LimitsSet):
+                problem = self._limits_problem(Limits(event.min_bet, event.max_bet))
+                if problem is not None:
+                    return self._refuse(f"{name}: {problem}")
+        self._step(made)
+        return None
+
+    def _limits_problem(self, limits: Limits) -> str | None:
+        """Why the game cannot be bound to ``limits`` (no way to, or its rules refuse them)."""
+        if self.state.remake is None:
+            return "this table's limits cannot be changed"
+        try:
+            self.state.remake(limits)
+        except ValueError as error:
+            return str(error)
+        return None
 
     def command(self, name: str, args: Mapping[str, Any]) -> str | None:
         """A game's control command that changes the session (:attr:`Game.commands`); returns
         None if it was taken, else why not. Its events are one step."""
         if name not in self.game.commands:
             return f"unknown command {name!r}"
+        amount = args.get("amount")
+        problem = amount_problem(amount) if isinstance(amount, int) else None
+        if problem is not None:
+            return self._refuse(f"{name}: {problem}")
         seat = args.get("seat")
         if isinstance(seat, int) and not 1 <= seat <= self.settings.seats:
             return self._refuse(f"{name}: there is no seat {seat} at this table (seats 1 to "
                                 f"{self.settings.seats})")
         try:
-            events = self.game.command(name, args, self.state.session, self.phase != "betting")
+            changes = self.game.command(name, args, self.state.session, self.phase != "betting")
         except RuleError as error:
             return self._refuse(f"{name}: {error}")
         self.notice = None
-        if events:
-            self._step([to_pit(event) for event in events])
+        if changes:
+            self._step(changes)
         return None
 
     def tick(self) -> None:
         """Between hands, what the time brings (a tournament level starting), as one step."""
         if self.phase == "betting":
-            events = self.game.due(self.state.session, self._clock())
-            if events:
-                self._step([to_pit(event) for event in events])
+            due = self.game.due(self.state.session, self._clock())
+            if due:
+                self._step(due)
 
     def integrity_alerts(self, problems: Iterable[str]) -> None:
         """One ``software_integrity`` alert per installed file that does not match its manifest."""
         for problem in problems:
             self._alert("software_integrity", "critical", f"installed software: {problem}")
 
-    def _emit(self, kind: str, data: Mapping[str, Any], private: Mapping[str, Any] | None = None,
-              *, hand: str | int | None = "auto") -> None:
-        """One event that is a step of its own."""
-        self._step([(kind, dict(data), dict(private or {}))], hand=hand)
-
-    def _step(self, events: Sequence[PitEvent], *, hand: str | int | None = "auto",
+    def _step(self, events: Sequence[Event], *, call: dict[str, Any] | None = None, at: int = 0,
               result: Hand | None = None) -> None:
-        """Number, journal (one fsync), apply and publish the pit events of one step.
+        """Encode, number, journal (one fsync), apply and publish the events of one step.
 
-        ``result`` is the hand that the game call in the first event's ``input`` returned.
+        ``call`` is the game call (``start``, ``deal``, ``act``) that caused the step, journaled in
+        the private part of event ``at``; ``result`` is the hand that call returned.
         """
         records: list[Record] = []
         bodies: list[dict[str, Any]] = []
@@ -245,32 +307,32 @@ class Table:
         table_id = self.settings.table_id
         started: int | None = None
         last = len(events) - 1
-        for position, (kind, data, private) in enumerate(events):
+        for position, event in enumerate(events):
+            kind, data, private = encode(event)
             seq += 1
             if kind == "hand.started":
                 started = self.state.hand_no + 1
-            number = started if started is not None else (
-                self._hand_for(kind, data) if hand == "auto" else hand)
-            assert number is None or isinstance(number, int)
+            number = started if started is not None else self._hand_for(kind, data)
             topic, body = encode_event(table_id, seq, stamp, kind, number, data, epoch=self.epoch)
+            if call is not None and position == at:
+                private = {**private, "input": call}
             if position < last:
                 private = {**private, "more": True}
             records.append(Record(seq=seq, topic=topic.decode(), body=body, private=private))
             bodies.append({"seq": seq, "type": kind, "hand": number, "data": data})
         self._write(records)
-        for record, decoded in zip(records, bodies, strict=True):
-            self.state.apply(record, result if "input" in record.private else None, decoded)
+        self.notice = None          # a refusal shown before this change of state is stale now
+        for record, decoded, event in zip(records, bodies, events, strict=True):
+            self.state.apply(record, result if "input" in record.private else None, decoded, event)
         if self._publish is not None:
             for record in records:
                 self._publish(record.topic.encode(), record.body)
 
-    def _game_step(self, head: PitEvent, call: dict[str, Any], result: Hand,
-                   events: Sequence[GameEvent], *, before: Sequence[PitEvent] = ()) -> None:
-        """A step caused by a game call: ``before``, ``head`` (carrying the call), then ``events``."""
-        kind, data, private = head
-        step = [*before, (kind, data, {**private, "input": call}), *(to_pit(e) for e in events)]
-        self._step(step, result=result)
-        if self.state.settled:
+    def _game_step(self, head: GameEvent, call: dict[str, Any], result: Hand,
+                   caused: Sequence[GameEvent], *, before: Sequence[Event] = ()) -> None:
+        """A step caused by a game call: ``before``, ``head`` (carrying the call), then ``caused``."""
+        self._step([*before, head, *caused], call=call, at=len(before), result=result)
+        if self.state.results is not None:
             self.settle()
 
     def _hand_for(self, kind: str, data: Mapping[str, Any]) -> int | None:
@@ -282,15 +344,20 @@ class Table:
             return self.state.hand_no + 1
         return None
 
-    def _alert(self, code: str, severity: str, message: str, **about: Any) -> None:
-        private = about.pop("private", None)
-        self._emit("alert", {"code": code, "severity": severity, "message": message, **about}, private)
+    def _alert(self, code: str, severity: Literal["info", "warning", "critical"], message: str,
+               **about: Any) -> None:
+        """One ``alert`` step; ``about`` holds its fields (``private``: what only the journal keeps)."""
+        hidden = about.pop("private", None) or {}
+        seat = about.pop("seat", None)
+        self._step([Alerted(code, severity, message, seat, about, hidden)])
 
     # -- inputs -----------------------------------------------------------------
 
     def handle(self, item: DriverInput) -> None:
         """Take one input from a board's driver (buttons come through :meth:`press`)."""
-        if isinstance(item, CardDrawn):
+        if isinstance(item, SpotWager) and (item.seat, item.spot) == TRAY:
+            self._on_tray(item)
+        elif isinstance(item, CardDrawn):
             self._on_card(item)
         elif isinstance(item, SpotWager):
             self._on_spot(item)
@@ -298,35 +365,38 @@ class Table:
             self._on_unreadable(item)
         elif isinstance(item, ShoeLoaded):
             if item.shoe_id != self.state.shoe.shoe_id:
-                self._emit("shoe.loaded", {"shoe_id": item.shoe_id, "decks": item.decks})
+                self._step([events.ShoeLoaded(item.shoe_id, item.decks)])
             else:
                 self.repeats.note(("shoe loaded again", item.shoe_id), logging.INFO,
                                   f"shoe {item.shoe_id} loaded again (a resend): the shoe goes on as it was")
         elif isinstance(item, CutCard):
             if item.shoe_id == self.state.shoe.shoe_id and not self.state.shoe.cut_card_out:
-                self._emit("shoe.cut_card", {"index": item.index})
+                self._step([events.CutCardOut(item.index)])
             else:
                 self.repeats.note(("cut card", item.shoe_id), logging.INFO, f"cut card of shoe "
                                   f"{item.shoe_id} ignored: not the loaded shoe, or out already")
         elif isinstance(item, DeviceOnline):
-            self._emit("device.online", {"device": item.device, "firmware": item.firmware,
-                                         "serial": item.serial})
+            self._step([events.DeviceOnline(item.device, item.firmware, item.serial)])
         elif isinstance(item, DeviceOffline):
             self._on_offline(item)
         elif isinstance(item, DeviceFault):
             self._alert("device_fault", "warning", f"{item.device} fault {item.code}: {item.text}",
                         device=item.device, fault=item.code)
         elif isinstance(item, DeviceStatus):
-            names = STATUS_FLAGS[item.device]
-            self.device_status[item.device] = tuple(
-                name for bit, name in enumerate(names) if item.flags & (1 << bit))
+            self.device_status[item.device] = item.flags
 
-    def press(self, button: str, amount: int | None = None) -> str | None:
+    def press(self, button: str, amount: int | None = None, *, physical: bool = True) -> str | None:
         """Press a dealer button (or give the same action by control command, with an ``amount``
         where it takes one that no spot holds); returns None if it was taken, else why not (also
-        in :attr:`notice`)."""
-        if button in TABLE_BUTTONS and button not in self.settings.buttons:
+        in :attr:`notice`). A ``physical`` button must be one the table has (``[buttons]``); an
+        action sent by the control socket's ``act`` (a dealer screen) needs no button."""
+        if physical and button in TABLE_BUTTONS and button not in self.settings.buttons:
             return self._refuse(f"there is no {button!r} button at this table")
+        if button in FLOOR_ACTIONS:
+            return self._floor_action(button)
+        problem = amount_problem(amount) if amount is not None else None
+        if problem is not None:
+            return self._refuse(f"{button}: {problem}")
         reason = self.refusal(button, amount)
         if reason is not None:
             return self._refuse(f"{button}: {reason}")
@@ -335,6 +405,17 @@ class Table:
             self.act(button, self._amount(button, amount))
         else:
             getattr(self, button)()
+        return None
+
+    def _floor_action(self, action: str) -> str | None:
+        """The dealer calls the floor (any time), or acknowledges the pit's message."""
+        if action == "call_floor":
+            self._alert("floor_called", "warning", "the dealer calls the floor to the table")
+            return None
+        message = self.state.floor.message
+        if message is None:
+            return self._refuse("acknowledge: there is no message from the pit to acknowledge")
+        self._step([MessageAcknowledged(message)])
         return None
 
     def _refuse(self, reason: str) -> str:
@@ -404,8 +485,10 @@ class Table:
     def deal_problems(self) -> list[str]:
         """Why a deal cannot start now (empty when it can)."""
         problems: list[str] = []
+        if self.state.floor.closed:
+            problems.append("the table is closed by the pit")
         devices = self.state.devices
-        for name in ("shoe", "rfid"):
+        for name in self.settings.boards:
             if not devices[name].online:
                 problems.append(f"the {name} is offline")
         shoe = self.state.shoe
@@ -438,57 +521,92 @@ class Table:
 
     def hand_settled(self) -> bool:
         """Condition of ``settle``: the hand has its results."""
-        return self.state.settled
+        return self.state.results is not None
 
     # -- actions (named in TRANSITIONS) -----------------------------------------
 
     def start_hand(self) -> None:
-        """After ``deal``: ``hand.started`` and ``bets.closed`` with the next hand number, and
+        """On ``deal``: ``hand.started`` and ``bets.closed`` with the next hand number, and
         whatever the game's start brings (blinds posted, ...), as one step."""
         state = self.state
         layout = state.layout()
-        started, events = self.game.start(layout, state.session)
-        bets = [{"seat": seat, "spot": spot, "amount": amount}
-                for (seat, spot), amount in sorted(state.bets.items())]
-        opened: PitEvent = ("hand.started", {
-            "seats": list(self.game.seats_in_play(layout, state.session)),
-            "dealer_seat": self.game.dealer_seat(state.session)}, {})
-        self._game_step(("bets.closed", {"bets": bets}, {}), {"call": "start"}, started, events,
-                        before=[opened])
+        started, caused = self.game.start(layout, state.session)
+        bets = tuple(events.Wager(seat, spot, amount) for (seat, spot), amount in sorted(state.bets.items()))
+        opened = events.HandStarted(self.game.seats_in_play(layout, state.session),
+                                    self.game.dealer_seat(state.session))
+        verdict = tray.fill_verdict(state.tray)
+        checked = [verdict] if verdict is not None else []
+        self._game_step(events.BetsClosed(bets), {"call": "start"}, started, caused,
+                        before=[*checked, opened])
 
     def deal_card(self, drawn: CardDrawn) -> None:
         """After ``card``: ``card.dealt`` to where the game says, and whatever it brings about."""
         hand = self.state.hand
         assert hand is not None
-        result, events = hand.deal(drawn.card, drawn.index)
-        head, *rest = events
+        result, caused = hand.deal(drawn.card, drawn.index)
+        head, *rest = caused
         call = {"call": "deal", "card": str(drawn.card), "index": drawn.index}
-        self._game_step(to_pit(head), call, result, rest)
+        self._game_step(head, call, result, rest)
 
     def take_action(self, action: str, amount: int | None) -> None:
         """After ``act``: the game action (``player.action``), and whatever it brings about."""
         hand = self.state.hand
         assert hand is not None
-        result, events = hand.act(action, amount)
-        head, *rest = events
+        result, caused = hand.act(action, amount)
+        head, *rest = caused
         call: dict[str, Any] = {"call": "act", "action": action}
         if amount is not None:
             call["amount"] = amount
-        self._game_step(to_pit(head), call, result, rest)
+        self._game_step(head, call, result, rest)
 
     def end_hand(self) -> None:
-        """After ``next``: what the hand changes in the session, ``hand.ended``; betting opens."""
+        """On ``next``: a ``payout_mismatch`` for each spot not paid or collected right, what the
+        hand changes in the session, ``hand.ended``; betting opens."""
         hand = self.state.hand
         assert hand is not None
-        carried = [to_pit(event) for event in self.game.finish(hand, self.state.session)]
-        self._step([*carried, ("hand.ended", {"hand": self.state.hand_no}, {})])
+        counted = self.state.tray
+        off = tray.variance(counted.at_start, counted.amount, hand.house_result())
+        self._step([*self.payout_mismatches(), *([off] if off is not None else []),
+                    *self.game.finish(hand, self.state.session), events.HandEnded(self.state.hand_no)])
         self._sync_bets()
 
+    def payout_expected(self) -> dict[tuple[int, str], int]:
+        """What each settled spot should read once paid and collected: its wagers plus their
+        payouts (0 for a lost wager), by (seat, spot). Seats whose money the table keeps as a
+        stack (the game settles them in the stack, not in chips on the spot) are left out."""
+        expected: dict[tuple[int, str], int] = {}
+        stacks = self.state.session[Stacks].stacks
+        for result in self.state.results or ():
+            if result["seat"] not in stacks:
+                key = (result["seat"], result["spot"])
+                expected[key] = expected.get(key, 0) + result["wager"] + result["payout"]
+        return expected
+
+    def payout_mismatches(self) -> list[Alerted]:
+        """A ``payout_mismatch`` alert (warning) for each settled spot whose chips, as the RFID
+        reader reads them now, are not what it should hold once paid and collected."""
+        alerts: list[Alerted] = []
+        if not self.settings.payout_check:
+            return alerts
+        for (seat, spot), expected in sorted(self.payout_expected().items()):
+            live = self.live_spots.get((seat, spot))
+            read = live.amount if live is not None else 0
+            if read == expected:
+                continue
+            gap = (f"{dollars(expected - read)} short" if read < expected
+                   else f"{dollars(read - expected)} over")
+            alerts.append(Alerted(
+                "payout_mismatch", "warning",
+                f"seat {seat} {spot} reads {dollars(read)} at NEXT, should read {dollars(expected)} "
+                f"once paid and collected: {gap}",
+                seat, {"spot": spot, "expected": expected, "read": read}))
+        return alerts
+
     def void_hand(self) -> None:
-        """After ``void``: what the game shows of a misdeal, ``hand.voided``; nothing is settled."""
+        """On ``void``: what the game shows of a misdeal, ``hand.voided``; nothing is settled."""
         hand = self.state.hand
-        shown = [to_pit(event) for event in hand.void()] if hand is not None else []
-        self._step([*shown, ("hand.voided", {"reason": "voided by the dealer"}, {})])
+        shown = hand.void() if hand is not None else ()
+        self._step([*shown, events.HandVoided("voided by the dealer")])
         self._sync_bets()
 
     # -- cards ------------------------------------------------------------------
@@ -587,6 +705,13 @@ class Table:
             return
         self._sync_bets()
 
+    def _on_tray(self, reading: SpotWager) -> None:
+        """The tray's chips changed: its rejected chips alerted like a spot's, its value published
+        (``tray.counted``) when it differs from the last."""
+        self._check_chips(reading)
+        if reading.amount != self.state.tray.amount:
+            self._step([TrayCounted(reading.amount)])
+
     def _check_chips(self, wager: SpotWager) -> None:
         alerts, self._flagged_chips = chip_alerts(wager, self._flagged_chips)
         for alert in alerts:
@@ -611,22 +736,23 @@ class Table:
                         expected <= amount <= (option.high if option.high is not None else amount):
                     return
         self._alert("past_post", "critical",
-                    f"seat {wager.seat} {wager.spot} changed from {format_money(before)} to "
-                    f"{format_money(amount)}; it should hold {format_money(expected)}",
+                    f"seat {wager.seat} {wager.spot} changed from {dollars(before)} to "
+                    f"{dollars(amount)}; it should hold {dollars(expected)}",
                     seat=wager.seat, spot=wager.spot, amount=amount, closed=expected)
 
     def _sync_bets(self) -> None:
         """While betting is open, publish every spot whose reading differs from its published wager."""
         for (seat, spot), wager in sorted(self.live_spots.items()):
             if wager.amount != self.state.bets.get((seat, spot), 0):
-                self._emit("bet.placed", {"seat": seat, "spot": spot, "amount": wager.amount})
+                self._step([events.BetPlaced(seat, spot, wager.amount)])
 
     # -- devices -------------------------------------------------------------------
 
     def _on_offline(self, item: DeviceOffline) -> None:
-        if not self.state.devices[item.device].online:
+        device = self.state.devices.get(item.device)
+        if device is None or not device.online:
             return
-        self._emit("device.offline", {"device": item.device, "reason": item.reason})
+        self._step([events.DeviceOffline(item.device, item.reason)])
         waiting = " The hand waits until it is back." if self.phase == "in_hand" else ""
         self._alert("device_offline", "critical" if waiting else "warning",
                     f"the {item.device} is offline: {item.reason}.{waiting}", device=item.device)

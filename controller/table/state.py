@@ -2,7 +2,9 @@
 
 :meth:`TableState.apply` is the single place where table state changes. The
 live table and a restart after a crash arrive at a state by applying the same
-records in the same order, so a restart resumes exactly.
+records in the same order, so a restart resumes exactly. A record is read back
+into its typed event by the one codec (:mod:`controller.events.codec`); the
+live table hands over the event it encoded instead.
 
 A game call (starting a hand, dealing a card, taking an action) is recorded as
 the ``input`` in the private part of the first pit event it caused; the events
@@ -10,7 +12,7 @@ it caused follow it in the same journal step, written with one fsync. Applying
 that first record runs the same pure game call again (or takes the live table's
 result of it), so the hand is rebuilt from the journal without being stored;
 the records after it only update what the table itself keeps (results, the
-session's stacks and meters, the shoe's count). A step cut short by a crash is
+session's parts, the shoe's count). A step cut short by a crash is
 dropped whole when the journal is opened (:class:`controller.journal.log.Journal`):
 none of it was published.
 """
@@ -19,21 +21,37 @@ from __future__ import annotations
 
 import json
 from collections import Counter, deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.games.interface import (
-    Bets,
-    Game,
-    Hand,
-    ProgressiveHit,
-    ProgressivePaid,
-    Session,
-)
+from controller.events import floor
+from controller.events import table as events
+from controller.events.codec import decode
+from controller.events.hand import Alerted, Dealt, Settled
+from controller.events.registry import Event
+from controller.events.tray import TrayCounted, TrayCredited, TrayFilled, TrayTransfer
+from controller.games.interface import Bets, Game, Hand, Limits, Session
+from controller.games.session import takes
 from controller.journal.log import Record
 from controller.table import shoe_checks
-from controller.table.pit_events import session_event
 from firmware_bridge.cards import Card
+
+STEP_KEYS = ("input", "more")
+"""Keys of a journal record's private part that belong to its step, not to its event."""
+
+
+def journaled_event(body: Mapping[str, Any], private: Mapping[str, Any]) -> Event | None:
+    """The typed event a journal record holds (its decoded ``body`` and its ``private`` part), or
+    None for a type no module registers."""
+    own = {key: value for key, value in private.items() if key not in STEP_KEYS}
+    return decode(body["type"], body["data"], own)
+
+MakeGame = Callable[[Limits], Game[Hand]]
+"""The game bound to other limits (the same rules): how a ``table.limits`` event reaches the game."""
+
+TRAY_CHECKED = "tray_fill_mismatch"
+"""The alert that gives the verdict on a fill or credit the tray never matched (it clears the wait)."""
 
 CARD_ALERTS_WITH_INDEX = frozenset({"card_out_of_turn", "card_unreadable"})
 """Alerts for a card that left the shoe without being dealt to a hand: they advance the shoe index."""
@@ -71,26 +89,58 @@ class ShoeState:
 
 
 @dataclass
+class TrayState:
+    """The chip tray: its ``amount`` as last counted (None before its first reading), the amount it
+    held when the hand in play started (``at_start``), and the reading a fill or credit waits for
+    (``expected``; None when none waits)."""
+
+    amount: int | None = None
+    at_start: int | None = None
+    expected: int | None = None
+
+
+@dataclass
+class FloorState:
+    """What the pit set at the table: whether it is ``closed``, its ``limits`` (None: as configured),
+    and the ``message`` shown to the dealer until acknowledged."""
+
+    closed: bool = False
+    limits: Limits | None = None
+    message: str | None = None
+
+
+@dataclass
 class TableState:
     """Everything the table knows, rebuilt from the journal after a restart.
 
     ``game`` is the game bound to its rules; ``hand`` its immutable hand state
-    while a hand is in play; ``session`` what outlives a hand.
+    while a hand is in play; ``session`` what outlives a hand, made of the
+    game's ``session_parts``. ``phase`` is the table's phase, the one the state
+    machine reads and moves (:meth:`move`): ``in_hand`` from ``hand.started``,
+    ``settled`` once the machine sees the hand's results, ``betting`` again from
+    ``hand.ended`` or ``hand.voided``. ``tray`` is the chip tray's, ``floor`` what the pit set;
+    ``remake`` binds the game to new limits when a ``table.limits`` event is applied (None: the
+    table's limits cannot change).
     """
 
     game: Game[Hand]
     seq: int = 0
     hand_no: int = 0
-    in_hand: bool = False
+    phase: str = "betting"
     hand: Hand | None = None
     bets: dict[tuple[int, str], int] = field(default_factory=dict)
     results: tuple[dict[str, Any], ...] | None = None
     session: Session = field(default_factory=Session)
     shoe: ShoeState = field(default_factory=ShoeState)
-    devices: dict[str, DeviceState] = field(
-        default_factory=lambda: {"shoe": DeviceState(), "rfid": DeviceState()}
-    )
+    devices: dict[str, DeviceState] = field(default_factory=dict)
     alerts: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
+    tray: TrayState = field(default_factory=TrayState)
+    floor: FloorState = field(default_factory=FloorState)
+    remake: MakeGame | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.session.parts:
+            self.session = Session.of(*(part() for part in self.game.session_parts))
 
     def checkpoint(self) -> dict[str, Any]:
         """The state as JSON-able data, taken between hands (see :mod:`controller.journal.checkpoint`)."""
@@ -110,14 +160,27 @@ class TableState:
             "devices": {name: [d.online, d.firmware, d.serial, d.reason]
                         for name, d in self.devices.items()},
             "alerts": list(self.alerts),
-            "session": session_data(self.session),
+            "session": self.session.to_json(),
+            "tray": [self.tray.amount, self.tray.expected],
+            "floor": {"closed": self.floor.closed, "message": self.floor.message,
+                      "limits": None if self.floor.limits is None else
+                      [self.floor.limits.min_bet, self.floor.limits.max_bet]},
         }
 
     @classmethod
-    def from_checkpoint(cls, game: Game[Hand], data: dict[str, Any]) -> TableState:
-        """The state that :meth:`checkpoint` took."""
+    def from_checkpoint(cls, game: Game[Hand], data: dict[str, Any],
+                        remake: MakeGame | None = None) -> TableState:
+        """The state that :meth:`checkpoint` took (``game`` bound to the limits it holds, by
+        ``remake``, when the pit had set them)."""
         shoe = data["shoe"]
-        state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"])
+        saved = data.get("floor", {})
+        limits = Limits(*saved["limits"]) if saved.get("limits") else None
+        if limits is not None and remake is not None:
+            game = remake(limits)
+        state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"], remake=remake)
+        amount, expected = data.get("tray", [None, None])
+        state.tray = TrayState(amount, None, expected)     # between hands: no hand's start to keep
+        state.floor = FloorState(saved.get("closed", False), limits, saved.get("message"))
         state.bets = {(seat, spot): amount for seat, spot, amount in data["bets"]}
         state.shoe = ShoeState(shoe["shoe_id"], shoe["decks"], shoe["last_index"],
                                Counter(shoe["seen"]), shoe["cut_card_out"],
@@ -127,13 +190,28 @@ class TableState:
                                shoe.get("resync", False))
         state.devices = {name: DeviceState(*fields) for name, fields in data["devices"].items()}
         state.alerts.extend(data["alerts"])
-        state.session = session_from_data(data["session"])
+        state.session = Session.from_json(data["session"])
         return state
 
     @property
+    def in_hand(self) -> bool:
+        """Whether a hand is in play (from its ``hand.started`` to its ``hand.ended`` or ``hand.voided``)."""
+        return self.phase != "betting"
+
+    @property
     def settled(self) -> bool:
-        """Whether the hand in play has its results."""
-        return self.in_hand and self.results is not None
+        """Whether the hand in play is settled (the machine saw its results)."""
+        return self.phase == "settled"
+
+    def move(self, phase: str) -> None:
+        """The state machine moves to ``phase``. It may only settle a hand that has its results;
+        any other move must be the phase the journaled events already set (a step is applied
+        before the machine moves), else the machine and the journal disagree: RuntimeError."""
+        if phase == "settled" and self.phase == "in_hand" and self.results is not None:
+            self.phase = phase
+        elif phase != self.phase:
+            raise RuntimeError(f"the table's machine moves to {phase!r} but its journaled state is "
+                               f"{self.phase!r}")
 
     def layout(self) -> Bets:
         """The published wagers by seat and spot (what a hand starts with)."""
@@ -142,27 +220,30 @@ class TableState:
             by_seat.setdefault(seat, {})[spot] = amount
         return by_seat
 
-    def apply(self, record: Record, hand: Hand | None = None, body: dict[str, Any] | None = None) -> None:
+    def apply(self, record: Record, hand: Hand | None = None, body: dict[str, Any] | None = None,
+              event: Event | None = None) -> None:
         """Apply one journaled event: the only way table state changes.
 
         ``hand`` is the live table's result of the game call the record's
         ``input`` names; without it (replaying the journal) the call is made again.
-        ``body`` is the record's body already decoded, if the caller has it.
+        ``body`` is the record's body already decoded and ``event`` the record it
+        encodes, if the caller has them.
         """
         if body is None:
             body = json.loads(record.body)
-        kind: str = body["type"]
-        data: dict[str, Any] = body["data"]
-        private = dict(record.private)
+        private = record.private
         self.seq = record.seq
         call = private.get("input")
         if call is not None:
             self.hand = hand if hand is not None else self._call(call)
-        handler = _APPLY.get(kind)
+        if event is None:
+            event = journaled_event(body, private)
+            if event is None:
+                return
+        handler = _APPLY.get(type(event))
         if handler is not None:
-            handler(self, body, data, private)
-        event = session_event(kind, data)
-        if event is not None:
+            handler(self, event, body)
+        if takes(event):
             self.session = self.session.apply(event)
 
     def _call(self, call: dict[str, Any]) -> Hand:
@@ -179,53 +260,83 @@ class TableState:
 
     # -- one method per event type that changes what the table keeps ------------------------------
 
-    def _device_online(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        self.devices[data["device"]] = DeviceState(True, data.get("firmware"), data.get("serial"), None)
+    def _device_online(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, events.DeviceOnline)
+        self.devices[event.device] = DeviceState(True, event.firmware, event.serial, None)
 
-    def _device_offline(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        device = self.devices[data["device"]]
-        self.devices[data["device"]] = DeviceState(False, device.firmware, device.serial, data["reason"])
+    def _device_offline(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, events.DeviceOffline)
+        device = self.devices[event.device]
+        self.devices[event.device] = DeviceState(False, device.firmware, device.serial, event.reason)
 
-    def _shoe_loaded(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        self.shoe = ShoeState(shoe_id=data["shoe_id"], decks=data["decks"])
+    def _shoe_loaded(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, events.ShoeLoaded)
+        self.shoe = ShoeState(shoe_id=event.shoe_id, decks=event.decks)
 
-    def _cut_card(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
+    def _cut_card(self, event: Event, body: dict[str, Any]) -> None:
         self.shoe.cut_card_out = True
 
-    def _bet_placed(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        key = (data["seat"], data["spot"])
-        if data["amount"]:
-            self.bets[key] = data["amount"]
+    def _bet_placed(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, events.BetPlaced)
+        key = (event.seat, event.spot)
+        if event.amount:
+            self.bets[key] = event.amount
         else:
             self.bets.pop(key, None)
 
-    def _hand_started(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
+    def _hand_started(self, event: Event, body: dict[str, Any]) -> None:
         self.hand_no = body["hand"]
-        self.in_hand = True
+        self.phase = "in_hand"
         self.results = None
+        self.tray.at_start = self.tray.amount
 
-    def _card_dealt(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        card = data["card"] or private.get("card")
-        self._count_card(data["index"], Card.parse(card) if card else None)
+    def _card_dealt(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, Dealt)
+        self._count_card(event.index, event.card)
 
-    def _hand_settled(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        self.results = tuple(data["results"])
+    def _hand_settled(self, event: Event, body: dict[str, Any]) -> None:
+        self.results = tuple(body["data"]["results"])
 
-    def _hand_closed(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        self.in_hand = False
+    def _hand_closed(self, event: Event, body: dict[str, Any]) -> None:
+        self.phase = "betting"
         self.hand = None
         self.results = None
 
-    def _alert(self, body: dict[str, Any], data: dict[str, Any], private: dict[str, Any]) -> None:
-        self.alerts.append({"seq": body["seq"], "hand": body["hand"], **data})
-        code = data["code"]
-        if code in CARD_ALERTS_WITH_INDEX and "index" in data:
-            card = Card.parse(private["card"]) if "card" in private else None
-            self._count_card(data["index"], card)
+    def _tray_counted(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, TrayCounted)
+        self.tray.amount = event.amount
+        if event.amount == self.tray.expected:
+            self.tray.expected = None          # the fill or credit is in the tray
+
+    def _tray_transfer(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, TrayTransfer)
+        self.tray.expected = event.expected
+
+    def _table_closed(self, event: Event, body: dict[str, Any]) -> None:
+        self.floor.closed = isinstance(event, floor.TableClosed)
+
+    def _limits_set(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, floor.LimitsSet)
+        self.floor.limits = Limits(event.min_bet, event.max_bet)
+        if self.remake is not None:
+            self.game = self.remake(self.floor.limits)
+
+    def _dealer_message(self, event: Event, body: dict[str, Any]) -> None:
+        self.floor.message = event.text if isinstance(event, floor.DealerMessage) else None
+
+    def _alert(self, event: Event, body: dict[str, Any]) -> None:
+        assert isinstance(event, Alerted)
+        self.alerts.append({"seq": body["seq"], "hand": body["hand"], **body["data"]})
+        about, code = event.about, event.code
+        if code == TRAY_CHECKED:
+            self.tray.expected = None
+        elif code in CARD_ALERTS_WITH_INDEX and "index" in about:
+            card = Card.parse(event.hidden["card"]) if "card" in event.hidden else None
+            self._count_card(about["index"], card)
         elif code == "card_gap":
-            self.shoe.gaps.append((data["index"], data["last_index"]))
+            self.shoe.gaps.append((about["index"], about["last_index"]))
         elif code == shoe_checks.ALERT_CODE:
-            self.shoe.refused.add((data["index"], data["reason"]))
+            self.shoe.refused.add((about["index"], about["reason"]))
         elif code == shoe_checks.RESYNC_CODE:
             self.shoe.resync = True
 
@@ -237,42 +348,24 @@ class TableState:
             self.shoe.seen[str(card)] += 1
 
 
-_APPLY = {
-    "device.online": TableState._device_online,
-    "device.offline": TableState._device_offline,
-    "shoe.loaded": TableState._shoe_loaded,
-    "shoe.cut_card": TableState._cut_card,
-    "bet.placed": TableState._bet_placed,
-    "hand.started": TableState._hand_started,
-    "card.dealt": TableState._card_dealt,
-    "hand.settled": TableState._hand_settled,
-    "hand.ended": TableState._hand_closed,
-    "hand.voided": TableState._hand_closed,
-    "alert": TableState._alert,
+_APPLY: dict[type[Event], Callable[[TableState, Event, dict[str, Any]], None]] = {
+    events.DeviceOnline: TableState._device_online,
+    events.DeviceOffline: TableState._device_offline,
+    events.ShoeLoaded: TableState._shoe_loaded,
+    events.CutCardOut: TableState._cut_card,
+    events.BetPlaced: TableState._bet_placed,
+    events.HandStarted: TableState._hand_started,
+    Dealt: TableState._card_dealt,
+    Settled: TableState._hand_settled,
+    events.HandEnded: TableState._hand_closed,
+    events.HandVoided: TableState._hand_closed,
+    Alerted: TableState._alert,
+    TrayCounted: TableState._tray_counted,
+    TrayFilled: TableState._tray_transfer,
+    TrayCredited: TableState._tray_transfer,
+    floor.TableClosed: TableState._table_closed,
+    floor.TableReopened: TableState._table_closed,
+    floor.LimitsSet: TableState._limits_set,
+    floor.DealerMessage: TableState._dealer_message,
+    floor.MessageAcknowledged: TableState._dealer_message,
 }
-
-
-def session_data(session: Session) -> dict[str, Any]:
-    """The session as JSON-able data (for checkpoints)."""
-    return {
-        "stacks": [[seat, amount] for seat, amount in sorted(session.stacks.items())],
-        "button": session.button, "level": session.level, "blinds": list(session.blinds),
-        "level_ends_at": session.level_ends_at,
-        "places": [[seat, place] for seat, place in sorted(session.places.items())],
-        "winner": session.winner, "meters": dict(session.meters),
-        "unpaid": [[h.seat, h.hand_index, h.prize, h.amount] for h in session.unpaid],
-        "hits": [[h.seat, h.amount, h.supervisor] for h in session.hits],
-        "waiting": list(session.waiting),
-    }
-
-
-def session_from_data(data: dict[str, Any]) -> Session:
-    """The session that :func:`session_data` wrote."""
-    return Session(
-        stacks={seat: amount for seat, amount in data["stacks"]}, button=data["button"],
-        level=data["level"], blinds=tuple(data["blinds"]), level_ends_at=data["level_ends_at"],
-        places={seat: place for seat, place in data["places"]}, winner=data["winner"],
-        meters=dict(data["meters"]), unpaid=tuple(ProgressiveHit(*hit) for hit in data["unpaid"]),
-        hits=tuple(ProgressivePaid(*hit) for hit in data["hits"]),
-        waiting=tuple(data.get("waiting", ())),
-    )

@@ -13,12 +13,15 @@ dealer is told to do next is the game's ``prompt``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from typing import Any
 
-from controller.games.interface import HandView
-from controller.table.machine import TABLE_BUTTONS, Table
-from drivers.display import HandLine, SeatView, TableView, format_money
+from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
+from controller.games.parts.hand_names import hand_number, split_spots
+from controller.games.parts.money import dollars
+from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table
+from drivers.display import HandLine, SeatView, TableView
 
 BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
 SETTLED_WORDS = "Pay and collect as shown, then press NEXT"
@@ -31,6 +34,7 @@ def public_state(table: Table) -> dict[str, Any]:
     in_hand = {s.seat: s for s in view.seats} if view is not None else {}
     decision = table.decision()
     seats: list[dict[str, Any]] = []
+    stacks = state.session[Stacks].stacks
     for seat in range(1, table.settings.seats + 1):
         bets = {spot: amount for (s, spot), amount in sorted(state.bets.items()) if s == seat}
         held = in_hand[seat].hands if seat in in_hand else ()
@@ -40,14 +44,14 @@ def public_state(table: Table) -> dict[str, Any]:
             "seat": seat, "bets": bets, "cards": list(first["cards"]), "total": first["total"],
             "hands": hands, "in_turn": decision is not None and decision.seat == seat,
         }
-        if seat in state.session.stacks:
-            entry["stack"] = state.session.stacks[seat]
+        if seat in stacks:
+            entry["stack"] = stacks[seat]
         seats.append(entry)
     dealer: dict[str, Any] = {"cards": [], "total": None, "seat": None}
     if view is not None and view.dealer is not None:
         dealer = {"cards": list(view.dealer.cards), "total": view.dealer.total, "seat": view.dealer_seat}
     shoe = state.shoe
-    session = state.session
+    tournament = state.session[Tournament]
     return {
         "table": table.settings.table_id,
         "game": table.settings.game_name,
@@ -67,9 +71,15 @@ def public_state(table: Table) -> dict[str, Any]:
                  "cut_card_out": shoe.cut_card_out},
         "live_buttons": list(table.live_buttons()),
         "alerts": list(state.alerts),
-        "session": {"button": session.button, "level": session.level, "blinds": list(session.blinds),
-                    "level_ends_at": session.level_ends_at},
-        "meters": {"hands": state.hand_no, **session.meters},
+        "session": {"button": state.session[Button].seat, "level": tournament.level,
+                    "blinds": list(tournament.blinds), "level_ends_at": tournament.ends_at},
+        "meters": {"hands": state.hand_no, **state.session[Progressive].meters},
+        "limits": table.limits(),
+        "closed": state.floor.closed,
+        "message": state.floor.message,
+        "tray": None if not table.settings.tray else {
+            "amount": state.tray.amount, "at_hand_start": state.tray.at_start if state.in_hand else None,
+            "expected": state.tray.expected},
     }
 
 
@@ -80,7 +90,8 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
     then the game's actions the hand offers now, each with the seat and hand it
     is for, the amount range in cents (``low``/``high``, null when it takes no
     amount) and the ``spot`` whose chips carry the amount (null: the amount
-    comes with the command).
+    comes with the command); last the dealer's towards the pit: ``call_floor``
+    always, ``acknowledge`` while the pit's message is shown.
     """
     decision = table.decision()
     actions: list[dict[str, Any]] = []
@@ -93,6 +104,10 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
         for name, option in decision.actions.items():
             actions.append({"name": name, "seat": decision.seat, "hand_index": decision.hand_index,
                             "low": option.low, "high": option.high, "spot": option.spot})
+    for name in FLOOR_ACTIONS:
+        if name == "call_floor" or table.state.floor.message is not None:
+            actions.append({"name": name, "seat": None, "hand_index": None,
+                            "low": None, "high": None, "spot": None})
     return actions
 
 
@@ -111,6 +126,7 @@ def table_picture(table: Table) -> dict[str, Any]:
         "actions": open_actions(table),
         "commands": list(table.game.commands),
         "live": live,
+        "chips": list(table.settings.chips),
     })
     return picture
 
@@ -129,7 +145,21 @@ def instruction(table: Table) -> str:
     if phase == "settled":
         return SETTLED_WORDS
     decision = table.decision()
-    return decision.prompt if decision is not None else "Wait"
+    return without_missing_buttons(table, decision.prompt) if decision is not None else "Wait"
+
+
+def without_missing_buttons(table: Table, prompt: str) -> str:
+    """The game's prompt with every button it names in capitals (``STAND``) that this table has
+    not got put as the action by name, taken by control command: ``stand (by control)``."""
+    actions = set(table.game.actions) | {"next", "void", "deal"}
+
+    def word(match: re.Match[str]) -> str:
+        name = match.group(0).lower()
+        if name in actions and name not in table.settings.buttons:
+            return f"{name} (by control)"
+        return match.group(0)
+
+    return re.sub(r"\b[A-Z][A-Z_]+\b", word, prompt)
 
 
 def device_words(table: Table, name: str, device: dict[str, Any]) -> str:
@@ -143,11 +173,12 @@ def device_words(table: Table, name: str, device: dict[str, Any]) -> str:
 def _result_lines(results: list[dict[str, Any]]) -> tuple[dict[int, list[str]], list[str]]:
     by_seat: dict[int, list[str]] = {}
     payouts: list[str] = []
+    split = split_spots((r["seat"], r["spot"], r["hand_index"]) for r in results)
     for result in results:
         payout = result["payout"]
         words = "push" if payout == 0 else (
-            f"pay {format_money(payout)}" if payout > 0 else f"collect {format_money(-payout)}")
-        hand = f" hand {result['hand_index'] + 1}" if result["hand_index"] else ""
+            f"pay {dollars(payout)}" if payout > 0 else f"collect {dollars(-payout)}")
+        hand = hand_number(result["hand_index"], (result["seat"], result["spot"]) in split)
         by_seat.setdefault(result["seat"], []).append(f"{result['spot']}{hand}: {words}")
         payouts.append(f"Seat {result['seat']} {result['spot']}{hand}: {words.upper()}")
     return by_seat, payouts
@@ -166,32 +197,38 @@ def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableVi
         # A game that words its own payouts words the whole settlement: no pay/collect line per
         # seat beside them (in a pot game the house neither pays nor collects).
         results, payouts = {}, list(view.payouts)
+    committed = state.hand.committed() if state.hand is not None else {}
     seat_alerts: dict[int, str] = {}
     for alert in snapshot["alerts"]:
         if alert.get("seat") is not None and alert.get("hand") == snapshot["hand"]:
+            key = (alert["seat"], alert.get("spot"))
+            if alert["code"] == "past_post" and table.phase == "in_hand" and \
+                    live.get(key, 0) == committed.get(key, 0):
+                seat_alerts.pop(alert["seat"], None)       # the chips were put right
+                continue
             seat_alerts[alert["seat"]] = alert["code"].replace("_", " ")
     seats = []
     for seat in snapshot["seats"]:
-        wagers = {spot: amount for (s, spot), amount in sorted(live.items()) if s == seat["seat"]}
+        wagers = {spot: dollars(amount) for (s, spot), amount in sorted(live.items()) if s == seat["seat"]}
         if not wagers and not seat["hands"] and "stack" not in seat:
             continue
         seats.append(SeatView(
             seat=seat["seat"], wagers=wagers,
             hands=tuple(HandLine(tuple(h["cards"]), h["total"], h["status"]) for h in seat["hands"]),
             in_turn=seat["in_turn"], result="; ".join(results.get(seat["seat"], [])) or None,
-            alert=seat_alerts.get(seat["seat"]), stack=seat.get("stack"),
+            alert=seat_alerts.get(seat["seat"]),
+            stack=dollars(seat["stack"]) if "stack" in seat else None,
         ))
     recent = [a for a in snapshot["alerts"] if a.get("hand") in (None, snapshot["hand"])][-4:]
     notices = [f"{a['code']}: {a['message']}" for a in recent]
-    if table.notice:
-        notices.append(table.notice)
     return TableView(
         table_id=snapshot["table"], game=snapshot["game"], hand=snapshot["hand"],
         phase=snapshot["phase"], instruction=instruction(table), seats=tuple(seats),
         dealer_cards=tuple(snapshot["dealer"]["cards"]), dealer_total=snapshot["dealer"]["total"],
         live_buttons=tuple(snapshot["live_buttons"]), alerts=tuple(notices),
         devices={name: device_words(table, name, d) for name, d in snapshot["devices"].items()},
-        payouts=tuple(payouts), dealer_seat=snapshot["dealer"]["seat"],
-        pots=tuple(f"Pot {n + 1}: {format_money(p['amount'])} for seats "
+        payouts=tuple(payouts), dealer_seat=snapshot["dealer"]["seat"], notice=table.notice or None,
+        message=table.state.floor.message,
+        pots=tuple(f"Pot {n + 1}: {dollars(p['amount'])} for seats "
                    f"{', '.join(map(str, p['seats']))}" for n, p in enumerate(snapshot["pots"])),
     )

@@ -28,6 +28,36 @@ DEVICE_KINDS = {KIND_SHOE: "shoe", KIND_RFID: "rfid"}
 MAX_CHIPS = 85
 """The most chips one INVENTORY can list."""
 
+LID_OPEN = 1 << 0
+"""Shoe STATUS flag bit 0: the lid is open."""
+SHOE_EMPTY = 1 << 1
+"""Shoe STATUS flag bit 1: no card is left in the shoe (or none was loaded)."""
+OPTICAL_FAULT = 1 << 2
+"""Shoe STATUS flag bit 2: the optical sensor reports a fault."""
+
+ANTENNA_FAULT = 1 << 0
+"""RFID STATUS flag bit 0: an antenna fault."""
+RF_FIELD_FAULT = 1 << 1
+"""RFID STATUS flag bit 1: an RF field fault."""
+TOO_MANY_CHIPS = 1 << 2
+"""RFID STATUS flag bit 2: a spot holds more chips than one INVENTORY can list (85)."""
+
+STATUS_FLAGS: Mapping[str, tuple[str, ...]] = {
+    "shoe": ("lid open", "shoe empty", "optical sensor fault"),
+    "rfid": ("antenna fault", "RF field fault", "too many chips on a spot"),
+}
+"""What each STATUS flag bit means in words, by board kind: bit ``n`` is the ``n``-th name
+(docs/protocol.md section 3). The only place the bits are named."""
+
+
+def raised_flags(names: tuple[str, ...], flags: int) -> tuple[str, ...]:
+    """The names of the bits set in ``flags``, in bit order (``names[n]`` names bit ``n``).
+
+    >>> raised_flags(STATUS_FLAGS["shoe"], LID_OPEN | OPTICAL_FAULT)
+    ('lid open', 'optical sensor fault')
+    """
+    return tuple(name for bit, name in enumerate(names) if flags & (1 << bit))
+
 
 class PayloadError(ValueError):
     """A payload that does not fit its frame type."""

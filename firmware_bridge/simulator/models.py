@@ -38,7 +38,13 @@ import random
 from collections.abc import Iterable, Sequence
 
 from firmware_bridge.link.messages import (
+    ANTENNA_FAULT,
+    LID_OPEN,
     MAX_CHIPS,
+    OPTICAL_FAULT,
+    RF_FIELD_FAULT,
+    SHOE_EMPTY,
+    TOO_MANY_CHIPS,
     Card,
     CardUnreadable,
     Chip,
@@ -60,20 +66,6 @@ __all__ = [
     "full_deck",
     "parse_card",
 ]
-
-LID_OPEN = 1 << 0
-"""Shoe STATUS flag bit 0: the lid is open."""
-SHOE_EMPTY = 1 << 1
-"""Shoe STATUS flag bit 1: no card is left in the shoe (or none was loaded)."""
-OPTICAL_FAULT = 1 << 2
-"""Shoe STATUS flag bit 2: the optical sensor reports a fault."""
-
-ANTENNA_FAULT = 1 << 0
-"""RFID STATUS flag bit 0: an antenna fault."""
-RF_FIELD_FAULT = 1 << 1
-"""RFID STATUS flag bit 1: an RF field fault."""
-TOO_MANY_CHIPS = 1 << 2
-"""RFID STATUS flag bit 2: a spot holds more chips than one INVENTORY can list (85)."""
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "cdhs"

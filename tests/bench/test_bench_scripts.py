@@ -26,6 +26,7 @@ def test_daemon_bench() -> None:
     output = run("daemon_bench.py", "--hands", "2", "--burst", "300")
     figures = json.loads(output[output.index("{"):])
     assert figures["card_to_event_samples"] > 0
+    assert figures["floor_samples"] > 0 and figures["p50_over_floor"] > 0
     assert figures["rss_mib"] > 0
 
 

@@ -115,7 +115,7 @@ def test_full_config_loads(tmp_path: Path) -> None:
     assert config.state_dir == tmp_path / "state"
     assert (config.limits.min_bet, config.limits.max_bet) == (500, 50000)
     assert config.rules == EasyJackRules(decks=8, dealer_bust_pays={2: 3, 3: 5}, side_max_bet=10000)
-    assert (config.shoe_port, config.rfid_port) == ("/dev/table-shoe", "/dev/table-rfid")
+    assert config.boards == {"shoe": "/dev/table-shoe", "rfid": "/dev/table-rfid"}
     assert config.antennas == {1: (1, "main"), 2: (1, "side"), 3: (6, "main")}
     assert config.chip_registry == tmp_path / "chips.csv"
     assert config.buttons == {"deal": 5, "stand": 6, "next": 13}
@@ -172,8 +172,8 @@ def test_shipped_example_loads() -> None:
         (
             'game = "easy-jack"',
             'game = "poker"',
-            "table.game: 'poker' is not a game (choose from easy-jack, holdem-blackjack, blackjack-extreme, "
-            "buster-blackjack-x)",
+            "table.game: 'poker' is not an installed game (installed: blackjack-extreme, buster-blackjack-x, "
+            "easy-jack, holdem-blackjack)",
         ),
         ("[table]", "[table]\ncolour = 1", "table.colour: unknown key"),
         ("[limits]", "[lighting]\nx = 1\n[limits]", "lighting: unknown section"),
@@ -181,6 +181,12 @@ def test_shipped_example_loads() -> None:
         ("min_bet = 500", "min_bet = 0", "limits.min_bet: must be more than 0 cents, not 0"),
         ("min_bet = 500", "min_bet = 60000", "limits.min_bet: 60000 is above limits.max_bet 50000"),
         ("min_bet = 500", "min_bet = 5.5", "limits.min_bet: must be an integer, not a float"),
+        ("max_bet = 50000", "max_bet = 1000000000000000000000000000000",
+         "limits.max_bet: must be at most 1000000000 ($10,000,000.00, the most any amount may be)"),
+        ("next = 13", "next = 13\n[game]\nside_max_bet = 1000000001",
+         "game.side_max_bet: must be at most 1000000000 ($10,000,000.00, the most any amount may be)"),
+        ("next = 13", "next = 13\n[game]\nside_max_bet = -1000000001",
+         "game.side_max_bet: must be at least -1000000000"),
         ("[limits]\nmin_bet = 500\nmax_bet = 50000\n", "", "limits: missing (required section)"),
         ("max_bet = 50000\n", "", "limits.max_bet: missing (required)"),
         ('[devices.rfid]\nport = "/dev/ttyUSB1"\n', "", "devices.rfid: missing (required section)"),
@@ -188,7 +194,7 @@ def test_shipped_example_loads() -> None:
         (
             "[devices.shoe]",
             "[devices.printer]\nport = 'x'\n[devices.shoe]",
-            "devices.printer: unknown key",
+            "devices.printer: 'printer' is not an installed board (installed: rfid, shoe)",
         ),
         ('1 = "1:main"', '33 = "1:main"', "antennas.33: the antenna number must be 1..32"),
         ('1 = "1:main"', 'x = "1:main"', "antennas.x: the antenna number must be 1..32"),
@@ -196,9 +202,11 @@ def test_shipped_example_loads() -> None:
         (
             '1 = "1:main"',
             '1 = "1-main"',
-            'antennas.1: must be "seat:spot" like "1:main", not \'1-main\'',
+            'antennas.1: must be "seat:spot" like "1:main", or "tray", not \'1-main\'',
         ),
-        ('1 = "1:main"', "1 = 1", 'antennas.1: must be a string "seat:spot", not an integer'),
+        ('1 = "1:main"', "1 = 1", 'antennas.1: must be a string "seat:spot" or "tray", not an integer'),
+        ('1 = "1:main"', '1 = "1:main"\n7 = "tray"\n8 = "tray"',
+         "antennas.8: the tray is already on antenna 7"),
         (
             '1 = "1:main"',
             '1 = "1:progressive"',
@@ -333,7 +341,7 @@ def test_every_mistake_is_reported(tmp_path: Path) -> None:
     assert problems(tmp_path, text) == [
         "table.seats: must be 1..32, not 40",
         "limits.min_bet: must be more than 0 cents, not -1",
-        'antennas.2: must be "seat:spot" like "1:main", not \'bad\'',
+        'antennas.2: must be "seat:spot" like "1:main", or "tray", not \'bad\'',
         "buttons.deal: BCM pin must be 0..27, not 99",
     ]
 
@@ -435,3 +443,39 @@ def test_the_integrity_manifest_is_optional_and_resolved_from_the_config_folder(
     assert config.integrity_manifest == tmp_path / "manifest.json"
     assert problems(tmp_path, MINIMAL + "\n[integrity]\nmanifest = 5\nsize = 1\n") == [
         "integrity.size: unknown key", "integrity.manifest: must be a string, not an integer"]
+
+
+def test_a_table_with_a_screen_needs_no_button(tmp_path: Path) -> None:
+    without_buttons = edit("[buttons]\ndeal = 5\nstand = 6\nnext = 13\n", "")
+    assert problems(tmp_path, without_buttons) == ["buttons: missing (required section)"]
+    assert problems(tmp_path, edit("stand = 6\n", "")) == [
+        "buttons.stand: missing: easy-jack needs this button"]
+    config = load_config(write(tmp_path, without_buttons + "[screen]\n"))
+    assert config.buttons == {} and config.screen is not None
+    assert (config.screen.listen, config.screen.port) == ("127.0.0.1", 8070)
+    config = load_config(write(tmp_path, edit("stand = 6\n", "") + "[screen]\nport = 8081\n"))
+    assert config.buttons == {"deal": 5, "next": 13} and config.screen is not None
+    assert config.screen.port == 8081
+    assert load_config(write(tmp_path, MINIMAL)).screen is None
+
+
+def test_the_screen_listens_on_loopback_only(tmp_path: Path) -> None:
+    assert problems(tmp_path, MINIMAL + '[screen]\nlisten = "0.0.0.0"\nport = 0\nkiosk = 1\n') == [
+        "screen.kiosk: unknown key",
+        "screen.listen: must be a loopback address (127.0.0.1, ::1, localhost): the screen's kiosk "
+        "runs on the table's computer, not '0.0.0.0'",
+        "screen.port: must be 1..65535, not 0"]
+
+
+def test_every_example_configuration_in_deploy_loads_and_every_game_has_one() -> None:
+    """Each deploy/*.toml is a configuration the daemon starts on (issue 18 item 17)."""
+    from controller.games.catalog import find_game, game_names
+
+    games = set()
+    for path in sorted((REPO / "deploy").glob("*.toml")):
+        config = load_config(path)
+        assert config.chip_registry == REPO / "deploy" / "chips.csv", path
+        spots = set(find_game(config.game).game_type.spots)
+        assert {spot for _, spot in config.antennas.values()} == spots, path
+        games.add(config.game)
+    assert games == set(game_names())

@@ -3,9 +3,9 @@
 ``deploy/install.sh`` runs with ``DESTDIR`` (no root, nothing outside the folder
 touched) and installs from a wheelhouse: ``PIP_OPTIONS="--no-index --find-links
 <wheelhouse>"``, the way the install guide has it for a table without internet. The
-wheelhouse (the build backend and the dependencies named in ``pyproject.toml``) is
-fetched once from PyPI with pip and kept in ``.venv/``; without it the tests that
-need it are skipped, saying why.
+wheelhouse (every wheel the table's lock and the web servers' name, for this machine) is
+fetched once from PyPI with pip, each checked against its hash in the lock, and kept in
+``.venv/``; without it the tests that need it are skipped, saying why.
 """
 
 from __future__ import annotations
@@ -14,29 +14,64 @@ import hashlib
 import os
 import subprocess
 import sys
-import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = ROOT / "deploy" / "install.sh"
+TABLE_LOCK = ROOT / "deploy" / "requirements.lock"
+WEB_LOCK = ROOT / "deploy" / "requirements-web.lock"
+"""The hash-pinned locks: the table's (what ``install.sh`` installs) and the web servers' (the table's
+and aiohttp's: the dealer screen with ``install.sh --with-screen``, the pit monitor on a podium PC)."""
 
 
-def requirements() -> list[str]:
-    """What installing the project needs: its build backend and its dependencies."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    return [*project["build-system"]["requires"], *project["project"]["dependencies"]]
+@dataclass(frozen=True)
+class Pin:
+    """One locked distribution: its version, the hashes of its files, and what it is there for."""
+
+    version: str
+    hashes: tuple[str, ...]
+    via: frozenset[str]
+
+
+def read_lock(path: Path) -> dict[str, Pin]:
+    """The pins of a lock written by pip-compile: name -> pin (names canonical)."""
+    found: dict[str, tuple[str, list[str], set[str]]] = {}
+    current: tuple[str, list[str], set[str]] | None = None
+    for line in path.read_text().splitlines():
+        text = line.strip().removesuffix("\\").strip()
+        if not text or (not line.startswith(" ") and text.startswith("#")):
+            continue
+        if not line.startswith(" "):
+            name, pinned, version = text.partition("==")
+            assert pinned and version, f"{path.name}: {text!r} is not pinned with =="
+            current = found.setdefault(canonicalize_name(name), (version, [], set()))
+        elif current is None:
+            pytest.fail(f"{path.name}: {text!r} before any requirement")
+        elif text.startswith("--hash="):
+            current[1].append(text.removeprefix("--hash="))
+        elif text.startswith("#"):
+            via = text.lstrip("#").strip().removeprefix("via").strip()
+            if via and not via.startswith("-c "):                    # the constraint, not a reason
+                current[2].add(via)
+    return {name: Pin(version, tuple(hashes), frozenset(via))
+            for name, (version, hashes, via) in found.items()}
 
 
 @pytest.fixture(scope="session")
 def wheelhouse() -> Path:
-    """A folder of wheels for every requirement, fetched once per requirement list."""
-    wanted = requirements()
-    folder = ROOT / ".venv" / f"wheelhouse-{hashlib.sha256(repr(wanted).encode()).hexdigest()[:12]}"
+    """A folder of the wheels both locks name, fetched once per content of the locks."""
+    locks = TABLE_LOCK.read_bytes() + WEB_LOCK.read_bytes()
+    folder = ROOT / ".venv" / f"wheelhouse-{hashlib.sha256(locks).hexdigest()[:12]}"
     if not (folder / ".complete").exists():
         fetched = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(folder),
-                                  *wanted], capture_output=True, text=True, timeout=300)
+                                  "--require-hashes", "--only-binary=:all:", "-r", str(TABLE_LOCK),
+                                  "-r", str(WEB_LOCK)], capture_output=True, text=True, timeout=300)
+        if "HASHES" in fetched.stderr or "--require-hashes" in fetched.stderr:
+            pytest.fail(f"a wheel does not match the lock: {fetched.stderr.strip()[-2000:]}")
         if fetched.returncode != 0:
             pytest.skip("the wheels to install from cannot be had from PyPI: "
                         f"{fetched.stderr.strip()[-500:]}")

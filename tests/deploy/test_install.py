@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import stat
 import subprocess
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 import zmq.auth
 
-from tests.deploy.conftest import ROOT, run_install
+from tests.deploy.conftest import ROOT, TABLE_LOCK, read_lock, run_install
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -27,6 +28,8 @@ PROGRAM = {
     "/opt/table-controller/manifest.json": ("0444", "root:root"),
     "/etc/systemd/system/table-controller.service": ("0644", "root:root"),
     "/etc/systemd/system/table-controller-retry.timer": ("0644", "root:root"),
+    "/etc/systemd/system/table-controller-screen.service": ("0644", "root:root"),
+    "/etc/systemd/system/table-controller-kiosk.service": ("0644", "root:root"),
     "/etc/modules-load.d/table-controller.conf": ("0644", "root:root"),
     "/usr/local/bin/table-controller": ("0777", "root:root"),          # a symbolic link
 }
@@ -50,6 +53,8 @@ SYSTEM_FOLDERS = {"/opt", "/etc", "/etc/systemd", "/etc/systemd/system", "/etc/u
 SOURCES = {
     "/etc/systemd/system/table-controller.service": "systemd/table-controller.service",
     "/etc/systemd/system/table-controller-retry.timer": "systemd/table-controller-retry.timer",
+    "/etc/systemd/system/table-controller-screen.service": "systemd/table-controller-screen.service",
+    "/etc/systemd/system/table-controller-kiosk.service": "systemd/table-controller-kiosk.service",
     "/etc/udev/rules.d/70-table-devices.rules": "deploy/70-table-devices.rules",
     "/etc/modules-load.d/table-controller.conf": "deploy/modules-load.conf",
     "/etc/table-controller/table.toml": "deploy/table.toml",
@@ -117,6 +122,9 @@ def test_verify_passes_on_the_install_and_catches_a_tampered_file(staged: Path) 
     assert f"manifest {staged}/opt/table-controller/manifest.json (sha256 " in checked.stdout
     assert "  ok    controller/table/machine.py matches its recorded hash" in checked.stdout
     assert "FAIL" not in checked.stdout
+    for name, pin in read_lock(TABLE_LOCK).items():              # what the lock pins, in the venv itself
+        assert re.search(rf"(?im)^  ok    {re.escape(name)} {re.escape(pin.version)} \([0-9]+ files\) "
+                         rf"matches its recorded hash$", checked.stdout), (name, checked.stdout)
     site = Path(cli(staged, "verify").stdout.splitlines()[1].removeprefix("installed files in "))
     machine = site / "controller" / "table" / "machine.py"
     cached = importlib.util.cache_from_source(str(machine))
@@ -128,7 +136,8 @@ def test_verify_passes_on_the_install_and_catches_a_tampered_file(staged: Path) 
         assert tampered.returncode == 1
         assert [line for line in tampered.stdout.splitlines() if "FAIL" in line] == [
             "  FAIL  controller/table/machine.py does not match its recorded hash"]
-        assert tampered.stdout.splitlines()[-1].endswith(" match, 1 do not")
+        assert any(line.endswith(" match, 1 do not") for line in tampered.stdout.splitlines())
+        assert tampered.stdout.splitlines()[-1] == "dependencies: all match"
     finally:
         machine.write_bytes(original)
     assert cli(staged, "verify").returncode == 0
@@ -179,6 +188,6 @@ def test_uninstall_keeps_the_tables_data_unless_purged(staged: Path, wheelhouse:
     assert not (staged / "opt/table-controller").exists()
     assert {path: (staged / path.lstrip("/")).read_bytes() for path in before} == before
 
-    run_install(staged, wheelhouse, "uninstall", "--purge")
+    run_install(staged, wheelhouse, "uninstall", "--purge", "--confirm-table", "T07")
     assert owners(staged) == {}
     assert laid_down(staged) <= SYSTEM_FOLDERS

@@ -98,3 +98,63 @@ def test_the_udev_rules_name_each_board_by_vendor_product_and_serial_and_keep_mo
         for match in ("ATTRS{idVendor}==", "ATTRS{idProduct}==", "ATTRS{serial}==", 'SUBSYSTEM=="tty"',
                       'ENV{ID_MM_DEVICE_IGNORE}="1"', 'GROUP="dialout"', 'MODE="0660"'):
             assert match in line, (match, line)
+
+
+SCREEN = ROOT / "systemd" / "table-controller-screen.service"
+KIOSK = ROOT / "systemd" / "table-controller-kiosk.service"
+MAX_SCREEN_EXPOSURE = 1.5
+MAX_KIOSK_EXPOSURE = 4.5
+"""A browser on a display keeps its own sandbox's namespaces and the session's devices."""
+
+
+def rating(unit: Path) -> float:
+    assert analyze is not None
+    done = subprocess.run([analyze, "security", "--offline=true", str(unit)],
+                          capture_output=True, text=True, timeout=120)
+    found = re.search(rf"Overall exposure level for {re.escape(unit.name)}: ([0-9.]+)", done.stdout)
+    assert found is not None, done.stdout + done.stderr
+    return float(found[1])
+
+
+@needs_analyze
+def test_systemd_analyze_verifies_the_screen_and_kiosk_units(tmp_path: Path) -> None:
+    units = tmp_path / "units"
+    units.mkdir()
+    for unit, program in ((SCREEN, EXEC), (KIOSK, "/usr/bin/cage")):
+        stand_in = tmp_path / program.lstrip("/")
+        stand_in.parent.mkdir(parents=True, exist_ok=True)
+        stand_in.write_text("#!/bin/sh\n")
+        stand_in.chmod(0o755)
+        text = unit.read_text()
+        assert text.count(f"ExecStart={program} ") == 1
+        (units / unit.name).write_text(text.replace(f"ExecStart={program} ", f"ExecStart={stand_in} "))
+    assert analyze is not None
+    done = subprocess.run([analyze, "verify", *(str(units / u.name) for u in (SCREEN, KIOSK))],
+                          capture_output=True, text=True, timeout=120)
+    # Units they name that this machine lacks (the daemon's, getty, plymouth) are not errors.
+    errors = [line for line in (done.stdout + done.stderr).splitlines()
+              if line and "not found" not in line and "No such file" not in line]
+    assert done.returncode == 0 and errors == [], done.stdout + done.stderr
+
+
+@needs_analyze
+def test_the_screen_and_kiosk_security_ratings() -> None:
+    assert rating(SCREEN) <= MAX_SCREEN_EXPOSURE
+    assert rating(KIOSK) <= MAX_KIOSK_EXPOSURE
+
+
+def test_the_screen_runs_apart_from_the_table_and_the_kiosk_restarts_on_its_own_tty() -> None:
+    screen = settings(SCREEN)
+    assert screen["ExecStart"] == [f"{EXEC} screen --config /etc/table-controller/table.toml"]
+    assert screen["User"] == ["table-screen"] and screen["SupplementaryGroups"] == ["table"]
+    assert screen["Restart"] == ["on-failure"] and screen["IPAddressAllow"] == ["localhost"]
+    assert screen["InaccessiblePaths"] == ["-/var/lib/table-controller"]    # the journal's cards
+    assert screen["DevicePolicy"] == ["closed"] and screen["CapabilityBoundingSet"] == [""]
+    kiosk = settings(KIOSK)
+    assert kiosk["User"] == ["table-kiosk"] and kiosk["PAMName"] == ["login"]
+    assert kiosk["TTYPath"] == ["/dev/tty1"] and kiosk["Conflicts"] == ["getty@tty1.service"]
+    assert kiosk["Restart"] == ["always"] and kiosk["RestartSec"] == ["2s"]
+    command = KIOSK.read_text().split("ExecStart=", 1)[1].split("\nRestart=", 1)[0]
+    assert command.startswith("/usr/bin/cage ") and "--kiosk" in command
+    assert command.rstrip().endswith("http://127.0.0.1:8070/")
+    assert kiosk["NoNewPrivileges"] == ["yes"] and kiosk["IPAddressAllow"] == ["localhost"]

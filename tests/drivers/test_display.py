@@ -19,7 +19,6 @@ from drivers.display import (
     SeatView,
     TableView,
     TerminalRenderer,
-    format_money,
     render_text,
 )
 
@@ -32,9 +31,9 @@ SAMPLE = TableView(
     phase="decisions",
     instruction="Draw a card for seat 3 (hit), or press STAND",
     seats=(
-        SeatView(1, {"main": 2500, "side": 0}, (HandLine(("Ks", "Qd"), "20"),), False, None, None),
-        SeatView(3, {"side": 500, "main": 1500}, (HandLine(("Qh", "4d"), "14"),), True, None, None),
-        SeatView(4, {"main": 5000}, (HandLine(("5c", "6c", None)),), False, None, None),
+        SeatView(1, {"main": "$25.00"}, (HandLine(("Ks", "Qd"), "20"),), False, None, None),
+        SeatView(3, {"side": "$5.00", "main": "$15.00"}, (HandLine(("Qh", "4d"), "14"),), True, None, None),
+        SeatView(4, {"main": "$50.00"}, (HandLine(("5c", "6c", None)),), False, None, None),
         SeatView(5, {}, (), False, None, "counterfeit chip on main"),
     ),
     dealer_cards=("Kc", None),
@@ -50,10 +49,10 @@ SETTLED = dataclasses.replace(
     phase="settle",
     instruction="Pay and collect as shown, then press NEXT",
     seats=(
-        SeatView(1, {"main": 2500}, (HandLine(("Ks", "Qd"), "20"),), False, "main: pay 2500", None),
+        SeatView(1, {"main": "$25.00"}, (HandLine(("Ks", "Qd"), "20"),), False, "main: pay 2500", None),
         SeatView(
             3,
-            {"main": 1500, "side": 500},
+            {"main": "$15.00", "side": "$5.00"},
             (HandLine(("Qh", "4d", "Ts"), "bust 24"),),
             False,
             "main: collect 1500; side: collect 500",
@@ -131,7 +130,9 @@ def test_render_is_deterministic_whatever_the_mapping_order() -> None:
     reordered = dataclasses.replace(
         SAMPLE,
         devices={"rfid": "offline: no answer for 3 s", "shoe": "online"},
-        seats=(dataclasses.replace(SAMPLE.seats[0], wagers={"side": 0, "main": 2500}), *SAMPLE.seats[1:]),
+        seats=(SAMPLE.seats[0],
+               dataclasses.replace(SAMPLE.seats[1], wagers={"main": "$15.00", "side": "$5.00"}),
+               *SAMPLE.seats[2:]),
     )
     assert render_text(reordered) == render_text(SAMPLE)
 
@@ -148,22 +149,6 @@ def test_lines_fit_the_width_and_nothing_is_lost(width: int) -> None:
 
 def test_tiny_width_is_raised_to_the_minimum() -> None:
     assert render_text(SAMPLE, 5) == render_text(SAMPLE, 30)
-
-
-@pytest.mark.parametrize(
-    ("cents", "text"),
-    [
-        (0, "$0.00"),
-        (5, "$0.05"),
-        (500, "$5.00"),
-        (150050, "$1,500.50"),
-        (123456789, "$1,234,567.89"),
-        (-500, "-$5.00"),
-        (-150050, "-$1,500.50"),
-    ],
-)
-def test_format_money(cents: int, text: str) -> None:
-    assert format_money(cents) == text
 
 
 def test_renderers_follow_the_protocol() -> None:
@@ -232,31 +217,50 @@ def test_null_renderer_keeps_the_last_view() -> None:
 
 
 def test_log_renderer_writes_a_flood_of_changes_at_most_once_a_second_after_a_burst() -> None:
+    """Views that change only in their notices (a client pressing in a loop, each press refused)."""
     out = io.StringIO()
     now = [0.0]
     renderer = LogRenderer(out, burst=3, every=1.0, clock=lambda: now[0])
-    views = [dataclasses.replace(SAMPLE, instruction=f"step {n}") for n in range(1000)]
+    views = [dataclasses.replace(SAMPLE, alerts=(f"press {n} refused",)) for n in range(1000)]
     for view in views[:500]:                                  # 500 changes within one instant
         renderer.show(view)
-    assert out.getvalue().count("=> step") == 3               # the burst, then nothing more for now
+    assert out.getvalue().count("refused") == 3               # the burst, then nothing more for now
     now[0] = 1.0
     renderer.show(views[500])                                 # a token is back: the newest view is written
-    assert out.getvalue().count("=> step") == 4
+    assert out.getvalue().count("refused") == 4
     assert "(497 views of the display left out of the log: they changed too fast)\n" in out.getvalue()
-    assert out.getvalue().rstrip().endswith("=> step 500")
+    assert "press 500 refused" in out.getvalue()
     for view in views[501:]:
         renderer.show(view)
     renderer.close()                                          # the last view is never lost
-    assert out.getvalue().count("=> step") == 5
-    assert out.getvalue().rstrip().endswith("=> step 999")
+    assert out.getvalue().count("refused") == 5
+    assert "press 999 refused" in out.getvalue()
+
+
+def test_log_renderer_never_leaves_out_a_change_of_instruction_or_of_the_buttons() -> None:
+    """However fast they come, a view that tells the dealer something new (a re-buy-or-leave prompt
+    right after the settlement, another button lit) is written (issue 18 item 8)."""
+    out = io.StringIO()
+    renderer = LogRenderer(out, burst=1, every=1.0, clock=lambda: 0.0)
+    steps = [dataclasses.replace(SAMPLE, instruction=f"step {n}") for n in range(50)]
+    lit = [dataclasses.replace(steps[-1], live_buttons=buttons) for buttons in (("deal",), ("next",))]
+    for view in (*steps, *lit):
+        renderer.show(view)
+        renderer.show(dataclasses.replace(view, alerts=("a notice",)))   # a repeat may be left out
+    text = out.getvalue()
+    assert [line for line in text.splitlines() if line.startswith("=> ")] == [
+        f"=> step {n}" for n in range(50)] + ["=> step 49"] * 2
+    assert "Buttons: DEAL\n" in text and "Buttons: NEXT\n" in text
+    assert "left out of the log" in text
 
 
 async def test_log_renderer_writes_a_held_view_when_its_turn_comes_on_the_loop() -> None:
     out = io.StringIO()
     renderer = LogRenderer(out, burst=1, every=0.05)
+    noticed = dataclasses.replace(SAMPLE, alerts=("a notice",))
     renderer.show(SAMPLE)
-    renderer.show(SETTLED)                                    # held back: no token left
-    assert "PAY" not in out.getvalue()
+    renderer.show(noticed)                                    # held back: no token left
+    assert "a notice" not in out.getvalue()
     await asyncio.sleep(0.3)                                  # the timer is due after 0.05 s
-    assert out.getvalue().endswith(render_text(SETTLED) + "\n")
+    assert out.getvalue().endswith(render_text(noticed) + "\n")
     renderer.close()

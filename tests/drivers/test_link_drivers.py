@@ -13,7 +13,7 @@ from typing import Any
 
 from drivers.board import BoardDriver
 from drivers.chips import ChipRegistry, RegisteredChip
-from drivers.inputs import DeviceFault, DeviceOnline, DriverInput, ShoeLoaded, SpotWager
+from drivers.inputs import DeviceFault, DeviceOnline, DeviceStatus, DriverInput, ShoeLoaded, SpotWager
 from drivers.rfid import RfidDriver
 from drivers.shoe import ShoeDriver
 from firmware_bridge.link.messages import Chip, Inventory
@@ -114,3 +114,12 @@ async def test_a_fault_and_its_repeats_within_the_window_raise_one_input(tmp_pat
         await asyncio.sleep(0.6)                                  # the window passes
         board.fault(2, "lid opened during draw")                  # the fault goes on: raised again
         await pair.until(lambda: len(pair.of(DeviceFault)) == 3)
+
+
+async def test_status_flags_are_handed_on_in_words_when_they_change(tmp_path: Path) -> None:
+    async with linked(tmp_path, "shoe", ShoeDriver, 4) as pair:
+        await pair.until(lambda: bool(pair.of(DeviceStatus)))
+        assert pair.of(DeviceStatus) == [DeviceStatus("shoe", ("shoe empty",))]  # nothing loaded yet
+        pair.board.shoe.lid_open = True                       # seen at the next heartbeat
+        await pair.until(lambda: len(pair.of(DeviceStatus)) == 2)
+        assert pair.of(DeviceStatus)[-1] == DeviceStatus("shoe", ("lid open", "shoe empty"))

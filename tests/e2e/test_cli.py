@@ -80,13 +80,66 @@ def test_the_state_machine_document_is_generated_from_the_code() -> None:
         "docs/state-machine.md is stale: run table-controller diagram > docs/state-machine.md")
 
 
-def test_hash_pin_makes_a_hash_that_verifies() -> None:
-    result = cli("hash-pin", stdin="4711\n")
+def test_hash_pin_asks_twice_and_makes_a_hash_that_verifies() -> None:
+    result = cli("hash-pin", stdin="4711\n4711\n")
     assert result.returncode == 0, result.stderr
     stored = result.stdout.strip()
     assert verify_pin(stored, "4711") and not verify_pin(stored, "4712")
 
 
-def test_recall_of_an_empty_journal_prints_nothing(tmp_path: Path) -> None:
+def test_hash_pin_refuses_a_short_pin_and_two_that_differ() -> None:
+    """Issue 18 item 17: at least 4 characters, typed twice alike."""
+    short = cli("hash-pin", stdin="12\n12\n")
+    assert (short.returncode, short.stdout) == (1, "")
+    assert short.stderr == "table-controller: a PIN of 2 characters: a PIN has at least 4\n"
+    differ = cli("hash-pin", stdin="4711\n4712\n")
+    assert (differ.returncode, differ.stdout) == (1, "")
+    assert differ.stderr == "table-controller: the two PINs differ: nothing was hashed\n"
+
+
+def test_recall_without_a_journal_says_so(tmp_path: Path) -> None:
     result = cli("recall", "--config", str(example_config(tmp_path)))
-    assert (result.returncode, result.stdout) == (0, "")
+    assert (result.returncode, result.stdout) == (
+        0, f"no journal at {tmp_path / 'journal.log'}: no hand was played at this table yet\n")
+
+
+def test_progressive_on_a_game_without_one_says_so(tmp_path: Path) -> None:
+    for extra in ((), ("--json",)):
+        result = cli("progressive", "--config", str(example_config(tmp_path)), *extra)
+        assert (result.returncode, result.stdout) == (1, "")
+        assert result.stderr == "table-controller: easy-jack has no progressive jackpot\n"
+
+
+def test_every_command_s_help_reads_plainly_and_explains_config() -> None:
+    """No literal double backquotes in the help, and every --config has a help line."""
+    from controller.cli import build_parser
+
+    parser = build_parser()
+    texts = [parser.format_help()]
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        for name, sub in action.choices.items():
+            texts.append(sub.format_help())
+            for option in sub._actions:
+                if "--config" in option.option_strings:
+                    assert option.help, f"{name} --config has no help"
+    assert not [text for text in texts if "``" in text]
+
+
+def test_run_without_gpio_says_so_in_one_line_and_journals_nothing(tmp_path: Path) -> None:
+    """Off a Pi (no pin factory found, or a wrong one named): one line saying what is missing and
+    how to choose a pin factory, exit status 2, no traceback, and nothing journaled (issue 18 item 9)."""
+    import os
+
+    path = write_config(tmp_path)
+    for factory in (None, "bogus"):
+        env = {name: value for name, value in os.environ.items() if name != "GPIOZERO_PIN_FACTORY"}
+        if factory is not None:
+            env["GPIOZERO_PIN_FACTORY"] = factory
+        result = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(path)],
+                                capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+        assert result.returncode == 2, result.stderr
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("table-controller: the dealer's buttons and lights cannot be driven: ")
+        assert "GPIOZERO_PIN_FACTORY=mock" in line and "lgpio" in line
+        assert not list(tmp_path.glob("**/journal.log")) or not any(
+            journal.stat().st_size for journal in tmp_path.glob("**/journal.log"))

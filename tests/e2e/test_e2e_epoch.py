@@ -81,6 +81,23 @@ def test_a_client_across_a_restart_takes_every_event_of_the_new_epoch(rig: Table
     assert not [e for e in rig.pit.drain() if e["data"].get("code") == "journal_corrupt"]
 
 
+def test_a_journal_cut_after_kill_9_is_found_from_the_mark_never_synced(rig: TableRig) -> None:
+    # The mark is written before each step is published and synced only after it: a daemon killed
+    # before that sync has left it with the kernel, which keeps it for the next start.
+    epoch = rig.start()["epoch"]
+    last = publish_until(rig, 42)
+    mark = (rig.folder / "state" / "published.mark").read_text().split()
+    assert (int(mark[0]), int(mark[1])) == (epoch, last)       # every step heard is in the mark
+    assert rig.kill() == -9
+    cut(rig.folder / "state" / "journal.log", 21, half_line=False)
+
+    opened = rig.start()
+    assert opened["seq"] == 22 and opened["epoch"] > epoch
+    corrupt = next(e for e in rig.pit.taken() if e["data"].get("code") == "journal_corrupt")
+    assert f"events 22 to {last} were published but the journal no longer holds them" in (
+        corrupt["data"]["message"])
+
+
 def wait_heartbeat(rig: TableRig) -> dict[str, Any]:
     """The next heartbeat the table publishes (one comes 2 s after the last event)."""
     sub = rig.pit.context.socket(zmq.SUB)

@@ -10,7 +10,8 @@ from pathlib import Path
 from tests.rigs.daemon_rig import TableRig, chip
 
 
-def test_a_dealer_runs_a_hand_from_bets_to_the_next_hand(rig: TableRig) -> None:
+def test_a_dealer_runs_a_hand_from_bets_to_the_next_hand(unpaid: TableRig) -> None:
+    rig = unpaid
     opened = rig.start()
     assert opened["seq"] == 1 and opened["hand"] is None
     assert opened["data"] == {"game": "easy-jack", "seats": 6,

@@ -72,3 +72,16 @@ def test_a_flood_of_refused_presses_and_malformed_requests_keeps_the_log_small(r
     assert flood.count("pit control: malformed request: request is not UTF-8 JSON") == 2
     assert flood.count("pit sync: malformed request: from_seq is not a non-negative integer") == 2
     assert "views of the display left out of the log" in flood
+
+
+def test_an_amount_below_0_or_above_the_ceiling_is_refused_by_the_daemon(rig: TableRig) -> None:
+    """``press`` and ``act`` with ``"amount": -400`` (or 10^30) are refused, saying why (issue 18 items
+    6 and 10); nothing is published."""
+    last = rig.pit.control({"cmd": "state"})["seq"]
+    for cmd, field in (("press", "button"), ("act", "action")):
+        assert rig.pit.control({"cmd": cmd, field: "stand", "amount": -400}) == {
+            "ok": False, "error": "stand: amount -400 is below 0 cents"}
+        assert rig.pit.control({"cmd": cmd, field: "deal", "amount": 10**30}) == {
+            "ok": False, "error": "deal: amount is above 1000000000 cents ($10,000,000.00), the most "
+                                  "any amount may be"}
+    assert rig.pit.control({"cmd": "state"})["seq"] == last

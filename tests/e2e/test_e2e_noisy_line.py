@@ -11,7 +11,8 @@ from tests.rigs.daemon_rig import TableRig, chip
 CARDS = ["5h", "4c", "9d", "3s", "6d", "2c", "Kh", "7s", "8c", "As", "Td", "2h", "3h", "4h"] * 3
 
 
-def test_hands_on_lines_that_drop_a_fifth_and_corrupt_a_tenth_of_the_frames(rig: TableRig) -> None:
+def test_hands_on_lines_that_drop_a_fifth_and_corrupt_a_tenth_of_the_frames(unpaid: TableRig) -> None:
+    rig = unpaid
     rig.start()
     for board in (rig.shoe, rig.rfid):
         board.cmd("drop", rate=0.2)

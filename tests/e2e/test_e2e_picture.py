@@ -40,7 +40,7 @@ def test_every_step_publishes_the_picture_a_consumer_draws_from(rig: TableRig) -
     view = picture_at(rig, bet["seq"])
     assert view["data"]["seats"][0]["bets"] == {"main": 1000}
     assert view["data"]["live"] == {"1": {"main": 1000}}
-    assert names(view) == ["deal"]
+    assert names(view) == ["deal", "call_floor"]     # the dealer may call the floor at any time
     rig.bet(3, "main", chip("b", 1))
     rig.next("bet.placed", seat=3, spot="main")
 
@@ -73,6 +73,6 @@ def test_every_step_publishes_the_picture_a_consumer_draws_from(rig: TableRig) -
     rig.pit.press("stand")
     settled = rig.next("hand.settled")
     view = picture_at(rig, settled["seq"])
-    assert view["data"]["table_phase"] == "settled" and names(view) == ["next"]
+    assert view["data"]["table_phase"] == "settled" and names(view) == ["next", "call_floor"]
     assert view["data"]["results"] == settled["data"]["results"]
     assert view["data"]["dealer"]["cards"] == ["9d"]                  # turned up at the end

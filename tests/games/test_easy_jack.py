@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.games.catalog import GAMES
+from controller.games.catalog import find_game
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.hand import EasyJackHand
 from controller.games.easy_jack.rules import (
@@ -100,10 +100,9 @@ def test_game_refuses_bad_rules() -> None:
 
 
 def test_catalog_lists_easy_jack() -> None:
-    spec = GAMES["easy-jack"]
-    assert spec.name == "easy-jack"
+    spec = find_game("easy-jack")
     assert spec.rules_type is EasyJackRules
-    assert spec.spots == ("main", "side")
+    assert spec.game_type.spots == ("main", "side")
     assert spec.buttons_required == ("deal", "stand", "next")
     assert spec.buttons_optional == ("void",)
     made = spec.make(EasyJackRules(), LIMITS)

@@ -30,6 +30,21 @@ def test_the_mark_survives_a_reopen_and_is_private(tmp_path: Path) -> None:
         again.record(1, 1)
 
 
+def test_a_mark_not_synced_yet_is_what_the_next_reader_sees(tmp_path: Path) -> None:
+    # A daemon killed between writing the mark and syncing it leaves the write with the kernel.
+    path = tmp_path / "published.mark"
+    writer = HighWater.open(path)
+    writer.record(1795000000, 42)
+    reader = HighWater.open(path)
+    assert reader.mark == Mark(1795000000, 42)
+    reader.close()
+    writer.sync()
+    writer.sync()                                           # nothing written since: nothing to do
+    writer.close()
+    with pytest.raises(ValueError):
+        writer.sync()
+
+
 def test_an_unreadable_mark_is_taken_as_missing_and_logged(tmp_path: Path,
                                                            caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "published.mark"

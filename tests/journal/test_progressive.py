@@ -8,7 +8,7 @@ from pathlib import Path
 
 from controller.games.buster_blackjack_x.game import BusterBlackjackX
 from controller.games.buster_blackjack_x.rules import BusterRules
-from controller.games.interface import Limits
+from controller.games.interface import Limits, Progressive
 from controller.journal import checkpoint
 from controller.journal.log import Record
 from controller.journal.progressive import read_progressive, report_data, report_lines
@@ -36,8 +36,9 @@ def test_the_record_without_a_checkpoint(tmp_path: Path) -> None:
     rig = jackpot_table(tmp_path)
     missing = tmp_path / "checkpoint.json"
     waiting = read_progressive(rig.journal.path, missing)
-    assert waiting.session.meters == {"blazing_7s": 100_000}
-    assert [(h.seat, h.prize, h.amount) for h in waiting.session.unpaid] == [(1, "three suited 7s", 100_005)]
+    assert waiting.session[Progressive].meters == {"blazing_7s": 100_000}
+    unpaid = waiting.session[Progressive].unpaid
+    assert [(h.seat, h.prize, h.amount) for h in unpaid] == [(1, "three suited 7s", 100_005)]
     lines = report_lines(waiting)
     assert lines[:2] == ["blazing_7s meter: $1,000.00", "waiting for a supervisor: 1"]
     assert lines[2].startswith("  seat 1 $1,000.05 (three suited 7s) [hand 1, 2026-11-21 00:00:00Z]")
@@ -58,11 +59,13 @@ def test_the_record_from_a_checkpoint_and_a_step_still_being_written(tmp_path: P
                        "ts": "2026-11-21T00:00:01.000Z", "data": {"name": "blazing_7s", "value": 7}})
     rig.journal.append(Record(seq + 1, "T01/meter", half.encode(), {"more": True}))
     record = read_progressive(rig.journal.path, path)
-    assert record.session.meters == {"blazing_7s": 100_000} and record.last_seq == seq
-    assert [(h.seat, h.amount, h.supervisor) for h in record.session.hits] == [(1, 100_005, "S3")]
+    assert record.session[Progressive].meters == {"blazing_7s": 100_000} and record.last_seq == seq
+    hits = record.session[Progressive].hits
+    assert [(h.seat, h.amount, h.supervisor) for h in hits] == [(1, 100_005, "S3")]
     assert "confirmed by S3" in report_lines(record)[-1]
     wrong = json.loads(path.read_text())
     wrong["body_crc"] += 1                                       # a checkpoint of another journal
     path.write_text(json.dumps(wrong))
     again = read_progressive(rig.journal.path, path)
-    assert again.session.hits == record.session.hits and again.session.unpaid == ()
+    assert again.session[Progressive].hits == record.session[Progressive].hits
+    assert again.session[Progressive].unpaid == ()

@@ -41,7 +41,8 @@ EVENTS: list[tuple[str, int | None, dict[str, Any], dict[str, Any]]] = [
     ("card.dealt", 1, card(1, 3, "Qh"), {}),
     ("card.dealt", 1, card(2, None, "5c"), {}),
     ("card.dealt", 1, HIDDEN, {"card": "Kd"}),
-    ("player.action", 1, {"seat": 3, "hand_index": 0, "action": "double", "amount": 1000}, {}),
+    ("player.action", 1, {"seat": 3, "hand_index": 0, "action": "split", "amount": 1000}, {}),
+    ("card.dealt", 1, card(4, 3, "7d"), {}),                    # the seat's first hand, now "hand 1"
     ("player.action", 1, {"seat": 3, "hand_index": 1, "action": "stand"}, {}),
     (
         "card.revealed",
@@ -111,16 +112,17 @@ HAND_1 = [
     "  seat 3 <- Qh",
     "  dealer <- 5c",
     "  dealer <- face down",
-    "  seat 3: double $10.00",
+    "  seat 3: split $10.00",
+    "  seat 3 hand 1 <- 7d",
     "  seat 3 hand 2: stand",
     "  dealer shows Kd",
-    "  seat 3 main: win +$20.00",
+    "  seat 3 main hand 1: win +$20.00",
     "  seat 5 side: lose -$5.00",
-    "  seat 3 hand 2 main: natural +$1.50 (natural-11)",
+    "  seat 3 main hand 2: natural +$1.50 (natural-11)",
     "  ended",
 ]
 HAND_2 = [
-    "Hand 2  (2026-11-21 22:16:15Z)",
+    "Hand 2  (2026-11-21 22:16:16Z)",
     "  started: seats 1",
     "  dealer <- face down",
     "  ALERT critical past_post: chips added (seat 1, spot main)",

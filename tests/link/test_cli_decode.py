@@ -25,8 +25,9 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
     ],
     "status": [{"type": "STATUS", "seq": 3, "ack": 255, "uptime_ms": 123456, "flags": 1}],
     "shoe_loaded": [{"type": "SHOE_LOADED", "seq": 0, "ack": 255, "shoe_id": 42, "decks": 8}],
-    "card_queen_hearts": [{"type": "CARD", "seq": 5, "ack": 255, "index": 7, "rank": 12, "suit": 2}],
-    "card_ace_spades": [{"type": "CARD", "seq": 6, "ack": 1, "index": 8, "rank": 1, "suit": 3}],
+    "card_queen_hearts": [
+        {"type": "CARD", "seq": 5, "ack": 255, "index": 7, "rank": 12, "suit": 2, "card": "Qh"}],
+    "card_ace_spades": [{"type": "CARD", "seq": 6, "ack": 1, "index": 8, "rank": 1, "suit": 3, "card": "As"}],
     "card_unreadable": [{"type": "CARD_UNREADABLE", "seq": 7, "ack": 255, "index": 9}],
     "cut_card": [{"type": "CUT_CARD", "seq": 8, "ack": 255, "index": 312}],
     "inventory_empty": [{"type": "INVENTORY", "seq": 9, "ack": 255, "antenna": 3, "chips": []}],
@@ -38,14 +39,15 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
     ],
     "fault": [{"type": "FAULT", "seq": 12, "ack": 255, "code": 2, "text": "lid opened during draw"}],
     "spot_lights": [{"type": "SPOT_LIGHTS", "seq": 0, "ack": 11, "mask": 5}],
-    "card_seq_wrap": [{"type": "CARD", "seq": 255, "ack": 254, "index": 300, "rank": 10, "suit": 0}],
+    "card_seq_wrap": [
+        {"type": "CARD", "seq": 255, "ack": 254, "index": 300, "rank": 10, "suit": 0, "card": "Tc"}],
     "bad_crc": [{"error": "CRC mismatch"}],
     "bad_version": [{"error": "version 2, not 1"}],
     "too_short": [{"error": "body is 3 bytes, shorter than 6"}],
     "bad_cobs": [{"error": "code byte runs past the frame"}],
     "noise_then_frame": [
         {"error": "code byte runs past the frame"},
-        {"type": "CARD", "seq": 5, "ack": 255, "index": 7, "rank": 12, "suit": 2},
+        {"type": "CARD", "seq": 5, "ack": 255, "index": 7, "rank": 12, "suit": 2, "card": "Qh"},
     ],
 }
 
@@ -68,7 +70,8 @@ def test_decode_prints_one_exact_object_per_frame_in_order() -> None:
 def test_decode_output_is_json_lines_with_numbers_as_numbers() -> None:
     status, _, stdout = run_cli(WIRE["card_queen_hearts"])
     assert status == 0
-    assert stdout == '{"type": "CARD", "seq": 5, "ack": 255, "index": 7, "rank": 12, "suit": 2}\n'
+    assert stdout == ('{"type": "CARD", "seq": 5, "ack": 255, "index": 7, "rank": 12, "suit": 2, '
+                      '"card": "Qh"}\n')
 
 
 def decode(*args: str) -> list[dict[str, Any]]:

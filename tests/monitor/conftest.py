@@ -77,6 +77,8 @@ class Monitor:
         line = self.proc.stdout.readline().decode()
         if not line:
             raise AssertionError(f"pit-monitor ended ({self.proc.wait()}); log:\n{self.log_text()}")
+        self.first_line = line
+        """What the monitor printed first (``serve``: where it serves, for how many tables)."""
         self.url = line.split("serving ", 1)[1].split(" ", 1)[0] if command == "serve" else ""
 
     def log_text(self) -> str:

@@ -317,7 +317,7 @@ class ClockRig(Watched):
 
     def _table(self, write: Any) -> Table:
         settings = TableSettings("T01", "blackjack-extreme", 6, {"min_bet": 500, "max_bet": 50000},
-                                 self.buttons)
+                                 self.buttons, ("shoe", "rfid"))
         return Table(settings, self.game, clock=lambda: type(self).now, write=write)
 
 

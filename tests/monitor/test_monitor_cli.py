@@ -25,6 +25,14 @@ from controller.security.supervisor_pins import hash_pin
 from tests.monitor.conftest import Monitor
 
 
+def test_the_help_reads_plainly() -> None:
+    """No literal double backquotes in pit-monitor's help (issue 18 item 17)."""
+    from controller.pit.monitor.cli import parser
+
+    assert "``" not in parser().format_help()
+    assert parser().format_help().count("pit-monitor") >= 2
+
+
 def test_mistakes_in_the_arguments_stop_at_once_one_line_each(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve"]) == 2
@@ -86,6 +94,7 @@ def test_served_beyond_loopback_only_over_tls_to_a_signed_in_user(tmp_path: Path
                       log=tmp_path / "monitor.log")
     try:
         assert monitor.url.startswith("https://")
+        assert monitor.first_line.endswith(f"{monitor.url} for 1 table\n")        # not "1 tables"
         url = "https://127.0.0.1:" + monitor.url.rsplit(":", 1)[1]
         context = ssl.create_default_context(cafile=str(cert))
 

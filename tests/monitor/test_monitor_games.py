@@ -192,7 +192,11 @@ def extreme(tmp_path: Path) -> Iterator[Watched]:
         rig.close()
 
 
-def test_a_blackjack_extreme_hand_through_the_daemon_is_the_daemon_s_own_state(extreme: Watched) -> None:
+def test_a_blackjack_extreme_hand_through_the_daemon_is_the_daemon_s_own_state(extreme: Watched,
+                                                                                browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
     rig, check = extreme.rig, extreme.check
 
     def spot(seat: int, chips: int) -> None:
@@ -245,6 +249,13 @@ def test_a_blackjack_extreme_hand_through_the_daemon_is_the_daemon_s_own_state(e
     rig.next("hand.settled")
     detail = check()
     assert detail["last_result"]["bank"] == {"seat": 1, "net": -6500}
+    assert [r["hand_index"] for r in detail["state"]["results"] if r["seat"] == 2] == [0, 1]
+    browser.get(extreme.monitor.url + "table/T08")               # the split seat numbers both hands
+    results = "[data-seat='2'] .result"
+    WebDriverWait(browser, WAIT, poll_frequency=0.05).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, results)) == 2)
+    shown = [e.text for e in browser.find_elements(By.CSS_SELECTOR, results)]
+    assert [text.split(" ")[:3] for text in shown] == [["main", "hand", "1"], ["main", "hand", "2"]]
     press("next")
     rig.next("hand.ended")
     detail = check()

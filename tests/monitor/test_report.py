@@ -211,3 +211,19 @@ def test_blackjack_extreme_figures_count_the_player_dealer_s_bank(tmp_path: Path
     text = as_text([report], None, None)
     assert "Table T01: 1 hands, wagered $80.00, player net $0.00, hold 0.0 %" in text
     assert [row["banked"] for row in csv.DictReader(io.StringIO(as_csv([report])))][:2] == ["1", "1"]
+
+
+def test_a_jackpot_counts_in_the_net_result_once_when_it_is_paid() -> None:
+    """A Blazing 7's jackpot settles as ``waiting`` (the wager collected); its ``progressive.paid``
+    is the payment, counted once in the seat's and the table's net (issue 18 item 7)."""
+    waiting = {"seat": 1, "spot": "progressive", "hand_index": 0, "outcome": "waiting", "wager": 100,
+               "payout": -100, "label": "three suited 7s: jackpot $1,000.05 waits for a supervisor"}
+    rows = [row("T1", 1, f"{DAY}T10:00:00.000Z", "bets.closed", 1, {"bets": []}),
+            row("T1", 2, f"{DAY}T10:00:30.000Z", "hand.settled", 1,
+                {"results": [result(1, "main", 1000, 1000), waiting]}),
+            row("T1", 3, f"{DAY}T10:05:00.000Z", "progressive.paid", None,
+                {"seat": 1, "amount": 100_005, "supervisor": "S101"})]
+    (table,) = rate(rows)
+    assert table.seats[1].net == 1000 - 100 + 100_005
+    assert table.total.net == 1000 - 100 + 100_005
+    assert table.seats[1].hands == 1 and table.seats[1].wagered == 1100

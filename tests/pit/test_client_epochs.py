@@ -42,7 +42,7 @@ class Journal:
 async def served() -> AsyncIterator[tuple[Journal, PitServer, PitClient]]:
     journal = Journal()
 
-    async def no_command(request: dict[str, object]) -> dict[str, object]:
+    async def no_command(request: dict[str, object], client: str | None) -> dict[str, object]:
         return {"ok": False}
 
     server = PitServer("T07", publish="tcp://127.0.0.1:*", sync="tcp://127.0.0.1:*",

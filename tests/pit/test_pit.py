@@ -51,7 +51,7 @@ class Store:
     def last_seq(self) -> int:
         return len(self.events)
 
-    async def on_command(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def on_command(self, request: dict[str, Any], client: str | None) -> dict[str, Any]:
         self.commands.append(request)
         await asyncio.sleep(0)  # a real handler awaits the table
         if request["cmd"] == "press":

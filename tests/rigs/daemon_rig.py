@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import selectors
 import signal
 import socket
@@ -38,11 +39,24 @@ def chip(kind: str, number: int) -> list[Any]:
     return [f"{kind}{number:015x}", CHIP_VALUES[kind]]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+def free_ports(count: int) -> list[int]:
+    """``count`` different free ports below the kernel's ephemeral range (where the outgoing
+    connections of a browser or another test would take a port just freed), held open while they
+    are picked so that none is given twice."""
+    sockets: list[socket.socket] = []
+    try:
+        while len(sockets) < count:
+            s = socket.socket()
+            try:
+                s.bind(("127.0.0.1", random.randrange(20000, 32000)))
+            except OSError:
+                s.close()
+                continue
+            sockets.append(s)
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
 
 
 class LineProcess:
@@ -113,7 +127,7 @@ class TableRig:
         """``config`` goes on to :func:`write_config` (another game's name, spots, buttons)."""
         self.folder = folder
         self.table = table
-        publish, sync, control = (f"tcp://127.0.0.1:{free_port()}" for _ in range(3))
+        publish, sync, control = (f"tcp://127.0.0.1:{port}" for port in free_ports(3))
         self.endpoints = (publish, sync, control)
         self.shoe = Board("shoe", folder / "shoe", seed=7)
         self.rfid = Board("rfid", folder / "rfid", seed=8)

@@ -29,11 +29,15 @@ class Rig:
     """A table on a real journal, with the published events collected."""
 
     def __init__(self, folder: Path, rules: EasyJackRules | None = None, keep: int = 10_000,
-                 game: Game[Any] | None = None, buttons: tuple[str, ...] = BUTTONS) -> None:
+                 game: Game[Any] | None = None, buttons: tuple[str, ...] = BUTTONS,
+                 payout_check: bool = False) -> None:
+        """``payout_check`` is off unless asked for: these tests pay and collect no chips at
+        settlement (``payout_mismatch`` has its own tests)."""
         self.folder = folder
         self.rules = rules or EasyJackRules()
         self.game = game or EasyJack(self.rules, Limits(500, 50000))
         self.buttons = buttons
+        self.payout_check = payout_check
         self.journal = Journal.open(folder / "journal.log", keep=keep)
         self.published: list[dict[str, Any]] = []
         self.table = self._table(lambda records: self.journal.append(*records))
@@ -42,7 +46,7 @@ class Rig:
 
     def _table(self, write: Any) -> Table:
         settings = TableSettings("T01", "easy-jack", 6, {"min_bet": 500, "max_bet": 50000},
-                                 self.buttons)
+                                 self.buttons, ("shoe", "rfid"), payout_check=self.payout_check)
         ticks = iter(range(10**9))
         return Table(settings, self.game,
                      clock=lambda: f"2026-11-21T00:00:00.{next(ticks) % 1000:03d}Z", write=write)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,7 +48,8 @@ def test_a_first_start_makes_its_state_directory_closed_to_others(tmp_path: Path
     config = write_config(tmp_path)
     config.chmod(0o600)
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
     try:
         assert proc.stderr is not None
         for line in proc.stderr:                                 # the daemon gets as far as its journal
@@ -59,3 +61,46 @@ def test_a_first_start_makes_its_state_directory_closed_to_others(tmp_path: Path
         proc.terminate()
         proc.wait(15)
     assert (tmp_path / "state").stat().st_mode & 0o777 == 0o700
+
+
+def test_a_config_in_a_folder_others_can_write_or_own_is_refused(tmp_path: Path) -> None:
+    """As OpenSSH checks the folders above its keys: anyone who may rename files in a folder on the
+    way may put another config in the place of this one."""
+    shared = tmp_path / "shared"
+    table = shared / "table"
+    table.mkdir(parents=True)
+    config = write_config(table)
+    config.chmod(0o640)
+    shared.chmod(0o777)                                          # writable by all, no sticky bit
+    refused = run(config)
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines() == [
+        f"unsafe permissions: the folder {shared} above the configuration is writable by group and"
+        f" others without the sticky bit (mode 0777): chmod go-w {shared}"]
+    shared.chmod(0o1777)                                         # as /tmp: none may rename another's file
+    os.chown(table, 4321, 4321)                                  # but a folder another user owns
+    refused = run(config)
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines() == [
+        f"unsafe permissions: the folder {table} above the configuration is owned by uid 4321,"
+        f" neither root nor this user: chown root {table}"]
+    os.chown(table, 0, 0)
+    shared.chmod(0o755)
+    assert "unsafe permissions" not in run_briefly(config)
+
+
+def run_briefly(config: Path) -> str:
+    """What the daemon says on stderr until it opens its journal (or stops)."""
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                            stderr=subprocess.PIPE, text=True)
+    said = []
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            said.append(line)
+            if "journal at seq" in line:
+                break
+    finally:
+        proc.terminate()
+        proc.wait(15)
+    return "".join(said)

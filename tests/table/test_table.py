@@ -14,6 +14,7 @@ import pytest
 
 from controller.journal.log import Journal
 from controller.table.views import dealer_view, public_state
+from drivers.display import render_text
 from drivers.inputs import (
     CardDrawn,
     CardUnreadable,
@@ -258,9 +259,10 @@ def test_a_crash_after_any_record_resumes_at_the_last_whole_step(tmp_path: Path)
 
 def test_status_flags_show_on_the_dealer_display(rig: Rig) -> None:
     rig.ready()
-    assert rig.do(DeviceStatus("shoe", 0b101)) == []               # not an event: shown, not journaled
+    # Not an event: shown, not journaled (the driver names the bits: tests/drivers/test_link_drivers.py).
+    assert rig.do(DeviceStatus("shoe", ("lid open", "optical sensor fault"))) == []
     assert dealer_view(rig.table).devices["shoe"] == "online (lid open, optical sensor fault)"
-    rig.do(DeviceStatus("shoe", 0))
+    rig.do(DeviceStatus("shoe", ()))
     assert dealer_view(rig.table).devices["shoe"] == "online"
 
 
@@ -282,3 +284,52 @@ def test_a_spot_with_more_chips_than_the_reader_can_list_holds_the_deal(rig: Rig
     rig.table.handle(SpotWager(1, "main", 1, 42500, tuple(f"{n:016x}" for n in range(85)), complete=False))
     reason = rig.table.press("deal")
     assert reason is not None and "more chips than the reader can count" in reason
+
+
+def test_the_phase_is_the_table_states_and_the_machine_cannot_move_against_it(rig: Rig) -> None:
+    table = rig.table
+    assert table.phase == table.state.phase == "betting"
+    with pytest.raises(RuntimeError, match="journaled state is 'betting'"):
+        table.machine.set_state("in_hand")              # no hand.started journaled
+    rig.ready(s1_main=1000)
+    rig.press("deal")
+    assert table.phase == table.state.phase == "in_hand" and table.state.in_hand
+    with pytest.raises(RuntimeError, match="journaled state is 'in_hand'"):
+        table.machine.set_state("settled")              # no results yet
+    with pytest.raises(RuntimeError, match="journaled state is 'in_hand'"):
+        table.machine.set_state("betting")              # no hand.ended journaled
+    rig.press("void")
+    assert table.phase == table.state.phase == "betting" and not table.state.in_hand
+
+
+def test_the_display_clears_a_refusal_once_the_state_changes_and_marks_it_apart_from_alerts(
+        rig: Rig) -> None:
+    """Issue 18 item 15: a refused press's notice goes with the next change of state; a refusal is
+    not marked like a critical alert; a past-post mark goes once the chips are put right."""
+    rig.ready()
+    assert rig.table.press("deal") is not None
+    view = dealer_view(rig.table)
+    assert view.notice is not None and view.notice.startswith("deal: ")
+    text = render_text(view)
+    assert "?? deal: " in text and "!! deal: " not in text
+    rig.bet(1, "main", 1000)
+    view = dealer_view(rig.table)
+    assert view.notice is None and "deal:" not in render_text(view)
+    rig.press("deal")
+    (alert,) = [e for e in rig.bet(1, "main", 5000) if e["type"] == "alert"]
+    assert alert["data"]["code"] == "past_post"
+    assert [s.alert for s in dealer_view(rig.table).seats if s.seat == 1] == ["past post"]
+    assert "!! past_post: " in render_text(dealer_view(rig.table))
+    rig.bet(1, "main", 1000)                                   # the chips put right
+    assert [s.alert for s in dealer_view(rig.table).seats if s.seat == 1] == [None]
+
+
+def test_the_instruction_names_no_button_the_table_lacks(tmp_path: Path) -> None:
+    """Easy Jack's "press STAND" at a table whose STAND is only a control command (issue 18 item 15)."""
+    rig = Rig(tmp_path, buttons=("deal", "next", "void"))
+    rig.ready(s1_main=1000)
+    rig.press("deal")
+    rig.card("5h")
+    rig.card("9d")
+    instruction = dealer_view(rig.table).instruction
+    assert "STAND" not in instruction and "stand (by control)" in instruction, instruction

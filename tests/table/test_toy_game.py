@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.games.interface import Stacks
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
 from tests.table.toy_game import Toy
@@ -35,7 +36,7 @@ def command(rig: Rig, name: str, **args: object) -> tuple[str | None, list[dict[
 
 
 def stacks(rig: Rig) -> dict[int, int]:
-    return dict(rig.table.state.session.stacks)
+    return dict(rig.table.state.session[Stacks].stacks)
 
 
 def test_buy_ins_are_stack_events_and_bets_are_checked_against_the_stack(rig: Rig) -> None:
@@ -99,7 +100,7 @@ def test_raise_split_and_second_targets_through_the_table(rig: Rig) -> None:
     rig.bet(2, "main", 1500)
     refused = rig.table.press("raise")
     assert refused == "raise: seat 2: raise needs 2000 to 5000 cents on the spot, it reads 1500"
-    assert rig.table.notice is not None and "1500" in dealer_view(rig.table).alerts[-1]
+    assert rig.table.notice is not None and "1500" in (dealer_view(rig.table).notice or "")
     rig.bet(2, "main", 3000)
     raised = rig.press("raise")
     assert types(raised) == ["player.action", "card.revealed", "hand.settled"]
@@ -107,6 +108,12 @@ def test_raise_split_and_second_targets_through_the_table(rig: Rig) -> None:
     results = [(r["seat"], r["hand_index"], r["payout"]) for r in raised[2]["data"]["results"]]
     assert results == [(1, 0, 0), (1, 1, 1000), (2, 0, 3000)]
     assert rig.table.phase == "settled"
+    # A seat that split numbers every hand from 1 ("hand N" is hand_index N-1); one hand, none.
+    view = dealer_view(rig.table)
+    assert view.payouts == ("Seat 1 main hand 1: PUSH", "Seat 1 main hand 2: PAY $10.00",
+                            "Seat 2 main: PAY $30.00")
+    assert [seat.result for seat in view.seats] == ["main hand 1: push; main hand 2: pay $10.00",
+                                                    "main: pay $30.00"]
     assert rig.bet(2, "main", 0) == []               # paying and collecting: not checked
 
     ended = rig.press("next")

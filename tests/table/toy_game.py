@@ -24,6 +24,7 @@ from controller.games.interface import (
     GameEvent,
     Hand,
     HandView,
+    Limits,
     Option,
     Revealed,
     RuleError,
@@ -32,10 +33,12 @@ from controller.games.interface import (
     SessionEvent,
     Settled,
     StackChanged,
+    Stacks,
     Target,
     WagerResult,
 )
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
+from controller.games.spec import GameSpec, MathReport
 from firmware_bridge.cards import Card
 
 
@@ -220,15 +223,15 @@ class Toy(Game[ToyRound]):
         return 6
 
     def bet_problems(self, bets: Bets, session: Session) -> list[str]:
-        problems = [f"seat {seat} bets {spots['main']} with a stack of {session.stack(seat)}"
+        problems = [f"seat {seat} bets {spots['main']} with a stack of {session[Stacks].stack(seat)}"
                     for seat, spots in sorted(bets.items())
-                    if spots.get("main", 0) > session.stack(seat)]
+                    if spots.get("main", 0) > session[Stacks].stack(seat)]
         if not any(spots.get("main", 0) for spots in bets.values()):
             problems.append("no seat has a main wager")
         return problems
 
     def start(self, bets: Bets, session: Session) -> tuple[ToyRound, tuple[GameEvent, ...]]:
-        seats = tuple(ToySeat(seat, session.stack(seat), (ToyHand(wager=spots["main"]),))
+        seats = tuple(ToySeat(seat, session[Stacks].stack(seat), (ToyHand(wager=spots["main"]),))
                       for seat, spots in sorted(bets.items()) if spots.get("main", 0))
         return ToyRound(seats), ()
 
@@ -236,9 +239,29 @@ class Toy(Game[ToyRound]):
         net: dict[int, int] = {}
         for result in hand.results() or ():
             net[result.seat] = net.get(result.seat, 0) + result.payout
-        return tuple(StackChanged(seat, session.stack(seat) + amount, "result")
+        return tuple(StackChanged(seat, session[Stacks].stack(seat) + amount, "result")
                      for seat, amount in sorted(net.items()) if amount)
 
     def command(self, name: str, args: Mapping[str, object], session: Session,
                 in_hand: bool) -> tuple[SessionEvent, ...]:
         return stack_command(name, args, session, in_hand, StackRules(min_buy_in=1000))
+
+
+@dataclass(frozen=True)
+class ToyRules:
+    """The toy game's ``[game]`` options: it has none."""
+
+    def problems(self) -> list[str]:
+        return []
+
+
+def make(rules: ToyRules, limits: Limits) -> Toy:
+    return Toy()
+
+
+def math(rules: ToyRules) -> MathReport:
+    return {}
+
+
+GAME = GameSpec(Toy, ToyRules, ("deal", "stand", "next"), ("raise", "split", "void"), make, math)
+"""The toy game as a plug-in (``toy = "tests.table.toy_game:GAME"`` in ``table_controller.games``)."""

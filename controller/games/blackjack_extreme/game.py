@@ -7,7 +7,7 @@ and losing, may draw on: she stands, and pays.
 
 >>> from firmware_bridge.cards import Card
 >>> game = BlackjackExtreme(BlackjackExtremeRules(), Limits(500, 5000))
->>> session = Session(stacks={2: 10000, 3: 10000}, button=2)
+>>> session = Session.of(Stacks({2: 10000, 3: 10000}), Button(2))
 >>> hand, _ = game.start({3: {"main": 1000}}, session)
 >>> for index, text in enumerate(["9h", "Tc", "Kd", "8s"], start=1):
 ...     hand, _ = hand.deal(Card.parse(text), index)
@@ -27,18 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from controller.games.blackjack_extreme.hand import (
-    ACTIONS,
-    FLOW,
-    PHASES,
-    SPOT,
-    BlackjackExtremeHand,
-)
+from controller.games.blackjack_extreme.actions import ACTIONS
+from controller.games.blackjack_extreme.hand import FLOW, PHASES, BlackjackExtremeHand
 from controller.games.blackjack_extreme.positions import clockwise, next_dealer, required
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
-from controller.games.blackjack_extreme.seats import PlayHand, SeatPlay
+from controller.games.blackjack_extreme.seats import SPOT, PlayHand, SeatPlay
 from controller.games.interface import (
     Bets,
+    Button,
     ButtonMoved,
     Game,
     GameEvent,
@@ -49,6 +45,8 @@ from controller.games.interface import (
     Session,
     SessionEvent,
     StackChanged,
+    Stacks,
+    Tournament,
 )
 from controller.games.parts.limits import wagered
 from controller.games.parts.money import dollars
@@ -66,6 +64,7 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
     phases = PHASES
     flow = FLOW
     commands = COMMANDS
+    session_parts = (Stacks, Button, Tournament)
 
     def __init__(self, rules: BlackjackExtremeRules, limits: Limits) -> None:
         """Bind ``rules`` and ``limits``; raises ValueError if ``rules.problems()`` finds any."""
@@ -91,8 +90,8 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
 
     def minimum(self, session: Session) -> int:
         """The minimum blind now: the table's, or the tournament level's."""
-        if self.rules.tournament and session.blinds:
-            return session.blinds[0]
+        if self.rules.tournament and session[Tournament].blinds:
+            return session[Tournament].blinds[0]
         return self.limits.min_bet
 
     def cap(self, session: Session) -> int:
@@ -105,16 +104,16 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
 
     def _seated(self, session: Session) -> list[int]:
         """Seats that may deal or play: chips in front of them, not waiting, not knocked out."""
-        return [seat for seat in sorted(session.stacks)
-                if session.stacks[seat] > 0 and seat not in session.waiting
-                and seat not in session.places]
+        return [seat for seat in sorted(session[Stacks].stacks)
+                if session[Stacks].stacks[seat] > 0 and seat not in session[Button].waiting
+                and seat not in session[Tournament].places]
 
     def dealer_seat(self, session: Session) -> int | None:
         """The player-dealer: the button's seat, or the first seat to its left that may deal."""
         seated = self._seated(session)
         if not seated:
-            return session.button
-        button = session.button
+            return session[Button].seat
+        button = session[Button].seat
         if button is None:
             return seated[0]
         if button in seated:
@@ -128,7 +127,7 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         if dealer is None:
             return ()
         least = self.minimum(session) if not self.rules.tournament else 1
-        return clockwise((seat for seat in self._seated(session) if session.stacks[seat] >= least),
+        return clockwise((seat for seat in self._seated(session) if session[Stacks].stacks[seat] >= least),
                          dealer)
 
     def must_play(self, session: Session) -> tuple[int, ...]:
@@ -136,7 +135,7 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         dealer = self.dealer_seat(session)
         if dealer is None:
             return ()
-        return required(self.positions(session), session.stack(dealer), self.minimum(session))
+        return required(self.positions(session), session[Stacks].stack(dealer), self.minimum(session))
 
     def seats_in_play(self, bets: Bets, session: Session) -> tuple[int, ...]:
         """The seats with a blind, clockwise from the dealer's left."""
@@ -166,11 +165,11 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         for seat in self.must_play(session):
             if not wagered(bets.get(seat, {}).get(SPOT, 0)):
                 found.append(f"seat {seat} must play: the dealer (seat {dealer}, "
-                             f"{dollars(session.stack(dealer))}) can pay it at least the "
+                             f"{dollars(session[Stacks].stack(dealer))}) can pay it at least the "
                              f"{dollars(minimum)} minimum")
         if not any(wagered(spots.get(SPOT, 0)) for spots in bets.values()):
             found.append("no seat has a blind")
-            if session.stack(dealer) < minimum:
+            if session[Stacks].stack(dealer) < minimum:
                 found.append(f"the dealer (seat {dealer}) cannot cover one minimum: pass the deal "
                              "(pass_deal) if nobody wants to play")
         if cap < minimum:
@@ -179,27 +178,27 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
 
     def _table_problems(self, session: Session) -> list[str]:
         if self.rules.tournament:
-            if session.winner is not None:
-                return [f"the tournament is over: seat {session.winner} won it"]
-            if session.level == 0:
+            if session[Tournament].winner is not None:
+                return [f"the tournament is over: seat {session[Tournament].winner} won it"]
+            if session[Tournament].level == 0:
                 return ["the tournament has not started: give the deal to a seat (button) to start "
                         "the clock"]
         dealer = self.dealer_seat(session)
-        if dealer is None or session.stack(dealer) <= 0:
+        if dealer is None or session[Stacks].stack(dealer) <= 0:
             return ["no seat has chips to deal: buy in first"]
         return []
 
     def _blind_problems(self, seat: int, amount: int, dealer: int, positions: tuple[int, ...],
                         session: Session) -> list[str]:
         minimum, cap = self.minimum(session), self.cap(session)
-        stack = session.stack(seat)
+        stack = session[Stacks].stack(seat)
         what = f"seat {seat} blind {dollars(amount)}"
         if seat == dealer:
             return [f"seat {seat} deals this hand: it takes no blind"]
-        if seat in session.waiting:
+        if seat in session[Button].waiting:
             return [f"seat {seat} joined during the game: it waits until the deal has passed it"]
         if seat not in positions:
-            if seat in session.places:
+            if seat in session[Tournament].places:
                 return [f"seat {seat} is out of the tournament"]
             if stack <= 0:
                 return [f"seat {seat} has no chips: buy in first"]
@@ -215,21 +214,23 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         return []
 
     def start(self, bets: Bets, session: Session) -> tuple[BlackjackExtremeHand, tuple[GameEvent, ...]]:
-        """A new hand for these blinds, waiting for its first card; raises RuleError if ``bet_problems``."""
+        """A new hand for these blinds, waiting for its first card (with ``ButtonMoved`` to the dealer
+        when the session's button is elsewhere or not set yet); raises RuleError if ``bet_problems``."""
         problems = self.bet_problems(bets, session)
         if problems:
             raise RuleError("; ".join(problems))
         dealer = self.dealer_seat(session)
         assert dealer is not None
         seats = tuple(
-            SeatPlay(seat, session.stack(seat), bets[seat][SPOT],
+            SeatPlay(seat, session[Stacks].stack(seat), bets[seat][SPOT],
                      hands=(PlayHand(wager=bets[seat][SPOT]),))
             for seat in self.seats_in_play(bets, session)
         )
         hand = BlackjackExtremeHand(
             rules=self.rules, minimum=self.minimum(session), dealer_seat=dealer,
-            dealer_stack=session.stack(dealer), required=self.must_play(session), seats=seats)
-        return hand, ()
+            dealer_stack=session[Stacks].stack(dealer), required=self.must_play(session), seats=seats)
+        # The first hand (or one after the button's seat left) sets the button where the deal is.
+        return hand, (() if dealer == session[Button].seat else (ButtonMoved(dealer),))
 
     # -- after the hand ---------------------------------------------------------------
 
@@ -244,31 +245,31 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
             net[result.seat] = net.get(result.seat, 0) + result.payout
         if hand.rebought:
             events.append(StackChanged(dealer, hand.dealer_stack + hand.rebought, "rebuy"))
-        after = dict(session.stacks)
+        after = dict(session[Stacks].stacks)
         after[dealer] = hand.dealer_stack + hand.rebought - sum(net.values())
         for seat, amount in net.items():
-            after[seat] = session.stack(seat) + amount
+            after[seat] = session[Stacks].stack(seat) + amount
         for seat in (*net, dealer):
-            if after[seat] != session.stack(seat) or (seat == dealer and hand.rebought):
+            if after[seat] != session[Stacks].stack(seat) or (seat == dealer and hand.rebought):
                 events.append(StackChanged(seat, after[seat], "result"))
         if hand.dealer_left:
             events.append(StackChanged(dealer, 0, "cash_out"))
             del after[dealer]
         if self.rules.tournament and not self._rebuys_open(session):
-            before = {seat: session.stack(seat) for seat in (*net, dealer)}
+            before = {seat: session[Stacks].stack(seat) for seat in (*net, dealer)}
             events.extend(eliminations(before, after, session))
         out = {event.seat for event in events if isinstance(event, PlayerEliminated)}
         candidates = [seat for seat, stack in after.items()
-                      if stack > 0 and seat not in session.waiting and seat not in session.places
-                      and seat not in out]
+                      if stack > 0 and seat not in session[Button].waiting
+                      and seat not in session[Tournament].places and seat not in out]
         following = next_dealer(candidates, dealer)
-        if following is not None:
+        if following is not None and following != session[Button].seat:
             events.append(ButtonMoved(following))
         return tuple(events)
 
     def _rebuys_open(self, session: Session) -> bool:
         """Whether a tournament player who runs out may still re-buy (the first ``rebuy_levels``)."""
-        return session.level <= self.rules.rebuy_levels
+        return session[Tournament].level <= self.rules.rebuy_levels
 
     # -- between hands: stacks, the deal, the clock ------------------------------------
 
@@ -294,7 +295,7 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
             raise RuleError("button needs the seat that deals")
         if seat not in self._seated(session):
             raise RuleError(f"seat {seat} has no chips to deal with")
-        if self.rules.tournament and session.level == 0 and len(self._seated(session)) < 2:
+        if self.rules.tournament and session[Tournament].level == 0 and len(self._seated(session)) < 2:
             raise RuleError("a tournament needs two players seated before it starts")
         return (ButtonMoved(seat),)
 
@@ -303,8 +304,9 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         if dealer is None:
             raise RuleError("nobody is dealing")
         minimum = self.minimum(session)
-        if session.stack(dealer) >= minimum:
-            raise RuleError(f"the dealer (seat {dealer}) has {dollars(session.stack(dealer))}, enough "
+        stack = session[Stacks].stack(dealer)
+        if stack >= minimum:
+            raise RuleError(f"the dealer (seat {dealer}) has {dollars(stack)}, enough "
                             f"to cover the {dollars(minimum)} minimum: the deal passes only after a hand")
         following = next_dealer(self._seated(session), dealer)
         if following is None:
@@ -321,20 +323,20 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
         if amount != stack:
             raise RuleError(f"seat {seat}: every tournament stack is {dollars(stack)}")
         if name == "buy_in":
-            if session.level:
+            if session[Tournament].level:
                 raise RuleError("the tournament has started: no new players")
-            if seat in session.stacks:
+            if seat in session[Stacks].stacks:
                 raise RuleError(f"seat {seat} already has a stack")
             return (StackChanged(seat, stack, "buy_in"),)
         if name == "cash_out":
-            if session.level:
+            if session[Tournament].level:
                 raise RuleError("the tournament has started: stacks stay until a player is out")
-            if seat not in session.stacks:
+            if seat not in session[Stacks].stacks:
                 raise RuleError(f"seat {seat} has no stack to cash out")
             return (StackChanged(seat, 0, "cash_out"),)
-        if seat not in alive(session) or session.stack(seat) > 0:
+        if seat not in alive(session) or session[Stacks].stack(seat) > 0:
             raise RuleError(f"seat {seat}: a re-buy is for a player in the tournament who has run out")
-        if not self._rebuys_open(session) or session.level == 0:
+        if not self._rebuys_open(session) or session[Tournament].level == 0:
             raise RuleError("re-buys are closed" if self.rules.rebuy_levels else
                             "this tournament is a freeze-out: no re-buys")
         return (StackChanged(seat, stack, "rebuy"),)
@@ -342,15 +344,15 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
     def due(self, session: Session, now: str) -> tuple[SessionEvent, ...]:
         """A tournament level that starts at ``now``: level 1 once the deal has been given, then each
         level as the last one ends; when the re-buy levels end, players left with nothing are out."""
-        if not self.rules.tournament or session.winner is not None:
+        if not self.rules.tournament or session[Tournament].winner is not None:
             return ()
-        if session.level == 0:
-            return (self.schedule.start(now),) if session.button is not None else ()
+        if session[Tournament].level == 0:
+            return (self.schedule.start(now),) if session[Button].seat is not None else ()
         level = self.schedule.due(session, now)
         if level is None:
             return ()
         events: list[SessionEvent] = [level]
-        if session.level <= self.rules.rebuy_levels < level.level:
-            broke = {seat: 0 for seat in alive(session) if session.stack(seat) == 0}
-            events.extend(eliminations(broke, dict(session.stacks), session))
+        if session[Tournament].level <= self.rules.rebuy_levels < level.level:
+            broke = {seat: 0 for seat in alive(session) if session[Stacks].stack(seat) == 0}
+            events.extend(eliminations(broke, dict(session[Stacks].stacks), session))
         return tuple(events)

@@ -1,4 +1,5 @@
-"""The players' side of a Blackjack Extreme hand: cards held, a seat's hands, a seat in the hand.
+"""The players' side of a Blackjack Extreme hand: cards held, a seat's hands, a seat in the hand,
+and the one spot that holds a seat's chips.
 
 >>> from firmware_bridge.cards import Card
 >>> pair = PlayHand(cards=(Held(Card.parse("Ah"), 1, False), Held(Card.parse("Kd"), 4, True)), wager=1000)
@@ -15,6 +16,9 @@ from typing import Literal
 from controller.games.blackjack_extreme.play import Count, is_natural
 from controller.games.blackjack_extreme.play import count as count_of
 from firmware_bridge.cards import Card
+
+SPOT = "main"
+"""The spot that holds all of a seat's chips in play: blind, raise, and every split hand's bet."""
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from controller.games.blackjack_extreme.offers import decider, may_split, play_options
 from controller.games.blackjack_extreme.play import half, total_words
 from controller.games.blackjack_extreme.seats import SeatPlay
 from controller.games.interface import CardsView, HandView, SeatHandView, Target
+from controller.games.parts.hand_names import hand_number
 from controller.games.parts.money import dollars
 
 if TYPE_CHECKING:
@@ -68,18 +70,18 @@ def _players_prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
     assert turn is not None
     seat, index = turn
     held = seat.hands[index]
-    name = f"Seat {seat.seat}" + (f" hand {index + 1}" if len(seat.hands) > 1 else "")
+    name = f"Seat {seat.seat}" + hand_number(index, len(seat.hands) > 1)
     total = total_words(held.points(), seat.raised and not held.split)
     if len(held.cards) < 2:
         return f"{name}: deal its second card"
     if hand.hit_called:
         return f"{name} ({total}) hits: draw a card"
     options = ["draw a card to hit"] if target is not None else []
-    if "stand" in hand.play_actions():
+    if "stand" in play_options(hand):
         options.append("STAND")
     elif options:
         options[0] = "raised: must draw a card"
-    if hand.may_split(seat, held):
+    if may_split(seat, held):
         options.append(f"SPLIT (add {dollars(seat.hands[0].wager)} to the spot)")
     return f"{name} ({total}): " + ", or ".join(options)
 
@@ -89,7 +91,7 @@ def line_words(hand: BlackjackExtremeHand) -> tuple[str, ...]:
     words = []
     for line in hand.lines:
         if line.step == "collect":
-            losers = ", ".join(f"seat {c.seat}{hand_name(c.hand_index)} {dollars(-c.owed)}"
+            losers = ", ".join(f"seat {c.seat}{hand_name(hand, c.seat, c.hand_index)} {dollars(-c.owed)}"
                                for c in hand.claims if c.owed < 0)
             words.append(f"Collect {dollars(line.amount)} from the losing bets ({losers})")
             continue
@@ -99,10 +101,12 @@ def line_words(hand: BlackjackExtremeHand) -> tuple[str, ...]:
         amount = dollars(line.amount)
         if line.amount < line.due:
             amount += f" of {dollars(line.due)} (all the dealer has left)"
-        words.append(f"Pay seat {line.seat}{hand_name(line.hand_index)} {amount}: {what[line.step]}")
+        assert line.seat is not None                    # only the collect line has no seat
+        who = f"seat {line.seat}{hand_name(hand, line.seat, line.hand_index)}"
+        words.append(f"Pay {who} {amount}: {what[line.step]}")
     unpaid = hand.unpaid()
     if unpaid:
-        names = ", ".join(f"seat {c.seat}{hand_name(c.hand_index)}" for c in unpaid)
+        names = ", ".join(f"seat {c.seat}{hand_name(hand, c.seat, c.hand_index)}" for c in unpaid)
         words.append(f"The dealer is out of chips: {names} pull back their bets")
     return tuple(words)
 
@@ -110,7 +114,7 @@ def line_words(hand: BlackjackExtremeHand) -> tuple[str, ...]:
 def public_view(hand: BlackjackExtremeHand) -> HandView:
     """The hand as the pit and the display may see it: face-down cards are None; once results are
     known, the payment lines (numbered, the one to do now marked, during short-stack payments)."""
-    turn = hand.decider() if hand.phase in ("betting", "players") else None
+    turn = decider(hand) if hand.phase in ("betting", "players") else None
     seats = tuple(
         SeatHandView(seat.seat, tuple(_hand_view(seat, i) for i in range(len(seat.hands))),
                      in_turn=turn == seat.seat)
@@ -149,9 +153,10 @@ def _hand_view(seat: SeatPlay, index: int) -> CardsView:
     return CardsView(cards, total, held.wager, status)
 
 
-def hand_name(index: int) -> str:
-    """`` hand 2`` for a seat's second hand, nothing for its first."""
-    return f" hand {index + 1}" if index else ""
+def hand_name(hand: BlackjackExtremeHand, seat: int, index: int) -> str:
+    """`` hand 2`` for the second hand of a seat that split (`` hand 1`` for its first), nothing for
+    a seat with one hand."""
+    return hand_number(index, len(hand.seat(seat).hands) > 1)
 
 
 def card_words(target: Target | None) -> str:

@@ -14,9 +14,9 @@ pays the winning ones in ``cover_order``: each in full while it can; from the
 first one it cannot pay in full, that wager and every one after it are returned
 to their players (a push).
 
->>> from controller.games.interface import Session
+>>> from controller.games.interface import Session, Stacks
 >>> from controller.games.buster_blackjack_x.rules import BusterRules
->>> session = Session(stacks={2: 20_000, 5: 30_000, 6: 5_000})
+>>> session = Session.of(Stacks({2: 20_000, 5: 30_000, 6: 5_000}))
 >>> banker_for(BusterRules(), session), next_banker(BusterRules(), session, 5)
 (2, 2)
 """
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from controller.games.buster_blackjack_x.rules import BusterRules
-from controller.games.interface import Session, WagerResult
+from controller.games.interface import Button, Session, Stacks, WagerResult
 
 BANKED_SPOTS = ("main", "insurance")
 """The wagers the player-dealer's bank covers; the others are the house's."""
@@ -38,7 +38,7 @@ RETURNED = "not covered by the bank: returned"
 
 def banks(rules: BusterRules, session: Session) -> list[int]:
     """The seats whose bank may deal (a stack of at least ``min_bank``), in seat order."""
-    return sorted(seat for seat, stack in session.stacks.items() if stack >= rules.min_bank)
+    return sorted(seat for seat, stack in session[Stacks].stacks.items() if stack >= rules.min_bank)
 
 
 def banker_for(rules: BusterRules, session: Session) -> int | None:
@@ -49,9 +49,9 @@ def banker_for(rules: BusterRules, session: Session) -> int | None:
     if rules.banker == "fixed":
         return rules.banker_seat
     candidates = banks(rules, session)
-    if session.button in candidates:
-        return session.button
-    return _after(candidates, session.button)
+    if session[Button].seat in candidates:
+        return session[Button].seat
+    return _after(candidates, session[Button].seat)
 
 
 def next_banker(rules: BusterRules, session: Session, banker: int | None) -> int | None:

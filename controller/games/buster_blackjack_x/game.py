@@ -28,17 +28,20 @@ from controller.games.buster_blackjack_x.rules import METER, SPOTS, BusterRules
 from controller.games.buster_blackjack_x.seats import PlayerHand, SeatPlay
 from controller.games.interface import (
     Bets,
+    Button,
     ButtonMoved,
     Game,
     GameEvent,
     Hand,
     Limits,
     MeterChanged,
+    Progressive,
     ProgressivePaid,
     RuleError,
     Session,
     SessionEvent,
     StackChanged,
+    Stacks,
 )
 from controller.games.parts.limits import limit_problems, spot_problems, wagered
 from controller.games.parts.money import dollars
@@ -57,6 +60,7 @@ class BusterBlackjackX(Game[BusterHand]):
     flow = FLOW
     commands = (*STACK_COMMANDS, CONFIRM)
     betting_lights = ("progressive",)
+    session_parts = (Stacks, Button, Progressive)
 
     def __init__(self, rules: BusterRules, limits: Limits) -> None:
         """Bind ``rules`` and ``limits``; raises ValueError if ``rules.problems()`` finds any."""
@@ -86,7 +90,7 @@ class BusterBlackjackX(Game[BusterHand]):
         if not any(wagered(spots.get("main", 0)) for spots in bets.values()):
             found.append("no seat has a base wager")
         found.extend(self._bank_problems(bets, session))
-        for hit in session.unpaid:
+        for hit in session[Progressive].unpaid:
             found.append(f"seat {hit.seat}'s Blazing 7's jackpot {dollars(hit.amount)} waits for a "
                          f"supervisor ({CONFIRM})")
         return found
@@ -128,7 +132,7 @@ class BusterBlackjackX(Game[BusterHand]):
             return [f"no seat has a bank of at least {dollars(rules.min_bank)} to be the player-dealer: "
                     "buy_in a bank"]
         found = []
-        stack = session.stack(banker)
+        stack = session[Stacks].stack(banker)
         if stack < max(rules.min_bank, rules.collection_fee):
             found.append(f"the player-dealer's bank at seat {banker} holds {dollars(stack)}, less than "
                          f"{dollars(max(rules.min_bank, rules.collection_fee))}: top_up")
@@ -147,8 +151,9 @@ class BusterBlackjackX(Game[BusterHand]):
     # -- a hand ---------------------------------------------------------------------
 
     def start(self, bets: Bets, session: Session) -> tuple[BusterHand, tuple[GameEvent, ...]]:
-        """A new hand for these wagers, waiting for its first card; each Blazing 7's wager adds
-        its share to the meter (``MeterChanged``). Raises RuleError if ``bet_problems``."""
+        """A new hand for these wagers, waiting for its first card; ``ButtonMoved`` to the player-dealer
+        when the session's button is elsewhere or not set yet (the first hand), and each Blazing 7's
+        wager adds its share to the meter (``MeterChanged``). Raises RuleError if ``bet_problems``."""
         problems = self.bet_problems(bets, session)
         if problems:
             raise RuleError("; ".join(problems))
@@ -159,13 +164,14 @@ class BusterBlackjackX(Game[BusterHand]):
                      hands=(PlayerHand((), bets[seat]["main"]),))
             for seat in self.seats_in_play(bets, session)
         )
-        before = session.meters.get(METER, rules.progressive_base)
+        before = session[Progressive].meters.get(METER, rules.progressive_base)
         meter = before + rules.progressive_increment * sum(1 for play in seats if play.progressive)
         banker = banker_for(rules, session)
         hand = BusterHand(rules=rules, seats=seats, banker=banker,
-                          bank=session.stack(banker) if banker is not None else 0,
+                          bank=session[Stacks].stack(banker) if banker is not None else 0,
                           meter_before=before, meter=meter)
-        return hand, ((MeterChanged(METER, meter),) if meter != before else ())
+        moved = () if banker == session[Button].seat else (ButtonMoved(banker),)
+        return hand, (*moved, *((MeterChanged(METER, meter),) if meter != before else ()))
 
     def finish(self, hand: Hand, session: Session) -> tuple[SessionEvent, ...]:
         """The bank's stack after the hand, and where the player-dealer position goes next."""
@@ -176,7 +182,7 @@ class BusterBlackjackX(Game[BusterHand]):
             events.append(StackChanged(hand.banker, after, "result"))
             session = session.apply(events[-1])
         following = next_banker(self.rules, session, hand.banker)
-        if following != session.button:
+        if following != session[Button].seat:
             events.append(ButtonMoved(following))
         return tuple(events)
 
@@ -201,7 +207,7 @@ class BusterBlackjackX(Game[BusterHand]):
         seat = args.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise RuleError("seat must be a whole number")
-        for hit in session.unpaid:
+        for hit in session[Progressive].unpaid:
             if hit.seat == seat:
                 return (ProgressivePaid(seat, hit.amount, supervisor),)
         raise RuleError(f"seat {seat} has no Blazing 7's jackpot waiting")
@@ -209,6 +215,6 @@ class BusterBlackjackX(Game[BusterHand]):
     def due(self, session: Session, now: str) -> tuple[SessionEvent, ...]:
         """The Blazing 7's meter appears at its base the first time the table looks (and after a
         restart with a journal that has none)."""
-        if METER not in session.meters:
+        if METER not in session[Progressive].meters:
             return (MeterChanged(METER, self.rules.progressive_base),)
         return ()

@@ -1,4 +1,4 @@
-"""One hand of Buster Blackjack X: frozen, with ``can``/``verify``/``act`` per decision.
+"""One hand of Buster Blackjack X: frozen, with ``verify_x()`` / ``x()`` per decision (:data:`ACTION_TABLE`).
 
 The deal: a card face up to each seat in play (seat order), the player-dealer's
 up card, a second card to each seat, the player-dealer's hole card face down.
@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from controller.games.buster_blackjack_x.bank import BANKED_SPOTS
 from controller.games.buster_blackjack_x.rules import METER, BusterRules
 from controller.games.buster_blackjack_x.seats import (
     HandCard,
@@ -61,6 +62,7 @@ from controller.games.interface import (
     Target,
     WagerResult,
 )
+from controller.games.parts.actions import Action, Actions, no_amount
 from controller.games.parts.money import dollars
 from firmware_bridge.cards import Card
 
@@ -71,9 +73,6 @@ FLOW = (("dealing", "insurance"), ("dealing", "players"), ("dealing", "complete"
         ("insurance", "players"), ("insurance", "complete"), ("players", "dealer"),
         ("dealer", "complete"))
 """How a hand moves between its phases (a player-dealer natural ends it at the check)."""
-
-ACTIONS = ("stand", "hit", "double", "split", "surrender", "insurance", "next")
-"""Every decision a hand may offer (``next``: no insurance for the seat asked)."""
 
 NEXT_STATE: dict[str, HandState] = {"stand": "stood", "double": "doubling", "surrender": "surrendered"}
 """A hand's state after a decision that changes it."""
@@ -196,7 +195,7 @@ class BusterHand(Hand):
             return (f"Seat {self.turn[0]}: insurance? Up to {dollars(high)} on the insurance spot, "
                     "then press INSURANCE; or press NEXT for none")
         if self.phase == "players" and self.turn is not None:
-            hand = who(self.turn[0], self.turn[1])
+            hand = who(self.seat_play(self.turn[0]), self.turn[1])
             if not actions:
                 return f"Deal {hand} a card"
             press = ", ".join(name.upper() for name in actions)
@@ -212,6 +211,14 @@ class BusterHand(Hand):
     def results(self) -> tuple[WagerResult, ...] | None:
         """Every wager's result once the hand is complete."""
         return self.settled.results if self.settled is not None else None
+
+    def house_result(self) -> int:
+        """House-banked: every wager's. With a player-dealer the bank covers the base wagers and
+        insurance, so the house has the bonus and Blazing 7's wagers, and the bank's collection fee."""
+        if self.banker is None:
+            return super().house_result()
+        house = [r for r in self.results() or () if r.spot not in BANKED_SPOTS]
+        return self.rules.collection_fee - sum(r.payout for r in house)
 
     # -- cards ------------------------------------------------------------------
 
@@ -273,43 +280,66 @@ class BusterHand(Hand):
     def verify(self, action: str, amount: int | None = None) -> None:
         """Raise RuleError, in the dealer's words with amounts, unless ``action`` with ``amount``
         is allowed now."""
-        if action not in ACTIONS:
-            raise RuleError(f"Buster Blackjack X has no {action!r}")
+        found = ACTION_TABLE.find(action)
         if self.phase == "complete":
             raise RuleError("the hand is settled")
-        if self.phase == "insurance":
-            self._verify_insurance(action, amount)
-            return
+        if self.phase == "insurance" and action not in ("insurance", "next"):
+            assert self.turn is not None
+            raise RuleError(f"seat {self.turn[0]}: insurance first (INSURANCE, or NEXT for none)")
+        found.verify(self, amount)
+
+    def _playing(self) -> tuple[SeatPlay, PlayerHand, str]:
+        """The seat and hand in turn in the players' turns, and who they are in words."""
         found = self.in_turn()
         if found is None:
             raise RuleError("no seat is in turn" if self.phase != "dealing"
                             else "the cards are still being dealt")
         play, hand = found
-        deciding = who(play.seat, self.turn[1] if self.turn else 0)
-        if action in ("insurance", "next"):
-            raise RuleError(f"{action} is not offered now: {deciding} is playing")
+        return play, hand, who(play, self.turn[1] if self.turn else 0)
+
+    def _deciding(self) -> tuple[SeatPlay, PlayerHand, str]:
+        """The hand in turn, ready for a decision (not waiting for a card)."""
+        play, hand, deciding = self._playing()
         if len(hand.cards) < 2 or hand.state == "doubling" or self.hit_called:
             raise RuleError(f"{deciding} is waiting for a card")
-        if action == "hit" and not self.rules.hit_button:
-            raise RuleError("draw the card from the shoe: a card drawn is the hit")
-        if action in ("double", "split"):
-            self._verify_wager(action, play, hand, amount)
-        elif amount is not None:
-            raise RuleError(f"{action} takes no amount")
-        elif action == "surrender":
-            problem = surrender_problem(hand)
-            if problem is not None:
-                raise RuleError(f"{deciding}: {problem}")
+        return play, hand, deciding
 
-    def _verify_insurance(self, action: str, amount: int | None) -> None:
+    def verify_stand(self, amount: int | None = None) -> None:
+        """Raise RuleError unless the hand in turn may stand."""
+        self._deciding()
+        no_amount("stand", amount)
+
+    def verify_hit(self, amount: int | None = None) -> None:
+        """Raise RuleError unless the hand in turn may press HIT (with ``hit_button``)."""
+        self._deciding()
+        if not self.rules.hit_button:
+            raise RuleError("draw the card from the shoe: a card drawn is the hit")
+        no_amount("hit", amount)
+
+    def verify_double(self, amount: int | None = None) -> None:
+        """Raise RuleError unless the hand in turn may double with the main spot at ``amount``."""
+        play, hand, _ = self._deciding()
+        self._verify_wager("double", play, hand, amount)
+
+    def verify_split(self, amount: int | None = None) -> None:
+        """Raise RuleError unless the hand in turn may split with the main spot at ``amount``."""
+        play, hand, _ = self._deciding()
+        self._verify_wager("split", play, hand, amount)
+
+    def verify_surrender(self, amount: int | None = None) -> None:
+        """Raise RuleError unless the hand in turn may surrender."""
+        _, hand, deciding = self._deciding()
+        no_amount("surrender", amount)
+        problem = surrender_problem(hand)
+        if problem is not None:
+            raise RuleError(f"{deciding}: {problem}")
+
+    def verify_insurance(self, amount: int | None = None) -> None:
+        """Raise RuleError unless the seat asked about insurance may take ``amount`` of it."""
+        if self.phase != "insurance":
+            raise RuleError(f"insurance is not offered now: {self._playing()[2]} is playing")
         assert self.turn is not None
         play = self.seat_play(self.turn[0])
-        if action == "next":
-            if amount is not None:
-                raise RuleError("next takes no amount")
-            return
-        if action != "insurance":
-            raise RuleError(f"seat {play.seat}: insurance first (INSURANCE, or NEXT for none)")
         high = play.base // 2
         if amount is None or amount <= 0:
             raise RuleError(f"seat {play.seat}: place the insurance wager (up to {dollars(high)}) "
@@ -318,9 +348,15 @@ class BusterHand(Hand):
             raise RuleError(f"seat {play.seat}: insurance is at most {dollars(high)}, half the "
                             f"base wager; the insurance spot reads {dollars(amount)}")
 
+    def verify_next(self, amount: int | None = None) -> None:
+        """Raise RuleError unless the seat asked about insurance may take none (NEXT)."""
+        if self.phase != "insurance":
+            raise RuleError(f"next is not offered now: {self._playing()[2]} is playing")
+        no_amount("next", amount)
+
     def _verify_wager(self, action: str, play: SeatPlay, hand: PlayerHand, amount: int | None) -> None:
         """A double's or a split's wager, read from the main spot: what the spot holds after it."""
-        deciding = who(play.seat, self.turn[1] if self.turn else 0)
+        deciding = who(play, self.turn[1] if self.turn else 0)
         problem = double_problem(self.rules, hand) if action == "double" else split_problem(play, hand)
         if problem is not None:
             raise RuleError(f"{deciding}: {problem}")
@@ -339,16 +375,31 @@ class BusterHand(Hand):
     def act(self, action: str, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
         """Take ``action`` (after :meth:`verify`); the events start with its ``Acted`` record."""
         self.verify(action, amount)
-        if self.phase == "insurance":
-            return self._insure(action, amount)
+        return ACTION_TABLE.take(self, action, amount)
+
+    def hit(self, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+        """HIT pressed: the next card drawn goes to the hand in turn."""
+        assert self.turn is not None
+        return replace(self, hit_called=True), (Acted(self.turn[0], self.turn[1], "hit"),)
+
+    def stand(self, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+        """The hand in turn stands; the turn moves on."""
+        return self._decide("stand", amount)
+
+    def double(self, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+        """The hand in turn doubles to the main spot's ``amount``; one card follows."""
+        return self._decide("double", amount)
+
+    def surrender(self, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+        """The hand in turn surrenders; the turn moves on."""
+        return self._decide("surrender", amount)
+
+    def _decide(self, action: str, amount: int | None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+        """Stand, double or surrender: the hand in turn's new state (:data:`NEXT_STATE`)."""
         found = self.in_turn()
         assert found is not None and self.turn is not None
         play, hand = found
         index = self.turn[1]
-        if action == "hit":
-            return replace(self, hit_called=True), (Acted(play.seat, index, "hit"),)
-        if action == "split":
-            return self._split(play, hand, index)
         state = NEXT_STATE[action]
         extra = (amount or 0) - play.main_total() if action == "double" else 0
         changed = replace(hand, state=state, doubled=extra, wager=hand.wager + extra)
@@ -359,8 +410,12 @@ class BusterHand(Hand):
             return moved, (acted,)
         return moved._next_turn((acted,))
 
-    def _split(self, play: SeatPlay, hand: PlayerHand,
-               index: int) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+    def split(self, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+        """The pair in turn becomes two hands, the new one last, each with the base wager."""
+        found = self.in_turn()
+        assert found is not None and self.turn is not None
+        play, hand = found
+        index = self.turn[1]
         first, second = hand.cards
         aces = first.card.rank == 1
         kept = PlayerHand((first,), play.base, split=True, split_aces=aces)
@@ -368,6 +423,14 @@ class BusterHand(Hand):
         hands = (*(kept if n == index else h for n, h in enumerate(play.hands)), moved)
         split = replace(self, seats=self._replace_seat(replace(play, hands=hands)))
         return split, (Acted(play.seat, index, "split", play.base),)
+
+    def insurance(self, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+        """The seat asked takes ``amount`` of insurance."""
+        return self._insure("insurance", amount)
+
+    def next(self, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+        """The seat asked takes no insurance."""
+        return self._insure("next", amount)
 
     def _insure(self, action: str, amount: int | None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
         assert self.turn is not None
@@ -494,3 +557,19 @@ class BusterHand(Hand):
 def _status(hand: PlayerHand) -> str | None:
     return {"stood": "stood", "doubled": "doubled", "doubling": "doubled",
             "surrendered": "surrendered"}.get(hand.state)
+
+
+ACTION_TABLE: Actions[BusterHand] = Actions("Buster Blackjack X", {
+    "stand": Action(BusterHand.verify_stand, BusterHand.stand),
+    "hit": Action(BusterHand.verify_hit, BusterHand.hit),
+    "double": Action(BusterHand.verify_double, BusterHand.double),
+    "split": Action(BusterHand.verify_split, BusterHand.split),
+    "surrender": Action(BusterHand.verify_surrender, BusterHand.surrender),
+    "insurance": Action(BusterHand.verify_insurance, BusterHand.insurance),
+    "next": Action(BusterHand.verify_next, BusterHand.next),
+})
+"""Every decision a hand may offer (``next``: no insurance for the seat asked), with the methods
+that verify and take it."""
+
+ACTIONS = ACTION_TABLE.names
+"""Every decision's name."""

@@ -24,6 +24,7 @@ from controller.games.buster_blackjack_x.totals import (
     natural_of,
     player_total,
 )
+from controller.games.parts.hand_names import hand_number
 from firmware_bridge.cards import Card
 
 MAX_HANDS = 4
@@ -132,6 +133,7 @@ def surrender_problem(hand: PlayerHand) -> str | None:
     return None
 
 
-def who(seat: int, index: int) -> str:
-    """``seat 3`` or, after a split, ``seat 3 hand 2``."""
-    return f"seat {seat}" + (f" hand {index + 1}" if index else "")
+def who(play: SeatPlay, index: int) -> str:
+    """``seat 3`` for a seat's one hand; after a split, every hand numbered from 1: ``seat 3 hand 1``,
+    ``seat 3 hand 2`` (``hand_index`` 0 and 1)."""
+    return f"seat {play.seat}" + hand_number(index, len(play.hands) > 1)

@@ -4,7 +4,9 @@ jackpots and the meter, and the lines the dealer pays and collects by.
 Results come seat by seat: each hand's base wager (by hand index), then the
 bonus (``side``), Blazing 7's (``progressive``) and insurance. A jackpot is a
 ``ProgressiveHit`` and a ``progressive_hit`` alert, and the meter drops by what
-it pays (``MeterChanged``), all in the step that settles the hand.
+it pays (``MeterChanged``), all in the step that settles the hand; its result
+waits (outcome ``waiting``, the wager collected) and the jackpot is paid by the
+``ProgressivePaid`` of a supervisor's confirmation, never in the settlement.
 """
 
 from __future__ import annotations
@@ -25,8 +27,12 @@ from controller.games.interface import (
     ProgressiveHit,
     WagerResult,
 )
+from controller.games.parts.hand_names import hand_number, split_spots
 from controller.games.parts.money import dollars
 from firmware_bridge.cards import Card
+
+WAITING = "waiting"
+"""The outcome of a Blazing 7's wager that won a jackpot a supervisor has yet to confirm."""
 
 
 @dataclass(frozen=True)
@@ -81,15 +87,18 @@ def settle(rules: BusterRules, seats: Sequence[SeatPlay], dealer: Standing, up: 
 def blazing_result(rules: BusterRules, play: SeatPlay, up: Card,
                    meter: int) -> tuple[WagerResult, Jackpot | None]:
     """A seat's Blazing 7's result (the seat's first two cards and the up card), and its jackpot
-    if it won one: every prize is N for 1, so the net is the prize less the wager."""
+    if it won one: every prize is N for 1, so the net is the prize less the wager; a jackpot's
+    result is :data:`WAITING` with the wager collected (its payment is ``progressive.paid``)."""
     prize = blazing_prize(rules, [*play.first_two, up])
     wager = play.progressive
     if prize is None:
         return WagerResult(play.seat, "progressive", 0, "lose", wager, -wager), None
     if prize.is_jackpot:
+        # Not a win yet: the wager is collected now, and the jackpot is paid (ProgressivePaid) only
+        # once a supervisor confirms it, so nothing counts it twice or early.
         amount = jackpot(prize, meter)
-        label = f"{prize.name}: jackpot {dollars(amount)}, paid when a supervisor confirms"
-        return (WagerResult(play.seat, "progressive", 0, "win", wager, amount - wager, label),
+        label = f"{prize.name}: jackpot {dollars(amount)} waits for a supervisor (paid by progressive.paid)"
+        return (WagerResult(play.seat, "progressive", 0, WAITING, wager, -wager, label),
                 Jackpot(play.seat, prize.name, amount))
     label = f"{prize.name} pays {prize.for_one} for 1"
     return WagerResult(play.seat, "progressive", 0, "win", wager, wager * (prize.for_one - 1), label), None
@@ -99,21 +108,24 @@ def payout_lines(rules: BusterRules, settlement: Settlement, banker: int | None,
                  bank: int) -> tuple[str, ...]:
     """What the dealer pays and collects, wager by wager, then the bank's sum."""
     lines = []
+    split = split_spots((r.seat, r.spot, r.hand_index) for r in settlement.results)
     for result in settlement.results:
-        where = f"Seat {result.seat} {result.spot}" + (
-            f" hand {result.hand_index + 1}" if result.hand_index else "")
-        lines.append(f"{where}: {_pay_words(result, settlement.jackpots, banker)}")
+        where = f"Seat {result.seat} {result.spot}" + hand_number(
+            result.hand_index, (result.seat, result.spot) in split)
+        lines.append(f"{where}: {_pay_words(result, settlement, banker)}")
     if banker is not None and settlement.bank_after is not None:
         fee = f", fee {dollars(rules.collection_fee)}" if rules.collection_fee else ""
         lines.append(f"Bank at seat {banker}: {dollars(bank)} -> {dollars(settlement.bank_after)}{fee}")
     return tuple(lines)
 
 
-def _pay_words(result: WagerResult, jackpots: Sequence[Jackpot], banker: int | None) -> str:
+def _pay_words(result: WagerResult, settlement: Settlement, banker: int | None) -> str:
     banked = banker is not None and result.spot in BANKED_SPOTS
     if result.label == RETURNED:
-        return "RETURN the wager (the bank cannot cover it)"
-    for won in jackpots:
+        left = dollars(settlement.bank_after or 0)
+        return (f"RETURN the wager: the bank, with {left} left, cannot pay it, and every winning wager "
+                "after the first it cannot pay is returned")
+    for won in settlement.jackpots:
         if won.seat == result.seat and result.spot == "progressive":
             return f"COLLECT {dollars(result.wager)}; JACKPOT {dollars(won.amount)} waits for a supervisor"
     if result.payout > 0:

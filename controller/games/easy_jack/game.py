@@ -18,7 +18,7 @@ draws a king and busts in two cards.
 
 from __future__ import annotations
 
-from controller.games.easy_jack.hand import FLOW, PHASES, EasyJackHand, SeatHand
+from controller.games.easy_jack.hand import ACTION_TABLE, FLOW, PHASES, EasyJackHand, SeatHand
 from controller.games.easy_jack.rules import SPOTS, EasyJackRules
 from controller.games.interface import Bets, Game, GameEvent, Limits, RuleError, Session
 from controller.games.parts.limits import limit_problems, spot_problems, wagered
@@ -28,7 +28,7 @@ class EasyJack(Game[EasyJackHand]):
     """The game bound to its rules and the table limits."""
 
     spots = SPOTS
-    actions = ("stand",)
+    actions = ACTION_TABLE.names
     phases = PHASES
     flow = FLOW
 

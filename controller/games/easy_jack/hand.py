@@ -35,6 +35,7 @@ from controller.games.interface import (
     Target,
     WagerResult,
 )
+from controller.games.parts.actions import Action, Actions, no_amount
 from controller.games.parts.held import HandCard
 from controller.games.parts.totals import Total, card_points, total_of, total_words
 from firmware_bridge.cards import Card
@@ -146,16 +147,17 @@ class EasyJackHand(Hand):
         """Whether the seat in turn may stand now."""
         return self.phase == "players"
 
-    def verify_stand(self) -> None:
-        """Raise RuleError if no seat may stand now, saying why."""
+    def verify_stand(self, amount: int | None = None) -> None:
+        """Raise RuleError if no seat may stand now (with no amount), saying why."""
+        no_amount("stand", amount)
         if self.phase == "dealing":
             raise RuleError("no seat may stand before every seat and the dealer have a card")
         if self.phase != "players":
             raise RuleError("no seat is in turn: the players' turns are over")
 
-    def stand(self) -> tuple[EasyJackHand, tuple[GameEvent, ...]]:
+    def stand(self, amount: int | None = None) -> tuple[EasyJackHand, tuple[GameEvent, ...]]:
         """The seat in turn stands; the events start with ``Acted(seat, 0, "stand")``."""
-        self.verify_stand()
+        self.verify_stand(amount)
         assert self.turn is not None
         seat_number = self.turn
         seats = tuple(
@@ -166,16 +168,12 @@ class EasyJackHand(Hand):
 
     def verify(self, action: str, amount: int | None = None) -> None:
         """Raise RuleError unless ``action`` is ``stand`` (with no amount) and a seat may stand."""
-        if action != "stand":
-            raise RuleError(f"Easy Jack has no {action!r}")
-        if amount is not None:
-            raise RuleError("stand takes no amount")
-        self.verify_stand()
+        ACTION_TABLE.verify(self, action, amount)
 
     def act(self, action: str, amount: int | None = None) -> tuple[EasyJackHand, tuple[GameEvent, ...]]:
         """Take ``action`` (only ``stand`` exists)."""
         self.verify(action, amount)
-        return self.stand()
+        return ACTION_TABLE.take(self, action, amount)
 
     # -- what the table checks and shows ---------------------------------------
 
@@ -272,3 +270,9 @@ class EasyJackHand(Hand):
 def _add_card(rules: EasyJackRules, seat: SeatHand, held: HandCard) -> SeatHand:
     grown = replace(seat, cards=(*seat.cards, held))
     return replace(grown, done=turn_over(rules, grown.total()))
+
+
+ACTION_TABLE: Actions[EasyJackHand] = Actions("Easy Jack", {
+    "stand": Action(EasyJackHand.verify_stand, EasyJackHand.stand),
+})
+"""The one action of a hand, with the methods that verify and take it."""

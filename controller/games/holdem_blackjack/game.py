@@ -9,10 +9,10 @@ A whole hand, heads-up at 2/4/4-20: seat 1 has the button and posts the small
 blind, seat 2 the big blind; both check or call to the end, and seat 2's 19
 (9, queen) beats seat 1's 15 (king, 5).
 
->>> from controller.games.interface import Session, StackChanged
+>>> from controller.games.interface import Button, Session, StackChanged, Stacks
 >>> from firmware_bridge.cards import Card
 >>> game = HoldemBlackjack(HoldemBlackjackRules(), Limits(200, 2000))
->>> session = Session(stacks={1: 10000, 2: 10000}, button=1)
+>>> session = Session.of(Stacks({1: 10000, 2: 10000}), Button(1))
 >>> game.bet_problems({1: {"bet": 100}}, session)
 ['seat 2 posts the big blind $2.00: its bet spot should read $2.00; it reads $0.00']
 >>> hand, events = game.start({1: {"bet": 100}, 2: {"bet": 200}}, session)
@@ -34,10 +34,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from controller.games.holdem_blackjack.hand import FLOW, PHASES, HoldemHand, forced_bets
+from controller.games.holdem_blackjack.hand import ACTION_TABLE, FLOW, PHASES, HoldemHand, forced_bets
 from controller.games.holdem_blackjack.rules import MAX_PLAYERS, SPOT, HoldemBlackjackRules
 from controller.games.interface import (
     Bets,
+    Button,
     ButtonMoved,
     Game,
     GameEvent,
@@ -47,20 +48,22 @@ from controller.games.interface import (
     Session,
     SessionEvent,
     StackChanged,
+    Stacks,
 )
 from controller.games.parts.blinds import Seating, next_clockwise, seating
+from controller.games.parts.money import dollars as money
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
-from drivers.display import format_money as money
 
 
 class HoldemBlackjack(Game[HoldemHand]):
     """The game bound to its rules (the table's ``[limits]`` play no part: the stakes say it all)."""
 
     spots = (SPOT,)
-    actions = ("check", "call", "bet", "raise", "fold", "stand")
+    actions = ACTION_TABLE.names
     phases = PHASES
     flow = FLOW
     commands = STACK_COMMANDS
+    session_parts = (Stacks, Button)
 
     def __init__(self, rules: HoldemBlackjackRules, limits: Limits) -> None:
         """Bind ``rules`` (``limits``, the table's, are not used); raises ValueError if
@@ -78,14 +81,14 @@ class HoldemBlackjack(Game[HoldemHand]):
 
     def players(self, session: Session) -> tuple[int, ...]:
         """The seats dealt in next: every seat with chips, in seat order."""
-        return tuple(seat for seat, stack in sorted(session.stacks.items()) if stack > 0)
+        return tuple(seat for seat, stack in sorted(session[Stacks].stacks.items()) if stack > 0)
 
     def seating(self, session: Session) -> Seating | None:
         """The button and blinds of the next hand, or None while fewer than two seats have chips."""
         players = self.players(session)
         if len(players) < 2:
             return None
-        return seating(players, session.button, self.rules.heads_up_button_small_blind)
+        return seating(players, session[Button].seat, self.rules.heads_up_button_small_blind)
 
     def bet_problems(self, bets: Bets, session: Session) -> list[str]:
         """Why the hand may not be dealt: fewer than two stacks, or a bet spot that does not hold
@@ -103,7 +106,7 @@ class HoldemBlackjack(Game[HoldemHand]):
         if place is None:
             found.append("at least two seats need chips to play: buy in (control command buy_in)")
             return found
-        stacks = {seat: session.stack(seat) for seat in place.seats}
+        stacks = {seat: session[Stacks].stack(seat) for seat in place.seats}
         posts = forced_bets(self.rules, place, stacks)
         for seat in place.seats:
             ante, blind = posts[seat]
@@ -134,10 +137,10 @@ class HoldemBlackjack(Game[HoldemHand]):
         if problems or place is None:
             raise RuleError("; ".join(problems))
         moved: tuple[GameEvent, ...] = ()
-        if place.button != session.button:
+        if place.button != session[Button].seat:
             moved = (ButtonMoved(place.button),)
         hand, events = HoldemHand.begin(self.rules, place,
-                                        {seat: session.stack(seat) for seat in place.seats})
+                                        {seat: session[Stacks].stack(seat) for seat in place.seats})
         return hand, (*moved, *events)
 
     def finish(self, hand: Hand, session: Session) -> tuple[SessionEvent, ...]:
@@ -145,13 +148,13 @@ class HoldemBlackjack(Game[HoldemHand]):
         next seat that still has chips."""
         assert isinstance(hand, HoldemHand), "a hand this game started"
         events: list[SessionEvent] = []
-        stacks = dict(session.stacks)
+        stacks = dict(session[Stacks].stacks)
         for seat, stack in hand.final_stacks().items():
-            if stack != session.stack(seat):
+            if stack != session[Stacks].stack(seat):
                 events.append(StackChanged(seat, stack, "result"))
                 stacks[seat] = stack
         button = next_clockwise([seat for seat, stack in stacks.items() if stack > 0], hand.button)
-        if button != session.button:
+        if button != session[Button].seat:
             events.append(ButtonMoved(button))
         return tuple(events)
 

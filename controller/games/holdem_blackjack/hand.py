@@ -49,11 +49,12 @@ from controller.games.interface import (
     Target,
     WagerResult,
 )
+from controller.games.parts.actions import Action, Actions, no_amount
 from controller.games.parts.betting import ACTIONS, BettingRules, Bettor, Round
 from controller.games.parts.blinds import Seating, clockwise
 from controller.games.parts.held import HandCard
+from controller.games.parts.money import dollars as money
 from controller.games.parts.pots import build_pots, rake_by_pot, rake_due, split, uncalled
-from drivers.display import format_money as money
 from firmware_bridge.cards import Card
 
 Phase = Literal["first_card", "first_round", "second_card", "second_round", "completion",
@@ -248,6 +249,10 @@ class HoldemHand(Hand):
         """Each seat's result once the hand is complete: its chips in, its net."""
         return self.settlement
 
+    def house_result(self) -> int:
+        """Nothing in the tray: the pots go to the players, and the rake to the drop box."""
+        return 0
+
     def final_stacks(self) -> dict[int, int]:
         """Each seat's stack after the hand (its stack, less its chips in, plus what it won)."""
         return {p.seat: p.stack - p.put_in + sum(a.amount for a in self.awards if a.seat == p.seat)
@@ -290,37 +295,43 @@ class HoldemHand(Hand):
 
     def verify_stand(self, amount: int | None = None) -> None:
         """Raise RuleError unless the seat completing its hand may stand (with no amount)."""
-        if amount is not None:
-            raise RuleError("stand takes no amount")
+        no_amount("stand", amount)
         if self.phase != "completion":
             raise RuleError("no seat is completing its hand now" +
                             ("" if self.round is None else f": {self.round.prompt()}"))
 
+    def stand(self, amount: int | None = None) -> tuple[HoldemHand, tuple[GameEvent, ...]]:
+        """The seat completing its hand stands (after :meth:`verify_stand`)."""
+        seat = self.completing()
+        assert seat is not None
+        hand, events = self._with_player(replace(self.player(seat), stood=True))._progress()
+        return hand, (Acted(seat, 0, "stand"), *events)
+
+    def verify_betting(self, action: str, amount: int | None) -> None:
+        """Raise RuleError unless the betting round under way lets the seat in turn take ``action``
+        (one of :data:`~controller.games.parts.betting.ACTIONS`) with its spot at ``amount``."""
+        if self.round is None or self.phase not in BETTING_ROUND:
+            raise RuleError(self._not_betting())
+        self.round.verify(action, amount)
+
+    def take_betting(self, action: str, amount: int | None) -> tuple[HoldemHand, tuple[GameEvent, ...]]:
+        """The seat in turn takes betting ``action`` (after :meth:`verify_betting`); then whatever
+        follows by itself (bets gathered, pots, the showdown)."""
+        assert self.round is not None
+        after, acted = self.round.act(action, amount)
+        hand, events = replace(self, round=after)._progress()
+        return hand, (acted, *events)
+
     def verify(self, action: str, amount: int | None = None) -> None:
         """Raise RuleError unless ``action`` with ``amount`` (the seat's spot once the action is
         taken) is allowed now, saying why with the amounts."""
-        if action in ACTIONS:
-            if self.round is None or self.phase not in BETTING_ROUND:
-                raise RuleError(self._not_betting())
-            self.round.verify(action, amount)
-        elif action == "stand":
-            self.verify_stand(amount)
-        else:
-            raise RuleError(f"Hold'em Blackjack has no {action!r}")
+        ACTION_TABLE.verify(self, action, amount)
 
     def act(self, action: str, amount: int | None = None) -> tuple[HoldemHand, tuple[GameEvent, ...]]:
         """Take ``action``; the events start with its ``Acted`` record, then whatever follows by
         itself (bets gathered, pots, the showdown)."""
         self.verify(action, amount)
-        if action == "stand":
-            seat = self.completing()
-            assert seat is not None
-            hand, events = self._with_player(replace(self.player(seat), stood=True))._progress()
-            return hand, (Acted(seat, 0, "stand"), *events)
-        assert self.round is not None
-        after, acted = self.round.act(action, amount)
-        hand, events = replace(self, round=after)._progress()
-        return hand, (acted, *events)
+        return ACTION_TABLE.take(self, action, amount)
 
     # -- what the table checks and shows -----------------------------------------------------------
 
@@ -520,3 +531,16 @@ class HoldemHand(Hand):
 def _betting_rules(rules: HoldemBlackjackRules) -> BettingRules:
     reopen: Literal["full", "half"] = "half" if rules.all_in_reopens == "half" else "full"
     return BettingRules(raise_cap=rules.raise_cap, reopen=reopen)
+
+
+def _round_action(action: str) -> Action[HoldemHand]:
+    """Betting ``action``, verified and taken by the round under way."""
+    return Action(lambda hand, amount: hand.verify_betting(action, amount),
+                  lambda hand, amount: hand.take_betting(action, amount))
+
+
+ACTION_TABLE: Actions[HoldemHand] = Actions("Hold'em Blackjack", {
+    **{action: _round_action(action) for action in ACTIONS},
+    "stand": Action(HoldemHand.verify_stand, HoldemHand.stand),
+})
+"""Every action of a hand: the betting round's, and ``stand`` to complete a hand."""

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from controller.games.interface import Acted, Option, RuleError
-from drivers.display import format_money as money
+from controller.games.parts.money import dollars as money
 
 ACTIONS = ("check", "call", "bet", "raise", "fold")
 """Every action of a betting round."""
@@ -241,31 +241,40 @@ class Round:
             if amount is not None:
                 raise RuleError("fold takes no amount")
             return
+        # Whether the action is open at all comes first: a button pressed for an action not on
+        # offer reaches here with no amount (the table reads the spot only for actions offered).
+        options = self.options()
+        match = self._to_match(index)
+        if action == "check" and "check" not in options:
+            raise RuleError(f"seat {seat} cannot check: {money(match - bettor.bet)} to call")
+        if action == "call" and "call" not in options:
+            raise RuleError(f"seat {seat} has no bet to call: check or bet")
+        if action in ("bet", "raise"):
+            self._verify_raise_open(index, action)
         if amount is None:
             raise RuleError(f"seat {seat}: {action} needs the amount on the {self.spot} spot")
         if amount > bettor.total:
             raise RuleError(f"seat {seat} has {money(bettor.total)} in all (table stakes); "
                             f"the spot reads {money(amount)}")
-        options = self.options()
-        match = self._to_match(index)
         if action == "check":
-            if "check" not in options:
-                raise RuleError(f"seat {seat} cannot check: {money(match - bettor.bet)} to call")
             if amount != bettor.bet:
                 raise RuleError(f"seat {seat} checks: the spot should read {money(bettor.bet)}; "
                                 f"it reads {money(amount)}")
         elif action == "call":
-            if "call" not in options:
-                raise RuleError(f"seat {seat} has no bet to call: check or bet")
             target = options["call"].low or 0
             if amount != target:
                 words = "all in for" if target == bettor.total else "so the spot should read"
                 raise RuleError(f"seat {seat}: {money(target - bettor.bet)} to call, {words} "
                                 f"{money(target)}; it reads {money(amount)}")
         else:
-            self._verify_raise(index, action, amount)
+            low, high = self._raise_range(index)
+            if not low <= amount <= high:
+                verb = "a bet makes the spot" if self.current == 0 else "a raise makes the bet"
+                allowed = money(low) if low == high else f"{money(low)} to {money(high)}"
+                raise RuleError(f"seat {seat}: {verb} {allowed}; the spot reads {money(amount)}")
 
-    def _verify_raise(self, index: int, action: str, amount: int) -> None:
+    def _verify_raise_open(self, index: int, action: str) -> None:
+        """Raise RuleError if the seat may not make ``action`` (a bet or raise) of any amount now."""
         seat = self.bettors[index].seat
         if action == "bet" and self.current > 0:
             raise RuleError(f"seat {seat}: there is a bet of {money(self.current)} already: "
@@ -273,11 +282,6 @@ class Round:
         refusal = self._raise_refusal(index)
         if refusal is not None:
             raise RuleError(refusal)
-        low, high = self._raise_range(index)
-        if not low <= amount <= high:
-            verb = "a bet makes the spot" if self.current == 0 else "a raise makes the bet"
-            allowed = money(low) if low == high else f"{money(low)} to {money(high)}"
-            raise RuleError(f"seat {seat}: {verb} {allowed}; the spot reads {money(amount)}")
 
     def act(self, action: str, amount: int | None) -> tuple[Round, Acted]:
         """Take ``action`` (after :meth:`verify`): the new round and its ``Acted`` record, whose

@@ -1,7 +1,8 @@
 """Seat stacks: buy-in, top-up and cash-out by control command, for games where the table keeps stacks.
 
 A stack is the chips in front of a seat, not on any betting spot. It changes
-only through :class:`~controller.games.interface.StackChanged` events: these
+only through :class:`~controller.games.interface.StackChanged` events (the session's
+:class:`~controller.games.interface.Stacks` part): these
 commands between hands, and each hand's results (the game's ``finish``). Table
 stakes: nobody bets more than the stack they had when the hand began.
 
@@ -25,7 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from controller.games.interface import RuleError, Session, StackChanged
+from controller.games.interface import RuleError, Session, StackChanged, Stacks
+from controller.games.parts.money import MAX_AMOUNT
 
 STACK_COMMANDS = ("buy_in", "top_up", "cash_out")
 """The control commands of :func:`stack_command`."""
@@ -33,8 +35,9 @@ STACK_COMMANDS = ("buy_in", "top_up", "cash_out")
 
 @dataclass(frozen=True)
 class StackRules:
-    """What a buy-in may be, in cents (``max_buy_in`` None: no maximum); ``seats``: the most seats
-    the game seats (None: as many as the table has; the table refuses a seat it does not have)."""
+    """What a buy-in may be, in cents (``max_buy_in`` None: at most :data:`MAX_AMOUNT`, the ceiling
+    of every amount); ``seats``: the most seats the game seats (None: as many as the table has; the
+    table refuses a seat it does not have)."""
 
     min_buy_in: int
     max_buy_in: int | None = None
@@ -57,7 +60,7 @@ def stack_command(name: str, args: Mapping[str, object], session: Session, in_ha
         raise RuleError(f"this game seats players at seats 1 to {rules.seats}, not {seat}")
     if in_hand:
         raise RuleError(f"seat {seat}: stacks change only between hands")
-    stack = session.stacks.get(seat)
+    stack = session[Stacks].stacks.get(seat)
     if name == "cash_out":
         if stack is None:
             raise RuleError(f"seat {seat} has no stack to cash out")
@@ -77,6 +80,7 @@ def stack_command(name: str, args: Mapping[str, object], session: Session, in_ha
         new = stack + amount
     else:
         raise RuleError(f"no stack command {name!r}")
-    if rules.max_buy_in is not None and new > rules.max_buy_in:
-        raise RuleError(f"seat {seat}: a stack may hold at most {rules.max_buy_in} cents")
+    ceiling = MAX_AMOUNT if rules.max_buy_in is None else rules.max_buy_in
+    if new > ceiling:
+        raise RuleError(f"seat {seat}: a stack may hold at most {ceiling} cents")
     return (StackChanged(seat, new, "buy_in" if name == "buy_in" else "rebuy"),)

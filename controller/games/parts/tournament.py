@@ -7,7 +7,8 @@ every amount doubles at each new level.
 
 The clock is journaled, never timed from start-up: a level starts as a
 :class:`~controller.games.interface.LevelStarted` event carrying its ``ends_at``,
-so a restart finds the level and its end in the session. The table asks the
+so a restart finds the level and its end in the session's
+:class:`~controller.games.session.tournament.Tournament` part. The table asks the
 game every second between hands what the time ``now`` brings
 (``Game.due(session, now)``); the game answers with :meth:`Schedule.due`, a pure
 function of the session and the time. A level that ends during a hand takes
@@ -35,6 +36,8 @@ from controller.games.interface import (
     PlayerEliminated,
     Session,
     SessionEvent,
+    Stacks,
+    Tournament,
     TournamentEnded,
 )
 
@@ -82,15 +85,16 @@ class Schedule:
     def due(self, session: Session, now: str) -> LevelStarted | None:
         """The level the clock has reached at ``now``, if the session's level has ended; else None
         (also before the first level and once the tournament has a winner)."""
-        if session.level == 0 or session.level_ends_at is None or session.winner is not None:
+        tournament = session[Tournament]
+        if tournament.level == 0 or tournament.ends_at is None or tournament.winner is not None:
             return None
-        ends = parse_time(session.level_ends_at)
+        ends = parse_time(tournament.ends_at)
         late = parse_time(now) - ends
         if late < datetime.timedelta(0):
             return None
         length = datetime.timedelta(minutes=self.minutes)
         passed = late // length + 1
-        return self._level(session.level + passed, ends + passed * length)
+        return self._level(tournament.level + passed, ends + passed * length)
 
     def _level(self, level: int, ends: datetime.datetime) -> LevelStarted:
         return LevelStarted(level, self.blinds(level), format_time(ends))
@@ -98,7 +102,8 @@ class Schedule:
 
 def alive(session: Session) -> tuple[int, ...]:
     """The seats still in the tournament: seated and not eliminated, in seat order."""
-    return tuple(seat for seat in sorted(session.stacks) if seat not in session.places)
+    places = session[Tournament].places
+    return tuple(seat for seat in sorted(session[Stacks].stacks) if seat not in places)
 
 
 def eliminations(before: Mapping[int, int], after: Mapping[int, int],
@@ -112,7 +117,7 @@ def eliminations(before: Mapping[int, int], after: Mapping[int, int],
     the hand with (more chips, better place); equal stacks share the place.
     When one seat is left with chips, ``TournamentEnded`` names it.
 
-    >>> session = Session(stacks={1: 100, 2: 300, 3: 300, 4: 50})
+    >>> session = Session.of(Stacks({1: 100, 2: 300, 3: 300, 4: 50}))
     >>> eliminations({1: 100, 2: 300, 4: 50}, {1: 0, 2: 0, 3: 750, 4: 0}, session)
     (PlayerEliminated(seat=2, place=2), PlayerEliminated(seat=1, place=3), \
 PlayerEliminated(seat=4, place=4), TournamentEnded(seat=3))

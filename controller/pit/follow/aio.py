@@ -61,7 +61,8 @@ class Listener(Protocol):
 
     def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         """A newer snapshot of the same sequence, taken after a gap in the stream was repaired (the
-        pictures of the events missed were lost with them)."""
+        pictures of the events missed were lost with them), or when asked for
+        (:meth:`Follower.refresh`)."""
 
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
@@ -98,6 +99,12 @@ class Follower(Tracker):
         """Set when the DEALER socket's descriptor wakes the loop."""
         self._needed = asyncio.Event()
         """Set when a message showed that the tracker needs a sync request."""
+
+    def refresh(self) -> None:
+        """Take a newer snapshot (:meth:`Tracker.refresh`), told to the listener's ``refreshed``."""
+        super().refresh()
+        if self.need is not None:
+            self._needed.set()
 
     # ------------------------------------------------------------------ the tracker's hooks
 

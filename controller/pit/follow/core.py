@@ -112,7 +112,7 @@ class Tracker:
         """Times a follower of events found the table's sequence rewound and went on from there."""
         self.bad_messages = 0
         self.need: str | None = ("fresh" if snapshots or position is None else "catch_up") if eager else None
-        """What is to be asked of the sync socket: ``fresh``, ``catch_up`` or None."""
+        """What is to be asked of the sync socket: ``fresh``, ``catch_up``, ``refresh`` or None."""
         self._step: str | None = None
         self._recent: OrderedDict[int, bytes] = OrderedDict()
         self._restarted = False
@@ -163,6 +163,12 @@ class Tracker:
         self._step = None
         if self.link_state != "silent":
             self.set_link("error", str(error))
+
+    def refresh(self) -> None:
+        """Take a newer snapshot, handed to :meth:`_refreshed` (a follower of pictures whose picture
+        stays behind its events: a ``table.view`` lost on the way). Not needed in the normal flow."""
+        if self.snapshots and self.need is None:
+            self.need = "refresh"
 
     # ------------------------------------------------------------------ messages
 
@@ -237,6 +243,8 @@ class Tracker:
         if self._step is None:
             if self.need == "catch_up" and self.last_seq > 0:
                 self._step = "catch_up"
+            elif self.need == "refresh":
+                self._step = "refresh"
             else:
                 self._step = "snapshot" if self.snapshots else "replay_all"
         if self._step in ("snapshot", "refresh"):

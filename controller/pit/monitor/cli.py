@@ -8,7 +8,9 @@
 
 Mistakes in the arguments stop the command at once with one line per mistake
 on stderr and exit status 2. ``serve`` and ``record`` run until SIGTERM or
-SIGINT.
+SIGINT. ``serve`` needs aiohttp, which the ``monitor`` extra brings
+(``pip install 'table-controller[monitor]'``); without it ``serve`` says so and
+stops (status 2), and ``record`` and ``report`` work.
 """
 
 from __future__ import annotations
@@ -25,16 +27,15 @@ from typing import Any
 
 import zmq
 import zmq.asyncio
-from aiohttp import web
 
 from controller.pit.follow.aio import SILENCE, Follower
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
+from controller.pit.monitor.guard import server_names
 from controller.pit.monitor.recorder import Recorder
 from controller.pit.monitor.report import TYPES, as_csv, as_json, as_text, bound, rate
 from controller.pit.monitor.store import open_store
 from controller.pit.monitor.tables import TablesError, TableSource, load_sources
-from controller.pit.monitor.web import load_passwords, make_app, may_listen, tls_context
 
 log = logging.getLogger("pit-monitor")
 
@@ -57,13 +58,18 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
 
 def parser() -> argparse.ArgumentParser:
     """The command line."""
-    top = argparse.ArgumentParser(prog="pit-monitor", description=__doc__.split("\n")[0])
+    top = argparse.ArgumentParser(
+        prog="pit-monitor",
+        description="The pit-monitor command: serve the floor page, record every event, report the ratings.")
     sub = top.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="follow the tables and serve the floor page")
     _table_options(serve)
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to serve on (loopback unless TLS and a password file)")
     serve.add_argument("--port", type=int, default=8080, help="port (0: any free port)")
+    serve.add_argument("--server-name", action="append", default=[], metavar="NAME",
+                       help="a name the page is reached by (its Host), beside the --host address, "
+                            "localhost and this machine's host name; may be repeated")
     serve.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate (chain)")
     serve.add_argument("--tls-key", type=Path, metavar="PEM", help="TLS private key")
     serve.add_argument("--password-file", type=Path, metavar="FILE",
@@ -99,6 +105,9 @@ async def _until_stopped(work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         await task
 
 
+NEEDS_AIOHTTP = "needs aiohttp, which the monitor extra brings: pip install 'table-controller[monitor]'"
+
+
 def _context(tables: int) -> zmq.asyncio.Context:
     """A ZeroMQ context with room for a SUB and a sync request or two per table."""
     context = zmq.asyncio.Context()
@@ -107,11 +116,15 @@ def _context(tables: int) -> zmq.asyncio.Context:
 
 
 async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
+    from aiohttp import web
+
+    from controller.pit.monitor.web import load_passwords, make_app, make_runner, tls_context
+
     users = load_passwords(args.password_file) if args.password_file else None
     tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
     context = _context(len(sources))
     floor = Floor([s.name for s in sources], AlertBook(args.acks))
-    runner = web.AppRunner(make_app(floor, users))
+    runner = make_runner(make_app(floor, users, names=server_names(args.host, args.server_name)))
     await runner.setup()
     followers = [Follower(s, floor, context=context, silence=args.silence, raw_data=True)
                  for s in sources]
@@ -121,7 +134,8 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
         host, port = runner.addresses[0][:2]
         scheme = "https" if tls else "http"
         shown = f"[{host}]" if ":" in host else host
-        print(f"pit-monitor: serving {scheme}://{shown}:{port}/ for {len(sources)} tables", flush=True)
+        tables = f"{len(sources)} table{'' if len(sources) == 1 else 's'}"
+        print(f"pit-monitor: serving {scheme}://{shown}:{port}/ for {tables}", flush=True)
         await asyncio.gather(*(f.run() for f in followers))
     finally:
         await runner.cleanup()
@@ -173,6 +187,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "serve":
             if bool(args.tls_cert) != bool(args.tls_key):
                 raise UsageError("TLS needs both --tls-cert and --tls-key")
+            try:
+                from controller.pit.monitor.web import may_listen
+            except ModuleNotFoundError as missing:
+                if missing.name != "aiohttp":
+                    raise
+                raise UsageError(NEEDS_AIOHTTP) from None
             refusal = may_listen(args.host, bool(args.tls_cert), bool(args.password_file))
             if refusal:
                 raise UsageError(refusal)

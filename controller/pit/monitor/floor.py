@@ -29,12 +29,12 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from controller.games.parts.money import dollars
 from controller.pit.events import compact_json
 from controller.pit.follow.aio import Follower
 from controller.pit.follow.core import data_of
 from controller.pit.follow.picture import TablePicture
 from controller.pit.monitor.alerts import Alert, AlertBook
-from drivers.display import format_money
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ REMEMBERED = frozenset({"hand.started", "pot", "hand.settled", "hand.voided", "t
 """The events whose data the model reads (for what no picture holds); the others are only logged."""
 
 SKIPPED = ("live_buttons", "alerts", "instruction", "notice", "actions", "commands", "live",
-           "device_status")
+           "device_status", "chips")
 """Keys of the picture's state the model does not show as the table's state."""
 
 
@@ -81,13 +81,13 @@ def describe(message: dict[str, Any]) -> str:
         card = data.get("card") if data.get("card") else "a card face down"
         return f"{holder}: {card}"
     if kind == "bet.placed":
-        return f"seat {data.get('seat')} {data.get('spot')}: {format_money(int(data.get('amount', 0)))}"
+        return f"seat {data.get('seat')} {data.get('spot')}: {dollars(int(data.get('amount', 0)))}"
     if kind == "bets.closed":
         return "no more bets: " + (", ".join(
-            f"seat {b['seat']} {b['spot']} {format_money(b['amount'])}" for b in data.get("bets", []))
+            f"seat {b['seat']} {b['spot']} {dollars(b['amount'])}" for b in data.get("bets", []))
             or "no wager")
     if kind == "player.action":
-        amount = f" {format_money(data['amount'])}" if data.get("amount") is not None else ""
+        amount = f" {dollars(data['amount'])}" if data.get("amount") is not None else ""
         return f"seat {data.get('seat')} {data.get('action')}{amount}"
     if kind == "hand.settled":
         return "results: " + ", ".join(result_words(r) for r in data.get("results", []))
@@ -99,18 +99,18 @@ def describe(message: dict[str, Any]) -> str:
     if kind == "alert":
         return f"ALERT {data.get('code')}: {data.get('message', '')}"
     if kind == "meter":
-        return f"meter {data.get('name')}: {format_money(int(data.get('value', 0)))}"
+        return f"meter {data.get('name')}: {dollars(int(data.get('value', 0)))}"
     if kind == "seat.stack":
-        amount = format_money(int(data.get("amount", 0)))
+        amount = dollars(int(data.get("amount", 0)))
         return f"seat {data.get('seat')} stack {amount} ({data.get('reason')})"
     if kind == "pot":
         pots = "; ".join(pot_words(n, p) for n, p in enumerate(data.get("pots", [])))
-        rake = f", rake {format_money(data['rake'])}" if data.get("rake") else ""
+        rake = f", rake {dollars(data['rake'])}" if data.get("rake") else ""
         return f"pots: {pots or 'none'}{rake}"
     if kind == "pot.awarded":
         seats = ", ".join(str(s) for s in data.get("seats", []))
-        rake = f" (rake {format_money(data['rake'])})" if data.get("rake") else ""
-        return (f"pot {int(data.get('pot', 0)) + 1}: {format_money(int(data.get('amount', 0)))} to "
+        rake = f" (rake {dollars(data['rake'])})" if data.get("rake") else ""
+        return (f"pot {int(data.get('pot', 0)) + 1}: {dollars(int(data.get('amount', 0)))} to "
                 f"seat{'s' if len(data.get('seats', [])) > 1 else ''} {seats}{rake}")
     if kind == "button.moved":
         return f"button to seat {data.get('seat')}"
@@ -126,7 +126,7 @@ def pot_words(index: int, pot: dict[str, Any]) -> str:
     >>> pot_words(1, {"amount": 4000, "seats": [1, 2]})
     'pot 2 $40.00 (seats 1, 2)'
     """
-    return (f"pot {index + 1} {format_money(int(pot.get('amount', 0)))} "
+    return (f"pot {index + 1} {dollars(int(pot.get('amount', 0)))} "
             f"(seats {', '.join(str(s) for s in pot.get('seats', []))})")
 
 
@@ -136,7 +136,7 @@ def money_list(amounts: Iterable[Any]) -> str:
     >>> money_list([2000, 4000, 6000])
     '$20.00/$40.00/$60.00'
     """
-    return "/".join(format_money(int(a)) for a in amounts)
+    return "/".join(dollars(int(a)) for a in amounts)
 
 
 def result_words(result: dict[str, Any]) -> str:
@@ -152,7 +152,7 @@ def result_words(result: dict[str, Any]) -> str:
     label = f" ({result['label']})" if result.get("label") else ""
     hand = f" hand {int(result['hand_index']) + 1}" if result.get("hand_index") else ""
     return (f"seat {result.get('seat')} {result.get('spot')}{hand} {result.get('outcome')}{label} "
-            f"{sign}{format_money(payout)}")
+            f"{sign}{dollars(payout)}")
 
 
 def step(message: dict[str, Any]) -> dict[str, Any]:
@@ -394,7 +394,7 @@ class TableModel:
         if message["type"] == "hand.voided":
             return {"hand": message.get("hand"), "ts": message.get("ts"),
                     "voided": message["data"].get("reason", ""), "results": [], "house": 0,
-                    "house_text": format_money(0), "bank": None}
+                    "house_text": dollars(0), "bank": None}
         results = message["data"].get("results", [])
         try:
             player = sum(int(r.get("payout", 0)) for r in results)
@@ -403,7 +403,7 @@ class TableModel:
             player, words = 0, ["(results not understood)"]
         house = 0 if bank is not None else -player
         return {"hand": message.get("hand"), "ts": message.get("ts"), "voided": None,
-                "results": words, "house": house, "house_text": format_money(house),
+                "results": words, "house": house, "house_text": dollars(house),
                 "bank": None if bank is None else {"seat": bank, "net": -player}}
 
     # ------------------------------------------------------------------ views
@@ -465,7 +465,7 @@ class TableModel:
         wagers = sum(amounts.values())
         return {
             "table": self.name, "game": self.state["game"], "hand": self.state["hand"],
-            "phase": self.state["phase"], "wagers": wagers, "wagers_text": format_money(wagers),
+            "phase": self.state["phase"], "wagers": wagers, "wagers_text": dollars(wagers),
             "seats": self.occupied(amounts),
             "seat_count": len(self.state["seats"]),
             "dealer_seat": self.state["dealer"].get("seat"),

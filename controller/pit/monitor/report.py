@@ -1,7 +1,7 @@
 """``pit-monitor report``: the figures a pit boss rates players with, from the recorded events.
 
-Per table and per seat, from ``hand.started``, ``bets.closed`` and
-``hand.settled``, whatever the game (a voided hand has no ``hand.settled``
+Per table and per seat, from ``hand.started``, ``bets.closed``,
+``hand.settled`` and ``progressive.paid``, whatever the game (a voided hand has no ``hand.settled``
 and counts for nothing):
 
 * **hands played**: settled hands in which the seat had a wager, or dealt as
@@ -14,8 +14,10 @@ and counts for nothing):
 * **average bet**: total wagered / the hands it had a wager in (for a table:
   all its hands);
 * **net result**: the sum of the seat's ``payout`` (the player's result:
-  positive when the player won), and as the player-dealer the opposite of
-  what the players it dealt to won;
+  positive when the player won), plus the jackpots paid to it
+  (``progressive.paid``: a jackpot settles as ``waiting`` and is paid only
+  then), and as the player-dealer the opposite of what the players it dealt
+  to won;
 * **hold %**: the seat's loss as a share of what it wagered
   (``-net / wagered * 100``);
 * **hands per hour**: hands played / the hours from the seat's first hand
@@ -40,8 +42,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.games.parts.money import dollars
 from controller.pit.monitor.store import Row
-from drivers.display import format_money
 
 log = logging.getLogger(__name__)
 
@@ -180,6 +182,10 @@ def _rate_one(row: Row, report: TableReport, started: dict[tuple[str, str, Any],
         started[key] = row.ts
     elif row.type == "alert":
         report.alerts[str(data.get("code"))] += 1
+    elif row.type == "progressive.paid":   # a jackpot, settled as waiting: paid now, counted once
+        amount = int(data["amount"])
+        report.seats.setdefault(int(data["seat"]), Figures()).net += amount
+        report.total.net += amount
     elif row.type == "hand.settled":
         by_seat: dict[int, tuple[int, int]] = {}
         for result in data.get("results", []):
@@ -200,7 +206,7 @@ def _rate_one(row: Row, report: TableReport, started: dict[tuple[str, str, Any],
 
 
 def _money(cents: int | None) -> str:
-    return "-" if cents is None else format_money(cents)
+    return "-" if cents is None else dollars(cents)
 
 
 def _number(value: float | None, unit: str = "") -> str:

@@ -19,14 +19,16 @@ JSON API:
 
 Served on loopback unless TLS (certificate and key) and a password file are
 configured; the password file has one ``name:hash`` a line, the hash from
-``table-controller hash-pin`` (HTTP Basic authentication over TLS).
+``table-controller hash-pin`` (HTTP Basic authentication over TLS), checked by
+:class:`~controller.pit.monitor.signin.SignIn` (wrong passwords limited). Only
+requests for this server's names, from no other site's page, are answered; event
+streams are capped and slow requests cut (:mod:`controller.pit.monitor.guard`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
 import json
 import ssl
 from collections.abc import Awaitable, Callable
@@ -37,8 +39,17 @@ from typing import Any
 from aiohttp import web
 
 from controller.pit.monitor.floor import Floor
+from controller.pit.monitor.guard import (
+    MAX_BODY,
+    REQUEST_TIMEOUT,
+    Streams,
+    foreign_origin,
+    misdirected,
+    server_names,
+)
+from controller.pit.monitor.signin import Refused, SignIn
 from controller.pit.server import is_local_endpoint
-from controller.security.supervisor_pins import looks_like_pin_hash, verify_pin
+from controller.security.supervisor_pins import looks_like_pin_hash
 
 STATIC = Path(__file__).with_name("static")
 
@@ -151,9 +162,10 @@ class Hub:
 
 FLOOR_KEY = web.AppKey("floor", Floor)
 HUB_KEY = web.AppKey("hub", Hub)
-USERS_KEY = web.AppKey("users", dict[str, str])
-VERIFIED_KEY = web.AppKey("verified", set[str])
-"""Proofs (hashes of name and password) already checked, so scrypt runs once per user and password."""
+SIGNIN_KEY = web.AppKey("signin", SignIn)
+NAMES_KEY = web.AppKey("names", frozenset[str])
+STREAMS_KEY = web.AppKey("streams", Streams)
+TIMEOUT_KEY = web.AppKey("request_timeout", float)
 
 
 def load_passwords(path: Path) -> dict[str, str]:
@@ -190,22 +202,35 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 @web.middleware
+async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Answer only requests for this server's names and from no other site's page."""
+    why = misdirected(request.headers.get("Host"), request.app[NAMES_KEY])
+    if why is not None:
+        return web.Response(status=421, text=why)
+    why = foreign_origin(request.headers.get("Origin"), request.scheme, request.headers.get("Host"))
+    if why is not None:
+        return web.Response(status=403, text=why)
+    return await handler(request)
+
+
+@web.middleware
 async def _authenticate(request: web.Request, handler: Handler) -> web.StreamResponse:
     """HTTP Basic authentication against the password file; the user is ``request["user"]``."""
-    users = request.app[USERS_KEY]
+    signin = request.app[SIGNIN_KEY]
     request["user"] = None
-    if not users:
+    if not signin.users:
         return await handler(request)
     scheme, _, encoded = request.headers.get("Authorization", "").partition(" ")
     try:
         name, _, password = base64.b64decode(encoded, validate=True).decode().partition(":")
     except (ValueError, UnicodeDecodeError):
         name = password = ""
-    if scheme.lower() == "basic" and name in users:
-        proof = hashlib.sha256(f"{name}\0{password}".encode()).hexdigest()
-        verified = request.app[VERIFIED_KEY]
-        if proof in verified or await asyncio.to_thread(verify_pin, users[name], password):
-            verified.add(proof)
+    if scheme.lower() == "basic" and name:
+        try:
+            matched = await signin.check(name, password, request.remote or "")
+        except Refused as refused:
+            return web.Response(status=429, text=str(refused), headers={"Retry-After": str(refused.wait)})
+        if matched:
             request["user"] = name
             return await handler(request)
     return web.Response(status=401, text="sign in", headers={"WWW-Authenticate": 'Basic realm="pit monitor"'})
@@ -235,12 +260,16 @@ async def _stream(request: web.Request) -> web.StreamResponse:
     table = request.query.get("table") or None
     if table is not None and table not in floor.tables:
         raise web.HTTPNotFound(text=f"no table {table}")
-    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                           "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    await response.prepare(request)
+    streams, address = request.app[STREAMS_KEY], request.remote or ""
+    why = streams.open(address)
+    if why is not None:
+        return web.Response(status=503, text=why, headers={"Retry-After": "30"})
     page = Page(table)
-    hub.pages.add(page)
     try:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                               "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        hub.pages.add(page)
         await response.write(sse("floor", floor.view()))
         if table is not None:
             await response.write(sse("detail", floor.detail(table)))
@@ -261,6 +290,7 @@ async def _stream(request: web.Request) -> web.StreamResponse:
         pass
     finally:
         hub.pages.discard(page)
+        streams.close(address)
     return response
 
 
@@ -268,7 +298,11 @@ async def _ack(request: web.Request) -> web.StreamResponse:
     if request.content_type != "application/json":
         raise web.HTTPUnsupportedMediaType(text="send JSON: {\"key\": ..., \"who\": ...}")
     try:
-        body = await request.json()
+        async with asyncio.timeout(request.app[TIMEOUT_KEY]):
+            body = await request.json()
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(text="the request's body did not come in time") from None
+    try:
         key = body["key"]
         who = request["user"] or body.get("who", "")
         if not isinstance(key, str) or not isinstance(who, str):
@@ -288,13 +322,18 @@ async def _acks(request: web.Request) -> web.StreamResponse:
     return web.json_response(request.app[FLOOR_KEY].book.records())
 
 
-def make_app(floor: Floor, users: dict[str, str] | None = None) -> web.Application:
-    """The monitor's web app over ``floor`` (``users``: name -> password hash, or none)."""
-    app = web.Application(middlewares=[_authenticate])
+def make_app(floor: Floor, users: dict[str, str] | None = None, *, names: frozenset[str] | None = None,
+             request_timeout: float = REQUEST_TIMEOUT) -> web.Application:
+    """The monitor's web app over ``floor`` (``users``: name -> password hash, or none), answering to
+    ``names`` (:func:`~controller.pit.monitor.guard.server_names`; loopback's by default); a request
+    has ``request_timeout`` seconds to come in whole."""
+    app = web.Application(middlewares=[_guard, _authenticate], client_max_size=MAX_BODY)
     app[FLOOR_KEY] = floor
     app[HUB_KEY] = Hub(floor)
-    app[USERS_KEY] = dict(users or {})
-    app[VERIFIED_KEY] = set()
+    app[SIGNIN_KEY] = SignIn(users or {})
+    app[NAMES_KEY] = names if names is not None else server_names("127.0.0.1")
+    app[STREAMS_KEY] = Streams()
+    app[TIMEOUT_KEY] = request_timeout
     app.router.add_get("/", _page)
     app.router.add_get("/table/{name}", _page)
     app.router.add_get("/api/floor", _floor)
@@ -305,6 +344,12 @@ def make_app(floor: Floor, users: dict[str, str] | None = None) -> web.Applicati
     app.router.add_static("/static/", STATIC)
     app.on_shutdown.append(_close_streams)
     return app
+
+
+def make_runner(app: web.Application) -> web.AppRunner:
+    """The runner to serve ``app`` with: a connection that has not sent a whole request head within
+    the app's request timeout is closed (aiohttp's keep-alive timeout, which also closes idle ones)."""
+    return web.AppRunner(app, keepalive_timeout=app[TIMEOUT_KEY])
 
 
 async def _close_streams(app: web.Application) -> None:

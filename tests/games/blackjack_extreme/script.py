@@ -7,7 +7,7 @@ from typing import Any
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.hand import BlackjackExtremeHand
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
-from controller.games.interface import GameEvent, Limits, Session, WagerResult
+from controller.games.interface import Button, GameEvent, Limits, Session, Stacks, Tournament, WagerResult
 from firmware_bridge.cards import Card
 
 LIMITS = Limits(500, 50000)
@@ -24,10 +24,10 @@ class Play:
     def __init__(self, stacks: dict[int, int], button: int, blinds: dict[int, int],
                  session: Session | None = None, **rules: Any) -> None:
         self.game = make_game(**rules)
-        self.session = session or Session(stacks=dict(stacks), button=button)
+        self.session = session or Session.of(Stacks(dict(stacks)), Button(button))
         if self.game.rules.tournament and session is None:   # a tournament under way, at the table minimum
-            self.session = Session(stacks=dict(stacks), button=button, level=1, blinds=(500, 1000, 1500),
-                                   level_ends_at="2027-03-01T20:20:00.000Z")
+            self.session = Session.of(Stacks(dict(stacks)), Button(button), Tournament(
+                level=1, blinds=(500, 1000, 1500), ends_at="2027-03-01T20:20:00.000Z"))
         self.hand: BlackjackExtremeHand
         self.hand, _ = self.game.start({seat: {"main": amount} for seat, amount in blinds.items()},
                                        self.session)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.games.interface import Acted, Dealt, Revealed, RuleError, Settled
+from controller.games.interface import Acted, Button, Dealt, Revealed, RuleError, Settled, Stacks
 from tests.games.blackjack_extreme.script import Play
 
 STACKS = {1: 50000, 2: 20000, 3: 20000, 4: 20000}
@@ -74,8 +74,8 @@ def test_a_fold_keeps_half_the_blind_and_a_dealer_surrender_pays_half_the_blind_
     assert play.results() == [(2, 0, "win", 1000, 500), (3, 0, "win", 3000, 500), (4, 0, "fold", 1000, -500)]
     assert isinstance(play.events[-1], Settled)
     session = play.finish()
-    assert session.stacks == {1: 49500, 2: 20500, 3: 20500, 4: 19500}
-    assert session.button == 2
+    assert session[Stacks].stacks == {1: 49500, 2: 20500, 3: 20500, 4: 19500}
+    assert session[Button].seat == 2
 
 
 def test_everyone_folding_settles_at_once() -> None:

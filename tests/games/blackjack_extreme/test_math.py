@@ -11,7 +11,7 @@ from controller.games.blackjack_extreme.math import BLIND, bank_net, bank_report
 from controller.games.blackjack_extreme.play import count
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.blackjack_extreme.strategy import betting_move, dealer_hits, dealer_up_card, play_move
-from controller.games.interface import Decision, Limits, Session
+from controller.games.interface import Button, Decision, Limits, Session, Stacks
 from firmware_bridge.cards import Card
 
 PLAYERS = 5
@@ -32,7 +32,7 @@ def table_net(rules: BlackjackExtremeRules, points: list[int]) -> int:
     """The same hand through the table's own game, the same strategy deciding: the bank's net."""
     game = BlackjackExtreme(rules, Limits(BLIND, 10**9))
     seats = range(2, 2 + PLAYERS)
-    session = Session(stacks={seat: 10**9 for seat in (1, *seats)}, button=1)
+    session = Session.of(Stacks({seat: 10**9 for seat in (1, *seats)}), Button(1))
     hand, _ = game.start({seat: {"main": BLIND} for seat in seats}, session)
     cards = iter(points)
     for index in range(1, 200):

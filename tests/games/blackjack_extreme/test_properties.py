@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from controller.games.blackjack_extreme.hand import BlackjackExtremeHand
 from controller.games.blackjack_extreme.payments import paid
-from controller.games.interface import Session
+from controller.games.interface import Button, Session, Stacks, Tournament
 from firmware_bridge.cards import Card
 from tests.games.blackjack_extreme.script import make_game
 
@@ -46,10 +46,10 @@ def test_chips_are_never_created_or_destroyed(data: st.DataObject, tournament: b
     dealer = seats[0]
     stacks = {seat: data.draw(st.integers(100, 30000), label=f"stack {seat}") for seat in seats}
     stacks[dealer] = data.draw(st.sampled_from([100, 700, 1200, 2500, 9000, 60000]), label="dealer")
-    session = Session(stacks=stacks, button=dealer)
+    session = Session.of(Stacks(stacks), Button(dealer))
     if tournament:
-        session = Session(stacks=stacks, button=dealer, level=1, blinds=(500, 1000, 1500),
-                          level_ends_at="2027-03-01T20:20:00.000Z")
+        session = Session.of(Stacks(stacks), Button(dealer), Tournament(
+            level=1, blinds=(500, 1000, 1500), ends_at="2027-03-01T20:20:00.000Z"))
     required = set(game.must_play(session))
     blinds: dict[int, dict[str, int]] = {}
     for seat in game.positions(session):
@@ -114,6 +114,6 @@ def _check_settled(game: Any, session: Session, hand: BlackjackExtremeHand) -> N
     after = session
     for event in game.finish(hand, session):
         after = after.apply(event)
-    assert sum(after.stacks.values()) == sum(session.stacks.values()) + hand.rebought
-    assert all(stack >= 0 for stack in after.stacks.values())
+    assert sum(after[Stacks].stacks.values()) == sum(session[Stacks].stacks.values()) + hand.rebought
+    assert all(stack >= 0 for stack in after[Stacks].stacks.values())
     assert hand.dealer_stack + hand.rebought - sum(r.payout for r in results) >= 0

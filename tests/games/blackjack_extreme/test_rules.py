@@ -7,8 +7,8 @@ import pytest
 from controller.games.blackjack_extreme.payments import Claim, Line, paid, plan
 from controller.games.blackjack_extreme.play import count, dealer_rule, hand_outcome, is_natural
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
-from controller.games.catalog import GAMES
-from controller.games.interface import Session
+from controller.games.catalog import find_game
+from controller.games.interface import Button, Session, Stacks
 from tests.games.blackjack_extreme.script import make_game
 
 
@@ -27,13 +27,13 @@ def test_options_are_checked_one_line_each() -> None:
 
 
 def test_the_catalog_entry() -> None:
-    spec = GAMES["blackjack-extreme"]
-    assert spec.spots == ("main",)
+    spec = find_game("blackjack-extreme")
+    assert spec.game_type.spots == ("main",)
     assert spec.buttons_required == ("deal", "check", "raise", "fold", "stand", "next")
     assert spec.make(BlackjackExtremeRules(decks=1), make_game().limits).decks == 1
 
 
-SESSION = Session(stacks={1: 50000, 2: 20000, 3: 900, 4: 20000}, button=1)
+SESSION = Session.of(Stacks({1: 50000, 2: 20000, 3: 900, 4: 20000}), Button(1))
 
 
 @pytest.mark.parametrize(("blinds", "problem"), [

@@ -7,15 +7,17 @@ import pytest
 
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.interface import (
+    Button,
     ButtonMoved,
     LevelStarted,
     PlayerEliminated,
     RuleError,
     Session,
     StackChanged,
+    Stacks,
+    Tournament,
     TournamentEnded,
 )
-from controller.table.state import session_data, session_from_data
 from tests.games.blackjack_extreme.script import Play, make_game
 
 NOW = "2027-03-01T20:00:00.000Z"
@@ -44,33 +46,33 @@ def test_ring_buy_ins_top_ups_and_cash_outs_within_the_limits_between_hands() ->
 
 def test_the_deal_passes_clockwise_after_each_hand_and_skips_seats_without_chips() -> None:
     game = make_game()
-    session = Session(stacks={2: 10000, 4: 0, 5: 10000, 6: 10000})
+    session = Session.of(Stacks({2: 10000, 4: 0, 5: 10000, 6: 10000}))
     assert game.dealer_seat(session) == 2                               # no button yet: the first seat
     assert game.dealer_seat(apply(session, ButtonMoved(4))) == 5        # the button's seat has no chips
     play = Play({2: 10000, 4: 0, 5: 10000}, 5, {2: 1000}).cards("9h", "Ts", "9d", "8s").acts(
         ("turn_up", 1), "check", "play", "stand")                       # 18 against 18: a push
-    assert play.finish().button == 2
+    assert play.finish()[Button].seat == 2
 
 
 def test_a_seat_that_joins_a_game_under_way_waits_until_the_deal_has_passed_it() -> None:
     game = make_game()
-    session = Session(stacks={1: 10000, 2: 10000, 3: 10000}, button=1)
+    session = Session.of(Stacks({1: 10000, 2: 10000, 3: 10000}), Button(1))
     session = apply(session, *game.command("buy_in", {"seat": 5, "amount": 10000}, session, False))
-    assert session.waiting == (5,)
+    assert session[Button].waiting == (5,)
     assert game.positions(session) == (2, 3)
     assert game.bet_problems({2: {"main": 500}, 3: {"main": 500}, 5: {"main": 500}}, session) == [
         "seat 5 joined during the game: it waits until the deal has passed it"]
     session = apply(session, ButtonMoved(2), ButtonMoved(3))
-    assert session.waiting == (5,)                                       # the deal has not reached it
+    assert session[Button].waiting == (5,)                                       # the deal has not reached it
     play = Play({}, 3, {1: 1000, 2: 1000}, session=session)
     play.cards("9h", "9c", "Ts", "Th", "Tc", "8s").acts(("turn_up", 1), "check", "check", "play",
                                                         "stand", "stand")
     events = play.game.finish(play.hand, session)
     assert events[-1] == ButtonMoved(1)                                  # past seat 5, which sits out
-    assert apply(session, *events).waiting == ()
+    assert apply(session, *events)[Button].waiting == ()
     assert make_game().command("buy_in", {"seat": 4, "amount": 10000}, Session(), False) == (
         StackChanged(4, 10000, "buy_in"),)
-    assert Session().apply(StackChanged(4, 10000, "buy_in")).waiting == ()  # before the game starts
+    assert Session().apply(StackChanged(4, 10000, "buy_in"))[Button].waiting == ()  # before the game starts
 
 
 def tournament(**rules: object) -> tuple[BlackjackExtreme, Session]:
@@ -83,7 +85,7 @@ def tournament(**rules: object) -> tuple[BlackjackExtreme, Session]:
 
 def test_a_tournament_starts_when_the_deal_is_given_and_its_levels_are_journaled() -> None:
     game, session = tournament()
-    assert session.stacks == {1: 200000, 2: 200000, 3: 200000}
+    assert session[Stacks].stacks == {1: 200000, 2: 200000, 3: 200000}
     with pytest.raises(RuleError, match="every tournament stack is"):
         game.command("buy_in", {"seat": 4, "amount": 100000}, session, False)
     assert game.bet_problems({2: {"main": 2000}}, session) == [
@@ -130,7 +132,7 @@ def test_a_player_who_loses_everything_is_eliminated_with_a_place_and_the_last_o
     events = final.game.finish(final.hand, final.session)
     assert events[-2:] == (PlayerEliminated(3, 2), TournamentEnded(1))
     session = apply(final.session, *events)
-    assert session.winner == 1
+    assert session[Tournament].winner == 1
     assert final.game.bet_problems({}, session) == ["the tournament is over: seat 1 won it"]
     assert final.game.due(session, "2030-01-01T00:00:00.000Z") == ()
 
@@ -143,15 +145,15 @@ def test_a_dealer_who_pays_out_everything_in_a_tournament_is_eliminated() -> Non
     while play.hand.phase == "paying":
         play.act("next")
     session = play.finish()
-    assert session.places == {1: 3} and session.stacks[1] == 0
-    assert sum(session.stacks.values()) == 41000
-    assert session.button == 2
+    assert session[Tournament].places == {1: 3} and session[Stacks].stacks[1] == 0
+    assert sum(session[Stacks].stacks.values()) == 41000
+    assert session[Button].seat == 2
 
 
 def test_a_player_short_of_the_minimum_in_a_tournament_plays_all_in() -> None:
     game = make_game(format="tournament")
-    session = Session(stacks={1: 50000, 2: 300, 3: 20000}, button=1, level=1, blinds=(500, 1000, 1500),
-                      level_ends_at=NOW)
+    session = Session.of(Stacks({1: 50000, 2: 300, 3: 20000}), Button(1),
+                         Tournament(level=1, blinds=(500, 1000, 1500), ends_at=NOW))
     assert game.bet_problems({2: {"main": 300}, 3: {"main": 500}}, session) == []
     assert game.bet_problems({2: {"main": 200}, 3: {"main": 500}}, session) == [
         "seat 2 blind $2.00 is below the $5.00 minimum"]
@@ -159,8 +161,8 @@ def test_a_player_short_of_the_minimum_in_a_tournament_plays_all_in() -> None:
 
 def test_re_buys_while_they_are_open_then_the_broke_are_eliminated() -> None:
     game = make_game(format="tournament", rebuy_levels=1, starting_stack=10000)
-    session = Session(stacks={1: 25000, 2: 0, 3: 5000}, button=1, level=1, blinds=(500, 1000, 1500),
-                      level_ends_at=NOW)
+    session = Session.of(Stacks({1: 25000, 2: 0, 3: 5000}), Button(1),
+                         Tournament(level=1, blinds=(500, 1000, 1500), ends_at=NOW))
     assert game.command("top_up", {"seat": 2}, session, False) == (StackChanged(2, 10000, "rebuy"),)
     with pytest.raises(RuleError, match="a re-buy is for a player in the tournament who has run out"):
         game.command("top_up", {"seat": 3}, session, False)
@@ -178,26 +180,27 @@ def test_in_the_re_buy_levels_a_player_at_zero_is_not_eliminated() -> None:
     play.cards("9h", "Th", "Ts", "8c", "9c", "9s").acts(("turn_up", 1), "check", "check", "play",
                                                         "stand", "stand")
     session = play.finish()
-    assert session.stacks[2] == 0 and session.places == {}
+    assert session[Stacks].stacks[2] == 0 and session[Tournament].places == {}
 
 
 def test_commands_refuse_what_they_cannot_do() -> None:
     game = make_game()
-    session = Session(stacks={1: 10000, 2: 10000}, button=1)
+    session = Session.of(Stacks({1: 10000, 2: 10000}), Button(1))
     with pytest.raises(RuleError, match="button needs the seat"):
         game.command("button", {}, session, False)
     with pytest.raises(RuleError, match="seat 5 has no chips to deal with"):
         game.command("button", {"seat": 5}, session, False)
     assert game.command("button", {"seat": 2}, session, False) == (ButtonMoved(2),)
     with pytest.raises(RuleError, match="a tournament needs two players"):
-        make_game(format="tournament").command("button", {"seat": 1}, Session(stacks={1: 5}), False)
+        make_game(format="tournament").command("button", {"seat": 1}, Session.of(Stacks({1: 5})), False)
 
 
 def test_waiting_seats_survive_a_checkpoint_and_a_cash_out_ends_the_wait() -> None:
-    session = apply(Session(stacks={1: 10000}, button=1), StackChanged(4, 10000, "buy_in"),
+    session = apply(Session.of(Stacks({1: 10000}), Button(1)), StackChanged(4, 10000, "buy_in"),
                     StackChanged(5, 10000, "buy_in"))
-    assert session.waiting == (4, 5)
-    assert session_from_data(session_data(session)) == session
-    assert apply(session, StackChanged(4, 0, "cash_out")).waiting == (5,)
-    older = {key: value for key, value in session_data(session).items() if key != "waiting"}
-    assert session_from_data(older).waiting == ()                       # a checkpoint from before
+    assert session[Button].waiting == (4, 5)
+    assert Session.from_json(session.to_json()) == session
+    assert apply(session, StackChanged(4, 0, "cash_out"))[Button].waiting == (5,)
+    older = {"stacks": [[1, 10000], [4, 10000], [5, 10000]], "button": 1, "level": 0, "blinds": [],
+             "level_ends_at": None, "places": [], "winner": None, "meters": {}, "unpaid": [], "hits": []}
+    assert Session.from_json(older)[Button].waiting == ()               # a checkpoint from before

@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 
 from controller.games.blackjack_extreme.payments import Line
-from controller.games.interface import Acted, ButtonMoved, RuleError, Session, Settled, StackChanged
+from controller.games.interface import (
+    Acted,
+    Button,
+    ButtonMoved,
+    RuleError,
+    Session,
+    Settled,
+    StackChanged,
+    Stacks,
+)
 from tests.games.blackjack_extreme.script import Play, make_game
 
 # Seat 1 deals with $30.00. Seat 2 has a natural; seat 3 raises its $15.00 blind to $30.00 on a
@@ -47,7 +56,8 @@ def test_the_payment_order_with_two_split_hands_and_a_blackjack() -> None:
     assert words[0] == "1. Collect $10.00 from the losing bets (seat 4 $10.00) <- now"
     assert words[1] == "2. Pay seat 2 $15.00: natural 3:2"
     assert words[5] == "6. Pay seat 5 $5.00 of $10.00 (all the dealer has left): the rest of its blind"
-    assert words[6] == "7. The dealer is out of chips: seat 3, seat 3 hand 2, seat 5 pull back their bets"
+    assert words[6] == ("7. The dealer is out of chips: seat 3 hand 1, seat 3 hand 2, seat 5 "
+                        "pull back their bets")
     assert play.prompt == "Step 1 of 7: Collect $10.00 from the losing bets (seat 4 $10.00). Then press NEXT"
     decision = hand.decision()
     assert decision is not None and decision.seat is None and set(decision.actions) == {"next"}
@@ -86,7 +96,7 @@ def test_a_dealer_who_covers_everything_pays_in_the_same_order_at_once() -> None
     assert [line.step for line in play.hand.lines] == ["collect", "natural", "minimum", "minimum", "blind",
                                                        "blind", "raise", "raise"]
     assert play.hand.view().payouts[-1] == "Pay seat 3 hand 2 $30.00: a split hand, paid as a raise"
-    assert play.finish().stacks[1] == 50000 + 1000 - 1500 - 6000 - 1500
+    assert play.finish()[Stacks].stacks[1] == 50000 + 1000 - 1500 - 6000 - 1500
 
 
 def test_a_ring_dealer_who_runs_short_re_buys_to_pay_in_full() -> None:
@@ -113,9 +123,9 @@ def test_a_ring_dealer_who_runs_short_and_leaves_pays_in_order_and_is_cashed_out
     for _ in range(7):
         play.act("next")
     session = play.finish()
-    assert 1 not in session.stacks and session.button == 2
-    assert session.stacks == {2: 21500, 3: 21500, 4: 19000, 5: 21000}
-    assert sum(session.stacks.values()) == sum(SHORT_STACKS.values())
+    assert 1 not in session[Stacks].stacks and session[Button].seat == 2
+    assert session[Stacks].stacks == {2: 21500, 3: 21500, 4: 19000, 5: 21000}
+    assert sum(session[Stacks].stacks.values()) == sum(SHORT_STACKS.values())
 
 
 def test_a_surrender_the_dealer_cannot_pay_in_full_is_paid_minimum_first() -> None:
@@ -131,7 +141,7 @@ def test_a_surrender_the_dealer_cannot_pay_in_full_is_paid_minimum_first() -> No
 
 def test_the_positions_the_dealer_covers_must_play() -> None:
     game = make_game()
-    session = Session(stacks={1: 1200, 2: 20000, 3: 20000, 4: 20000, 6: 300}, button=1)
+    session = Session.of(Stacks({1: 1200, 2: 20000, 3: 20000, 4: 20000, 6: 300}), Button(1))
     assert game.positions(session) == (2, 3, 4)           # seat 6 holds less than the minimum
     assert game.must_play(session) == (2, 3)               # $12.00 pays two minimums of $5.00
     problems = game.bet_problems({3: {"main": 500}}, session)
@@ -165,10 +175,10 @@ def test_when_nobody_will_play_a_dealer_short_of_one_minimum_the_deal_passes() -
     assert play.results() == []
     assert play.game.finish(play.hand, play.session) == (ButtonMoved(2),)
 
-    game, session = play.game, Session(stacks={1: 300, 2: 20000, 3: 20000}, button=1)
+    game, session = play.game, Session.of(Stacks({1: 300, 2: 20000, 3: 20000}), Button(1))
     assert game.bet_problems({}, session) == [
         "no seat has a blind",
         "the dealer (seat 1) cannot cover one minimum: pass the deal (pass_deal) if nobody wants to play"]
     assert game.command("pass_deal", {}, session, False) == (ButtonMoved(2),)
     with pytest.raises(RuleError, match="enough to cover"):
-        game.command("pass_deal", {}, Session(stacks={1: 3000, 2: 20000}, button=1), False)
+        game.command("pass_deal", {}, Session.of(Stacks({1: 3000, 2: 20000}), Button(1)), False)

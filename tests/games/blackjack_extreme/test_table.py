@@ -14,7 +14,7 @@ import pytest
 
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
-from controller.games.interface import Limits
+from controller.games.interface import Limits, Tournament
 from controller.table.machine import Table, TableSettings
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
@@ -38,9 +38,12 @@ def alerts(events: list[dict[str, Any]]) -> list[str]:
 def test_a_hand_with_a_raise_a_fold_and_a_split_read_from_the_spots(tmp_path: Path) -> None:
     rig = table(tmp_path, {1: 50000, 2: 20000, 3: 20000, 4: 20000})
     rig.ready(s2_main=1000, s3_main=1000, s4_main=1000)
+    assert public_state(rig.table)["session"]["button"] is None
     started = rig.press("deal")
-    assert types(started) == ["hand.started", "bets.closed"]
+    assert types(started) == ["hand.started", "bets.closed", "button.moved"]
     assert started[0]["data"] == {"seats": [2, 3, 4], "dealer_seat": 1}
+    assert started[2]["data"] == {"seat": 1}          # the first hand sets the button (issue 18 item 16)
+    assert public_state(rig.table)["session"]["button"] == 1
     dealt = [rig.card(card)[0] for card in ("8h", "9c", "7d", "Ts", "8d", "Tc", "Td", "7s")]
     assert [event["data"]["card"] for event in dealt] == [None, None, None, None, "8d", "Tc", "Td", None]
     assert rig.table.live_buttons() == ("void",)                  # the dealer's choice is a command
@@ -172,7 +175,7 @@ class ClockRig(Rig):
 
     def _table(self, write: Any) -> Table:
         settings = TableSettings("T01", "blackjack-extreme", 6, {"min_bet": 500, "max_bet": 50000},
-                                 self.buttons)
+                                 self.buttons, ("shoe", "rfid"))
         return Table(settings, self.game, clock=lambda: type(self).now, write=write)
 
 
@@ -192,7 +195,7 @@ def test_the_tournament_clock_is_journaled_and_a_rebuilt_table_keeps_it(tmp_path
     rig.table.tick()
     assert rig.published[-1]["type"] == "tournament.level" and rig.published[-1]["data"]["level"] == 2
     rebuilt = rig.rebuilt()
-    assert (rebuilt.state.session.level, rebuilt.state.session.level_ends_at) == (
+    assert (rebuilt.state.session[Tournament].level, rebuilt.state.session[Tournament].ends_at) == (
         2, "2027-03-01T20:20:00.000Z")
     rig.check_recovery()
     rig.ready(s2_main=2000)

@@ -11,10 +11,12 @@ from controller.games.interface import (
     Dealt,
     MeterChanged,
     Option,
+    Progressive,
     ProgressiveHit,
     Revealed,
     RuleError,
     Settled,
+    Stacks,
     Target,
 )
 from tests.games.buster_blackjack_x.helpers import Play
@@ -235,7 +237,7 @@ def test_hit_button_makes_a_hand_wait_for_hit() -> None:
 
 def test_the_player_dealer_position_is_the_target_seat() -> None:
     from controller.games.interface import Session
-    play = Play(ONE, Session(stacks={3: 50_000}), banker="rotate")
+    play = Play(ONE, Session.of(Stacks({3: 50_000})), banker="rotate")
     decision = play.card("5h")
     assert play.hand.decision().card == Target("dealer", 3, 0, True)   # type: ignore[union-attr]
     assert isinstance(decision[0], Dealt)
@@ -244,7 +246,7 @@ def test_the_player_dealer_position_is_the_target_seat() -> None:
 def test_blazing_jackpot_is_announced_at_settlement_and_the_meter_resets() -> None:
     from controller.games.interface import Session
     play = Play({1: {"main": 1000, "progressive": 100}, 2: {"main": 1000, "progressive": 100}},
-                Session(meters={"blazing_7s": 250_000}))
+                Session.of(Progressive(meters={"blazing_7s": 250_000})))
     assert play.events == [MeterChanged("blazing_7s", 250_010)]
     play.card("7s", "9c", "7s", "7s", "9d", "Kd")           # seat 1: three 7s of spades
     play.act("stand")
@@ -254,7 +256,9 @@ def test_blazing_jackpot_is_announced_at_settlement_and_the_meter_resets() -> No
     assert isinstance(alert, Alerted) and (alert.code, alert.seat) == ("progressive_hit", 1)
     assert meter == MeterChanged("blazing_7s", 100_000)
     assert isinstance(settled, Settled)
-    assert play.results()[1] == (1, "progressive", 0, "win", 249_910)
+    # Not booked as a win before a supervisor confirms it: the wager is collected, and the jackpot is
+    # paid by progressive.paid (issue 18 item 7).
+    assert play.results()[1] == (1, "progressive", 0, "waiting", -100)
     assert play.results()[3] == (2, "progressive", 0, "win", 100)           # one 7: 2 for 1
     assert "JACKPOT $2,500.10 waits for a supervisor" in "\n".join(play.hand.view().payouts)
 

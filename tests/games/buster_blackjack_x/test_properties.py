@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from controller.games.buster_blackjack_x.bank import BANKED_SPOTS
 from controller.games.buster_blackjack_x.hand import BusterHand
-from controller.games.interface import Session, Settled
+from controller.games.interface import Progressive, Session, Settled, Stacks
 from firmware_bridge.cards import Card
 from tests.games.buster_blackjack_x.helpers import game
 
@@ -47,7 +47,7 @@ def test_any_legal_play_settles_every_wager_once_and_the_bank_adds_up(
     bets = {seat: spots for seat, spots in bets.items() if seat != 6}
     if not bets:
         return
-    session = Session(stacks={6: bank}, meters={"blazing_7s": 150_000})
+    session = Session.of(Stacks({6: bank}), Progressive(meters={"blazing_7s": 150_000}))
     assert table.bet_problems(bets, session) == []
     start, _ = table.start(bets, session)
     hand, calls, index = start, [], 0

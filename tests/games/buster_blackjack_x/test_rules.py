@@ -22,7 +22,7 @@ from controller.games.buster_blackjack_x.totals import (
     player_total,
     total_words,
 )
-from controller.games.interface import Session, WagerResult
+from controller.games.interface import Button, Session, Stacks, WagerResult
 from firmware_bridge.cards import Card
 
 RULES = BusterRules()
@@ -202,11 +202,11 @@ def test_no_seven_wins_nothing_and_the_meter_never_drops_below_its_base() -> Non
 
 
 def test_the_position_rotates_among_banks_that_may_deal() -> None:
-    session = Session(stacks={2: 20_000, 4: 5_000, 5: 15_000}, button=5)
+    session = Session.of(Stacks({2: 20_000, 4: 5_000, 5: 15_000}), Button(5))
     assert banker_for(RULES, session) == 5
     assert next_banker(RULES, session, 5) == 2                   # seat 4's bank is below min_bank
     assert next_banker(RULES, session, 2) == 5
-    assert banker_for(RULES, Session(stacks={2: 20_000}, button=5)) == 2
+    assert banker_for(RULES, Session.of(Stacks({2: 20_000}), Button(5))) == 2
     assert banker_for(RULES, Session()) is None
     fixed = BusterRules(banker="fixed", banker_seat=4)
     assert banker_for(fixed, session) == next_banker(fixed, session, 4) == 4

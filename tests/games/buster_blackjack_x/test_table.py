@@ -9,7 +9,7 @@ from typing import Any
 
 from controller.games.buster_blackjack_x.game import BusterBlackjackX
 from controller.games.buster_blackjack_x.rules import BusterRules
-from controller.games.interface import Limits
+from controller.games.interface import Limits, Progressive
 from controller.journal.log import Journal, read_records
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
@@ -44,9 +44,11 @@ def test_a_banked_hand_with_a_split_a_double_after_it_and_the_bank_settled(tmp_p
     table.bet(1, "progressive", 100)
     table.bet(2, "main", 2000)
     started = table.press("deal")
-    assert types(started) == ["hand.started", "bets.closed", "meter"]
+    assert types(started) == ["hand.started", "bets.closed", "button.moved", "meter"]
     assert started[0]["data"] == {"seats": [1, 2], "dealer_seat": 5}
-    assert started[2]["data"] == {"name": "blazing_7s", "value": 100_005}
+    assert started[2]["data"] == {"seat": 5}          # the first hand sets the button (issue 18 item 16)
+    assert public_state(table.table)["session"]["button"] == 5
+    assert started[3]["data"] == {"name": "blazing_7s", "value": 100_005}
     for text in ("8h", "Tc", "6d", "8c", "9s", "Ts"):           # seat 1: 8 8; seat 2: 19; 16 up/hole
         table.card(text)
     assert table.table.live_buttons() == ("stand", "void", "double", "split", "surrender")
@@ -70,8 +72,43 @@ def test_a_banked_hand_with_a_split_a_double_after_it_and_the_bank_settled(tmp_p
     assert view.dealer_seat == 5 and "Bank at seat 5: $500.00 -> $529.00, fee $1.00" in view.payouts
     assert not [e for e in table.published if e["type"] == "alert"]
     ended = table.press("next")
-    assert [(e["type"], e["data"]) for e in ended[:2]] == [
-        ("seat.stack", {"seat": 5, "amount": 52_900, "reason": "result"}), ("button.moved", {"seat": 5})]
+    assert [(e["type"], e["data"]) for e in ended[:2]] == [         # the only bank keeps the deal
+        ("seat.stack", {"seat": 5, "amount": 52_900, "reason": "result"}), ("hand.ended", {"hand": 1})]
+
+
+def test_a_split_seat_numbers_every_hand_from_1_in_prompts_refusals_and_payouts(tmp_path: Path) -> None:
+    # "hand N" is hand_index N-1 for a seat that split; a seat with one hand shows no number.
+    table = rig(tmp_path, banker="house")
+    table.bet(1, "main", 1000)
+    table.bet(1, "progressive", 100)
+    table.bet(2, "main", 1000)
+    table.press("deal")
+    for text in ("8h", "Tc", "6d", "8c", "9s", "Ts"):           # seat 1: 8 8; seat 2: 19
+        table.card(text)
+    assert dealer_view(table.table).instruction == (
+        "Seat 1: draw a card to hit, or press STAND, DOUBLE, SPLIT, SURRENDER")
+    table.bet(1, "main", 2000)
+    table.press("split")
+    assert dealer_view(table.table).instruction == "Deal seat 1 hand 1 a card"
+    assert table.table.press("stand") == "stand: seat 1 hand 1 is waiting for a card"
+    dealt = table.card("3d")
+    assert (dealt[0]["data"]["seat"], dealt[0]["data"]["hand_index"]) == (1, 0)
+    assert dealer_view(table.table).instruction == (
+        "Seat 1 hand 1: draw a card to hit, or press STAND, DOUBLE, SURRENDER")
+    table.press("stand")
+    assert dealer_view(table.table).instruction == "Deal seat 1 hand 2 a card"
+    dealt = table.card("2d")
+    assert (dealt[0]["data"]["seat"], dealt[0]["data"]["hand_index"]) == (1, 1)
+    assert dealer_view(table.table).instruction.startswith("Seat 1 hand 2: draw a card to hit")
+    table.press("stand")
+    assert dealer_view(table.table).instruction.startswith("Seat 2: draw a card to hit")
+    table.press("stand")
+    settled = table.card("5c")[-1]["data"]["results"]            # the player-dealer: 21
+    assert [(r["seat"], r["spot"], r["hand_index"]) for r in settled] == [
+        (1, "main", 0), (1, "main", 1), (1, "progressive", 0), (2, "main", 0)]
+    assert dealer_view(table.table).payouts == (
+        "Seat 1 main hand 1: COLLECT $10.00", "Seat 1 main hand 2: COLLECT $10.00",
+        "Seat 1 progressive: COLLECT $1.00", "Seat 2 main: COLLECT $10.00")
 
 
 def test_past_posting_is_what_no_decision_explains(tmp_path: Path) -> None:
@@ -118,14 +155,18 @@ def test_a_jackpot_waits_for_the_supervisor_and_the_meter_is_exact(tmp_path: Pat
                              "hand.settled"]
     assert events[2]["data"] == {"seat": 1, "hand_index": 0, "prize": "three suited 7s", "amount": 100_005}
     assert events[3]["data"]["code"] == "progressive_hit" and events[4]["data"]["value"] == 100_000
+    (progressive,) = [r for r in events[5]["data"]["results"] if r["spot"] == "progressive"]
+    assert progressive == {"seat": 1, "spot": "progressive", "hand_index": 0, "outcome": "waiting",
+                           "wager": 100, "payout": -100, "label": "three suited 7s: jackpot $1,000.05 "
+                           "waits for a supervisor (paid by progressive.paid)"}
     table.press("next")
     assert "waits for a supervisor" in "; ".join(table.table.deal_problems())
     paid = command(table, "confirm_progressive", seat=1, supervisor="S101")
     assert [(e["type"], e["data"]) for e in paid] == [
         ("progressive.paid", {"seat": 1, "amount": 100_005, "supervisor": "S101"})]
     assert table.table.command("confirm_progressive", {"seat": 1, "supervisor": "S101"}) is not None
-    assert table.table.state.session.hits[-1].amount == 100_005
-    assert not table.table.state.session.unpaid
+    assert table.table.state.session[Progressive].hits[-1].amount == 100_005
+    assert not table.table.state.session[Progressive].unpaid
 
 
 def test_a_deal_cut_short_by_a_crash_adds_nothing_to_the_meter_and_a_void_takes_it_back(
@@ -164,7 +205,7 @@ def test_a_settlement_cut_short_by_a_crash_leaves_no_hit_and_the_hand_resumes(tm
     for text in ("7d", "7d", "7d", "Td"):
         table.card(text)
     table.press("stand")                                   # the step with the hit and the settlement
-    assert len(table.table.state.session.unpaid) == 1
+    assert len(table.table.state.session[Progressive].unpaid) == 1
     crashed = tmp_path / "crashed"
     crashed.mkdir()
     lines = (tmp_path / "journal.log").read_bytes().splitlines(keepends=True)
@@ -172,7 +213,8 @@ def test_a_settlement_cut_short_by_a_crash_leaves_no_hit_and_the_hand_resumes(tm
     Journal.open(crashed / "journal.log").close()                 # opening cuts the torn step off
     rebuilt = table.rebuilt(list(read_records(crashed / "journal.log")))
     session = rebuilt.state.session
-    assert (rebuilt.phase, session.unpaid, session.meters["blazing_7s"]) == ("in_hand", (), 100_005)
+    progressive = session[Progressive]
+    assert (rebuilt.phase, progressive.unpaid, progressive.meters["blazing_7s"]) == ("in_hand", (), 100_005)
     assert rebuilt.press("stand") is None                          # the dealer presses again
-    assert [hit.amount for hit in rebuilt.state.session.unpaid] == [100_005]
-    assert rebuilt.state.session.meters["blazing_7s"] == 100_000
+    assert [hit.amount for hit in rebuilt.state.session[Progressive].unpaid] == [100_005]
+    assert rebuilt.state.session[Progressive].meters["blazing_7s"] == 100_000

@@ -13,7 +13,7 @@ from typing import Any
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.hand import HoldemHand, forced_bets
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
-from controller.games.interface import GameEvent, Limits, Option, Session
+from controller.games.interface import Button, GameEvent, Limits, Option, Session, Stacks
 from firmware_bridge.cards import Card
 
 
@@ -21,7 +21,7 @@ class Play:
     """One hand in progress."""
 
     def __init__(self, stacks: dict[int, int], button: int | None = None, **options: Any) -> None:
-        self.session = Session(stacks=stacks, button=button)
+        self.session = Session.of(Stacks(stacks), Button(button))
         self.game = HoldemBlackjack(HoldemBlackjackRules(**options), Limits(100, 100_000))
         place = self.game.seating(self.session)
         assert place is not None

@@ -9,12 +9,21 @@ import pytest
 
 from controller.config.loader import load_config
 from controller.devkit.simulated import write_config
-from controller.games.catalog import GAMES
+from controller.games.catalog import find_game
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.math import house_take
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules, rank_words
 from controller.games.holdem_blackjack.stakes import Stakes, parse_stakes
-from controller.games.interface import Acted, ButtonMoved, Limits, RuleError, Session, StackChanged
+from controller.games.interface import (
+    Acted,
+    Button,
+    ButtonMoved,
+    Limits,
+    RuleError,
+    Session,
+    StackChanged,
+    Stacks,
+)
 from firmware_bridge.cards import Card
 from tests.games.holdem_blackjack.play import Play
 
@@ -27,7 +36,7 @@ def game(**options: object) -> HoldemBlackjack:
 
 def test_the_blinds_and_antes_must_be_on_the_spots_before_the_deal() -> None:
     table = game(ante=50, chip_unit=50)
-    session = Session(stacks={1: 10000, 2: 10000, 4: 120, 5: 0}, button=2)   # seat 4 small, seat 1 big
+    session = Session.of(Stacks({1: 10000, 2: 10000, 4: 120, 5: 0}), Button(2))   # seat 4 small, seat 1 big
     assert table.bet_problems({1: {"bet": 250}, 2: {"bet": 50}, 4: {"bet": 120}}, session) == []
     assert table.bet_problems({1: {"bet": 100}, 4: {"bet": 100}, 5: {"bet": 500}, 6: {"main": 100}},
                               session) == [
@@ -40,21 +49,21 @@ def test_the_blinds_and_antes_must_be_on_the_spots_before_the_deal() -> None:
         "$1.20; it reads $1.00",
     ]
     assert game().bet_problems({1: {"bet": 100}, 2: {"bet": 200}, 3: {"bet": 100}},
-                               Session(stacks={1: 10000, 2: 10000, 3: 10000}, button=3)) == [
+                               Session.of(Stacks({1: 10000, 2: 10000, 3: 10000}), Button(3))) == [
         "seat 3 posts nothing before the deal: its bet spot should read $0.00; it reads $1.00"]
-    assert game().bet_problems({}, Session(stacks={1: 10000})) == [
+    assert game().bet_problems({}, Session.of(Stacks({1: 10000}))) == [
         "at least two seats need chips to play: buy in (control command buy_in)"]
-    assert game().bet_problems({}, Session(stacks={1: 10000, 3: 10000}, button=3))[0] == (
+    assert game().bet_problems({}, Session.of(Stacks({1: 10000, 3: 10000}), Button(3)))[0] == (
         "seat 1 posts the big blind $2.00: its bet spot should read $2.00; it reads $0.00")
     with pytest.raises(RuleError, match="seat 1 posts the big blind"):
-        game().start({}, Session(stacks={1: 10000, 3: 10000}, button=3))
-    assert game().bet_problems({2: {"bet": 200}}, Session(stacks={1: 10000, 2: 10000}, button=1)) == [
+        game().start({}, Session.of(Stacks({1: 10000, 3: 10000}), Button(3)))
+    assert game().bet_problems({2: {"bet": 200}}, Session.of(Stacks({1: 10000, 2: 10000}), Button(1))) == [
         "seat 1 posts the small blind $1.00: its bet spot should read $1.00; it reads $0.00"]
 
 
 def test_every_seat_with_chips_is_dealt_in_and_the_first_button_is_the_lowest_seat() -> None:
     table = game()
-    session = Session(stacks={2: 10000, 4: 10000, 6: 0, 5: 5000})
+    session = Session.of(Stacks({2: 10000, 4: 10000, 6: 0, 5: 5000}))
     assert table.seats_in_play({}, session) == (2, 4, 5)
     hand, events = table.start({4: {"bet": 100}, 5: {"bet": 200}}, session)
     assert events[:3] == (ButtonMoved(2), Acted(4, 0, "small_blind", 100), Acted(5, 0, "big_blind", 200))
@@ -75,7 +84,7 @@ def test_the_button_moves_clockwise_to_the_next_seat_with_chips() -> None:
     play.check()
     assert {a.seat for a in play.hand.awards} == {1}
     session = play.finish()
-    assert session.stacks == {1: 10400, 3: 0, 5: 9800} and session.button == 1
+    assert session[Stacks].stacks == {1: 10400, 3: 0, 5: 9800} and session[Button].seat == 1
     place = play.game.seating(session)                          # seat 3 has no chips: not dealt in
     assert place is not None and (place.seats, place.small_blind, place.big_blind) == ((1, 5), 1, 5)
     moved = Play({1: 10000, 3: 10000, 5: 10000}, button=1)
@@ -87,7 +96,7 @@ def test_the_button_moves_clockwise_to_the_next_seat_with_chips() -> None:
 
 def test_a_button_on_a_seat_that_left_moves_on_at_the_next_deal() -> None:
     table = game()
-    session = Session(stacks={1: 10000, 4: 10000, 6: 10000}, button=3)
+    session = Session.of(Stacks({1: 10000, 4: 10000, 6: 10000}), Button(3))
     place = table.seating(session)
     assert place is not None and (place.button, place.small_blind, place.big_blind) == (4, 6, 1)
     _, events = table.start({6: {"bet": 100}, 1: {"bet": 200}}, session)
@@ -155,8 +164,8 @@ def test_rank_words() -> None:
 
 
 def test_registered_and_configured_as_holdem_blackjack(tmp_path: Path) -> None:
-    spec = GAMES["holdem-blackjack"]
-    assert spec.game_type is HoldemBlackjack and spec.spots == ("bet",)
+    spec = find_game("holdem-blackjack")
+    assert spec.game_type is HoldemBlackjack and spec.game_type.spots == ("bet",)
     assert spec.buttons_required == ("deal", "check", "call", "raise", "fold", "stand", "next")
     assert spec.buttons_optional == ("bet", "void")
     path = write_config(tmp_path, game_name="holdem-blackjack", spots=("bet",),

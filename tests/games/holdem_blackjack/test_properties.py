@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.games.holdem_blackjack.hand import HoldemHand
-from controller.games.interface import Acted, PotAwarded, Revealed, RuleError
+from controller.games.interface import Acted, PotAwarded, Revealed, RuleError, Stacks
 from firmware_bridge.cards import Card
 from tests.games.holdem_blackjack.play import Play
 
@@ -106,7 +106,7 @@ class Ledger:
 
 def play_out(data: st.DataObject, play: Play, deck: list[Card]) -> Ledger:
     """Random decisions until the hand is over."""
-    stacks = dict(play.session.stacks)
+    stacks = dict(play.session[Stacks].stacks)
     ledger = Ledger(play)
     for _ in range(400):
         check_step(play.hand, stacks)
@@ -168,4 +168,4 @@ def test_any_actions_keep_every_chip(data: st.DataObject, options: dict[str, Any
     if hand.rules.muck_losing_hands:
         assert revealed <= winners | {a.seat for a in hand.awards}
     session = play.finish()
-    assert {s: session.stack(s) for s in stacks} == final
+    assert {s: session[Stacks].stack(s) for s in stacks} == final

@@ -14,7 +14,7 @@ import pytest
 
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
-from controller.games.interface import Limits
+from controller.games.interface import Button, Limits, Stacks
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
 
@@ -149,5 +149,55 @@ def test_stacks_change_only_between_hands(rig: Rig) -> None:
     press(rig, "void")
     assert rig.table.command("cash_out", {"seat": 1}) is None
     rig.check_recovery()
-    assert 1 not in rig.table.state.session.stacks
-    assert rig.table.state.session.button == 1         # a voided hand leaves the button where it was
+    assert 1 not in rig.table.state.session[Stacks].stacks
+    assert rig.table.state.session[Button].seat == 1         # a voided hand leaves the button where it was
+
+
+def test_a_button_refused_gives_the_rules_reason_before_the_spot(rig: Rig) -> None:
+    """CHECK facing a bet, BET when a bet stands and RAISE when the betting is capped are refused
+    with the rule's own reason, not with "needs the amount on the bet spot" (issue 18 item 5)."""
+    push(rig, 2, 100)
+    push(rig, 3, 200)
+    press(rig, "deal")
+    for card in ("7h", "Kc", "2s"):
+        rig.card(card)
+    assert rig.table.press("check") == "check: seat 1 cannot check: $2.00 to call"
+    assert rig.table.press("bet") == "bet: seat 1: there is a bet of $2.00 already: raise, call or fold"
+    push(rig, 1, 400)
+    press(rig, "raise")
+    push(rig, 2, 600)
+    press(rig, "raise")
+    push(rig, 3, 800)
+    press(rig, "raise")
+    assert rig.table.press("raise") == \
+        "raise: seat 1: the betting is capped (a bet and 3 raises): call or fold"
+    assert rig.table.notice == "raise: seat 1: the betting is capped (a bet and 3 raises): call or fold"
+
+
+def test_an_amount_below_0_or_above_the_ceiling_is_refused_in_every_command(rig: Rig) -> None:
+    """A negative amount is refused with its reason, in a press, an action and a game command; so is
+    an amount above the ceiling of every amount (issue 18 items 6 and 10)."""
+    below = "amount -400 is below 0 cents"
+    above = "amount is above 1000000000 cents ($10,000,000.00), the most any amount may be"
+    for cmd in ("buy_in", "top_up", "cash_out"):
+        assert rig.table.command(cmd, {"cmd": cmd, "seat": 4, "amount": -400}) == f"{cmd}: {below}"
+        assert rig.table.command(cmd, {"cmd": cmd, "seat": 4, "amount": 10**30}) == f"{cmd}: {above}"
+    assert rig.table.press("deal", -400) == f"deal: {below}"
+    push(rig, 2, 100)
+    push(rig, 3, 200)
+    press(rig, "deal")
+    for card in ("7h", "Kc", "2s"):
+        rig.card(card)
+    push(rig, 1, 200)
+    before = len(rig.published)
+    assert rig.table.press("call", -400) == f"call: {below}"
+    assert rig.table.press("call", 10**30) == f"call: {above}"
+    assert rig.table.press("fold", -1) == "fold: amount -1 is below 0 cents"
+    assert rig.published[before:] == []
+
+
+def test_a_stack_without_a_configured_maximum_stops_at_the_ceiling(rig: Rig) -> None:
+    """No ``max_buy_in``: a stack still holds at most 10^9 cents (issue 18 item 10)."""
+    assert rig.table.command("buy_in", {"cmd": "buy_in", "seat": 4, "amount": 10**9}) is None
+    assert rig.table.command("top_up", {"cmd": "top_up", "seat": 4, "amount": 1}) == (
+        "top_up: seat 4: a stack may hold at most 1000000000 cents")

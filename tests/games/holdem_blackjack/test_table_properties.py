@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.hand import HoldemHand
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
-from controller.games.interface import Limits
+from controller.games.interface import Limits, Stacks
 from tests.rigs.holdem_hands import DECK, play_to_settlement
 from tests.rigs.table_rig import Rig
 
@@ -45,6 +45,6 @@ def test_random_hands_at_the_table_keep_every_chip_and_replay_exactly(
         assert isinstance(hand, HoldemHand)
         rig.press("next")
         session = rig.table.state.session
-        assert sum(session.stacks.values()) + hand.rake == sum(stacks.values())
-        assert all(amount >= 0 for amount in session.stacks.values())
+        assert sum(session[Stacks].stacks.values()) + hand.rake == sum(stacks.values())
+        assert all(amount >= 0 for amount in session[Stacks].stacks.values())
         assert not [e for e in rig.published if e["type"] == "alert"]

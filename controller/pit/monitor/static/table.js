@@ -30,9 +30,12 @@ function seatHtml(seat, view) {
     : button ? '<span class="badge button-badge" title="the button">BUTTON</span>' : "";
   const place = (view.tournament && view.tournament.places || []).find((p) => p.seat === seat.seat);
   const out = place ? `<div class="place">out, place ${place.place}</div>` : "";
-  const mine = (state.results || []).filter((r) => r.seat === seat.seat).map((r) =>
+  const results = (state.results || []).filter((r) => r.seat === seat.seat);
+  // A spot wagered on several hands (a split) numbers each from 1: "hand N" is hand_index N-1.
+  const split = new Set(results.filter((r) => r.hand_index > 0).map((r) => r.spot));
+  const mine = results.map((r) =>
     `<div class="result ${r.payout > 0 ? "win" : r.payout < 0 ? "lose" : "push"}">${esc(r.spot)}` +
-    `${r.hand_index ? " hand " + (r.hand_index + 1) : ""} ${esc(r.outcome)}` +
+    `${split.has(r.spot) ? " hand " + (r.hand_index + 1) : ""} ${esc(r.outcome)}` +
     `${r.label ? " (" + esc(r.label) + ")" : ""} ${signedMoney(r.payout)}</div>`).join("");
   const closed = view.wagers_list.filter((w) => w.seat === seat.seat).reduce((n, w) => n + w.amount, 0);
   const riding = (view.seats.find((s) => s.seat === seat.seat) || {}).wager || 0;

@@ -1,0 +1,82 @@
+"""The raw pipeline floor for ``bench/daemon_bench.py``: a board's CARD to the pit with no table in between.
+
+A process of its own, like the daemon: the same pty link (``HostLink``, go-back-N
+and its ACKs), then for each CARD one pit event encoded as the daemon encodes a
+``card.dealt``, appended to a real journal (one write, one fsync) and published
+on a ZeroMQ PUB socket. No driver, no table, no game, no high-water mark. What the
+daemon takes beyond this floor is the table's own cost.
+
+    .venv/bin/python bench/pipeline_floor.py --link PTY --state DIR --publish ENDPOINT [--table BENCH]
+
+It runs until SIGTERM or SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+from pathlib import Path
+from typing import Any
+
+import zmq
+
+from controller.journal.log import Journal, Record
+from controller.pit.events import encode_event, now_timestamp
+from firmware_bridge.link.host import HostLink
+from firmware_bridge.link.messages import Card, Message
+
+
+class Floor:
+    """Every CARD from the link: journaled (fsync), then published."""
+
+    def __init__(self, table: str, journal: Journal, pub: zmq.Socket[bytes]) -> None:
+        self.table = table
+        self.journal = journal
+        self.pub = pub
+
+    def on_message(self, message: Message, *_: Any) -> None:
+        if not isinstance(message, Card):
+            return
+        seq = self.journal.last_seq + 1
+        data = {"index": message.index, "to": "seat", "seat": 3, "hand_index": 0, "card": "Ah",
+                "face_up": True}
+        topic, body = encode_event(self.table, seq, now_timestamp(), "card.dealt", 1, data, epoch=1795000000)
+        self.journal.append(Record(seq, topic.decode(), body, {}))
+        self.pub.send_multipart([topic, body], flags=zmq.NOBLOCK)
+
+
+async def run(link: str, state: Path, publish: str, table: str) -> None:
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
+    context = zmq.Context()
+    pub = context.socket(zmq.PUB)
+    pub.setsockopt(zmq.LINGER, 0)
+    pub.bind(publish)
+    journal = Journal.open(state / "journal.log")
+    floor = Floor(table, journal, pub)
+    host = HostLink(link, on_message=floor.on_message, on_online=lambda *_: None, on_offline=lambda *_: None)
+    await host.start()
+    try:
+        await stopping.wait()
+    finally:
+        await host.close()
+        journal.close()
+        pub.close()
+        context.term()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--link", required=True)
+    parser.add_argument("--state", type=Path, required=True)
+    parser.add_argument("--publish", required=True)
+    parser.add_argument("--table", default="BENCH")
+    args = parser.parse_args()
+    asyncio.run(run(args.link, args.state, args.publish, args.table))
+
+
+if __name__ == "__main__":
+    main()

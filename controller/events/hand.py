@@ -1,0 +1,178 @@
+"""The events of a hand in play, as a game reports them: one record per pit event.
+
+A game returns these from ``start``, ``deal``, ``act`` and ``void``
+(:mod:`controller.games.interface` re-exports them); the table journals and
+publishes each through the codec. ``Target`` is where a card goes, named by a
+decision and by the ``card.dealt`` it becomes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from controller.events.codec import OMIT_NONE
+from controller.events.registry import Event, event
+from firmware_bridge.cards import Card
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the next card from the shoe goes: a seat's hand or the dealer's, face up or down.
+
+    ``seat`` is the seat of a seat's hand, or the player-dealer's seat for the
+    dealer's hand in games where a player banks (None for the house).
+    """
+
+    to: Literal["seat", "dealer"]
+    seat: int | None
+    hand_index: int
+    face_up: bool
+
+
+@event("card.dealt")
+@dataclass(frozen=True)
+class Dealt(Event):
+    """A card went to ``target``; ``index`` is its index in the shoe (``card.dealt``).
+
+    A card dealt face down is ``null`` in ``data``: its identity goes to the journal's
+    private part only, until the ``card.revealed`` that names it.
+    """
+
+    wire = ("index", "to", "seat", "hand_index", "card", "face_up")
+
+    target: Target
+    card: Card
+    index: int
+
+    def to_pit(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """``data`` and ``private``: the card named in the one or the other."""
+        target, card = self.target, str(self.card)
+        data = {"index": self.index, "to": target.to, "seat": target.seat,
+                "hand_index": target.hand_index, "card": card if target.face_up else None,
+                "face_up": target.face_up}
+        return data, {} if target.face_up else {"card": card}
+
+    @classmethod
+    def from_pit(cls, data: Mapping[str, Any], private: Mapping[str, Any]) -> Dealt:
+        """The record :meth:`to_pit` wrote."""
+        target = Target(data["to"], data["seat"], data["hand_index"], data["face_up"])
+        return cls(target, Card.parse(data["card"] or private["card"]), data["index"])
+
+
+@event("card.revealed")
+@dataclass(frozen=True)
+class Revealed(Event):
+    """A face-down card (shoe ``index``) was turned face up (``card.revealed``)."""
+
+    wire = ("index", "to", "seat", "hand_index", "card")
+
+    to: Literal["seat", "dealer"]
+    seat: int | None
+    hand_index: int
+    card: Card
+    index: int
+
+
+@event("player.action")
+@dataclass(frozen=True)
+class Acted(Event):
+    """A seat (or the player-dealer) took an action on a hand, with its amount (``player.action``)."""
+
+    seat: int
+    hand_index: int
+    action: str
+    amount: int | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True)
+class WagerResult:
+    """How one wager ended.
+
+    ``outcome`` is "win", "lose", "push", "natural", "surrender", "fold" or "waiting" (a prize
+    paid later, by its own event: a Blazing 7's jackpot);
+    ``payout`` is the player's net result in cents: positive for a win,
+    ``-wager`` for a loss, 0 for a push. ``label`` names a hand paid at its own
+    odds, or says why a result differs from the plain one (a short-stack pull-back).
+    """
+
+    seat: int
+    spot: str
+    hand_index: int
+    outcome: str
+    wager: int
+    payout: int
+    label: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@event("hand.settled")
+@dataclass(frozen=True)
+class Settled(Event):
+    """The hand's results are known: one per wager in play (``hand.settled``)."""
+
+    results: tuple[WagerResult, ...]
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One pot: its amount in cents and the seats that may win it."""
+
+    amount: int
+    seats: tuple[int, ...]
+
+
+@event("pot")
+@dataclass(frozen=True)
+class PotsChanged(Event):
+    """A pot game's pots after bets were gathered (``pot``); ``rake`` is the house's take so far."""
+
+    pots: tuple[Pot, ...]
+    rake: int
+
+
+@event("pot.awarded")
+@dataclass(frozen=True)
+class PotAwarded(Event):
+    """Pot ``pot`` (its index) was paid at showdown: ``amount`` to each of ``seats`` (``pot.awarded``)."""
+
+    pot: int
+    seats: tuple[int, ...]
+    amount: int
+    rake: int
+
+
+@event("alert")
+@dataclass(frozen=True)
+class Alerted(Event):
+    """Something a pit boss must look at (``alert``), raised by the rules or by the table.
+
+    ``seat`` is the seat it concerns, if any; ``about`` holds the other fields
+    naming what it concerns (``spot``, ``index``, ``device`` ...), published after
+    ``seat``; ``hidden`` what goes to the journal's private part only (a card
+    not yet named in public).
+    """
+
+    wire = ("code", "severity", "message", "seat")
+
+    code: str
+    severity: Literal["info", "warning", "critical"]
+    message: str
+    seat: int | None = None
+    about: Mapping[str, Any] = field(default_factory=dict)
+    hidden: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_pit(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """``data``: code, severity, message, the seat if any, then ``about``; ``private``: ``hidden``."""
+        data: dict[str, Any] = {"code": self.code, "severity": self.severity, "message": self.message}
+        if self.seat is not None:
+            data["seat"] = self.seat
+        data.update(self.about)
+        return data, dict(self.hidden)
+
+    @classmethod
+    def from_pit(cls, data: Mapping[str, Any], private: Mapping[str, Any]) -> Alerted:
+        """The record :meth:`to_pit` wrote."""
+        about = {key: value for key, value in data.items()
+                 if key not in ("code", "severity", "message", "seat")}
+        return cls(data["code"], data["severity"], data["message"], data.get("seat"), about, dict(private))

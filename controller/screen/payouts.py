@@ -1,0 +1,113 @@
+"""What to pay each winning spot at settlement, in the fewest chips, and whether the spot reads it.
+
+Pure functions over the table's picture: ``results`` (the ``hand.settled``
+results) say what each spot won, ``live`` what each spot reads now. A winning
+spot (``payout`` above 0; a spot's results added up, as after a split) should
+end up reading its wager plus its payout:
+
+* ``pay``: it still reads its wager (or nothing, its chips gathered into a pot):
+  nothing is paid yet;
+* ``paid``: it reads exactly the wager plus the payout (green);
+* ``short`` / ``over``: anything else, with the difference.
+
+What is still to pay (the wager plus the payout less what the spot reads: the
+payout on a spot that kept its wager, the whole pot pushed onto a spot whose
+chips went into it) is shown in the fewest chips of the table's denominations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import gcd
+from typing import Any
+
+MAX_UNITS = 200_000
+"""Amounts above this many chip units are broken down greedily (the denominations a casino uses
+make the greedy breakdown the fewest chips anyway)."""
+
+
+def fewest_chips(amount: int, denominations: Sequence[int]) -> tuple[list[tuple[int, int]], int]:
+    """The fewest chips that make up ``amount`` cents: ``([(value, count), ...] highest first, rest)``,
+    ``rest`` being what no chip can make (0 normally).
+
+    >>> fewest_chips(3000, [2500, 500, 100])
+    ([(2500, 1), (500, 1)], 0)
+    >>> fewest_chips(1200, [1000, 600, 100])       # not greedy: two 600s beat 1000 + 2 x 100
+    ([(600, 2)], 0)
+    >>> fewest_chips(750, [500])
+    ([(500, 1)], 250)
+    >>> fewest_chips(0, [500]), fewest_chips(300, [])
+    (([], 0), ([], 300))
+    """
+    values = sorted({d for d in denominations if d > 0}, reverse=True)
+    if amount <= 0 or not values:
+        return [], max(amount, 0)
+    unit = 0
+    for value in values:
+        unit = gcd(unit, value)
+    units, rest = divmod(amount, unit)
+    if units > MAX_UNITS:
+        return _greedy(amount, values)
+    coins = [v // unit for v in values]
+    best = [0] + [units + 1] * units
+    last = [0] * (units + 1)
+    for total in range(1, units + 1):
+        for coin in coins:
+            if coin <= total and best[total - coin] + 1 < best[total]:
+                best[total], last[total] = best[total - coin] + 1, coin
+    while units and best[units] > units:   # not every unit count can be made: pay the most that can
+        units, rest = units - 1, rest + unit
+    counts: dict[int, int] = {}
+    while units:
+        counts[last[units] * unit] = counts.get(last[units] * unit, 0) + 1
+        units -= last[units]
+    return sorted(counts.items(), reverse=True), rest
+
+
+def _greedy(amount: int, values: list[int]) -> tuple[list[tuple[int, int]], int]:
+    chips = []
+    for value in values:
+        count, amount = divmod(amount, value)
+        if count:
+            chips.append((value, count))
+    return chips, amount
+
+
+def payout_checks(picture: dict[str, Any], denominations: Sequence[int]) -> list[dict[str, Any]]:
+    """Every winning spot of the settled hand, seat by seat: ``seat``, ``spot``, ``wager``,
+    ``payout``, ``expected`` and ``read`` (cents), ``to_pay`` (expected - read, below 0 when
+    over), ``state`` (``pay``, ``paid``, ``short``, ``over``), and ``chips``
+    (``[[value, count], ...]``) and ``rest`` (what no chip makes) to pay ``to_pay``.
+
+    >>> picture = {"results": [{"seat": 1, "spot": "main", "wager": 1000, "payout": 1500},
+    ...                        {"seat": 2, "spot": "main", "wager": 500, "payout": 0}],
+    ...            "live": {"1": {"main": 2000}}}
+    >>> [(c["state"], c["to_pay"], c["chips"]) for c in payout_checks(picture, [1000, 500])]
+    [('short', 500, [[500, 1]])]
+    >>> picture["live"] = {}                      # the wager went into a pot: push it all
+    >>> [(c["state"], c["to_pay"], c["chips"]) for c in payout_checks(picture, [1000, 500])]
+    [('pay', 2500, [[1000, 2], [500, 1]])]
+    """
+    totals: dict[tuple[int, str], list[int]] = {}
+    for result in picture.get("results") or []:
+        key = (result["seat"], result["spot"])
+        wager, payout = totals.setdefault(key, [0, 0])
+        totals[key] = [wager + (result.get("wager") or 0), payout + (result.get("payout") or 0)]
+    checks = []
+    live = picture.get("live") or {}
+    for (seat, spot), (wager, payout) in sorted(totals.items()):
+        if payout <= 0:
+            continue
+        expected = wager + payout
+        read = live.get(str(seat), {}).get(spot, 0)
+        if read == expected:
+            state = "paid"
+        elif read in (0, wager):
+            state = "pay"
+        else:
+            state = "short" if read < expected else "over"
+        chips, rest = fewest_chips(expected - read, denominations)
+        checks.append({"seat": seat, "spot": spot, "wager": wager, "payout": payout,
+                       "expected": expected, "read": read, "to_pay": expected - read,
+                       "state": state, "chips": [list(c) for c in chips], "rest": rest})
+    return checks

@@ -1,0 +1,358 @@
+// The dealer's screen: draws the table's picture as the server sends it, and sends the touches.
+// It knows no game: seats, spots, cards, actions and commands are whatever the picture holds.
+"use strict";
+
+const SUITS = {s: "♠", h: "♥", d: "♦", c: "♣"};
+const RED = new Set(["h", "d"]);
+const FEW = 12;             // an amount range this small is offered as one button per value
+let model = null;           // the last model drawn
+let busy = false;           // a touch is on its way to the table
+
+function words(name) {
+  return String(name).replace(/_/g, " ");
+}
+
+function card(code) {
+  if (code === null || code === undefined) return el("span", {class: "card back", "data-card": "down"});
+  const rank = code.slice(0, -1).replace("T", "10");
+  const suit = code.slice(-1);
+  return el("span", {class: `card${RED.has(suit) ? " red" : ""}`, "data-card": code},
+            el("b", {text: rank}), el("i", {text: SUITS[suit] || suit}));
+}
+
+function hand(h, index, count) {
+  const box = el("div", {class: "hand", "data-hand": index});
+  const cards = el("div", {class: "cards"});
+  for (const c of h.cards) cards.append(card(c));
+  box.append(cards);
+  const line = [];
+  if (count > 1) line.push(`hand ${index + 1}`);
+  if (h.total !== null && h.total !== undefined) line.push(h.total);
+  if (h.wager) line.push(money(h.wager));
+  if (h.status) line.push(h.status);
+  box.append(el("div", {class: "total", text: line.join(" · ")}));
+  return box;
+}
+
+function drawTop(p) {
+  document.getElementById("table-name").textContent = `${p.table} · ${words(p.game)}`;
+  document.getElementById("hand-no").textContent = p.hand !== null ? `hand ${p.hand}` : `next hand ${p.next_hand}`;
+  document.getElementById("phase").textContent = words(p.phase);
+  const devices = document.getElementById("devices");
+  devices.replaceChildren();
+  for (const [name, d] of Object.entries(p.devices || {})) {
+    const flags = (p.device_status || {})[name] || [];
+    const bad = !d.online || flags.length;
+    devices.append(el("span", {class: `device${bad ? " bad" : ""}`, "data-device": name,
+                               text: `${name}: ${d.online ? (flags.join(", ") || "ok") : "offline"}`}));
+  }
+}
+
+function drawBanners(list) {
+  const box = document.getElementById("banners");
+  box.replaceChildren();
+  for (const b of list) {
+    const banner = el("div", {class: `banner ${b.severity}`, "data-key": b.key, "data-severity": b.severity},
+                      el("div", {class: "todo", text: b.todo}),
+                      b.message ? el("div", {class: "message", text: b.message}) : null);
+    if (b.dismissable) {
+      const done = el("button", {type: "button", class: "done", text: "Done"});
+      done.onclick = () => dismiss(b, done);
+      banner.append(done);
+    }
+    box.append(banner);
+  }
+}
+
+function dismiss(banner, button) {
+  if (banner.severity === "critical" && !button.classList.contains("sure")) {
+    button.classList.add("sure");
+    button.textContent = "Done: sure?";
+    return;
+  }
+  post("/api/dismiss", {key: banner.key});
+}
+
+function drawDealer(p) {
+  const box = document.getElementById("dealer");
+  box.replaceChildren();
+  const d = p.dealer || {};
+  if (d.cards && d.cards.length) {
+    const who = d.seat ? `Seat ${d.seat} banks` : "Dealer";
+    const cards = el("div", {class: "cards"});
+    for (const c of d.cards) cards.append(card(c));
+    box.append(el("div", {class: "who", text: who}), cards,
+               el("div", {class: "total", id: "dealer-total", text: d.total !== null ? d.total : ""}));
+  }
+  for (const [i, pot] of (p.pots || []).entries()) {
+    box.append(el("div", {class: "pot", "data-pot": i,
+                          text: `${i ? "side pot" : "pot"} ${money(pot.amount)} (seats ${pot.seats.join(", ")})`}));
+  }
+  box.hidden = !box.childElementCount;
+}
+
+function payoutBox(check) {
+  const state = {pay: `Pay ${money(check.to_pay)}`, paid: "Paid ✓",
+                 short: `Short ${money(check.to_pay)}`, over: `Over ${money(-check.to_pay)}`}[check.state];
+  const chips = check.chips.map(([value, count]) => `${count} × ${money(value)}`).join(" + ");
+  return el("div", {class: `payout ${check.state}`, "data-payout": `${check.seat}:${check.spot}`,
+                    "data-state": check.state},
+            el("div", {class: "what", text: `${words(check.spot)}: ${state}`}),
+            el("div", {class: "how", text: check.state === "paid" ? `reads ${money(check.read)}`
+              : `${chips}${check.rest ? ` + ${money(check.rest)}` : ""} · should read ${money(check.expected)}, reads ${money(check.read)}`}));
+}
+
+function drawSeats(p, payouts) {
+  const box = document.getElementById("seats");
+  box.replaceChildren();
+  box.style.setProperty("--cols", p.seats.length <= 4 ? p.seats.length : Math.ceil(p.seats.length / 2));
+  const button = (p.session || {}).button;
+  for (const s of p.seats) {
+    const live = (p.live || {})[String(s.seat)] || {};
+    const seat = el("div", {class: `seat${s.in_turn ? " in-turn" : ""}${s.hands.length ? " dealt" : ""}`,
+                            "data-seat": s.seat});
+    const head = el("div", {class: "head"}, el("span", {class: "no", text: `Seat ${s.seat}`}));
+    if (button === s.seat) head.append(el("span", {class: "button-mark", text: "D"}));
+    if (s.stack !== undefined) head.append(el("span", {class: "stack", "data-stack": s.stack, text: money(s.stack)}));
+    seat.append(head);
+    const spots = new Set([...Object.keys(s.bets), ...Object.keys(live)]);
+    if (spots.size) {
+      const list = el("div", {class: "spots"});
+      for (const spot of [...spots].sort()) {
+        const bet = s.bets[spot] || 0;
+        const reads = live[spot] || 0;
+        list.append(el("span", {class: `spot${reads !== bet ? " moved" : ""}`, "data-spot": spot, "data-bet": bet,
+                                "data-live": reads,
+                                text: `${words(spot)} ${money(bet)}${reads !== bet ? ` (reads ${money(reads)})` : ""}`}));
+      }
+      seat.append(list);
+    }
+    s.hands.forEach((h, i) => seat.append(hand(h, i, s.hands.length)));
+    for (const check of payouts) if (check.seat === s.seat) seat.append(payoutBox(check));
+    box.append(seat);
+  }
+}
+
+function label(a) {
+  let text = words(a.name);
+  // A seat with several hands (a split) numbers each from 1, as the display does: hand_index N-1.
+  const seat = a.seat !== null ? model.picture.seats.find((s) => s.seat === a.seat) : undefined;
+  const several = seat !== undefined && seat.hands.length > 1;
+  if (a.seat !== null) text += ` · seat ${a.seat}${several ? ` hand ${a.hand_index + 1}` : ""}`;
+  if (a.low !== null && a.spot !== null) text += ` · ${words(a.spot)} spot`;
+  return text;
+}
+
+function drawActions(p) {
+  const box = document.getElementById("actions");
+  box.replaceChildren();
+  for (const a of p.actions || []) {
+    const b = el("button", {type: "button", class: `action${a.seat === null ? " table" : ""}`,
+                            "data-action": a.name, text: label(a)});
+    b.onclick = () => touch(a);
+    box.append(b);
+  }
+}
+
+function draw(next) {
+  model = next;
+  document.getElementById("link").hidden = next.ready;
+  document.getElementById("link-reason").textContent =
+    next.link.state === "live" ? "waiting for the table's picture" : `the table: ${next.link.reason || next.link.state}`;
+  const p = next.picture;
+  if (!p) return;
+  drawTop(p);
+  drawBanners(next.banners);
+  document.getElementById("instruction").textContent = p.instruction || "";
+  document.getElementById("notice").textContent = p.notice || "";
+  document.getElementById("pit-message").textContent = p.message ? `From the pit: ${p.message}` : "";
+  drawDealer(p);
+  drawSeats(p, next.payouts);
+  drawActions(p);
+  document.body.dataset.seq = next.seq;
+  document.body.dataset.phase = p.table_phase;
+}
+
+function lost() {
+  document.getElementById("link").hidden = false;
+  document.getElementById("link-reason").textContent = "the screen's server does not answer";
+}
+
+function say(reply) {
+  if (!reply.ok) document.getElementById("notice").textContent = reply.error;
+}
+
+async function act(name, amount) {
+  if (busy) return;
+  busy = true;
+  try {
+    say(await post("/api/act", amount === null ? {action: name} : {action: name, amount}));
+  } finally {
+    busy = false;
+  }
+}
+
+function touch(a) {
+  if (a.low === null || a.spot !== null) act(a.name, null);   // no amount, or the spot carries it
+  else askAmount(label(a), a.low, a.high, (amount) => act(a.name, amount));
+}
+
+// -- the amount keypad: one button per value for a few values, else a keypad in dollars -------------
+
+function askAmount(title, low, high, then, optional) {
+  const box = document.getElementById("amount");
+  const keys = document.getElementById("amount-keys");
+  const shown = document.getElementById("amount-shown");
+  let typed = "";
+  const few = high !== null && high - low < FEW;
+  document.getElementById("amount-title").textContent = title;
+  document.getElementById("amount-range").textContent = few ? "choose" :
+    `${money(low)}${high !== null ? ` to ${money(high)}` : " or more"}`;
+  keys.replaceChildren();
+  keys.className = few ? "keys values" : "keys";
+  const done = (amount) => { box.hidden = true; keys.replaceChildren(); then(amount); };
+  if (few) {
+    for (let v = low; v <= high; v++) {
+      const b = el("button", {type: "button", "data-value": v, text: String(v)});
+      b.onclick = () => done(v);
+      keys.append(b);
+    }
+  } else {
+    const show = () => { shown.textContent = typed ? money(Number(typed) * 100) : (optional ? "no amount" : "$"); };
+    for (const k of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "00"]) {
+      const b = el("button", {type: "button", "data-digit": k, text: k});
+      b.onclick = () => { typed = k === "⌫" ? typed.slice(0, -1) : (typed + k).replace(/^0+/, "").slice(0, 7); show(); };
+      keys.append(b);
+    }
+    show();
+  }
+  shown.hidden = few;
+  box.querySelector("[data-key=ok]").hidden = few;
+  box.querySelector("[data-key=ok]").onclick = () => {
+    if (!typed && optional) { done(null); return; }
+    const cents = Number(typed || "0") * 100;
+    if (cents < (low || 0) || (high !== null && cents > high)) { shown.classList.add("wrong"); return; }
+    shown.classList.remove("wrong");
+    done(cents);
+  };
+  box.querySelector("[data-key=cancel]").onclick = () => { box.hidden = true; keys.replaceChildren(); };
+  box.hidden = false;
+}
+
+// -- the supervisor panel: id, PIN (never shown), command, seat, amount, confirm ---------------------
+
+const panel = {id: "", pin: "", cmd: null, seat: null, amount: null, step: "id"};
+
+function clearPin() {
+  panel.pin = "";
+  document.getElementById("panel-shown").textContent = "";
+}
+
+function closePanel() {
+  clearPin();
+  Object.assign(panel, {id: "", cmd: null, seat: null, amount: null, step: "id"});
+  document.getElementById("panel-body").replaceChildren();
+  document.getElementById("panel-reply").textContent = "";
+  document.getElementById("panel").hidden = true;
+}
+
+function keypad(keys, onKey) {
+  const body = document.getElementById("panel-body");
+  body.replaceChildren();
+  body.className = "keys";
+  for (const k of keys) {
+    const b = el("button", {type: "button", "data-key": k, text: k});
+    b.onclick = () => onKey(k);
+    body.append(b);
+  }
+}
+
+function choices(list, onPick) {
+  const body = document.getElementById("panel-body");
+  body.replaceChildren();
+  body.className = "keys choices";
+  for (const [value, text] of list) {
+    const b = el("button", {type: "button", "data-choice": value, text});
+    b.onclick = () => onPick(value);
+    body.append(b);
+  }
+}
+
+function step(name) {
+  panel.step = name;
+  const title = document.getElementById("panel-title");
+  const shown = document.getElementById("panel-shown");
+  const ok = document.getElementById("panel-ok");
+  ok.hidden = false;
+  if (name === "id") {
+    title.textContent = "Supervisor: your id";
+    shown.textContent = panel.id;
+    keypad([..."0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "⌫"], (k) => {
+      panel.id = k === "⌫" ? panel.id.slice(0, -1) : (panel.id + k).slice(0, 32);
+      shown.textContent = panel.id;
+    });
+    ok.onclick = () => { if (panel.id) step("pin"); };
+  } else if (name === "pin") {
+    title.textContent = `Supervisor ${panel.id}: your PIN`;
+    shown.textContent = "";
+    keypad([..."123456789", "⌫", "0"], (k) => {
+      panel.pin = k === "⌫" ? panel.pin.slice(0, -1) : (panel.pin + k).slice(0, 32);
+      shown.textContent = "•".repeat(panel.pin.length);
+    });
+    ok.onclick = () => { if (panel.pin) step("command"); };
+  } else if (name === "command") {
+    title.textContent = `Supervisor ${panel.id}: which command?`;
+    shown.textContent = "";
+    ok.hidden = true;
+    const offered = [...((model && model.picture && model.picture.commands) || []), "shoe_resync", "void"];
+    choices(offered.map((c) => [c, words(c)]), (c) => { panel.cmd = c; step("seat"); });
+  } else if (name === "seat") {
+    title.textContent = `${words(panel.cmd)}: for which seat?`;
+    ok.hidden = true;
+    const seats = ((model && model.picture && model.picture.seats) || []).map((s) => [s.seat, `Seat ${s.seat}`]);
+    choices([...seats, ["", "No seat"]], (s) => { panel.seat = s === "" ? null : Number(s); step("amount"); });
+  } else if (name === "amount") {
+    document.getElementById("panel").hidden = true;
+    askAmount(`${words(panel.cmd)}${panel.seat ? ` · seat ${panel.seat}` : ""}: amount (none: OK)`, 0, null,
+              (cents) => { panel.amount = cents; document.getElementById("panel").hidden = false; step("confirm"); },
+              true);
+    document.querySelector("#amount [data-key=cancel]").onclick = () => {
+      document.getElementById("amount").hidden = true; closePanel();
+    };
+  } else if (name === "confirm") {
+    title.textContent = "Send this?";
+    const parts = [words(panel.cmd)];
+    if (panel.seat !== null) parts.push(`seat ${panel.seat}`);
+    if (panel.amount !== null) parts.push(money(panel.amount));
+    shown.textContent = parts.join(" · ");
+    shown.dataset.confirm = parts.join(" · ");
+    document.getElementById("panel-body").replaceChildren();
+    ok.textContent = "Send";
+    ok.onclick = send;
+  }
+}
+
+async function send() {
+  const body = {cmd: panel.cmd, supervisor: panel.id, pin: panel.pin};
+  if (panel.seat !== null) body.seat = panel.seat;
+  if (panel.amount !== null) body.amount = panel.amount;
+  clearPin();                            // the PIN goes with this one command and is not kept
+  const reply = await post("/api/command", body);
+  body.pin = "";
+  document.getElementById("panel-ok").textContent = "OK";
+  const out = document.getElementById("panel-reply");
+  out.textContent = reply.ok ? `${words(panel.cmd)}: done` : reply.error;
+  out.className = `reply ${reply.ok ? "ok" : "refused"}`;
+  Object.assign(panel, {cmd: null, seat: null, amount: null});
+  step(reply.ok ? "id" : "pin");
+  if (reply.ok) { panel.id = ""; document.getElementById("panel-shown").textContent = ""; }
+}
+
+document.getElementById("supervisor-open").onclick = () => {
+  closePanel();
+  document.getElementById("panel").hidden = false;
+  step("id");
+};
+document.getElementById("panel-cancel").onclick = closePanel;
+
+follow(draw, lost);

@@ -1,0 +1,199 @@
+"""The screen's web app: the dealer's page, the meter page, the latest model pushed, touches sent on.
+
+Pages (plain HTML, CSS and JavaScript from ``static/``, nothing to build):
+``/`` the dealer's screen, ``/meter`` the players' meter page.
+
+* ``GET /api/model``: what the page draws now (:meth:`ScreenTable.model`).
+* ``GET /api/stream``: Server-Sent Events, one ``model`` each time the table
+  changes. A page is never sent a backlog: when it is slow, it gets the latest
+  model and nothing in between, so a prompt is never lost behind old ones.
+* ``POST /api/act`` ``{"action", "amount"?}``: the control command ``act``.
+* ``POST /api/command`` ``{"cmd", "supervisor", "pin", "seat"?, "amount"?}``: a
+  supervisor's command (one of the picture's ``commands``, ``shoe_resync``, or
+  ``void``, sent as ``act``), with the supervisor's id and PIN as docs/control.md
+  says. The PIN is passed on once and neither logged nor kept.
+* ``POST /api/dismiss`` ``{"key"}``: the dealer dismisses a banner.
+
+Every POST takes JSON only (``Content-Type: application/json``), so another
+page in the browser cannot send one without the browser asking first; as the
+pit monitor's (``controller/pit/monitor/guard.py``), a request whose ``Host``
+is not a loopback name of this server (DNS rebinding) is refused ``421``, one
+whose ``Origin`` is another site's ``403``, and a body is at most 16 KiB. The
+reply of a command is the table's own (``{"ok": ..., "error": ...}``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from controller.pit.monitor.guard import MAX_BODY, foreign_origin, misdirected, server_names
+from controller.pit.monitor.web import sse
+from controller.screen.control import Control
+from controller.screen.table import ScreenTable
+
+STATIC = Path(__file__).with_name("static")
+
+KEEPALIVE = 15.0
+"""Seconds between comment lines on an idle event stream (so a dead page is noticed)."""
+
+SUPERVISOR_EXTRA = ("shoe_resync", "void")
+"""Supervisor commands offered beside the game's own."""
+
+
+class Pages:
+    """Wakes every open page's stream when the table changes."""
+
+    def __init__(self, table: ScreenTable) -> None:
+        self.table = table
+        self.waiting: set[asyncio.Event] = set()
+        self.closing = False
+        table.on_change = self.wake
+
+    def wake(self) -> None:
+        """The table changed: every stream sends the latest model."""
+        for event in self.waiting:
+            event.set()
+
+
+NAMES = server_names("127.0.0.1")
+"""The names the screen answers to: loopback's (any of ``[screen] listen``) and the machine's."""
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Answer only requests for this server's names and from no other site's page."""
+    why = misdirected(request.headers.get("Host"), NAMES)
+    if why is None:
+        why = foreign_origin(request.headers.get("Origin"), request.scheme, request.headers.get("Host"))
+        if why is not None:
+            return web.Response(status=403, text=why)
+        return await handler(request)
+    return web.Response(status=421, text=why)
+
+
+TABLE_KEY = web.AppKey("table", ScreenTable)
+PAGES_KEY = web.AppKey("pages", Pages)
+CONTROL_KEY = web.AppKey("control", Control)
+
+
+async def _file(request: web.Request) -> web.StreamResponse:
+    name = "meter.html" if request.path.rstrip("/") == "/meter" else "screen.html"
+    return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+
+async def _model(request: web.Request) -> web.StreamResponse:
+    return web.json_response(request.app[TABLE_KEY].model())
+
+
+async def _stream(request: web.Request) -> web.StreamResponse:
+    table, pages = request.app[TABLE_KEY], request.app[PAGES_KEY]
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                           "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    await response.prepare(request)
+    woken = asyncio.Event()
+    pages.waiting.add(woken)
+    try:
+        sent = -1
+        while not pages.closing:
+            if table.version != sent:
+                sent = table.version
+                await response.write(sse("model", table.model()))
+                continue
+            woken.clear()
+            try:
+                await asyncio.wait_for(woken.wait(), KEEPALIVE)
+            except TimeoutError:
+                await response.write(b": still here\n\n")
+    except ConnectionResetError:
+        pass
+    finally:
+        pages.waiting.discard(woken)
+    return response
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    if request.content_type != "application/json":
+        raise web.HTTPUnsupportedMediaType(text="send JSON")
+    try:
+        body = await request.json()
+    except ValueError:
+        raise web.HTTPBadRequest(text="send a JSON object") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="send a JSON object")
+    return body
+
+
+def _whole(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise web.HTTPBadRequest(text=f"{name} must be a whole number")
+    return value
+
+
+async def _act(request: web.Request) -> web.StreamResponse:
+    body = await _body(request)
+    action = body.get("action")
+    if not isinstance(action, str) or not action:
+        raise web.HTTPBadRequest(text="act needs an action name")
+    command: dict[str, Any] = {"cmd": "act", "action": action}
+    amount = _whole(body.get("amount"), "amount")
+    if amount is not None:
+        command["amount"] = amount
+    return web.json_response(await request.app[CONTROL_KEY].send(command))
+
+
+async def _command(request: web.Request) -> web.StreamResponse:
+    body = await _body(request)
+    table = request.app[TABLE_KEY]
+    cmd = body.get("cmd")
+    offered = [*((table.state or {}).get("commands") or []), *SUPERVISOR_EXTRA]
+    if cmd not in offered:
+        raise web.HTTPBadRequest(text=f"the table offers no command {cmd!r}")
+    supervisor, pin = body.get("supervisor"), body.get("pin")
+    if not isinstance(supervisor, str) or not isinstance(pin, str):
+        raise web.HTTPBadRequest(text="a supervisor's command needs the supervisor's id and PIN")
+    command: dict[str, Any] = ({"cmd": "act", "action": "void"} if cmd == "void" else {"cmd": cmd})
+    for name in ("seat", "amount"):
+        value = _whole(body.get(name), name)
+        if value is not None:
+            command[name] = value
+    command.update(supervisor=supervisor, pin=pin)
+    return web.json_response(await request.app[CONTROL_KEY].send(command))
+
+
+async def _dismiss(request: web.Request) -> web.StreamResponse:
+    body = await _body(request)
+    if not request.app[TABLE_KEY].dismiss(str(body.get("key"))):
+        return web.json_response({"ok": False, "error": "this banner goes by itself once it is resolved"})
+    return web.json_response({"ok": True})
+
+
+def make_app(table: ScreenTable, control: Control) -> web.Application:
+    """The screen's web app over ``table``, sending commands through ``control``."""
+    app = web.Application(middlewares=[_guard], client_max_size=MAX_BODY)
+    app[TABLE_KEY] = table
+    app[PAGES_KEY] = Pages(table)
+    app[CONTROL_KEY] = control
+    app.router.add_get("/", _file)
+    app.router.add_get("/meter", _file)
+    app.router.add_get("/api/model", _model)
+    app.router.add_get("/api/stream", _stream)
+    app.router.add_post("/api/act", _act)
+    app.router.add_post("/api/command", _command)
+    app.router.add_post("/api/dismiss", _dismiss)
+    app.router.add_static("/static/", STATIC)
+    app.on_shutdown.append(_close_streams)
+    return app
+
+
+async def _close_streams(app: web.Application) -> None:
+    app[PAGES_KEY].closing = True
+    app[PAGES_KEY].wake()

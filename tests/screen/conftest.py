@@ -1,0 +1,239 @@
+"""The dealer screen's tests: ``table-controller screen`` as a subprocess over a real daemon, in Chromium.
+
+The daemon and its simulated boards are :class:`tests.rigs.daemon_rig.TableRig`;
+the screen runs as it is deployed, ``table-controller screen --config`` on the
+table's own configuration, in its own process. The page is driven in Debian's
+headless Chromium (``controller/devkit/browser.py``) by touching its buttons.
+"""
+
+from __future__ import annotations
+
+import json
+import selectors
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.devkit.browser import chromium, missing
+from tests.rigs.daemon_rig import TIMEOUT, TableRig
+
+WAIT = 15.0
+
+
+class Screen:
+    """``table-controller screen --config ... --port 0`` as a subprocess; ``url`` once it listens."""
+
+    def __init__(self, config: Path, log: Path) -> None:
+        self.log = log
+        with open(log, "ab") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "controller.cli", "screen", "--config", str(config), "--port", "0"],
+                stdout=subprocess.PIPE, stderr=err)
+        assert self.proc.stdout is not None
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.proc.stdout, selectors.EVENT_READ)
+            if not selector.select(20):
+                raise AssertionError(f"the screen printed nothing; log:\n{self.log_text()}")
+        line = self.proc.stdout.readline().decode()
+        if not line:
+            raise AssertionError(f"the screen ended ({self.proc.wait()}); log:\n{self.log_text()}")
+        self.url = line.split("serving ", 1)[1].split(" ", 1)[0]
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:]
+
+    def model(self) -> dict[str, Any]:
+        """What the page draws now, as the server has it."""
+        with urllib.request.urlopen(self.url + "api/model", timeout=5) as reply:
+            found: dict[str, Any] = json.loads(reply.read())
+            return found
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
+        return self.proc.returncode
+
+
+class Station:
+    """A table (daemon, boards), its screen, and Chromium showing the screen."""
+
+    def __init__(self, rig: TableRig, screen: Screen, browser: Any) -> None:
+        self.rig = rig
+        self.screen = screen
+        self.browser = browser
+
+    def open(self, path: str = "") -> None:
+        self.browser.get(self.screen.url + path)
+
+    def page(self, script: str, *args: Any) -> Any:
+        return self.browser.execute_script(script, *args)
+
+    def until(self, what: str, check: Callable[[], Any], timeout: float = WAIT) -> Any:
+        """Wait until ``check()`` is truthy; fail saying ``what`` and the screen's log."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = check()
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the page never showed {what}\n--- screen log ---\n"
+                                     f"{self.screen.log_text()}\n--- daemon log ---\n"
+                                     f"{self.rig.log_text()[-3000:]}")
+            time.sleep(0.03)
+
+    def caught_up(self) -> dict[str, Any]:
+        """The table's state once the page draws the picture of its last event, and every picture
+        published since (the page's seq is the table's and its instruction the table's)."""
+        table = self.rig.pit.control({"cmd": "state"})
+        state = table["state"]
+
+        def drawn() -> bool:
+            shown = self.page("return [document.body.dataset.seq, "
+                              "document.getElementById('instruction').textContent, "
+                              "[...document.querySelectorAll('#actions [data-action]')]"
+                              ".map(b => b.dataset.action)]")
+            return bool(shown[0] == str(table["seq"]) and shown[1] == state["instruction"]
+                        and shown[2] == [a["name"] for a in state["actions"]])
+        self.until(f"seq {table['seq']}: {state['instruction']!r}", drawn)
+        return dict(state)
+
+    def check(self) -> dict[str, Any]:
+        """The page once caught up, against the table's state: seats in turn, cards, totals, stacks,
+        bets, the dealer's hand, pots and the action buttons. Returns the table's state."""
+        state = self.caught_up()
+        shown = self.page("""
+            const seats = {};
+            for (const s of document.querySelectorAll('#seats .seat')) {
+              seats[s.dataset.seat] = {
+                in_turn: s.classList.contains('in-turn'),
+                cards: [...s.querySelectorAll('.hand .card')].map(c => c.dataset.card),
+                stack: s.querySelector('.stack') ? Number(s.querySelector('.stack').dataset.stack) : null,
+                bets: Object.fromEntries([...s.querySelectorAll('.spot')].filter(x => x.dataset.bet !== '0')
+                                         .map(x => [x.dataset.spot, Number(x.dataset.bet)])),
+              };
+            }
+            return {seats, dealer: [...document.querySelectorAll('#dealer .card')].map(c => c.dataset.card),
+                    pots: document.querySelectorAll('#dealer .pot').length,
+                    notice: document.getElementById('notice').textContent};
+        """)
+        for seat in state["seats"]:
+            drawn = shown["seats"][str(seat["seat"])]
+            cards = [c if c is not None else "down" for h in seat["hands"] for c in h["cards"]]
+            assert drawn["in_turn"] == seat["in_turn"], (seat, drawn)
+            assert drawn["cards"] == cards, (seat, drawn)
+            assert drawn["stack"] == seat.get("stack"), (seat, drawn)
+            assert drawn["bets"] == {k: v for k, v in seat["bets"].items() if v}, (seat, drawn)
+        assert shown["dealer"] == [c if c is not None else "down" for c in state["dealer"]["cards"]]
+        assert shown["pots"] == len(state["pots"])
+        return state
+
+    def touch(self, action: str) -> None:
+        """Touch the action's button (it must be on the page)."""
+        self.until(f"a {action!r} button", lambda: self.page(
+            "return !!document.querySelector(`#actions [data-action='${arguments[0]}']`)", action))
+        self.page("document.querySelector(`#actions [data-action='${arguments[0]}']`).click()", action)
+
+    def step(self, action: str) -> dict[str, Any]:
+        """Touch an action's button, wait until the table took it (its seq moved on), and check the
+        page against the table's state, which is returned."""
+        before = self.rig.pit.control({"cmd": "state"})["seq"]
+        self.touch(action)
+        self.until(f"{action!r} taken by the table",
+                   lambda: self.rig.pit.control({"cmd": "state"})["seq"] > before)
+        return self.check()
+
+    def supervisor(self, who: str, pin: str, cmd: str, seat: int | None, dollars: str) -> str:
+        """Open the supervisor panel, type the id and PIN on its keypads, choose the command, the
+        seat and the amount (``""``: none), check the confirmation and send; the panel's reply."""
+        if self.page("return document.getElementById('panel').hidden"):
+            self.key("#supervisor-open")
+            for key in who:
+                self.key(f"#panel-body [data-key='{key}']")
+            self.key("#panel-ok")
+        for key in pin:
+            self.key(f"#panel-body [data-key='{key}']")
+        assert pin not in self.page("return document.body.innerHTML")      # only dots are shown
+        assert self.page("return document.getElementById('panel-shown').textContent") == "\u2022" * len(pin)
+        self.key("#panel-ok")
+        self.key(f"#panel-body [data-choice='{cmd}']")
+        self.key(f"#panel-body [data-choice='{seat if seat is not None else ''}']")
+        self.type_amount(dollars)
+        confirm = self.page("return document.getElementById('panel-shown').textContent")
+        assert confirm.startswith(cmd.replace("_", " ")) and (seat is None or f"seat {seat}" in confirm)
+        assert not dollars or f"${dollars}" in confirm.replace(",", ""), confirm
+        self.page("document.getElementById('panel-reply').textContent = ''")
+        self.key("#panel-ok")
+        reply: str = self.until("the supervisor command's reply", lambda: self.page(
+            "return document.getElementById('panel-reply').textContent"))
+        assert pin not in self.page("return document.body.innerHTML")
+        return reply
+
+    def key(self, selector: str) -> None:
+        """Touch a key of a keypad or panel."""
+        self.until(f"the key {selector}", lambda: self.page(
+            "const k = document.querySelector(arguments[0]); return !!k && k.offsetParent !== null",
+            selector))
+        self.page("document.querySelector(arguments[0]).click()", selector)
+
+    def type_amount(self, dollars: str) -> None:
+        """Type an amount in dollars on the open amount keypad and touch OK."""
+        for digit in dollars:
+            self.key(f"#amount [data-digit='{digit}']")
+        self.key("#amount [data-key=ok]")
+
+    def screenshot(self, path: Path, width: int, height: int) -> None:
+        self.browser.set_window_size(width, height)
+        time.sleep(0.3)
+        inner = self.page("return [window.innerWidth, window.innerHeight]")
+        self.browser.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+        time.sleep(0.3)
+        self.browser.save_screenshot(str(path))
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Headless Chromium (one per test module, with a fresh profile) at 1280x800."""
+    why = missing()
+    if why is not None:
+        pytest.skip(f"no headless Chromium: {why}")
+    try:
+        driver = chromium(tmp_path_factory.mktemp("chromium-profile"), width=1280, height=800)
+    except Exception as exc:  # selenium's own errors: the browser would not start here
+        pytest.skip(f"headless Chromium did not start: {str(exc).splitlines()[0]}")
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def station_for(folder: Path, browser: Any, **config: Any) -> Iterator[Station]:
+    """A started table with ``config`` (as :class:`TableRig` takes it), its screen and the browser."""
+    rig = TableRig(folder, **config)
+    screen = None
+    try:
+        rig.start()
+        screen = Screen(rig.config, folder / "screen.log")
+        station = Station(rig, screen, browser)
+        station.open()
+        yield station
+    finally:
+        if screen is not None:
+            screen.stop()
+        rig.close()
+
+
+__all__ = ["TIMEOUT", "Screen", "Station", "station_for"]

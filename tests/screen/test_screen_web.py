@@ -1,0 +1,110 @@
+"""The screen's web app without a browser: what a touch sends to a real ZeroMQ control socket, the
+supervisor's commands it lets through and those it refuses, and the model of a picture."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import zmq
+import zmq.asyncio
+from aiohttp.test_utils import TestClient, TestServer
+
+from controller.screen.control import Control
+from controller.screen.table import ScreenTable
+from controller.screen.web import make_app
+from tests.rigs.daemon_rig import free_ports
+
+PICTURE: dict[str, Any] = {
+    "table": "T07", "commands": ["buy_in"], "alerts": [
+        {"seq": 3, "hand": None, "code": "device_offline", "severity": "warning", "message": "rfid off",
+         "device": "rfid"},
+        {"seq": 4, "hand": None, "code": "counterfeit_chip", "severity": "critical",
+         "message": "seat 2 main: chip 00000000000000aa is not in the registry", "seat": 2, "spot": "main"},
+        {"seq": 5, "hand": None, "code": "new_code", "severity": "info", "message": "something new"}],
+    "devices": {"rfid": {"online": False}},
+    "results": [{"seat": 2, "spot": "main", "hand_index": 0, "wager": 1000, "payout": 1500}],
+    "live": {"2": {"main": 2000}},
+}
+
+
+class Table:
+    """A REP socket answering ok, keeping every request."""
+
+    def __init__(self, context: zmq.asyncio.Context) -> None:
+        self.endpoint = f"tcp://127.0.0.1:{free_ports(1)[0]}"
+        self.rep = context.socket(zmq.REP)
+        self.rep.bind(self.endpoint)
+        self.requests: list[dict[str, Any]] = []
+        self.task = asyncio.create_task(self.serve())
+
+    async def serve(self) -> None:
+        while True:
+            request = json.loads(await self.rep.recv())
+            self.requests.append(request)
+            await self.rep.send(json.dumps({"ok": True}).encode())
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[TestClient[Any, Any], Table, ScreenTable]]:
+    context = zmq.asyncio.Context()
+    table = Table(context)
+    screen = ScreenTable("T07", (2500, 500))
+    screen.epoch = "E1"
+    screen.state = PICTURE
+    client = TestClient(TestServer(make_app(screen, Control(table.endpoint, context))))
+    await client.start_server()
+    try:
+        yield client, table, screen
+    finally:
+        await client.close()
+        table.task.cancel()
+        table.rep.close(linger=0)
+        context.destroy(linger=0)
+
+
+async def test_touches_and_supervisor_commands_reach_the_control_socket_as_documented(
+        served: tuple[TestClient[Any, Any], Table, ScreenTable]) -> None:
+    client, table, _ = served
+    touched = await client.post("/api/act", json={"action": "turn_up", "amount": 2})
+    assert await touched.json() == {"ok": True}
+    reply = await client.post("/api/command", json={"cmd": "buy_in", "seat": 3, "amount": 20000,
+                                                    "supervisor": "S101", "pin": "4321"})
+    assert await reply.json() == {"ok": True}
+    await client.post("/api/command", json={"cmd": "void", "supervisor": "S101", "pin": "4321"})
+    assert table.requests == [
+        {"cmd": "act", "action": "turn_up", "amount": 2},
+        {"cmd": "buy_in", "seat": 3, "amount": 20000, "supervisor": "S101", "pin": "4321"},
+        {"cmd": "act", "action": "void", "supervisor": "S101", "pin": "4321"}]
+
+    offered = await client.post("/api/command", json={"cmd": "format_disk", "supervisor": "S", "pin": "1"})
+    assert offered.status == 400 and "no command 'format_disk'" in await offered.text()
+    no_pin = await client.post("/api/command", json={"cmd": "buy_in", "supervisor": "S101"})
+    assert no_pin.status == 400
+    form = await client.post("/api/act", data="action=deal")
+    assert form.status == 415                          # JSON only: no form from another page
+    assert len(table.requests) == 3
+
+
+async def test_the_model_says_what_to_do_and_what_to_pay(
+        served: tuple[TestClient[Any, Any], Table, ScreenTable]) -> None:
+    client, _, screen = served
+    model = await (await client.get("/api/model")).json()
+    banners = {b["key"]: b for b in model["banners"]}
+    assert list(banners) == ["E1:4", "E1:3", "E1:5"]                  # most severe first
+    assert banners["E1:4"]["todo"].startswith("Remove the chip from seat 2 main")
+    assert "not in the registry" in banners["E1:4"]["message"]
+    assert banners["E1:3"]["dismissable"] is False                    # goes when the reader is back
+    assert banners["E1:5"]["todo"] == "something new"                  # an unknown code: its message
+    assert [(p["state"], p["to_pay"], p["chips"]) for p in model["payouts"]] == [("short", 500, [[500, 1]])]
+
+    refused = await (await client.post("/api/dismiss", json={"key": "E1:3"})).json()
+    assert refused["ok"] is False
+    assert (await (await client.post("/api/dismiss", json={"key": "E1:4"})).json())["ok"] is True
+    screen.state = {**PICTURE, "devices": {"rfid": {"online": True}}}
+    screen.changed()
+    model = await (await client.get("/api/model")).json()
+    assert [b["key"] for b in model["banners"]] == ["E1:5"]
