@@ -111,8 +111,8 @@ class Daemon:
         self.mark_sync_due = False
         """Whether :meth:`sync_mark` is already called for on the loop."""
         self.pit: PitServer | None = None
-        self.last_picture: dict[str, Any] | None = None
-        """The table's picture as last published in ``table.view``."""
+        self.last_picture: tuple[int, dict[str, Any]] | None = None
+        """The seq and the picture last published in ``table.view``."""
         self.boards: list[BoardDriver] = []
         """The drivers of the configured boards (``[devices]``), once started."""
         self.panel: DealerPanel | None = None
@@ -331,18 +331,19 @@ class Daemon:
             board.light_spots(spots)
 
     def publish_picture(self, picture: dict[str, Any]) -> None:
-        """Publish ``table.view`` with the table's picture when it differs from the last one sent
-        (docs/pit-events.md, "The table's picture"). Like a heartbeat it takes no seq of its own
-        (it carries the seq of the last event it reflects) and is neither journaled nor replayed:
-        it is drawn from what the journal holds and from what the boards say live."""
-        if self.pit is None or picture == self.last_picture:
-            return
+        """Publish ``table.view`` with the table's picture after every step and whenever it differs
+        from the last one sent (docs/pit-events.md, "The table's picture"), so that a consumer
+        always has the picture of the last event it took. Like a heartbeat it takes no seq of its
+        own (it carries the seq of the last event it reflects) and is neither journaled nor
+        replayed: it is drawn from what the journal holds and from what the boards say live."""
         state = self.table.state
+        if self.pit is None or (state.seq, picture) == self.last_picture:
+            return
         topic, body = encode_event(self.config.table_id, state.seq, now_timestamp(), VIEW_TYPE,
                                    state.hand_no if state.in_hand else None, picture,
                                    epoch=self.start.epoch)
         self.pit.publish(topic, body)
-        self.last_picture = picture
+        self.last_picture = (state.seq, picture)
 
     def save_checkpoint(self) -> None:
         """Write a checkpoint between hands, every :data:`checkpoint.EVERY` events."""

@@ -36,9 +36,9 @@ from aiohttp import web
 from controller.devkit.pit_table import EnvelopeTable
 from controller.games.parts.totals import total_of
 from controller.pit.follow.aio import Follower
+from controller.pit.follow.sources import TableSource
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.tables import TableSource
 from controller.pit.monitor.web import make_app
 
 RANKS = "A23456789TJQK"

@@ -20,7 +20,7 @@ import zmq.asyncio
 
 from controller.config.loader import ConfigError
 from controller.pit.follow.aio import Follower
-from controller.pit.monitor.tables import TablesError
+from controller.pit.follow.sources import TablesError
 from controller.screen.control import Control
 from controller.screen.settings import ScreenSettings, load_settings
 from controller.screen.table import ScreenTable

@@ -14,7 +14,7 @@ from typing import Any
 import zmq
 import zmq.asyncio
 
-from controller.pit.monitor.tables import Curve
+from controller.pit.follow.sources import Curve
 
 TIMEOUT = 3.0
 """Seconds a command may wait for the table's reply."""

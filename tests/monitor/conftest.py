@@ -8,7 +8,6 @@ otherwise the tests that need them skip and say why.
 
 from __future__ import annotations
 
-import selectors
 import signal
 import subprocess
 import sys
@@ -20,7 +19,8 @@ import pytest
 
 from controller.devkit.browser import chromium, missing
 from controller.devkit.postgres import PostgresUnavailable, postgres_server
-from controller.pit.monitor.tables import TableSource
+from controller.pit.follow.sources import TableSource
+from tests.rigs.served import Served
 
 
 @pytest.fixture(scope="session")
@@ -59,30 +59,16 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         driver.quit()
 
 
-class Monitor:
+class Monitor(Served):
     """``pit-monitor serve|record ...`` as a subprocess; ``url`` once a ``serve`` is listening."""
+
+    what = "pit-monitor"
 
     def __init__(self, command: str, sources: list[TableSource], *options: str, log: Path) -> None:
         tables = [f"--table={s.name}={s.publish},{s.sync}" for s in sources]
-        self.log = log
-        with open(log, "ab") as err:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "controller.pit.monitor.cli", command, *tables, *options],
-                stdout=subprocess.PIPE, stderr=err, cwd=log.parent)
-        assert self.proc.stdout is not None
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.proc.stdout, selectors.EVENT_READ)
-            if not selector.select(20):
-                raise AssertionError(f"pit-monitor printed nothing; log:\n{self.log_text()}")
-        line = self.proc.stdout.readline().decode()
-        if not line:
-            raise AssertionError(f"pit-monitor ended ({self.proc.wait()}); log:\n{self.log_text()}")
-        self.first_line = line
-        """What the monitor printed first (``serve``: where it serves, for how many tables)."""
-        self.url = line.split("serving ", 1)[1].split(" ", 1)[0] if command == "serve" else ""
-
-    def log_text(self) -> str:
-        return self.log.read_text(errors="replace")[-3000:]
+        super().__init__([sys.executable, "-m", "controller.pit.monitor.cli", command, *tables, *options],
+                         log, cwd=log.parent)
+        self.url = self.served_url if command == "serve" else ""
 
     def kill(self) -> None:
         """SIGKILL, as a crash."""

@@ -31,9 +31,9 @@ from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Limits
 from controller.pit.follow.aio import Follower
+from controller.pit.follow.sources import TableSource
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import SKIPPED, Floor, TableModel
-from controller.pit.monitor.tables import TableSource
 from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state, table_picture
 from drivers.inputs import DeviceOffline, DeviceOnline, RejectedChip

@@ -55,14 +55,22 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FloorRig]:
 
 
 def wait(driver: Any, condition: Callable[[Any], Any], what: str, floor: FloorRig) -> Any:
-    from selenium.common.exceptions import TimeoutException
+    """``condition`` once it holds; an element redrawn under it (stale) or not there yet is tried again."""
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 
     try:
-        return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(condition)
+        return WebDriverWait(driver, WAIT, poll_frequency=0.05,
+                             ignored_exceptions=(StaleElementReferenceException, IndexError)).until(condition)
     except TimeoutException:
         raise AssertionError(f"the page did not show {what} within {WAIT} s; monitor log:\n"
                              f"{floor.monitor.log_text()}") from None
+
+
+def click(element: Any) -> bool:
+    """Click ``element``; True once done (for :func:`wait`, which tries again if it was redrawn)."""
+    element.click()
+    return True
 
 
 def tile(driver: Any, name: str) -> Any:
@@ -126,13 +134,12 @@ def test_an_alert_is_shown_with_its_seat_until_a_pit_boss_acknowledges_it(
     floor.t08.bet(2, "main", ["ffffffffffffffff", 500])       # a counterfeit chip at seat 2
     wait(browser, lambda d: css(tile(d, "T08"), ".alert.critical[data-code='counterfeit_chip']"),
          "the alert", floor)
-    assert tile(browser, "T08").get_attribute("data-worst") == "critical"
-    alert = css(tile(browser, "T08"), ".alert")[0]
-    assert "seat 2 main" in alert.text
-    css(alert, "button.ack")[0].click()                       # no name yet: nothing is sent
-    assert "wanted" in browser.find_element("id", "who").get_attribute("class")
+    wait(browser, lambda d: tile(d, "T08").get_attribute("data-worst") == "critical", "critical", floor)
+    wait(browser, lambda d: "seat 2 main" in css(tile(d, "T08"), ".alert")[0].text, "its seat", floor)
+    wait(browser, lambda d: click(css(tile(d, "T08"), ".alert button.ack")[0]), "ack", floor)
+    assert "wanted" in browser.find_element("id", "who").get_attribute("class")   # no name: not sent
     browser.find_element("id", "who").send_keys("Pat Boss")
-    css(tile(browser, "T08"), "button.ack")[0].click()
+    wait(browser, lambda d: click(css(tile(d, "T08"), "button.ack")[0]), "ack with a name", floor)
     wait(browser, lambda d: not css(tile(d, "T08"), ".alert"), "the alert gone once acknowledged", floor)
 
     with urllib.request.urlopen(floor.monitor.url + "api/acks") as reply:

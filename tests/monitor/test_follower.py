@@ -21,7 +21,7 @@ import zmq.auth
 from controller.devkit.pit_table import EnvelopeTable
 from controller.pit.follow.aio import Follower
 from controller.pit.follow.core import Position
-from controller.pit.monitor.tables import TableSource
+from controller.pit.follow.sources import TableSource
 from controller.pit.server import CurveKeys
 
 WAIT = 10.0

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import zmq.auth
 
+from controller.pit.follow.sources import TablesError, TableSource, load_sources
 from controller.pit.monitor.cli import main
-from controller.pit.monitor.tables import TablesError, TableSource, load_sources
 from controller.security.supervisor_pins import hash_pin
 from tests.monitor.conftest import Monitor
 

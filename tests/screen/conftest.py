@@ -9,7 +9,6 @@ headless Chromium (``controller/devkit/browser.py``) by touching its buttons.
 from __future__ import annotations
 
 import json
-import selectors
 import signal
 import subprocess
 import sys
@@ -23,31 +22,20 @@ import pytest
 
 from controller.devkit.browser import chromium, missing
 from tests.rigs.daemon_rig import TIMEOUT, TableRig
+from tests.rigs.served import Served
 
 WAIT = 15.0
 
 
-class Screen:
+class Screen(Served):
     """``table-controller screen --config ... --port 0`` as a subprocess; ``url`` once it listens."""
 
-    def __init__(self, config: Path, log: Path) -> None:
-        self.log = log
-        with open(log, "ab") as err:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "controller.cli", "screen", "--config", str(config), "--port", "0"],
-                stdout=subprocess.PIPE, stderr=err)
-        assert self.proc.stdout is not None
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.proc.stdout, selectors.EVENT_READ)
-            if not selector.select(20):
-                raise AssertionError(f"the screen printed nothing; log:\n{self.log_text()}")
-        line = self.proc.stdout.readline().decode()
-        if not line:
-            raise AssertionError(f"the screen ended ({self.proc.wait()}); log:\n{self.log_text()}")
-        self.url = line.split("serving ", 1)[1].split(" ", 1)[0]
+    what = "the screen"
 
-    def log_text(self) -> str:
-        return self.log.read_text(errors="replace")[-3000:]
+    def __init__(self, config: Path, log: Path) -> None:
+        super().__init__([sys.executable, "-m", "controller.cli", "screen", "--config", str(config),
+                          "--port", "0"], log)
+        self.url = self.served_url
 
     def model(self) -> dict[str, Any]:
         """What the page draws now, as the server has it."""

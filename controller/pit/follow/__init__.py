@@ -8,5 +8,7 @@
   pit monitor, the recorder, the dealer screen);
 * :mod:`controller.pit.follow.blocking`: :class:`~controller.pit.follow.blocking.PitClient`,
   blocking with timeouts (tools, tests, the demo, benchmarks);
-* :mod:`controller.pit.follow.picture`: the table's state as the stream draws it.
+* :mod:`controller.pit.follow.picture`: the table's state as the stream draws it;
+* :mod:`controller.pit.follow.sources`: where each table publishes (``--table`` arguments, a
+  floor file, CURVE keys).
 """

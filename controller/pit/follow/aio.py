@@ -30,7 +30,7 @@ import zmq.asyncio
 import zmq.backend
 
 from controller.pit.follow.core import HISTORY, Position, SyncError, Tracker
-from controller.pit.monitor.tables import TableSource
+from controller.pit.follow.sources import TableSource
 
 log = logging.getLogger(__name__)
 

@@ -29,13 +29,13 @@ import zmq
 import zmq.asyncio
 
 from controller.pit.follow.aio import SILENCE, Follower
+from controller.pit.follow.sources import TablesError, TableSource, load_sources
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.guard import server_names
 from controller.pit.monitor.recorder import Recorder
 from controller.pit.monitor.report import TYPES, as_csv, as_json, as_text, bound, rate
 from controller.pit.monitor.store import open_store
-from controller.pit.monitor.tables import TablesError, TableSource, load_sources
 
 log = logging.getLogger("pit-monitor")
 

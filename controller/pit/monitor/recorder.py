@@ -20,8 +20,8 @@ from typing import Any
 import zmq.asyncio
 
 from controller.pit.follow.aio import SILENCE, Follower
+from controller.pit.follow.sources import TableSource
 from controller.pit.monitor.store import Row, Store
-from controller.pit.monitor.tables import TableSource
 
 log = logging.getLogger(__name__)
 

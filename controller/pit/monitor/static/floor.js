@@ -50,7 +50,11 @@ function showTile(tile, count = true) {
   section.dataset.alerts = tile.alerts.length;
   const worst = tile.alerts.length ? tile.alerts[0].severity : "none";
   section.dataset.worst = worst;
-  section.innerHTML = tileHtml(tile);
+  const html = tileHtml(tile);
+  if (section.drawn !== html) {          // a tile that did not change keeps its elements (and clicks)
+    section.innerHTML = html;
+    section.drawn = html;
+  }
   if (count) summary();
 }
 

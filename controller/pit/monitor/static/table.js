@@ -117,7 +117,7 @@ function show(view) {
   document.getElementById("summary").innerHTML =
     `${esc(view.game || "")} &middot; ${hand} &middot; ${esc(view.phase || "")} &middot; ` +
     `in play ${money(view.wagers)} ${linkHtml(view.link)}`;
-  detail.innerHTML =
+  const html =
     `<section class="panel table-info"><div>${devicesHtml(state.devices)}</div><div>${shoe}${limits}</div>` +
     sessionHtml(view) +
     (view.link.state !== "live" && view.link.reason ? `<div class="reason">${esc(view.link.reason)}</div>` : "") +
@@ -130,6 +130,10 @@ function show(view) {
     `<section class="panel"><h2>Last hands, step by step</h2>${handsHtml(view.hands)}</section>` +
     `<section class="panel"><h2>Table</h2><ol class="table-log">${view.table_log.map((s) =>
       `<li><span class="seq">${s.seq}</span> <span class="time">${clock(s.ts)}</span> ${esc(s.text)}</li>`).join("")}</ol></section>`;
+  if (detail.drawn !== html) {           // an unchanged view keeps its elements (and the acks' clicks)
+    detail.innerHTML = html;
+    detail.drawn = html;
+  }
 }
 
 follow(`/api/stream?table=${encodeURIComponent(name)}`, {detail: show});

@@ -1,4 +1,5 @@
-"""Which tables the monitor follows: ``--table NAME=PUBLISH[,SYNC]`` arguments and a TOML file.
+"""Where a table publishes, for every consumer that follows one (the pit monitor, the recorder, the
+dealer screen): ``--table NAME=PUBLISH[,SYNC]`` arguments and a TOML file.
 
 A table is named by its table id (the prefix of its topics). Its sync address
 is the publish port + 1 unless given. With CURVE, the monitor needs its own
