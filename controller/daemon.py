@@ -17,6 +17,7 @@ watchdog from the loop (:mod:`controller.service`).
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -159,6 +160,9 @@ class Daemon:
         boards_checked = loop.call_later(max(board.link.offline_after for board in self.boards),
                                          self.check_boards)
         self.ticking = loop.call_later(TICK, self.tick)
+        # What start-up made (the replayed journal, the modules) lives as long as the daemon: out of
+        # the collector's sight, so that no full collection walks it in the middle of a hand.
+        gc.freeze()
         self.systemd.ready(loop, table_status(self.table))
         log.info("table %s running %s", config.table_id, config.game)
         try:
