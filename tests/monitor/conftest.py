@@ -9,7 +9,6 @@ otherwise the tests that need them skip and say why.
 from __future__ import annotations
 
 import signal
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,19 +73,6 @@ class Monitor(Served):
         """SIGKILL, as a crash."""
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
-
-    def stop(self) -> int:
-        """SIGTERM and wait; the exit status."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        assert self.proc.stdout is not None
-        self.proc.stdout.close()
-        return self.proc.returncode
 
 
 def sources_of(*rigs: Any) -> list[TableSource]:

@@ -41,3 +41,16 @@ class Served:
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")[-3000:]
+
+    def stop(self) -> int:
+        """SIGTERM and wait (SIGKILL after 15 s); the exit status."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
+        return self.proc.returncode

@@ -9,8 +9,6 @@ headless Chromium (``controller/devkit/browser.py``) by touching its buttons.
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
 import sys
 import time
 import urllib.request
@@ -42,18 +40,6 @@ class Screen(Served):
         with urllib.request.urlopen(self.url + "api/model", timeout=5) as reply:
             found: dict[str, Any] = json.loads(reply.read())
             return found
-
-    def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        assert self.proc.stdout is not None
-        self.proc.stdout.close()
-        return self.proc.returncode
 
 
 class Station:
