@@ -389,7 +389,7 @@ class Daemon:
             if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
                 return {"ok": False, "error": "amount must be a whole number of cents"}
             reason = self.press(name, amount, physical=cmd == "press")
-            return {"ok": True} if reason is None else {"ok": False, "error": reason}
+            return self.answer(reason)
         if cmd == "links":
             return {"ok": True, "links": {
                 driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
@@ -409,11 +409,11 @@ class Daemon:
                                               "the supervisor's id and PIN"}
             reason = self.table.resync_shoe(supervisor)
             self.refresh()
-            return {"ok": True} if reason is None else {"ok": False, "error": reason}
+            return self.answer(reason)
         if isinstance(cmd, str) and cmd in self.table.game.commands:
             # After the daemon's own commands, which a game cannot hide.
             reason = self.guarded(lambda: self.table.command(cmd, request), f"running {cmd}", "command")
-            return {"ok": True} if reason is None else {"ok": False, "error": reason}
+            return self.answer(reason)
         return {"ok": False, "error": f"unknown command {str(cmd)[:40]!r}"}
 
     @staticmethod
