@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from controller.devkit.browser import chromium, missing
 from controller.devkit.postgres import PostgresUnavailable, postgres_server
 from controller.pit.follow.sources import TableSource
+from tests.rigs.browser import headless_chromium
 from tests.rigs.served import Served
 
 
@@ -45,17 +45,8 @@ def pg_url(postgres: str) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Headless Chromium (one per test module, with a fresh profile)."""
-    why = missing()
-    if why is not None:
-        pytest.skip(f"no headless Chromium: {why}")
-    try:
-        driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
-    except Exception as exc:  # selenium's own errors: the browser would not start here
-        pytest.skip(f"headless Chromium did not start: {str(exc).splitlines()[0]}")
-    try:
+    with headless_chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 class Monitor(Served):

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from controller.devkit.browser import chromium, missing
+from tests.rigs.browser import headless_chromium
 from tests.rigs.daemon_rig import TIMEOUT, TableRig
 from tests.rigs.served import Served
 
@@ -181,17 +181,8 @@ class Station:
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Headless Chromium (one per test module, with a fresh profile) at 1280x800."""
-    why = missing()
-    if why is not None:
-        pytest.skip(f"no headless Chromium: {why}")
-    try:
-        driver = chromium(tmp_path_factory.mktemp("chromium-profile"), width=1280, height=800)
-    except Exception as exc:  # selenium's own errors: the browser would not start here
-        pytest.skip(f"headless Chromium did not start: {str(exc).splitlines()[0]}")
-    try:
+    with headless_chromium(tmp_path_factory.mktemp("chromium-profile"), width=1280, height=800) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def station_for(folder: Path, browser: Any, **config: Any) -> Iterator[Station]:
