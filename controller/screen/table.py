@@ -1,8 +1,10 @@
 """The table as the screen knows it: the last picture, the link, the banners dismissed, the hits.
 
 :class:`ScreenTable` is the follower's listener (``controller/pit/follow/
-aio.py``): every snapshot and every ``table.view`` replaces the picture
-whole, so the page always draws the latest one, however fast they come. From
+aio.py``): the picture is kept by the client library's one reducer
+(:class:`~controller.pit.follow.picture.TablePicture`): every snapshot and
+every ``table.view`` replaces it whole, so the page always draws the latest
+one, however fast they come. From
 the events it keeps only what the picture does not hold: the progressive hits
 for the meter page and the ``progressive.paid`` that resolve a jackpot's
 banner. :meth:`model` is what the page draws.
@@ -15,6 +17,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from controller.pit.follow.picture import TablePicture
 from controller.screen.advice import banners
 from controller.screen.payouts import payout_checks
 
@@ -31,9 +34,8 @@ class ScreenTable:
     def __init__(self, name: str, denominations: tuple[int, ...]) -> None:
         self.name = name
         self.denominations = denominations
-        self.state: dict[str, Any] | None = None
+        self.drawn = TablePicture()
         """The last picture (the snapshot's state or a ``table.view``'s data)."""
-        self.seq = 0
         self.epoch = ""
         self.link_state = {"state": "connecting", "reason": ""}
         self.dismissed: set[str] = set()
@@ -57,16 +59,19 @@ class ScreenTable:
         self.epoch = follower.epoch
         self.paid.clear()
         self.hits.clear()
-        self._take(snapshot["seq"], snapshot["state"])
+        self.drawn.restart(snapshot)
+        self.changed()
 
     def refreshed(self, follower: Any, snapshot: dict[str, Any]) -> None:
         """A newer snapshot of the same sequence."""
-        self._take(snapshot["seq"], snapshot["state"])
+        self.drawn.snapshot(snapshot)
+        self.changed()
 
     def event(self, follower: Any, message: dict[str, Any], topic: bytes, body: bytes, live: bool) -> None:
         """Keep the progressive hits and payments; the picture that follows draws the rest."""
         data = message.get("data") or {}
-        if message["seq"] > self.seq and not self._watching:
+        self.drawn.event(message)
+        if self.drawn.stale and not self._watching:
             self._watching = True
             asyncio.get_running_loop().call_later(PICTURE_WAIT, self._picture_due, follower)
         if message.get("type") == "progressive.hit":
@@ -79,7 +84,8 @@ class ScreenTable:
 
     def picture(self, follower: Any, message: dict[str, Any]) -> None:
         """The table's latest picture."""
-        self._take(message["seq"], message["data"])
+        self.drawn.view(message)
+        self.changed()
 
     def link(self, follower: Any) -> None:
         """The link to the table changed (``live``, ``silent``, ``error``, ``connecting``)."""
@@ -88,12 +94,13 @@ class ScreenTable:
 
     def _picture_due(self, follower: Any) -> None:
         self._watching = False
-        if self.seq < follower.last_seq:
+        if self.drawn.stale:
             follower.refresh()
 
-    def _take(self, seq: int, state: dict[str, Any]) -> None:
-        self.seq, self.state = seq, state
-        self.changed()
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The last picture, None before the first."""
+        return self.drawn.state
 
     # -- the page -------------------------------------------------------------------------------
 
@@ -117,7 +124,7 @@ class ScreenTable:
         denominations = tuple(chips) if isinstance(chips, list) and chips else self.denominations
         model = {
             "table": self.name,
-            "seq": self.seq,
+            "seq": self.drawn.seq,
             "link": self.link_state,
             "ready": picture is not None and self.link_state["state"] == "live",
             "picture": picture,

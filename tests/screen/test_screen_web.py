@@ -54,7 +54,7 @@ async def served() -> AsyncIterator[tuple[TestClient[Any, Any], Table, ScreenTab
     table = Table(context)
     screen = ScreenTable("T07", (2500, 500))
     screen.epoch = "E1"
-    screen.state = PICTURE
+    screen.picture(None, {"seq": 1, "data": PICTURE})
     client = TestClient(TestServer(make_app(screen, Control(table.endpoint, context))))
     await client.start_server()
     try:
@@ -104,7 +104,6 @@ async def test_the_model_says_what_to_do_and_what_to_pay(
     refused = await (await client.post("/api/dismiss", json={"key": "E1:3"})).json()
     assert refused["ok"] is False
     assert (await (await client.post("/api/dismiss", json={"key": "E1:4"})).json())["ok"] is True
-    screen.state = {**PICTURE, "devices": {"rfid": {"online": True}}}
-    screen.changed()
+    screen.picture(None, {"seq": 1, "data": {**PICTURE, "devices": {"rfid": {"online": True}}}})
     model = await (await client.get("/api/model")).json()
     assert [b["key"] for b in model["banners"]] == ["E1:5"]
