@@ -1,0 +1,4 @@
+"""Rated play and shift figures: what each wager is worth to the house, and what a player or a table did.
+
+``edges``: each wager spot's house edge under a table's rules, from the game's own math.
+"""

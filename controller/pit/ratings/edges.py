@@ -1,0 +1,81 @@
+"""What each wager spot of a table is worth to the house: its house edge under the table's rules.
+
+The figures come from the game's own math (``table-controller math``): exact
+where the game works them out exactly, the simulated figure with its 95%
+interval otherwise. A rating records the :class:`Edges` it used, so an audit
+can redo its theoretical win (the sum of each wager times its spot's edge).
+
+>>> edges = Edges("easy-jack", {"decks": 6}, {"main": Edge(0.0093, "exact")}, frozenset(), False)
+>>> Edges.from_json(edges.to_json()) == edges
+True
+>>> edges.edge("main", banked=False)
+Edge(house_edge=0.0093, method='exact', interval=None)
+>>> edges.edge("side", banked=False) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Edge:
+    """The house edge of one wager spot: the fraction of each wager the house expects to keep."""
+
+    house_edge: float
+    method: str
+    """How it was found, in the math's own words."""
+    interval: tuple[float, float] | None = None
+    """The 95% interval of a simulated figure (None: exact)."""
+
+    @property
+    def exact(self) -> bool:
+        """Whether the figure is exact (not simulated)."""
+        return self.interval is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"house_edge": self.house_edge, "method": self.method,
+                "interval": None if self.interval is None else list(self.interval)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Edge:
+        interval = data.get("interval")
+        return cls(float(data["house_edge"]), str(data["method"]),
+                   None if interval is None else (float(interval[0]), float(interval[1])))
+
+
+@dataclass(frozen=True)
+class Edges:
+    """Every wager spot's edge at one table, under its rules."""
+
+    game: str
+    rules: Mapping[str, Any]
+    """The game's options the figures are for, as the table published them (``table.opened``)."""
+    spots: Mapping[str, Edge]
+    """Wager spot -> its edge when the house banks it (a spot not listed: no figure, theo 0)."""
+    player_banked: frozenset[str]
+    """The spots a player-dealer banks when one deals the hand: the house has no edge on them then."""
+    rake: bool
+    """The house's take is a rake on the pots (``pot.awarded``'s ``rake``), not an edge on wagers."""
+
+    def edge(self, spot: str, *, banked: bool) -> Edge | None:
+        """The edge on a wager at ``spot`` (``banked``: a player-dealer dealt the hand); None: the
+        house has no edge on it (no figure, or a player banks it)."""
+        if banked and spot in self.player_banked:
+            return None
+        return self.spots.get(spot)
+
+    def to_json(self) -> dict[str, Any]:
+        """What a rating records (and an audit reads back with :meth:`from_json`)."""
+        return {"game": self.game, "rules": dict(self.rules),
+                "spots": {spot: edge.to_json() for spot, edge in sorted(self.spots.items())},
+                "player_banked": sorted(self.player_banked), "rake": self.rake}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Edges:
+        return cls(str(data["game"]), dict(data["rules"]),
+                   {str(spot): Edge.from_json(edge) for spot, edge in data["spots"].items()},
+                   frozenset(str(s) for s in data["player_banked"]), bool(data["rake"]))
