@@ -31,9 +31,9 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.pit.follow.control import Control
 from controller.pit.monitor.guard import MAX_BODY, foreign_origin, misdirected, server_names
 from controller.pit.monitor.web import sse
-from controller.screen.control import Control
 from controller.screen.table import ScreenTable
 
 STATIC = Path(__file__).with_name("static")

@@ -13,7 +13,7 @@ import zmq
 import zmq.asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
-from controller.screen.control import Control
+from controller.pit.follow.control import Control
 from controller.screen.table import ScreenTable
 from controller.screen.web import make_app
 from tests.rigs.daemon_rig import free_ports

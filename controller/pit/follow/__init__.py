@@ -9,6 +9,8 @@
 * :mod:`controller.pit.follow.blocking`: :class:`~controller.pit.follow.blocking.PitClient`,
   blocking with timeouts (tools, tests, the demo, benchmarks);
 * :mod:`controller.pit.follow.picture`: the table's state as the stream draws it;
+* :mod:`controller.pit.follow.control`: :class:`~controller.pit.follow.control.Control`, commands to
+  a table's control socket from an asyncio loop (the dealer screen, the pit monitor's pit actions);
 * :mod:`controller.pit.follow.sources`: where each table publishes (``--table`` arguments, a
   floor file, CURVE keys).
 """

@@ -1,4 +1,5 @@
-"""The table's control socket from the screen's loop: one REQ socket per command, with a time limit.
+"""The table's control socket from an asyncio loop (the dealer screen, the pit monitor): one REQ socket
+per command, with a time limit.
 
 A command that gets no reply in time (the daemon stopped, or is restarting) is
 answered ``{"ok": false, "error": "the table did not answer ..."}``; the socket
