@@ -79,6 +79,23 @@ def test_tables_and_their_curve_keys_from_a_file(tmp_path: Path) -> None:
                      server_key=Path(table_public))
 
 
+def test_a_floor_file_s_pits_control_sockets_and_shifts(tmp_path: Path) -> None:
+    floor = tmp_path / "floor.toml"
+    floor.write_text('[shifts]\nstarts = ["06:00", "14:00"]\nzone = "UTC"\n'
+                     '[tables.T1]\npublish = "tcp://10.0.0.1:5556"\npit = " Pit 1 "\n'
+                     'control = "tcp://10.0.0.1:5558"\n'
+                     '[tables.T2]\npublish = "tcp://10.0.0.2:5556"\n')
+    t1, t2 = load_sources([], floor)
+    assert (t1.pit, t1.control, t2.pit, t2.control) == ("Pit 1", "tcp://10.0.0.1:5558", None, None)
+    floor.write_text('[pits]\nx = 1\n[shifts]\n[tables.T1]\npublish = "tcp://10.0.0.1:5556"\npit = 7\n'
+                     '[tables.T2]\npublish = "tcp://10.0.0.2:5556"\ncontrol = "10.0.0.2:5558"\n')
+    with pytest.raises(TablesError) as refused:
+        load_sources([], floor)
+    lines = str(refused.value).splitlines()
+    assert len(lines) == 3 and "unknown sections ['pits']" in lines[0]
+    assert "[tables.T1]: pit is a name" in lines[1] and "[tables.T2]: control is the table's" in lines[2]
+
+
 def test_served_beyond_loopback_only_over_tls_to_a_signed_in_user(tmp_path: Path) -> None:
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not installed: no certificate for the TLS test")

@@ -10,12 +10,20 @@ public key. The TOML file::
     client_key = "keys/podium.key_secret"    # this monitor's certificate
     server_key = "keys/table.key"            # tables' public key, unless a table names its own
 
+    [shifts]                                 # optional: read by the monitor's shift figures
+    starts = ["06:00", "14:00", "22:00"]
+    zone = "America/Los_Angeles"
+
     [tables.T07]
     publish = "tcp://10.1.0.7:5556"
     sync = "tcp://10.1.0.7:5557"             # optional
     server_key = "keys/T07.key"              # optional
+    pit = "Pit 1"                            # optional: the pit the table stands in
+    control = "tcp://10.1.0.7:5558"          # optional: its control socket (the pit's actions)
 
-Relative paths are taken from the file's folder.
+Relative paths are taken from the file's folder. A table's control socket
+takes the same CURVE keys as its publish socket. ``--table`` arguments carry
+neither pit nor control socket: a table that has them is given in the file.
 """
 
 from __future__ import annotations
@@ -32,18 +40,28 @@ Curve = tuple[bytes, bytes, bytes]
 """``(table public key, own public key, own secret key)``, Z85, as :class:`PitClient` takes them."""
 
 
+FILE_KEYS = frozenset({"curve", "tables", "shifts"})
+"""The floor file's top-level tables (``[shifts]`` is read by the shift figures, not here)."""
+
+TABLE_KEYS = frozenset({"publish", "sync", "server_key", "pit", "control"})
+"""The keys of a ``[tables.NAME]`` entry."""
+
+
 class TablesError(ValueError):
     """The table arguments or file are wrong; the message lists every mistake, one per line."""
 
 
 @dataclass(frozen=True)
 class TableSource:
-    """Where one table publishes: its id, publish and sync endpoints, CURVE keys if it needs them."""
+    """Where one table publishes: its id, publish and sync endpoints, CURVE keys if it needs them;
+    from a floor file, the pit it stands in and its control socket (the same keys)."""
 
     name: str
     publish: str
     sync: str
     curve: Curve | None = None
+    pit: str | None = None
+    control: str | None = None
 
 
 def valid_name(name: str) -> bool:
@@ -75,8 +93,9 @@ def sync_of(publish: str) -> str:
 def parse_table(arg: str, curve: Curve | None = None) -> TableSource:
     """A table from ``NAME=PUBLISH`` or ``NAME=PUBLISH,SYNC``.
 
-    >>> parse_table("T1=tcp://127.0.0.1:5556")
-    TableSource(name='T1', publish='tcp://127.0.0.1:5556', sync='tcp://127.0.0.1:5557', curve=None)
+    >>> parse_table("T1=tcp://127.0.0.1:5556")  # doctest: +NORMALIZE_WHITESPACE
+    TableSource(name='T1', publish='tcp://127.0.0.1:5556', sync='tcp://127.0.0.1:5557', curve=None,
+                pit=None, control=None)
     >>> parse_table("T2=ipc:///tmp/p,ipc:///tmp/s").sync
     'ipc:///tmp/s'
     """
@@ -126,6 +145,12 @@ def load_sources(tables: Sequence[str] = (), tables_file: Path | None = None, *,
             file = tomllib.loads(tables_file.read_text())
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise TablesError(f"{tables_file}: {exc}") from exc
+        unknown = set(file) - FILE_KEYS
+        if unknown:
+            problems.append(f"{tables_file}: unknown sections {sorted(unknown)} "
+                            f"(it takes {sorted(FILE_KEYS)})")
+        if not isinstance(file.get("shifts", {}), dict):
+            problems.append(f"{tables_file}: [shifts] must be a table")
         keys = file.get("curve", {})
         if not isinstance(keys, dict) or set(keys) - {"client_key", "server_key"}:
             problems.append(f"{tables_file}: [curve] takes client_key and server_key")
@@ -152,14 +177,22 @@ def load_sources(tables: Sequence[str] = (), tables_file: Path | None = None, *,
         if not isinstance(entry, dict) or not isinstance(entry.get("publish"), str):
             problems.append(f"{where}: needs publish = \"tcp://HOST:PORT\"")
             continue
-        unknown = set(entry) - {"publish", "sync", "server_key"}
+        unknown = set(entry) - TABLE_KEYS
         if unknown:
             problems.append(f"{where}: unknown keys {sorted(unknown)}")
+        pit, control = entry.get("pit"), entry.get("control")
+        if pit is not None and not (isinstance(pit, str) and pit.strip() and pit.isprintable()):
+            problems.append(f"{where}: pit is a name (printable text), as pit = \"Pit 1\"")
+            continue
+        if control is not None and not (isinstance(control, str) and "://" in control):
+            problems.append(f"{where}: control is the table's control socket, as control = \"tcp://HOST:PORT\"")
+            continue
         try:
             sync = entry.get("sync") or sync_of(entry["publish"])
             own = entry.get("server_key")
             curve = _curve(client_key, base / own) if own else default_curve
-            sources.append(TableSource(name, entry["publish"], str(sync), curve))
+            sources.append(TableSource(name, entry["publish"], str(sync), curve,
+                                       pit.strip() if pit else None, control))
         except ValueError as exc:
             problems.append(f"{where}: {exc}")
     seen: set[str] = set()
