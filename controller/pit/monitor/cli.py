@@ -29,6 +29,7 @@ import zmq
 import zmq.asyncio
 
 from controller.pit.follow.aio import SILENCE, Follower
+from controller.pit.follow.control import Control
 from controller.pit.follow.sources import TablesError, TableSource, load_sources
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
@@ -76,6 +77,9 @@ def parser() -> argparse.ArgumentParser:
                        help="name:hash lines (hash from table-controller hash-pin); sign-in required")
     serve.add_argument("--acks", type=Path, default=Path("pit-monitor-acks.jsonl"), metavar="FILE",
                        help="where acknowledgements are recorded (JSON lines; default %(default)s)")
+    serve.add_argument("--actions", type=Path, default=Path("pit-monitor-actions.jsonl"), metavar="FILE",
+                       help="where the pit's actions (close, open, limits, dealer messages) are recorded "
+                            "(JSON lines; default %(default)s)")
     record = sub.add_parser("record", help="store every event of every table")
     record.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
     _table_options(record)
@@ -118,13 +122,17 @@ def _context(tables: int) -> zmq.asyncio.Context:
 async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     from aiohttp import web
 
+    from controller.pit.monitor.actions import ActionBook, PitActions
     from controller.pit.monitor.web import load_passwords, make_app, make_runner, tls_context
 
     users = load_passwords(args.password_file) if args.password_file else None
     tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
     context = _context(len(sources))
-    floor = Floor([s.name for s in sources], AlertBook(args.acks))
-    runner = make_runner(make_app(floor, users, names=server_names(args.host, args.server_name)))
+    floor = Floor([s.name for s in sources], AlertBook(args.acks), {s.name: s.pit for s in sources})
+    controls = {s.name: Control(s.control, context, s.curve) if s.control else None for s in sources}
+    actions = PitActions(controls, ActionBook(args.actions))
+    runner = make_runner(make_app(floor, users, names=server_names(args.host, args.server_name),
+                                  actions=actions))
     await runner.setup()
     followers = [Follower(s, floor, context=context, silence=args.silence, raw_data=True)
                  for s in sources]

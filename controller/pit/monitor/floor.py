@@ -12,7 +12,8 @@ Between an event and its picture (published right after it)
 
 From the events, the model keeps what no picture holds, from the events
 before the snapshot too: the last hands step by step, the last hand's result
-(and who banked it), the rake due on the pots, the table's limits, the
+(and who banked it), the rake due on the pots, the table's limits (from
+``table.opened``, for a table whose picture has none), the
 tournament's places and winner. Each event is only kept; the words of the
 logs and the views are worked out when a page asks for them.
 
@@ -26,7 +27,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from controller.games.parts.money import dollars
@@ -241,8 +242,10 @@ class TableModel:
     """One table as the floor shows it: its last picture, and what no picture holds (the last hands
     step by step, the last result, the rake due, the tournament's places, the link)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, pit: str | None = None) -> None:
         self.name = name
+        self.pit = pit
+        """The pit the table stands in (the floor file's ``pit``; None: in none)."""
         self.link = "connecting"
         self.reason = ""
         self.epoch = ""
@@ -464,7 +467,8 @@ class TableModel:
         amounts = self.seat_wagers()
         wagers = sum(amounts.values())
         return {
-            "table": self.name, "game": self.state["game"], "hand": self.state["hand"],
+            "table": self.name, "pit": self.pit, "closed": bool(self.state.get("closed")),
+            "game": self.state["game"], "hand": self.state["hand"],
             "phase": self.state["phase"], "wagers": wagers, "wagers_text": dollars(wagers),
             "seats": self.occupied(amounts),
             "seat_count": len(self.state["seats"]),
@@ -491,7 +495,7 @@ class TableModel:
     def detail(self, alerts: list[dict[str, Any]], acknowledged: list[Alert]) -> dict[str, Any]:
         """What the table's own page shows."""
         return {
-            **self.tile(alerts), "limits": self.limits, "state": self.state,
+            **self.tile(alerts), "limits": self.state.get("limits") or self.limits, "state": self.state,
             "wagers_list": self.closed_wagers(), "rake": self.rake(),
             "hands": self.hands,
             "table_log": self.table_log,
@@ -502,8 +506,10 @@ class TableModel:
 class Floor:
     """Every table's model and the alerts; the followers' listener."""
 
-    def __init__(self, names: Iterable[str], book: AlertBook) -> None:
-        self.tables = {name: TableModel(name) for name in names}
+    def __init__(self, names: Iterable[str], book: AlertBook,
+                 pits: Mapping[str, str | None] | None = None) -> None:
+        pits = pits or {}
+        self.tables = {name: TableModel(name, pits.get(name)) for name in names}
         self.book = book
         self.on_change: Callable[[str], None] = lambda table: None
         """Called with a table's name after its picture or its alerts changed."""
@@ -563,6 +569,21 @@ class Floor:
     def detail(self, name: str) -> dict[str, Any]:
         return self.tables[name].detail(self.book.open_json(name), self.book.acknowledged(name))
 
+    def pits(self) -> list[dict[str, Any]]:
+        """The pits, in the order their first table was given, each ``{"pit", "tables"}`` (its tables'
+        names); the tables in no pit last, as the pit ``None``. Each pit's own figures go here.
+
+        >>> Floor(["T1", "T2", "T3"], AlertBook(), {"T1": "Pit 2", "T3": "Pit 2"}).pits()
+        [{'pit': 'Pit 2', 'tables': ['T1', 'T3']}, {'pit': None, 'tables': ['T2']}]
+        """
+        pits: dict[str | None, list[str]] = {}
+        for model in self.tables.values():
+            if model.pit is not None:
+                pits.setdefault(model.pit, []).append(model.name)
+        loose = [model.name for model in self.tables.values() if model.pit is None]
+        shown = [{"pit": pit, "tables": tables} for pit, tables in pits.items()]
+        return shown + ([{"pit": None, "tables": loose}] if loose else [])
+
     def view(self) -> dict[str, Any]:
-        """The whole floor: every tile, in the order the tables were given."""
-        return {"tables": [self.tile(name) for name in self.tables]}
+        """The whole floor: every tile, in the order the tables were given, and the pits."""
+        return {"tables": [self.tile(name) for name in self.tables], "pits": self.pits()}

@@ -16,6 +16,8 @@ JSON API:
 * ``POST /api/ack`` with ``{"key": ..., "who": ...}`` (JSON only): acknowledge
   an alert; with passwords on, ``who`` is the signed-in user.
 * ``GET /api/acks``: every acknowledgement recorded.
+* ``POST /api/tables/<name>/command``, ``GET /api/actions``: the pit's actions
+  (:mod:`controller.pit.monitor.actions_web`).
 
 Served on loopback unless TLS (certificate and key) and a password file are
 configured; the password file has one ``name:hash`` a line, the hash from
@@ -38,6 +40,8 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.pit.monitor.actions import ActionBook, PitActions
+from controller.pit.monitor.actions_web import add_action_routes, read_json
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.guard import (
     MAX_BODY,
@@ -295,19 +299,13 @@ async def _stream(request: web.Request) -> web.StreamResponse:
 
 
 async def _ack(request: web.Request) -> web.StreamResponse:
-    if request.content_type != "application/json":
-        raise web.HTTPUnsupportedMediaType(text="send JSON: {\"key\": ..., \"who\": ...}")
-    try:
-        async with asyncio.timeout(request.app[TIMEOUT_KEY]):
-            body = await request.json()
-    except TimeoutError:
-        raise web.HTTPRequestTimeout(text="the request's body did not come in time") from None
+    body = await read_json(request, '{"key": ..., "who": ...}')
     try:
         key = body["key"]
         who = request["user"] or body.get("who", "")
         if not isinstance(key, str) or not isinstance(who, str):
             raise TypeError("key and who are text")
-    except (ValueError, KeyError, TypeError) as exc:
+    except (KeyError, TypeError, AttributeError) as exc:
         raise web.HTTPBadRequest(text=f"expected {{\"key\": ..., \"who\": ...}}: {exc}") from exc
     try:
         alert = request.app[FLOOR_KEY].ack(key, who)
@@ -323,10 +321,11 @@ async def _acks(request: web.Request) -> web.StreamResponse:
 
 
 def make_app(floor: Floor, users: dict[str, str] | None = None, *, names: frozenset[str] | None = None,
-             request_timeout: float = REQUEST_TIMEOUT) -> web.Application:
+             request_timeout: float = REQUEST_TIMEOUT, actions: PitActions | None = None) -> web.Application:
     """The monitor's web app over ``floor`` (``users``: name -> password hash, or none), answering to
     ``names`` (:func:`~controller.pit.monitor.guard.server_names`; loopback's by default); a request
-    has ``request_timeout`` seconds to come in whole."""
+    has ``request_timeout`` seconds to come in whole. ``actions``: the tables' control sockets and
+    the action record (none: no table has a control socket, nothing is recorded)."""
     app = web.Application(middlewares=[_guard, _authenticate], client_max_size=MAX_BODY)
     app[FLOOR_KEY] = floor
     app[HUB_KEY] = Hub(floor)
@@ -341,6 +340,7 @@ def make_app(floor: Floor, users: dict[str, str] | None = None, *, names: frozen
     app.router.add_get("/api/stream", _stream)
     app.router.add_post("/api/ack", _ack)
     app.router.add_get("/api/acks", _acks)
+    add_action_routes(app, actions or PitActions(dict.fromkeys(floor.tables), ActionBook()), request_timeout)
     app.router.add_static("/static/", STATIC)
     app.on_shutdown.append(_close_streams)
     return app
