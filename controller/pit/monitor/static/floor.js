@@ -1,7 +1,10 @@
-// The floor view: one tile per table, updated as the server pushes changes.
+// The floor view: one tile per table, grouped by pit (arrange.js), updated as the server pushes changes.
 "use strict";
 
 const floor = document.getElementById("floor");
+const tiles = new Map();       // table -> its last tile (JSON)
+const sections = new Map();    // table -> its tile's element
+let pits = [];                 // the floor view's pits
 
 function seatChip(s) {
   const stack = s.stack !== null && s.stack !== undefined ? `<small class="stack">${money(s.stack)}</small>` : "";
@@ -29,44 +32,71 @@ function tileHtml(tile) {
   const alerts = tile.alerts.length ? `<ul class="alerts">${tile.alerts.map(alertHtml).join("")}</ul>` : "";
   const reason = tile.link.state !== "live" && tile.link.reason
     ? `<div class="reason">${esc(tile.link.reason)}</div>` : "";
+  const closed = tile.closed ? '<span class="closed-badge" title="closed by the pit">CLOSED</span>' : "";
   return `<header><a class="name" href="/table/${encodeURIComponent(tile.table)}">${esc(tile.table)}</a>` +
-    `<span class="game">${esc(tile.game || "")}</span>${linkHtml(tile.link)}</header>${reason}` +
+    `<span class="game">${esc(tile.game || "")}</span>${closed}${linkHtml(tile.link)}</header>${reason}` +
     `<div class="play"><span class="hand">${hand}</span> <span class="phase">${esc(tile.phase || "")}</span>` +
     `<span class="wagers" title="wagers in play">${money(tile.wagers)}</span></div>` +
     `<div class="seats">${seats}</div>${sessionLine(tile)}${offline}${metersHtml(tile.meters)}` +
     `${resultHtml(tile.last_result)}${alerts}`;
 }
 
-function showTile(tile, count = true) {
-  let section = floor.querySelector(`section[data-table="${CSS.escape(tile.table)}"]`);
+// Draw a tile; whether where it goes may change (its pit, game, alerts), or it is new.
+function showTile(tile) {
+  let section = sections.get(tile.table);
+  const before = tiles.get(tile.table);
   if (!section) {
     section = document.createElement("section");
     section.className = "tile";
     section.dataset.table = tile.table;
-    floor.appendChild(section);
+    sections.set(tile.table, section);
   }
+  tiles.set(tile.table, tile);
   section.dataset.link = tile.link.state;
   section.dataset.seq = tile.seq;
   section.dataset.alerts = tile.alerts.length;
-  const worst = tile.alerts.length ? tile.alerts[0].severity : "none";
-  section.dataset.worst = worst;
+  section.dataset.worst = worstOf(tile);
+  section.dataset.pit = tile.pit ?? "";
+  section.dataset.game = tile.game ?? "";
   const html = tileHtml(tile);
   if (section.drawn !== html) {          // a tile that did not change keeps its elements (and clicks)
     section.innerHTML = html;
     section.drawn = html;
   }
-  if (count) summary();
+  return !before || before.pit !== tile.pit || before.game !== tile.game ||
+    JSON.stringify(before.alerts.map((a) => a.key)) !== JSON.stringify(tile.alerts.map((a) => a.key));
 }
 
 function summary() {
-  const tiles = [...floor.querySelectorAll("section.tile")];
-  const live = tiles.filter((t) => t.dataset.link === "live").length;
-  const alerts = tiles.reduce((n, t) => n + Number(t.dataset.alerts || 0), 0);
+  const all = [...tiles.values()];
+  const live = all.filter((t) => t.link.state === "live").length;
+  const alerts = all.reduce((n, t) => n + t.alerts.length, 0);
+  const hidden = all.filter((t) => !shown(t)).length;
   document.getElementById("summary").textContent =
-    `${tiles.length} tables, ${live} live, ${alerts} alert${alerts === 1 ? "" : "s"} open`;
+    `${all.length} tables, ${live} live, ${alerts} alert${alerts === 1 ? "" : "s"} open` +
+    (hidden ? ` (${hidden} not shown)` : "");
 }
 
+function redraw() {
+  arrange(floor, pits, tiles, sections);
+  summary();
+}
+
+onChoice(redraw);
+
 follow("/api/stream", {
-  floor: (view) => { floor.innerHTML = ""; view.tables.forEach((t) => showTile(t, false)); summary(); },
-  tiles: (changed) => { changed.tables.forEach((t) => showTile(t, false)); summary(); },
+  floor: (view) => {
+    floor.innerHTML = "";
+    tiles.clear();
+    sections.clear();
+    pits = view.pits;
+    view.tables.forEach(showTile);
+    soundAlerts(view.tables, inView);
+    redraw();
+  },
+  tiles: (changed) => {
+    const moved = changed.tables.map(showTile).some(Boolean);
+    soundAlerts(changed.tables, inView);
+    if (moved) redraw(); else summary();
+  },
 });

@@ -79,16 +79,24 @@ document.addEventListener("click", (event) => {
   if (button) acknowledge(button.dataset.key, button);
 });
 
-// The event stream: the server pushes every change; EventSource reconnects by itself.
+// The event stream: the server pushes every change; EventSource reconnects by itself. A page left
+// (for another page of the monitor) closes its stream, or the browser may keep it open while the
+// page waits in its back-forward cache, and a browser opens only six connections to one server;
+// the page shown again opens a new one (and is sent a whole picture).
 function follow(url, handlers) {
   const status = document.getElementById("stream");
-  const source = new EventSource(url);
-  source.onopen = () => { status.dataset.state = "live"; status.textContent = "live"; };
-  source.onerror = () => { status.dataset.state = "lost"; status.textContent = "reconnecting"; };
-  for (const [name, handler] of Object.entries(handlers)) {
-    source.addEventListener(name, (event) => handler(JSON.parse(event.data)));
-  }
-  return source;
+  let source = null;
+  const open = () => {
+    source = new EventSource(url);
+    source.onopen = () => { status.dataset.state = "live"; status.textContent = "live"; };
+    source.onerror = () => { status.dataset.state = "lost"; status.textContent = "reconnecting"; };
+    for (const [name, handler] of Object.entries(handlers)) {
+      source.addEventListener(name, (event) => handler(JSON.parse(event.data)));
+    }
+  };
+  open();
+  window.addEventListener("pagehide", () => source.close());
+  window.addEventListener("pageshow", (event) => { if (event.persisted) open(); });
 }
 
 function linkHtml(link) {

@@ -136,4 +136,4 @@ function show(view) {
   }
 }
 
-follow(`/api/stream?table=${encodeURIComponent(name)}`, {detail: show});
+follow(`/api/stream?table=${encodeURIComponent(name)}`, {detail: (view) => { show(view); pitPanelSees(view); }});
