@@ -7,7 +7,8 @@ as a game to 11 would pay them (3:2 on a natural, a Dealer Bust side wager),
 now and then a counterfeit chip or an unreadable card. The first table has a
 progressive meter; every fourth table (the second, sixth, ...) is banked by a
 player instead of the house: stacks, a player-dealer whose seat moves round
-after each hand, and a tournament's blind levels. The hands are plausible,
+after each hand, and a tournament's blind levels. The tables stand in pits of
+four (``Pit 1``: T01 to T04, ...). The hands are plausible,
 not a real game: for the real games run the daemon
 (``tests/rigs/daemon_rig.py``). The tables' pictures (``table.view`` after
 every event, and the snapshot) carry the game's part (totals, phases) from
@@ -278,7 +279,8 @@ async def run_floor(count: int, port: int, pace: float, screenshot: Path | None,
               for n, dealer in enumerate(dealers)]
     tasks: list[asyncio.Task[None]] = []
     with tempfile.TemporaryDirectory(prefix="floor-sim-") as folder:
-        floor = Floor([t.table_id for t in tables], AlertBook(Path(folder) / "acks.jsonl"))
+        pits = {t.table_id: f"Pit {n // 4 + 1}" for n, t in enumerate(tables)}
+        floor = Floor([t.table_id for t in tables], AlertBook(Path(folder) / "acks.jsonl"), pits)
         listener = _WhenLive(floor)
         runner = web.AppRunner(make_app(floor))
         await runner.setup()

@@ -255,6 +255,11 @@ def test_the_floor_by_pit_filtered_sorted_and_a_sound_on_a_new_critical_alert(
         Select(signed_in.find_element("id", select)).select_by_value(value)
 
     assert order() == [["T05", "T07"], ["T08"]]
+    from selenium.webdriver.support.ui import Select
+
+    shown = [Select(signed_in.find_element("id", s)).first_selected_option.text
+             for s in ("filter-pit", "filter-game", "filter-alert", "sort")]
+    assert shown == ["all pits", "all games", "any table", "by name"]
     heads = [" ".join(h.text.split()) for h in css(signed_in, ".pit-head")]
     assert heads == ["Pit 1 2 tables, 0 alerts open", "No pit 1 table, 0 alerts open"]
     assert floor.t07.pit.control({"cmd": "act", "action": "call_floor"}) == {"ok": True}
@@ -263,7 +268,7 @@ def test_the_floor_by_pit_filtered_sorted_and_a_sound_on_a_new_critical_alert(
     assert order() == [["T07", "T05"], ["T08"]]
     choose("sort", "game")
     assert order() == [["T07", "T05"], ["T08"]]                              # T05 has no game yet: last
-    choose("sort", "name")
+    choose("sort", "")
     choose("filter-pit", "Pit 1")
     assert order() == [["T05", "T07"]] and "pit=Pit+1" in signed_in.current_url
     choose("filter-pit", "-")
