@@ -51,11 +51,12 @@ def test_ratings_open_close_and_survive_the_store(target: str) -> None:
                           (("P", "T07", 0), "a seat is a number from 1")):
             with pytest.raises(RatingError, match=why):
                 store.open_rating(*args, s.ts("10:40:00"), "alice", None)  # type: ignore[arg-type]
-        with pytest.raises(RatingError, match="not a time"):
-            store.open_rating("P", "T07", 1, "yesterday", "alice", None)
+        for when in ("yesterday", "2026-11-21T10:40:00"):                    # no zone: no time
+            with pytest.raises(RatingError, match="not a time"):
+                store.open_rating("P", "T07", 1, when, "alice", None)
         with pytest.raises(RatingError, match="who opens"):
             store.open_rating("P", "T07", 1, s.ts("10:40:00"), " ", None)
-        store.open_rating("P-4004", "T07", 5, s.ts("10:50:00"), "alice", None)   # after the table closes
+        store.open_rating("P-4004", "T07", 5, "2026-11-21T11:50+01:00", "alice", None)  # after it closes
         s.add("10:45:00", "table.closed", None, {"supervisor": "S101"})
         store.add(s.rows())
         store.add(s.rows())                                                    # stored again: no change
@@ -69,6 +70,7 @@ def test_ratings_open_close_and_survive_the_store(target: str) -> None:
             (3, "P-1001", 4, s.ts("10:30:00"), PIT), (4, "P-3003", 3, None, None),
             (5, "P-4004", 5, None, None)]
         assert ratings[1].closed_by == "S101" and ratings[3].edges == BUSTER and ratings[1].edges is None
+        assert ratings[4].opened == s.ts("10:50:00")                                 # as a pit ts
         assert [r.id for r in store.ratings(open_only=True)] == [4, 5]
         assert [r.id for r in store.ratings(player="P-1001")] == [1, 3]
         assert [r.id for r in store.ratings(table="T08")] == [4]

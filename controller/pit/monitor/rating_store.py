@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from controller.pit.events import utc_timestamp
 from controller.pit.follow.sources import valid_name
 from controller.pit.ratings.edges import Edges
 from controller.pit.ratings.hands import canonical_rules
@@ -77,11 +78,12 @@ def _rating(found: Sequence[Any]) -> Rating:
 
 
 def _check_ts(ts: str) -> str:
+    """``ts`` as a pit ``ts`` (UTC, milliseconds, ``Z``), which sorts as time; RatingError if it is
+    no time with a zone."""
     try:
-        parse_ts(ts)
-    except (ValueError, AttributeError) as exc:
+        return utc_timestamp(parse_ts(ts))
+    except (ValueError, AttributeError, TypeError) as exc:
         raise RatingError(f"{ts!r} is not a time like 2026-11-21T22:14:05.123Z") from exc
-    return ts
 
 
 class RatingTables(ABC):
@@ -107,7 +109,7 @@ class RatingTables(ABC):
             raise RatingError(f"a seat is a number from 1, not {seat!r}")
         if not by.strip():
             raise RatingError("who opens the rating is needed")
-        _check_ts(at)
+        at = _check_ts(at)
         body = None if edges is None else json.dumps(edges.to_json(), sort_keys=True)
         with self._transaction():
             self._lock()
@@ -121,7 +123,7 @@ class RatingTables(ABC):
 
     def close_rating(self, rating_id: int, at: str, by: str, reason: str = PIT) -> Rating:
         """Close a rating; RatingError if there is no such rating or it is closed already."""
-        _check_ts(at)
+        at = _check_ts(at)
         with self._transaction():
             self._lock()
             closed = self._run(f"UPDATE ratings SET {CLOSE} WHERE id = ? AND closed_at IS NULL "
@@ -136,6 +138,7 @@ class RatingTables(ABC):
 
     def close_table_ratings(self, table: str, at: str, by: str) -> list[Rating]:
         """Close every rating open at ``table`` and opened by ``at`` (the table closed at ``at``)."""
+        at = _check_ts(at)
         with self._transaction():
             self._lock()
             return self._close_table(table, at, by)

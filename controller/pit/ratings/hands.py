@@ -13,8 +13,8 @@ in). It keeps what a hand's settlement needs from the events before it
 
 An event whose fields are not what docs/pit-events.md says raises
 :class:`BadEvent` and changes nothing; the caller leaves it out and says so.
-An event read already (its ``(epoch, seq)`` not after the last one read) is
-skipped, so a reader seeded with the stored events can then be fed a
+An event read already (of the epoch of the last one read, and not after it; or
+of an older epoch) is skipped, so a reader seeded with the stored events can then be fed a
 follower's, which may repeat the last few.
 
 >>> reader = HandReader("T07")
@@ -142,7 +142,7 @@ class HandReader:
         self._dealers: dict[tuple[str, Any], int | None] = {}
         self._started: dict[tuple[str, Any], str] = {}
         self._rake: dict[tuple[str, Any], int] = {}
-        self._last: tuple[int, int] | None = None
+        self._last: tuple[str, int] | None = None
 
     def feed(self, message: Mapping[str, Any], epoch: str = "") -> Happening | None:
         """Read one event (of this table, in order); what it completes, if anything (nothing for an
@@ -182,10 +182,13 @@ class HandReader:
         seq = message.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool):
             return False
-        at = (int(epoch) if epoch.isdigit() else 0, seq)
-        if self._last is not None and at <= self._last:
-            return True
-        self._last = at
+        if self._last is not None:
+            last_epoch, last_seq = self._last
+            if epoch == last_epoch and seq <= last_seq:
+                return True
+            if epoch.isdigit() and last_epoch.isdigit() and int(epoch) < int(last_epoch):
+                return True     # an older epoch's event (the follower's own labels are new ones)
+        self._last = (epoch, seq)
         return False
 
     def _settled(self, key: tuple[str, Any], ts: str, number: Any, epoch: str,
