@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean system-packages lock lock-upgrade
+.PHONY: demo test lint bench buster-figures clean system-packages lock lock-upgrade
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/monitor_bench.py
 	$(BIN)/python bench/screen_bench.py
 	$(BIN)/python bench/bjx_math_bench.py
+
+# Buster Blackjack X's base wager simulated for the example rules (~1 min on 2 cores) and stored with the game,
+# where `table-controller math` finds it (docs/games/buster-blackjack-x.md, House edge). After any change
+# of the game's totals, payouts, strategy or simulation; a test says when.
+buster-figures: $(BIN)/.installed
+	$(BIN)/python bench/buster_figures.py
 
 # The hash-pinned locks of deploy/ (docs/deployment.md): the table's (what deploy/install.sh installs) and
 # the web servers' (the table's pins plus aiohttp's, for the dealer screen, install.sh --with-screen, and the

@@ -27,7 +27,7 @@ from typing import Any
 
 from controller.boards import find_board
 from controller.config.loader import Config
-from controller.games.catalog import find_game
+from controller.games.catalog import find_game, rules_json
 from controller.journal import checkpoint, high_water
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
@@ -97,7 +97,7 @@ class Daemon:
             limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
             buttons=tuple(config.buttons), boards=tuple(config.boards),
             chips=tuple(sorted({chip.value for chip in self.registry if chip.is_active})),
-            payout_check=config.payout_check, tray=config.tray,
+            payout_check=config.payout_check, tray=config.tray, rules=rules_json(config.rules),
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
                            write=self.write, epoch=self.start.epoch,

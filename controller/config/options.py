@@ -7,6 +7,8 @@ boolean is not an integer), ``str``, ``T | None`` (the key may be left out; TOML
 no null) and ``dict[int, T]`` / ``dict[str, T]`` given as a TOML table (integer keys
 written as decimal strings: ``[game.dealer_bust_pays]`` ``17 = 100``). :func:`describe` and
 :func:`type_mismatch` word the same type checks for the rest of the configuration.
+:func:`options_json` is the way back: the options as a configuration file gives them, as
+plain JSON (what ``table.opened`` publishes as the table's ``rules``).
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
@@ -17,6 +19,8 @@ written as decimal strings: ``[game.dealer_bust_pays]`` ``17 = 100``). :func:`de
 (Rules(decks=8, peek=False), [])
 >>> parse_options(Rules, {"decks": "8", "colour": "red"}, "game")
 (None, ['game.colour: unknown key', 'game.decks: must be an integer, not a string'])
+>>> options_json(Rules(decks=8))
+{'decks': 8, 'peek': False}
 """
 
 from __future__ import annotations
@@ -41,14 +45,15 @@ _TYPE_NAMES: dict[type, str] = {
     datetime.datetime: "a date-time",
     datetime.date: "a date",
     datetime.time: "a time",
+    type(None): "null",
 }
 
 
 def describe(value: object) -> str:
     """Name the TOML type of a parsed value, with its article: ``describe(1) == 'an integer'``.
 
-    >>> describe(True), describe("x"), describe({})
-    ('a boolean', 'a string', 'a table')
+    >>> describe(True), describe("x"), describe({}), describe(None)
+    ('a boolean', 'a string', 'a table', 'null')
     """
     for kind, name in _TYPE_NAMES.items():
         if isinstance(value, kind):
@@ -146,3 +151,31 @@ def parse_options(rules_type: type, table: Mapping[str, Any], prefix: str) -> tu
             named = line.startswith((f"{prefix}.", f"{prefix}:"))
             problems.append(line if named else f"{prefix}.{line}")
     return (None if problems else instance), problems
+
+
+def options_json(options: Any) -> dict[str, Any]:
+    """Every option of the dataclass instance ``options`` with its value, as a configuration file
+    gives it: an option that is None (none set) left out, as TOML has no null, and the keys of a
+    table as strings. :func:`parse_options` reads it back to an equal instance.
+
+    >>> from dataclasses import dataclass, field
+    >>> @dataclass(frozen=True)
+    ... class Rules:
+    ...     pays: dict[int, int] = field(default_factory=lambda: {17: 100})
+    ...     cap: int | None = None
+    >>> options_json(Rules())
+    {'pays': {'17': 100}}
+    >>> parse_options(Rules, options_json(Rules(cap=5)), "game")
+    (Rules(pays={17: 100}, cap=5), [])
+    """
+    if not dataclasses.is_dataclass(options) or isinstance(options, type):
+        raise TypeError(f"{options!r} is not a dataclass instance")
+    found = {field.name: getattr(options, field.name) for field in dataclasses.fields(options) if field.init}
+    return {name: _plain(value) for name, value in found.items() if value is not None}
+
+
+def _plain(value: Any) -> Any:
+    """An option's value as TOML would give it: a table's keys as strings."""
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    return value

@@ -7,20 +7,27 @@ reports; alerts are :class:`~controller.events.hand.Alerted`, whoever raises the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from controller.events.codec import OMIT_NONE
 from controller.events.registry import Event, event
 
 
 @event("table.opened")
 @dataclass(frozen=True)
 class TableOpened(Event):
-    """The controller started: its ``game``, ``seats`` and ``limits``; ``recovered`` after a restart."""
+    """The controller started: its ``game``, ``seats`` and ``limits``; ``recovered`` after a restart.
+
+    ``rules`` (an extension) is the game's ``[game]`` options in force, as plain JSON
+    (:func:`controller.games.catalog.rules_json`); None, and left out, in a ``table.opened``
+    journaled before the extension."""
 
     game: str
     seats: int
     limits: Mapping[str, int]
     recovered: bool
+    rules: Mapping[str, Any] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @event("device.online")

@@ -253,7 +253,8 @@ class Hand(ABC):
         """What the house's chips (the table's tray) gain from this settled hand, in cents:
         collected minus paid on the wagers the house banks, plus any fee it takes in chips. By
         default every wager is the house's: the negated sum of the payouts. A game where players
-        bank, or whose house takes only a rake dropped in a box, says so here."""
+        bank (:attr:`Game.player_banked`), or whose house takes only a rake dropped in a box
+        (:attr:`Game.house_rakes`), says so here."""
         return -sum(result.payout for result in self.results() or ())
 
     def void(self) -> tuple[GameEvent, ...]:
@@ -288,6 +289,13 @@ class Game(ABC, Generic[HandT_co]):
     (a progressive wager's spot; during a hand the seat in turn's spots light),
     and the ``session_parts`` its session is made of (the table starts a session
     holding each at its default; :mod:`controller.games.session`).
+
+    Who takes what, as data too (what a rating's theoretical win counts:
+    :mod:`controller.pit.ratings`): ``player_banked``, the spots a player-dealer
+    banks when one deals the hand (the house has no edge on those wagers then:
+    :meth:`Hand.house_result` leaves them out), and ``house_rakes``, whether the
+    house's take is a rake on the pots (a pot game: the wagers go to the players,
+    and :meth:`Hand.house_result` is 0) rather than an edge on the wagers.
     """
 
     spots: tuple[str, ...] = ()
@@ -297,6 +305,8 @@ class Game(ABC, Generic[HandT_co]):
     commands: tuple[str, ...] = ()
     betting_lights: tuple[str, ...] = ()
     session_parts: tuple[type[SessionPart], ...] = ()
+    player_banked: tuple[str, ...] = ()
+    house_rakes: bool = False
 
     @property
     @abstractmethod

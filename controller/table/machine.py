@@ -106,6 +106,9 @@ class TableSettings:
     """Whether NEXT checks each settled spot's chips (``payout_mismatch``; ``[table] payout_check``)."""
     tray: bool = False
     """Whether an antenna is the chip tray (``[antennas] N = "tray"``: :mod:`controller.table.tray`)."""
+    rules: Mapping[str, Any] | None = None
+    """The game's ``[game]`` options in force as plain JSON, published in ``table.opened``
+    (:func:`controller.games.catalog.rules_json`); None: none published."""
 
 
 Clock = Callable[[], str]
@@ -222,7 +225,8 @@ class Table:
     def open(self, *, recovered: bool, journal_damage: str | None = None) -> None:
         """Announce the table (``table.opened``) and report journal damage."""
         settings = self.settings
-        self._step([events.TableOpened(settings.game_name, settings.seats, self.limits(), recovered)])
+        self._step([events.TableOpened(settings.game_name, settings.seats, self.limits(), recovered,
+                                       settings.rules)])
         if journal_damage is not None:
             self._alert("journal_corrupt", "critical", journal_damage)
 

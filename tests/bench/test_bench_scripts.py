@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,3 +56,13 @@ def test_bjx_math_bench() -> None:
 def test_buster_math_bench() -> None:
     figures = json.loads(run("buster_math_bench.py", "--precision", "1", "--workers", "1", "--json"))
     assert figures["rounds"] == 250_000 and figures["interval_pct"][0] < figures["house_edge_pct"]
+
+
+def test_buster_figures(tmp_path: Path) -> None:
+    out = tmp_path / "stored.py"
+    run("buster_figures.py", "--precision", "1", "--workers", "1", "--out", str(out))
+    written: dict[str, Any] = {}
+    exec(out.read_text(), written)                       # the module as the game would import it
+    (figure,) = written["STORED"].values()               # the defaults and the example table: one simulation
+    assert figure["rounds"] == 250_000 and len(figure["rules"]) == 2
+    assert {rules["collection_fee"] for rules in figure["rules"]} == {0, 100}

@@ -1,4 +1,5 @@
-"""End to end: a restart of the real daemon rebuilds the live table exactly, whatever it finds.
+"""End to end: a restart of the real daemon rebuilds the live table exactly, whatever it finds (a journal
+whose ``table.opened`` has no ``rules`` too), and announces its game's rules.
 
 architecture.md: "A checkpoint that does not match the journal is ignored and the whole journal is
 replayed."
@@ -40,9 +41,13 @@ def test_a_checkpoint_that_does_not_match_makes_the_daemon_replay_the_whole_jour
     table = TableRig(tmp_path, table="T01")
     try:
         table.start()
-        opened = [e for e in table.pit.events if e["type"] == "table.opened"][-1]   # caught up from seq 1
+        first, opened = [e for e in table.pit.events if e["type"] == "table.opened"]   # caught up from seq 1
         assert opened["seq"] == last_seq + 1
         assert opened["data"]["recovered"] is True
+        assert "rules" not in first["data"]            # journaled by a table without rules: still read
+        assert opened["data"]["rules"] == {            # the daemon's: Easy Jack's options in force, as JSON
+            "decks": 6, "peek_for_ace": False, "natural_pays_6_5": False,
+            "dealer_bust_pays": {"2": 3, "3": 4, "4": 10, "5": 50, "6": 500}, "stand_on_11": False}
         state = table.pit.control({"cmd": "state"})["state"]
         for key in ("phase", "hand", "next_hand", "seats", "dealer", "shoe", "meters"):
             assert state[key] == expected[key], key

@@ -34,11 +34,11 @@ def postgres() -> Iterator[str]:
 
 @pytest.fixture
 def pg_url(postgres: str) -> Iterator[str]:
-    """The server's URL with an empty ``events`` table."""
+    """The server's URL with no ``events``, ``ratings`` or ``edges`` table."""
     import psycopg
 
     with psycopg.connect(postgres, autocommit=True) as db:
-        db.execute("DROP TABLE IF EXISTS events")
+        db.execute("DROP TABLE IF EXISTS events, ratings, edges")
     yield postgres
 
 

@@ -65,6 +65,7 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
     flow = FLOW
     commands = COMMANDS
     session_parts = (Stacks, Button, Tournament)
+    player_banked = spots       # the player-dealer banks every wager: the players bank each other
 
     def __init__(self, rules: BlackjackExtremeRules, limits: Limits) -> None:
         """Bind ``rules`` and ``limits``; raises ValueError if ``rules.problems()`` finds any."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from controller.games.buster_blackjack_x.bank import banker_for, next_banker
+from controller.games.buster_blackjack_x.bank import BANKED_SPOTS, banker_for, next_banker
 from controller.games.buster_blackjack_x.hand import ACTIONS, FLOW, PHASES, BusterHand
 from controller.games.buster_blackjack_x.rules import METER, SPOTS, BusterRules
 from controller.games.buster_blackjack_x.seats import PlayerHand, SeatPlay
@@ -61,6 +61,7 @@ class BusterBlackjackX(Game[BusterHand]):
     commands = (*STACK_COMMANDS, CONFIRM)
     betting_lights = ("progressive",)
     session_parts = (Stacks, Button, Progressive)
+    player_banked = BANKED_SPOTS
 
     def __init__(self, rules: BusterRules, limits: Limits) -> None:
         """Bind ``rules`` and ``limits``; raises ValueError if ``rules.problems()`` finds any."""

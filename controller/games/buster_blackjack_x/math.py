@@ -19,10 +19,27 @@ over ``workers`` processes; the infinite-deck value of the same strategy is
 given beside it. House edge = minus the expected net payout per unit wagered,
 for the bank of that wager (the player-dealer's for the base wager and
 insurance, the house's for the bonus and Blazing 7's).
+
+That simulation takes some 40 s on two cores. Its result for the example
+rules is stored with the game (:mod:`~controller.games.buster_blackjack_x.stored`,
+written by ``bench/buster_figures.py``), under the :func:`fingerprint` of
+everything the result depends on but the loop's code: the simulation's
+tables, built from the rules by the game's own functions, the precision, the
+seed and the batches. Rules whose tables are the same (they differ only in
+the bank, the bonus or Blazing 7's) run the very same simulation, so they find
+the stored result too; any other rules, or a game whose totals, payouts or
+strategy changed, are simulated afresh.
+
+Each wager spot's figure is named by the spot (``main``, ``side`` for the
+bonus, ``insurance``, ``progressive``): the figure a rating uses.
+
+>>> fingerprint(build_tables(BusterRules()), PRECISION, SEED) in STORED
+True
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import multiprocessing
 from collections.abc import Iterator
@@ -33,6 +50,7 @@ from controller.games.buster_blackjack_x.outcomes import bonus_busts
 from controller.games.buster_blackjack_x.progressive import blazing_prize
 from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.buster_blackjack_x.simulate import Tables, build_tables, simulate
+from controller.games.buster_blackjack_x.stored import STORED
 from controller.games.buster_blackjack_x.strategy import Strategy
 from controller.games.buster_blackjack_x.totals import Count, dealer_must_draw, dealer_standing
 from firmware_bridge.cards import Card
@@ -51,6 +69,9 @@ MAX_ROUNDS = 100_000_000
 
 Z95 = 1.959964
 """The normal quantile of a two-sided 95% interval."""
+
+SEED = 31
+"""The simulation's seed: batch N runs on seed ``SEED * 1_000_003 + N``."""
 
 Shoe = tuple[int, ...]
 """Cards left by point value: index 0 the aces, index 9 the ten-point cards."""
@@ -112,7 +133,8 @@ def bonus_edge(rules: BusterRules) -> dict[str, Any]:
     chances = bonus_busts_by_cards(rules)
     value = sum(chance * rules.bonus_odds(cards) for cards, chance in chances.items())
     value -= 1 - sum(chances.values())
-    return {"house_edge": -value, "method": "exact: the player-dealer's cards from a full shoe"}
+    return {"house_edge": -value,
+            "method": "exact: the Buster bonus, the player-dealer's cards from a full shoe"}
 
 
 def insurance_edge(rules: BusterRules) -> dict[str, Any]:
@@ -153,8 +175,9 @@ def blazing_chances(rules: BusterRules) -> list[tuple[float, int, int]]:
 
 
 def progressive_edges(rules: BusterRules) -> dict[str, dict[str, Any]]:
-    """Blazing 7's: the house edge at the base meter and in the long run, and the meter at which
-    the wager breaks even (cents)."""
+    """Blazing 7's: the house edge in the long run (``progressive``: what the house keeps of each
+    wager once every increment is paid back, the figure a rating uses) and at the base meter, and
+    the meter at which the wager breaks even (cents)."""
     wager = rules.progressive_wager
     chances = blazing_chances(rules)
     fixed = sum(chance * for_one for chance, for_one, percent in chances if not percent)
@@ -163,10 +186,12 @@ def progressive_edges(rules: BusterRules) -> dict[str, dict[str, Any]]:
     at_base = fixed + share * rules.progressive_base / wager
     long_run = fixed + (rules.progressive_increment + whole * rules.progressive_base) / wager
     figures: dict[str, dict[str, Any]] = {
-        "progressive": {"house_edge": 1 - at_base, "method": "exact: three cards, the meter at its base"},
-        "progressive_long_run": {
+        "progressive": {
             "house_edge": 1 - long_run,
-            "method": "exact: every increment paid back, the base put up again after each jackpot"},
+            "method": "exact: three cards, in the long run: every increment paid back, the base put "
+                      "up again after each jackpot"},
+        "progressive_at_base": {"house_edge": 1 - at_base,
+                                "method": "exact: three cards, the meter at its base"},
     }
     if share:
         figures["progressive_break_even_meter"] = {
@@ -200,7 +225,7 @@ def interval(rounds: int, total: float, squares: float) -> tuple[float, float]:
 
 
 def simulate_base(rules: BusterRules, precision: float = PRECISION, workers: int = WORKERS,
-                  seed: int = 31, max_rounds: int = MAX_ROUNDS,
+                  seed: int = SEED, max_rounds: int = MAX_ROUNDS,
                   tables: Tables | None = None) -> dict[str, Any]:
     """The base wager's house edge by simulation, run until its 95% interval is ``precision`` wide
     on each side (or ``max_rounds`` are played), in batches of :data:`BATCH` rounds."""
@@ -212,8 +237,33 @@ def simulate_base(rules: BusterRules, precision: float = PRECISION, workers: int
         if half <= precision or rounds >= max_rounds:
             break
     return {"house_edge": -mean, "interval": [-mean - half, -mean + half], "rounds": rounds,
-            "method": f"simulated: {rounds:,} rounds of basic strategy off the top of a full "
-                      f"{rules.decks}-deck shoe, 95% interval"}
+            "method": _simulated(rules, rounds)}
+
+
+def _simulated(rules: BusterRules, rounds: int) -> str:
+    return (f"simulated: {rounds:,} rounds of basic strategy off the top of a full {rules.decks}-deck "
+            "shoe, 95% interval")
+
+
+def fingerprint(tables: Tables, precision: float, seed: int) -> str:
+    """What the simulation's result depends on, but the code of its loop: its tables (built from
+    the rules by the game's own functions), the precision asked, the seeds, the batches and the
+    interval's quantile, as a SHA-256 hex digest. Equal fingerprints, equal results."""
+    inputs = (tables, precision, seed, BATCH, MAX_ROUNDS, Z95)
+    return hashlib.sha256(repr(inputs).encode()).hexdigest()
+
+
+def stored_base(rules: BusterRules, tables: Tables, precision: float = PRECISION,
+                seed: int = SEED) -> dict[str, Any] | None:
+    """The base wager's figure that :func:`simulate_base` gives for these rules, as stored with the
+    game (:mod:`~controller.games.buster_blackjack_x.stored`), or None when it is not stored."""
+    found = STORED.get(fingerprint(tables, precision, seed))
+    if found is None:
+        return None
+    return {"house_edge": found["house_edge"], "interval": list(found["interval"]),
+            "rounds": found["rounds"],
+            "method": _simulated(rules, found["rounds"]) + "; stored with the game, as "
+                      "bench/buster_figures.py ran this same simulation"}
 
 
 def _batches(tables: Tables, workers: int, seed: int) -> Iterator[tuple[int, float, float]]:
@@ -231,16 +281,17 @@ def _batches(tables: Tables, workers: int, seed: int) -> Iterator[tuple[int, flo
 def house_edges(rules: BusterRules, precision: float = PRECISION,
                 workers: int = WORKERS) -> dict[str, dict[str, Any]]:
     """Every wager's figures for ``table-controller math``: the base wager simulated to
-    ``precision`` on ``workers`` processes, and beside it the infinite-deck value; the bonus,
-    insurance and Blazing 7's exactly."""
+    ``precision`` on ``workers`` processes (its stored result where there is one), and beside it
+    the infinite-deck value; the bonus (``side``), insurance and Blazing 7's exactly."""
     strategy = Strategy(rules)
     tables = build_tables(rules, strategy)
+    main = stored_base(rules, tables, precision) or simulate_base(rules, precision, workers, tables=tables)
     return {
-        "main": simulate_base(rules, precision, workers, tables=tables),
+        "main": main,
         "main_infinite_deck": {"house_edge": -strategy.base_value(),
                                "method": "the same strategy worked out for an infinite deck "
                                          "(a split valued without resplits)"},
-        "bonus": bonus_edge(rules),
+        "side": bonus_edge(rules),
         "insurance": insurance_edge(rules),
         **progressive_edges(rules),
     }

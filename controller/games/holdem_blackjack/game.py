@@ -64,6 +64,7 @@ class HoldemBlackjack(Game[HoldemHand]):
     flow = FLOW
     commands = STACK_COMMANDS
     session_parts = (Stacks, Button)
+    house_rakes = True
 
     def __init__(self, rules: HoldemBlackjackRules, limits: Limits) -> None:
         """Bind ``rules`` (``limits``, the table's, are not used); raises ValueError if

@@ -5,6 +5,8 @@
     pit-monitor serve  --table T07=tcp://10.1.0.7:5556 --table T08=tcp://10.1.0.8:5556 [--port 8080]
     pit-monitor record --db pit.sqlite --tables floor.toml
     pit-monitor report --db postgresql://pit@db/pit --from 2026-11-21 --to 2026-11-21 --format csv
+    pit-monitor report --db pit.sqlite --by player --format json
+    pit-monitor report --db pit.sqlite --by shift --tables floor.toml
 
 Mistakes in the arguments stop the command at once with one line per mistake
 on stderr and exit status 2. ``serve`` and ``record`` run until SIGTERM or
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import datetime
 import logging
 import signal
 import sys
@@ -31,12 +34,14 @@ import zmq.asyncio
 from controller.pit.follow.aio import SILENCE, Follower
 from controller.pit.follow.control import Control
 from controller.pit.follow.sources import TablesError, TableSource, load_sources
+from controller.pit.monitor import player_report, shift_report
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.guard import server_names
 from controller.pit.monitor.recorder import Recorder
-from controller.pit.monitor.report import TYPES, as_csv, as_json, as_text, bound, rate
-from controller.pit.monitor.store import open_store
+from controller.pit.monitor.report import TYPES, TableReport, as_csv, as_json, as_text, bound, rate
+from controller.pit.monitor.store import Store, open_store
+from controller.pit.ratings.shift import Shifts, ShiftsError, read_floor
 
 log = logging.getLogger("pit-monitor")
 
@@ -83,10 +88,15 @@ def parser() -> argparse.ArgumentParser:
     record = sub.add_parser("record", help="store every event of every table")
     record.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
     _table_options(record)
-    report = sub.add_parser("report", help="hands, wagers, results and hold per table and seat")
+    report = sub.add_parser("report", help="per table and seat (default), per rated player, or per shift")
     report.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
+    report.add_argument("--by", choices=("table", "player", "shift"), default="table",
+                        help="table: hands, wagers, results and hold per table and seat (default); "
+                             "player: each player's ratings and totals; shift: per shift, table and pit")
     report.add_argument("--from", dest="since", metavar="DATE", help="from this date or time (UTC)")
     report.add_argument("--to", dest="until", metavar="DATE", help="to this date (inclusive) or time (UTC)")
+    report.add_argument("--tables", type=Path, metavar="FILE",
+                        help="--by shift: the floor file, for its [shifts] and each table's pit")
     report.add_argument("--format", choices=("text", "csv", "json"), default="text")
     return top
 
@@ -168,20 +178,55 @@ def _report(args: argparse.Namespace) -> int:
         until = bound(args.until, end=True) if args.until else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.tables is not None and args.by != "shift":
+        raise UsageError("--tables is for --by shift")
+    shifts, pits = Shifts(), dict[str, str]()
+    if args.tables is not None:
+        try:
+            shifts, pits = read_floor(args.tables)
+        except ShiftsError as exc:
+            raise UsageError(str(exc)) from None
     if "://" not in args.db and not Path(args.db).exists():
         raise UsageError(f"no database at {args.db}")
     store = open_store(args.db)
     try:
-        reports = rate(store.rows(TYPES, since, until))
+        if args.by == "player":
+            text = _players(store, args.format, since, until)
+        elif args.by == "shift":
+            rows = store.rows(shift_report.TYPES, shift_report.rows_from(since), until)
+            reports = shift_report.rate_shifts(rows, shifts, store.edges, pits, since)
+            text = (shift_report.as_csv(reports, pits) if args.format == "csv" else
+                    shift_report.as_json(reports, since, until, shifts, pits) if args.format == "json" else
+                    shift_report.as_text(reports, since, until, shifts))
+        else:
+            text = _tables(rate(store.rows(TYPES, since, until)), args.format, since, until)
     finally:
         store.close()
-    if args.format == "csv":
-        sys.stdout.write(as_csv(reports))
-    elif args.format == "json":
-        print(as_json(reports, since, until))
-    else:
-        print(as_text(reports, since, until))
+    sys.stdout.write(text if args.format == "csv" else text + "\n")
     return 0
+
+
+def _players(store: Store, form: str, since: str | None, until: str | None) -> str:
+    """The report by player: the ratings opened in the period, worked out from the stored events."""
+    ratings = store.ratings(since=since, until=until)
+    first, last = player_report.events_needed(ratings)
+    rows = store.rows(player_report.TYPES, first, last, tables=sorted({r.table for r in ratings}))
+    now = datetime.datetime.now(datetime.UTC)
+    players = player_report.rate_players(ratings, rows, now) if ratings else []
+    if form == "csv":
+        return player_report.as_csv(players)
+    if form == "json":
+        return player_report.as_json(players, since, until)
+    return player_report.as_text(players, since, until)
+
+
+def _tables(reports: list[TableReport], form: str, since: str | None, until: str | None) -> str:
+    """The report by table and seat, as it always was."""
+    if form == "csv":
+        return as_csv(reports)
+    if form == "json":
+        return as_json(reports, since, until)
+    return as_text(reports, since, until)
 
 
 def main(argv: list[str] | None = None) -> int:

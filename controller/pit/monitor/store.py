@@ -12,19 +12,27 @@ is where the recorder resumes. ``ts`` is the event's own UTC timestamp
 is one transaction: after a crash the store holds a prefix of each table's
 events, and the rest comes again from the table's sync socket.
 
+Beside ``events``, the same database keeps the ratings and the edges they are
+worked out with (:mod:`controller.pit.monitor.rating_store`); a stored
+``table.closed`` closes the ratings open at its table in the transaction that
+stores it.
+
 PostgreSQL needs psycopg 3 (``pip install 'table-controller[monitor-pg]'``).
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller.pit.follow.core import Position
+from controller.pit.monitor.rating_store import RatingTables, schema
 
 
 @dataclass(frozen=True)
@@ -44,8 +52,8 @@ class Row:
 COLUMNS = "table_id, epoch, seq, ts, type, hand, topic, body"
 
 
-class Store(ABC):
-    """The events of every table; one writer at a time."""
+class Store(RatingTables):
+    """The events of every table, and the ratings; one writer of events at a time."""
 
     target: str
 
@@ -59,8 +67,9 @@ class Store(ABC):
 
     @abstractmethod
     def rows(self, types: Sequence[str] = (), since: str | None = None,
-             until: str | None = None) -> Iterator[Row]:
-        """Stored events, of these types (all if none) with ``since <= ts < until``, by table and seq."""
+             until: str | None = None, tables: Sequence[str] = ()) -> Iterator[Row]:
+        """Stored events, of these types (all if none) with ``since <= ts < until``, of these tables
+        (all if none), by table and seq."""
 
     @abstractmethod
     def count(self) -> int:
@@ -70,13 +79,25 @@ class Store(ABC):
     def close(self) -> None:
         """Close the connection."""
 
+    def _close_ratings(self, rows: Sequence[Row]) -> None:
+        """Inside ``add``'s transaction: each ``table.closed`` stored closes its table's open ratings."""
+        for row in rows:
+            if row.type == "table.closed":
+                try:
+                    supervisor = str(json.loads(row.body)["data"]["supervisor"])
+                except (ValueError, KeyError, TypeError):
+                    supervisor = ""
+                self._close_table(row.table, row.ts, supervisor)
 
-def _where(types: Sequence[str], since: str | None, until: str | None, mark: str) -> tuple[str, list[Any]]:
+
+def _where(types: Sequence[str], since: str | None, until: str | None, mark: str,
+           tables: Sequence[str] = ()) -> tuple[str, list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
-    if types:
-        clauses.append(f"type IN ({', '.join(mark for _ in types)})")
-        params.extend(types)
+    for column, values in (("type", types), ("table_id", tables)):
+        if values:
+            clauses.append(f"{column} IN ({', '.join(mark for _ in values)})")
+            params.extend(values)
     if since is not None:
         clauses.append(f"ts >= {mark}")
         params.append(since)
@@ -105,6 +126,21 @@ class SqliteStore(Store):
             CREATE INDEX IF NOT EXISTS events_by_table ON events (table_id, id);
             CREATE INDEX IF NOT EXISTS events_by_type ON events (type, ts);
         """)
+        for statement in schema("INTEGER PRIMARY KEY AUTOINCREMENT"):
+            self.db.execute(statement)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self.db.execute(sql, params).fetchall()
 
     def position(self, table: str) -> Position | None:
         found = self.db.execute("SELECT epoch, seq, body FROM events WHERE table_id = ? "
@@ -112,20 +148,16 @@ class SqliteStore(Store):
         return None if found is None else Position(found[0], found[1], found[2].encode())
 
     def add(self, rows: Sequence[Row]) -> None:
-        self.db.execute("BEGIN")
-        try:
+        with self._transaction():
             self.db.executemany(
                 f"INSERT INTO events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (table_id, epoch, seq) DO NOTHING",
                 [(r.table, r.epoch, r.seq, r.ts, r.type, r.hand, r.topic, r.body) for r in rows])
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+            self._close_ratings(rows)
 
     def rows(self, types: Sequence[str] = (), since: str | None = None,
-             until: str | None = None) -> Iterator[Row]:
-        where, params = _where(types, since, until, "?")
+             until: str | None = None, tables: Sequence[str] = ()) -> Iterator[Row]:
+        where, params = _where(types, since, until, "?", tables)
         query = f"SELECT {COLUMNS} FROM events{where} ORDER BY table_id, id"
         for found in self.db.execute(query, params):
             yield Row(*found)
@@ -162,10 +194,23 @@ class PostgresStore(Store):
                     UNIQUE (table_id, epoch, seq))""")
             self.db.execute("CREATE INDEX IF NOT EXISTS events_by_table ON events (table_id, id)")
             self.db.execute("CREATE INDEX IF NOT EXISTS events_by_type ON events (type, ts)")
+            for statement in schema("BIGSERIAL PRIMARY KEY"):
+                self.db.execute(statement)
         self.db.execute("""
             CREATE TEMPORARY TABLE incoming (
                 ord INTEGER, table_id TEXT, epoch TEXT, seq BIGINT, ts TEXT, type TEXT, hand BIGINT,
                 topic TEXT, body TEXT) ON COMMIT DELETE ROWS""")
+
+    def _transaction(self) -> AbstractContextManager[Any]:
+        return self.db.transaction()
+
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        cursor = self.db.execute(sql.replace("?", "%s"), params)
+        return cursor.fetchall() if cursor.description is not None else []
+
+    def _lock(self) -> None:
+        """Ratings are opened and closed one at a time (so one open per seat holds without a retry)."""
+        self.db.execute("LOCK TABLE ratings IN SHARE ROW EXCLUSIVE MODE")
 
     def position(self, table: str) -> Position | None:
         found = self.db.execute("SELECT epoch, seq, body FROM events WHERE table_id = %s "
@@ -180,10 +225,11 @@ class PostgresStore(Store):
                     copy.write_row((n, r.table, r.epoch, r.seq, r.ts, r.type, r.hand, r.topic, r.body))
             cursor.execute(f"INSERT INTO events ({COLUMNS}) SELECT {COLUMNS} FROM incoming ORDER BY ord "
                            "ON CONFLICT (table_id, epoch, seq) DO NOTHING")
+            self._close_ratings(rows)
 
     def rows(self, types: Sequence[str] = (), since: str | None = None,
-             until: str | None = None) -> Iterator[Row]:
-        where, params = _where(types, since, until, "%s")
+             until: str | None = None, tables: Sequence[str] = ()) -> Iterator[Row]:
+        where, params = _where(types, since, until, "%s", tables)
         with self.db.cursor() as cursor:
             cursor.execute(f"SELECT {COLUMNS} FROM events{where} ORDER BY table_id, id", params)
             for found in cursor:

@@ -12,17 +12,23 @@ import pytest
 
 from controller.games.buster_blackjack_x.hand import BusterHand
 from controller.games.buster_blackjack_x.math import (
+    PRECISION,
+    SEED,
     blazing_chances,
     bonus_busts_by_cards,
+    fingerprint,
     house_edges,
     insurance_edge,
     progressive_edges,
     simulate_base,
+    stored_base,
 )
 from controller.games.buster_blackjack_x.progressive import blazing_prize
 from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.buster_blackjack_x.simulate import Tables, build_tables, play_round
+from controller.games.buster_blackjack_x.stored import STORED
 from controller.games.buster_blackjack_x.strategy import Strategy
+from controller.games.catalog import rules_from_json, rules_json
 from controller.games.interface import Session
 from firmware_bridge.cards import Card
 from tests.games.buster_blackjack_x.helpers import game
@@ -101,11 +107,37 @@ def test_the_simulation_agrees_with_the_infinite_deck_value() -> None:
 
 def test_the_whole_report_on_two_processes() -> None:
     report = house_edges(RULES, precision=0.02, workers=2)
-    assert set(report) == {"main", "main_infinite_deck", "bonus", "insurance", "progressive",
-                           "progressive_long_run", "progressive_break_even_meter"}
+    assert set(report) == {"main", "main_infinite_deck", "side", "insurance", "progressive",
+                           "progressive_at_base", "progressive_break_even_meter"}
     assert report["main"]["rounds"] >= 250_000 and report["main"]["method"].startswith("simulated")
-    assert report["bonus"]["house_edge"] == pytest.approx(0.0617487, abs=1e-6)
+    assert "stored" not in report["main"]["method"]                  # not at this precision: simulated
+    assert report["side"]["house_edge"] == pytest.approx(0.0617487, abs=1e-6)
     assert report["insurance"]["house_edge"] == pytest.approx(0.0746988, abs=1e-6)
+
+
+def test_the_stored_base_figures_are_still_those_of_the_rules_they_name() -> None:
+    """Regenerate with bench/buster_figures.py when this fails: the rules or the game changed."""
+    assert STORED, "no figure stored"
+    for key, figure in STORED.items():
+        for named in figure["rules"]:
+            rules = rules_from_json("buster-blackjack-x", named)
+            assert rules_json(rules) == named                 # every option of the rules type, no other
+            assert fingerprint(build_tables(rules), PRECISION, SEED) == key
+        low, high = figure["interval"]
+        assert low < figure["house_edge"] < high and high - figure["house_edge"] <= PRECISION
+
+
+def test_math_uses_the_stored_figure_only_for_the_same_simulation() -> None:
+    rules = BusterRules(banker="house", collection_fee=250, bonus_pays={3: 3, 4: 3, 5: 5})
+    tables = build_tables(rules)                         # the bank and the bonus do not change the tables
+    assert fingerprint(tables, PRECISION, SEED) in STORED
+    stored = house_edges(rules)["main"]
+    assert stored["rounds"] == 20_250_000 and stored["method"].endswith(
+        "stored with the game, as bench/buster_figures.py ran this same simulation")
+    assert stored_base(rules, tables, PRECISION / 2) is None           # another precision
+    assert stored_base(rules, tables, PRECISION, seed=32) is None      # another seed
+    six = BusterRules(decks=6)
+    assert stored_base(six, build_tables(six)) is None                 # another shoe: simulated
 
 
 def test_blazing_chances_are_the_count_of_every_three_cards() -> None:
@@ -126,10 +158,10 @@ def test_blazing_chances_are_the_count_of_every_three_cards() -> None:
 
 def test_progressive_figures() -> None:
     figures = progressive_edges(BusterRules())
-    assert figures["progressive"]["house_edge"] == pytest.approx(0.114392, abs=1e-6)
-    assert figures["progressive_long_run"]["house_edge"] < figures["progressive"]["house_edge"]
+    assert figures["progressive_at_base"]["house_edge"] == pytest.approx(0.114392, abs=1e-6)
+    assert figures["progressive"]["house_edge"] == pytest.approx(0.071914, abs=1e-6)     # the long run
     meter = figures["progressive_break_even_meter"]["value"]
-    at_meter = progressive_edges(BusterRules(progressive_base=meter))["progressive"]["house_edge"]
+    at_meter = progressive_edges(BusterRules(progressive_base=meter))["progressive_at_base"]["house_edge"]
     assert -1e-6 < at_meter <= 0
 
 
