@@ -211,8 +211,8 @@ def test_a_message_reaches_the_dealer(floor: Floor, signed_in: Any) -> None:
     assert floor.t07.next("dealer.message")["data"] == {"text": "Fill on the way", "supervisor": "S101"}
     wait(signed_in, lambda d: "Fill on the way" in d.find_element("id", "pit-now").text, "the message", floor)
     assert floor.detail()["state"]["message"] == "Fill on the way"
-    items = [li.text for li in css(signed_in, "#pit-record li[data-ok='true']")]
-    assert "dealer message “Fill on the way”" in items[0] and "anna (supervisor S101)" in items[0]
+    wait(signed_in, lambda d: "anna (supervisor S101): dealer message “Fill on the way”" in
+         css(d, "#pit-record li[data-ok='true']")[0].text, "the action recorded", floor)
 
 
 def test_a_dealer_s_call_stays_on_the_monitor_until_acknowledged(floor: Floor, signed_in: Any) -> None:
@@ -232,8 +232,8 @@ def test_a_dealer_s_call_stays_on_the_monitor_until_acknowledged(floor: Floor, s
          "ack", floor)
     wait(signed_in, lambda d: css(d, "#detail .acked-list .alert[data-code='floor_called']"), "acked", floor)
     signed_in.get(floor.monitor.url)
-    wait(signed_in, lambda d: tile(d, "T07").get_attribute("data-link") == "live", "the tile", floor)
-    assert not css(tile(signed_in, "T07"), ".alert[data-code='floor_called']")
+    wait(signed_in, lambda d: tile(d, "T07").get_attribute("data-link") == "live"
+         and not css(tile(d, "T07"), ".alert[data-code='floor_called']"), "the tile without the call", floor)
     acks = floor.api("api/acks")[1]
     assert [(a["table"], a["code"], a["who"]) for a in acks] == [("T07", "floor_called", "anna")]
 
@@ -249,12 +249,15 @@ def test_the_floor_by_pit_filtered_sorted_and_a_sound_on_a_new_critical_alert(
         return [[t.get_attribute("data-table") for t in css(pit, "section.tile") if t.is_displayed()]
                 for pit in css(signed_in, "section.pit") if pit.is_displayed()]
 
+    def shows(expected: list[list[str]]) -> None:
+        wait(signed_in, lambda d: order() == expected, f"the tiles {expected}", floor)
+
     def choose(select: str, value: str) -> None:
         from selenium.webdriver.support.ui import Select
 
         Select(signed_in.find_element("id", select)).select_by_value(value)
 
-    assert order() == [["T05", "T07"], ["T08"]]
+    shows([["T05", "T07"], ["T08"]])
     from selenium.webdriver.support.ui import Select
 
     shown = [Select(signed_in.find_element("id", s)).first_selected_option.text
@@ -265,28 +268,29 @@ def test_the_floor_by_pit_filtered_sorted_and_a_sound_on_a_new_critical_alert(
     assert floor.t07.pit.control({"cmd": "act", "action": "call_floor"}) == {"ok": True}
     wait(signed_in, lambda d: tile(d, "T07").get_attribute("data-worst") == "warning", "the call", floor)
     choose("sort", "severity")
-    assert order() == [["T07", "T05"], ["T08"]]
+    shows([["T07", "T05"], ["T08"]])
     choose("sort", "game")
-    assert order() == [["T07", "T05"], ["T08"]]                              # T05 has no game yet: last
+    shows([["T07", "T05"], ["T08"]])                     # T05 has no game yet: last
     choose("sort", "")
     choose("filter-pit", "Pit 1")
-    assert order() == [["T05", "T07"]] and "pit=Pit+1" in signed_in.current_url
+    shows([["T05", "T07"]])
+    assert "pit=Pit+1" in signed_in.current_url
     choose("filter-pit", "-")
-    assert order() == [["T08"]]
+    shows([["T08"]])
     choose("filter-pit", "")
     choose("filter-game", "holdem-blackjack")
-    assert order() == [["T08"]]
+    shows([["T08"]])
     choose("filter-game", "")
     choose("filter-alert", "warning")
-    assert order() == [["T07"]]
+    shows([["T07"]])
     signed_in.get(floor.monitor.url + "?alert=critical&sort=severity")     # the choice in the address
     wait(signed_in, lambda d: d.find_element("id", "filter-alert").get_attribute("value") == "critical",
          "the choice kept", floor)
-    assert order() == []
+    shows([])
 
     body = signed_in.find_element("tag name", "body")
     floor.t08.bet(2, "bet", [COUNTERFEIT + "1", 500])                       # sound off: no sound
-    wait(signed_in, lambda d: order() == [["T08"]], "T08's critical alert", floor)
+    shows([["T08"]])
     assert (body.get_attribute("data-sounds"), body.get_attribute("data-sound")) == ("0", "off")
     signed_in.find_element("id", "sound").click()
     assert body.get_attribute("data-sound") == "on"
