@@ -35,6 +35,7 @@ import zmq.asyncio
 from aiohttp import web
 
 from controller.devkit.pit_table import EnvelopeTable
+from controller.games.catalog import rules_from_json, rules_json
 from controller.games.parts.totals import total_of
 from controller.pit.follow.aio import Follower
 from controller.pit.follow.sources import TableSource
@@ -52,6 +53,9 @@ BLINDS = ((500, 1000, 1500), (1000, 2000, 3000), (2000, 4000, 6000))
 """A banked table's tournament levels: the minimum blind, then its multiples."""
 LEVEL_HANDS = 6
 """Hands per tournament level."""
+
+EASY_JACK_RULES = rules_json(rules_from_json("easy-jack", {}))
+"""The rules a house-banked simulated table publishes, as a real table would: Easy Jack's defaults."""
 
 Step = tuple[str, int | None, dict[str, Any]]
 """``(type, hand, data)`` of one event."""
@@ -126,8 +130,11 @@ class Dealer:
 
     def events(self, hands: int | None = None) -> Iterator[Step]:
         """The table opening, then ``hands`` hands (forever if None)."""
-        yield "table.opened", None, {"game": self.game, "seats": self.seats,
-                                     "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False}
+        opened: dict[str, Any] = {"game": self.game, "seats": self.seats,
+                                  "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False}
+        if not self.banker:   # Easy Jack's rules by default: a rating's theo there is the real game's
+            opened["rules"] = EASY_JACK_RULES
+        yield "table.opened", None, opened
         yield "device.online", None, {"device": "shoe", "firmware": "shoe-1.2", "serial": "SH-0042"}
         yield "device.online", None, {"device": "rfid", "firmware": "rfid-2.0", "serial": "RF-0042"}
         yield "shoe.loaded", None, {"shoe_id": "S-1", "decks": 6}

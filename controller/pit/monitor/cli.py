@@ -22,9 +22,11 @@ import asyncio
 import contextlib
 import datetime
 import logging
+import multiprocessing
 import signal
 import sys
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,7 @@ from controller.pit.monitor import player_report, shift_report
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.guard import server_names
+from controller.pit.monitor.rated import NO_PIT, Rated
 from controller.pit.monitor.recorder import Recorder
 from controller.pit.monitor.report import TYPES, TableReport, as_csv, as_json, as_text, bound, rate
 from controller.pit.monitor.store import Store, open_store
@@ -85,6 +88,9 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--actions", type=Path, default=Path("pit-monitor-actions.jsonl"), metavar="FILE",
                        help="where the pit's actions (close, open, limits, dealer messages) are recorded "
                             "(JSON lines; default %(default)s)")
+    serve.add_argument("--db", metavar="PATH|URL",
+                       help="the recorder's database (SQLite file or postgresql:// URL): rated play and "
+                            "shift figures (shift start times from the floor file's [shifts])")
     record = sub.add_parser("record", help="store every event of every table")
     record.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
     _table_options(record)
@@ -129,6 +135,27 @@ def _context(tables: int) -> zmq.asyncio.Context:
     return context
 
 
+async def _rated(args: argparse.Namespace, sources: list[TableSource]) -> Rated:
+    """The ratings and shift figures kept in ``--db``, with the shifts of the floor file, read back."""
+    shifts = read_floor(args.tables)[0] if args.tables else Shifts()
+    store = await asyncio.to_thread(open_store, args.db)
+    edges_worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+    rated = Rated(store, [s.name for s in sources], shifts, {s.name: s.pit or NO_PIT for s in sources},
+                  executor=edges_worker)
+    await rated.load()
+    return rated
+
+
+def _let_go(rated: Rated | None) -> None:
+    """Close the ratings' store and stop the edges' worker."""
+    if rated is None:
+        return
+    rated.let_go()
+    if rated.executor is not None:
+        rated.executor.shutdown(wait=False, cancel_futures=True)
+    rated.store.close()
+
+
 async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     from aiohttp import web
 
@@ -141,6 +168,9 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     floor = Floor([s.name for s in sources], AlertBook(args.acks), {s.name: s.pit for s in sources})
     controls = {s.name: Control(s.control, context, s.curve) if s.control else None for s in sources}
     actions = PitActions(controls, ActionBook(args.actions))
+    rated = await _rated(args, sources) if args.db else None
+    if rated is not None:
+        floor.rate(rated)
     runner = make_runner(make_app(floor, users, names=server_names(args.host, args.server_name),
                                   actions=actions))
     await runner.setup()
@@ -158,6 +188,7 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     finally:
         await runner.cleanup()
         context.destroy(linger=0)
+        _let_go(rated)
 
 
 async def _record(args: argparse.Namespace, sources: list[TableSource]) -> None:

@@ -36,6 +36,7 @@ from controller.pit.follow.aio import Follower
 from controller.pit.follow.core import data_of
 from controller.pit.follow.picture import TablePicture
 from controller.pit.monitor.alerts import Alert, AlertBook
+from controller.pit.monitor.rated import Rated
 
 log = logging.getLogger(__name__)
 
@@ -513,6 +514,13 @@ class Floor:
         self.book = book
         self.on_change: Callable[[str], None] = lambda table: None
         """Called with a table's name after its picture or its alerts changed."""
+        self.rated: Rated | None = None
+        """The open ratings and shift figures (:meth:`rate`; None: the monitor keeps none)."""
+
+    def rate(self, rated: Rated) -> None:
+        """Keep ratings and shift figures with ``rated``: fed every event, shown on tiles and details."""
+        self.rated = rated
+        rated.on_change = lambda table: self.on_change(table)
 
     def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         model = self.tables[follower.name]
@@ -543,6 +551,8 @@ class Floor:
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
         self.tables[follower.name].apply(message, live, body)
+        if self.rated is not None:
+            self.rated.feed(follower.name, follower.epoch, message)
         if message["type"] == "alert" and isinstance(data := data_of(message), dict):
             self.book.add(follower.name, follower.epoch, message["seq"], message.get("hand"),
                           message.get("ts"), data)
@@ -564,10 +574,17 @@ class Floor:
         return alert
 
     def tile(self, name: str) -> dict[str, Any]:
-        return self.tables[name].tile(self.book.open_json(name))
+        tile = self.tables[name].tile(self.book.open_json(name))
+        if self.rated is None:
+            return {**tile, "shift": None, "rated": 0}
+        return {**tile, **self.rated.tile(name)}
 
     def detail(self, name: str) -> dict[str, Any]:
-        return self.tables[name].detail(self.book.open_json(name), self.book.acknowledged(name))
+        detail = self.tables[name].detail(self.book.open_json(name), self.book.acknowledged(name))
+        if self.rated is None:
+            return {**detail, "shift": None, "rated": 0, "ratings": None}
+        return {**detail, "rated": self.rated.tile(name)["rated"], "shift": self.rated.shift_json(name),
+                "ratings": self.rated.open_ratings(name)}
 
     def pits(self) -> list[dict[str, Any]]:
         """The pits, in the order their first table was given, each ``{"pit", "tables"}`` (its tables'

@@ -18,6 +18,9 @@ JSON API:
 * ``GET /api/acks``: every acknowledgement recorded.
 * ``POST /api/tables/<name>/command``, ``GET /api/actions``: the pit's actions
   (:mod:`controller.pit.monitor.actions_web`).
+* ``POST /api/tables/<name>/ratings``, ``POST /api/ratings/<id>/close``,
+  ``GET /api/ratings``: rated play (:mod:`controller.pit.monitor.ratings_web`;
+  with ``serve --db``).
 
 Served on loopback unless TLS (certificate and key) and a password file are
 configured; the password file has one ``name:hash`` a line, the hash from
@@ -51,6 +54,7 @@ from controller.pit.monitor.guard import (
     misdirected,
     server_names,
 )
+from controller.pit.monitor.ratings_web import add_rating_routes
 from controller.pit.monitor.signin import Refused, SignIn
 from controller.pit.server import is_local_endpoint
 from controller.security.supervisor_pins import looks_like_pin_hash
@@ -341,6 +345,7 @@ def make_app(floor: Floor, users: dict[str, str] | None = None, *, names: frozen
     app.router.add_post("/api/ack", _ack)
     app.router.add_get("/api/acks", _acks)
     add_action_routes(app, actions or PitActions(dict.fromkeys(floor.tables), ActionBook()), request_timeout)
+    add_rating_routes(app, floor, floor.rated)
     app.router.add_static("/static/", STATIC)
     app.on_shutdown.append(_close_streams)
     return app

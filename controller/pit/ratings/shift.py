@@ -166,7 +166,8 @@ class ShiftSummary:
 
     def to_json(self) -> dict[str, Any]:
         """Money in cents."""
-        return {"tables": list(self.tables), "hands": self.hands, "hands_per_hour": self.hands_per_hour,
+        return {"tables": list(self.tables), "hands": self.hands, "hours": round(self.hours, 4),
+                "hands_per_hour": self.hands_per_hour,
                 "banked": self.banked, "wagered": self.wagered, "house_result": self.house_result,
                 "theo": self.theo.to_json(), "rake": self.rake, "bank_result": self.bank,
                 "jackpots": self.jackpots}

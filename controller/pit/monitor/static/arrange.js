@@ -88,12 +88,24 @@ function pitHead(pit, tiles) {
   const words = `${tiles.length} table${tiles.length === 1 ? "" : "s"}, ` +
     `${alerts} alert${alerts === 1 ? "" : "s"} open`;
   return `<span class="pit-name">${esc(pit.pit ?? "No pit")}</span> <span class="pit-count">${words}</span>` +
-    `<span class="pit-figures">${pitFigures(pit)}</span>`;
+    `<span class="pit-figures">${pitFigures(pit, tiles)}</span>`;
 }
 
-// The figures of a pit (an entry of the floor view's `pits`) on its header: none yet.
-function pitFigures(pit) {
-  return "";
+// The figures of a pit this shift, the sum of its tables' (none without the monitor's database).
+function pitFigures(pit, tiles) {
+  const shifts = tiles.map((t) => t.shift).filter(Boolean);
+  if (!shifts.length) return "";
+  const sum = (key) => shifts.reduce((n, f) => n + (f[key] || 0), 0);
+  const hands = sum("hands"), hours = sum("hours");
+  const theo = shifts.some((f) => f.theo.cents === null) ? null
+    : shifts.reduce((n, f) => n + f.theo.cents, 0);
+  const parts = [`${hands} hands${hours > 0 ? ` (${(hands / hours).toFixed(1)}/h per table)` : ""}`,
+    `wagered ${money(sum("wagered"))}`, `house ${signedMoney(sum("house_result"))}`,
+    `theo ${theo === null ? "unknown" : money(Math.round(theo))}`];
+  if (sum("rake")) parts.push(`rake ${money(sum("rake"))}`);
+  if (sum("banked")) parts.push(`bank ${signedMoney(sum("bank_result"))}`);
+  return ` &middot; <span class="shift-figures" data-hands="${hands}" data-wagered="${sum("wagered")}">` +
+    `shift: ${parts.join(" &middot; ")}</span>`;
 }
 
 // Lay the tiles out: a section per pit (the floor view's `pits`, in order), its shown tiles sorted;

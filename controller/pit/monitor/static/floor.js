@@ -38,7 +38,20 @@ function tileHtml(tile) {
     `<div class="play"><span class="hand">${hand}</span> <span class="phase">${esc(tile.phase || "")}</span>` +
     `<span class="wagers" title="wagers in play">${money(tile.wagers)}</span></div>` +
     `<div class="seats">${seats}</div>${sessionLine(tile)}${offline}${metersHtml(tile.meters)}` +
-    `${resultHtml(tile.last_result)}${alerts}`;
+    `${shiftLine(tile)}${resultHtml(tile.last_result)}${alerts}`;
+}
+
+// The table's figures this shift (with the monitor's database), and its open ratings.
+function shiftLine(tile) {
+  const f = tile.shift;
+  if (!f) return "";
+  const rated = tile.rated ? ` &middot; <span class="rated">${tile.rated} rated</span>` : "";
+  return `<div class="shift-line" data-hands="${f.hands}" data-theo="${f.theo.cents ?? ""}">shift: ` +
+    `${f.hands} hands${f.hands_per_hour === null ? "" : ` (${f.hands_per_hour}/h)`} &middot; ` +
+    `wagered ${money(f.wagered)} &middot; house ${signedMoney(f.house_result)} &middot; ` +
+    `theo ${f.theo.cents === null ? "unknown" : money(Math.round(f.theo.cents))}` +
+    `${f.rake ? ` &middot; rake ${money(f.rake)}` : ""}` +
+    `${f.banked ? ` &middot; bank ${signedMoney(f.bank_result)}` : ""}${rated}</div>`;
 }
 
 // Draw a tile; whether where it goes may change (its pit, game, alerts), or it is new.
@@ -77,6 +90,15 @@ function summary() {
     (hidden ? ` (${hidden} not shown)` : "");
 }
 
+// The headers of the pits these tiles stand in (their figures change with the tiles').
+function refreshPitHeads(changed) {
+  for (const name of new Set(changed.map((t) => t.pit ?? NO_PIT))) {
+    const pit = pits.find((p) => (p.pit ?? NO_PIT) === name);
+    const head = floor.querySelector(`section.pit[data-pit="${CSS.escape(name)}"] .pit-head`);
+    if (pit && head) head.innerHTML = pitHead(pit, pit.tables.map((t) => tiles.get(t)).filter(Boolean));
+  }
+}
+
 function redraw() {
   arrange(floor, pits, tiles, sections);
   summary();
@@ -97,6 +119,6 @@ follow("/api/stream", {
   tiles: (changed) => {
     const moved = changed.tables.map(showTile).some(Boolean);
     soundAlerts(changed.tables, inView);
-    if (moved) redraw(); else summary();
+    if (moved) redraw(); else { summary(); refreshPitHeads(changed.tables); }
   },
 });

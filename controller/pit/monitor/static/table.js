@@ -136,4 +136,4 @@ function show(view) {
   }
 }
 
-follow(`/api/stream?table=${encodeURIComponent(name)}`, {detail: (view) => { show(view); pitPanelSees(view); }});
+follow(`/api/stream?table=${encodeURIComponent(name)}`, {detail: (view) => { show(view); ratingsSee(view); pitPanelSees(view); }});

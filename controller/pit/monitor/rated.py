@@ -1,0 +1,263 @@
+"""The floor's rated play and shift figures, live: every table's open ratings and its current shift.
+
+:class:`Rated` keeps, per table, a :class:`~controller.pit.ratings.rating.TableRatings`
+(its open ratings) and a :class:`~controller.pit.ratings.shift.TableShifts` (its
+figures shift by shift), fed the events the monitor's followers deliver. The
+ratings themselves are the store's (the recorder's database, ``serve --db``):
+opening and closing one is written there first, then shown. At start, the
+open ratings and the events since the earlier of the current shift's start and
+the oldest open rating's opening are read back from the store, so a monitor
+restarted mid-shift shows the whole shift; the live events that the store
+held already are skipped (each table's events are read once, by ``(epoch,
+seq)``).
+
+Each table's edges (what each wager spot is worth to the house) come from its
+game's own math under the rules its last ``table.opened`` published
+(:func:`~controller.pit.ratings.figures.edges_of`), worked out once per game
+and rules in a worker process (the math may take seconds; the loop goes on)
+and cached in the store. A rating records the edges it was opened with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Executor, ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
+
+from controller.pit.events import utc_timestamp
+from controller.pit.monitor.store import Row, Store
+from controller.pit.ratings.edges import Edges
+from controller.pit.ratings.figures import edges_of
+from controller.pit.ratings.hands import RATED_TYPES, canonical_rules
+from controller.pit.ratings.rating import Rating, RatingError, TableRatings
+from controller.pit.ratings.shift import Shifts, ShiftSummary, TableShifts
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+RATED_SET = frozenset(RATED_TYPES)
+
+NO_PIT = ""
+"""The pit of the tables the floor file puts in none."""
+
+
+def utc_now() -> datetime.datetime:
+    """Now, aware, in UTC."""
+    return datetime.datetime.now(datetime.UTC)
+
+
+class Rated:
+    """Open ratings and shift figures of every table, kept from their events, stored in ``store``."""
+
+    def __init__(self, store: Store, tables: Iterable[str], shifts: Shifts, pits: Mapping[str, str], *,
+                 executor: Executor | None = None, clock: Callable[[], datetime.datetime] = utc_now) -> None:
+        """``executor`` works out the edges (a process pool in the monitor; None: on the loop's
+        default thread pool)."""
+        self.store = store
+        self.shifts = shifts
+        self.clock = clock
+        self.executor = executor
+        self._db = ThreadPoolExecutor(1, thread_name_prefix="ratings-store")
+        """The store's one thread: its calls never interleave (one connection, one transaction)."""
+        self.ratings = {name: TableRatings(name) for name in tables}
+        self.figures = {name: TableShifts(name, shifts) for name in self.ratings}
+        self.pits = {name: pits.get(name, NO_PIT) for name in self.ratings}
+        self._edges: dict[tuple[str, str], Edges | None] = {}
+        """Edges by (game, canonical rules); None while they are being worked out."""
+        self._working: dict[tuple[str, str], asyncio.Future[Edges | None]] = {}
+        self.on_change: Callable[[str], None] = lambda table: None
+        """Called with a table's name when its ratings changed other than by an event (edges found)."""
+
+    async def _stored(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` on the store's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, partial(call, *args))
+
+    def let_go(self) -> None:
+        """Let the store's thread go (what it was given is done first)."""
+        self._db.shutdown(wait=True)
+
+    # ------------------------------------------------------------------ start
+
+    async def load(self) -> None:
+        """Read back the open ratings and, per table, the events since the earlier of the shift's
+        start and its oldest open rating's opening."""
+        now = self.clock()
+        shift_start = utc_timestamp(self.shifts.bounds(now)[0])
+        open_ratings = await self._stored(partial(self.store.ratings, open_only=True))
+        for rating in open_ratings:
+            if rating.table in self.ratings:
+                self.ratings[rating.table].add(rating)
+        for table in self.ratings:
+            since = min([shift_start, *(r.opened for r in open_ratings if r.table == table)])
+            rows = await self._stored(_listed, self.store.rows(RATED_TYPES, since=since, tables=[table]))
+            opened = await self._stored(_listed, self.store.rows(("table.opened",), tables=[table]))
+            if opened:   # the rules in force, from the last opening, however long ago
+                self._read_opening(table, opened[-1])
+            for row in rows:
+                message = {"seq": row.seq, "ts": row.ts, "type": row.type, "hand": row.hand,
+                           "data": _data_of(row.body)}
+                self.feed(table, row.epoch, message)
+            self.figures[table].forget_before(self.shifts.bounds(now)[0])
+
+    def _read_opening(self, table: str, row: Row) -> None:
+        data = _data_of(row.body)
+        game, rules = data.get("game"), data.get("rules")
+        for reader in (self.ratings[table].reader, self.figures[table].reader):
+            reader.game = game if isinstance(game, str) else None
+            reader.rules = rules if isinstance(rules, Mapping) else None
+        self._want_edges(table)
+
+    # ------------------------------------------------------------------ events
+
+    def feed(self, table: str, epoch: str, message: Mapping[str, Any]) -> None:
+        """One event of ``table`` (in order); a ``table.closed`` closes its open ratings (stored)."""
+        if table not in self.ratings or message.get("type") not in RATED_SET:
+            return
+        closed = self.ratings[table].feed(message, epoch)
+        self.figures[table].feed(message, epoch)
+        if message.get("type") == "table.opened":
+            self._want_edges(table)
+        if closed:
+            at, by = closed[0].closed or "", closed[0].closed_by or ""
+            asyncio.get_running_loop().create_task(self._store_closing(table, at, by))
+            self.ratings[table].forget_closed()
+
+    async def _store_closing(self, table: str, at: str, by: str) -> None:
+        try:
+            await self._stored(self.store.close_table_ratings, table, at, by)
+        except Exception as exc:  # the recorder closes them too when it stores the table.closed
+            log.error("table %s: the ratings closed with the table could not be stored: %s", table, exc)
+
+    # ------------------------------------------------------------------ edges
+
+    def _rules(self, table: str) -> tuple[str | None, Mapping[str, Any] | None]:
+        reader = self.ratings[table].reader
+        return reader.game, reader.rules
+
+    def _want_edges(self, table: str) -> None:
+        """Start working out the edges of the table's game and rules, unless known or under way."""
+        game, rules = self._rules(table)
+        if game is None or rules is None:
+            return
+        key = (game, canonical_rules(rules))
+        if key in self._edges or key in self._working:
+            return
+        self._working[key] = asyncio.get_running_loop().create_task(self._find_edges(key, game, rules))
+
+    async def _find_edges(self, key: tuple[str, str], game: str, rules: Mapping[str, Any]) -> Edges | None:
+        found: Edges | None = None
+        try:
+            found = await self._stored(self.store.edges, game, rules)
+            if found is None:
+                loop = asyncio.get_running_loop()
+                found = await loop.run_in_executor(self.executor, edges_of, game, dict(rules))
+                await self._stored(self.store.put_edges, found)
+        except Exception as exc:  # an unknown game, rules the game refuses, the store down
+            log.error("the edges of %s under rules %s could not be found: %s", game, key[1], exc)
+        self._edges[key] = found
+        del self._working[key]
+        for table in self.ratings:
+            game_now, rules_now = self._rules(table)
+            if game_now == game and rules_now is not None and canonical_rules(rules_now) == key[1]:
+                self.on_change(table)
+        return found
+
+    def edges(self, game: str | None, rules: Mapping[str, Any] | None) -> Edges | None:
+        """The edges known for ``game`` under ``rules`` (None: unknown or not yet worked out)."""
+        if game is None or rules is None:
+            return None
+        return self._edges.get((game, canonical_rules(rules)))
+
+    async def table_edges(self, table: str) -> Edges | None:
+        """The edges of the table's game under its rules now, waiting for them if under way."""
+        self._want_edges(table)
+        game, rules = self._rules(table)
+        if game is None or rules is None:
+            return None
+        key = (game, canonical_rules(rules))
+        working = self._working.get(key)
+        return await asyncio.shield(working) if working is not None else self._edges.get(key)
+
+    # ------------------------------------------------------------------ the pit's changes
+
+    async def open(self, table: str, seat: int, player: str, by: str) -> tuple[Rating, Rating | None]:
+        """Rate ``player`` at ``table``'s ``seat`` from now (stored first); the rating, and the one it
+        closed at that seat. RatingError if it cannot be opened."""
+        if table not in self.ratings:
+            raise RatingError(f"no table {table}")
+        edges = await self.table_edges(table)
+        at = utc_timestamp(self.clock())
+        rating, replaced = await self._stored(self.store.open_rating, player, table, seat, at, by, edges)
+        self.ratings[table].open(rating)
+        self.ratings[table].forget_closed()
+        return rating, replaced
+
+    async def close(self, rating_id: int, by: str) -> Rating:
+        """Close a rating now (stored first); RatingError if it is unknown or closed already."""
+        at = utc_timestamp(self.clock())
+        rating = await self._stored(self.store.close_rating, rating_id, at, by)
+        tables = self.ratings.get(rating.table)
+        if tables is not None and rating.id in tables.tallies:
+            tables.tallies[rating.id].rating = rating
+            tables.forget_closed()
+        return rating
+
+    # ------------------------------------------------------------------ views
+
+    def open_ratings(self, table: str) -> list[dict[str, Any]]:
+        """The table's open ratings, each with its figures so far."""
+        now = self.clock()
+        ratings = self.ratings[table]
+        return [{**r.to_json(), "figures": ratings.figures(r.id, now).to_json()}
+                for r in ratings.ratings() if r.is_open]
+
+    def shift(self, table: str) -> ShiftSummary:
+        """The table's figures in the current shift."""
+        return self.figures[table].at(self.clock()).summary(self.edges)
+
+    def shift_json(self, table: str) -> dict[str, Any]:
+        """:meth:`shift` with the shift's bounds and name."""
+        return {**self.shift(table).to_json(), **self.shift_bounds()}
+
+    def shift_bounds(self) -> dict[str, Any]:
+        start, end = self.shifts.bounds(self.clock())
+        return {"shift": self.shifts.name(start), "start": utc_timestamp(start), "end": utc_timestamp(end)}
+
+    def tile(self, table: str) -> dict[str, Any]:
+        """What a table's tile shows: its shift's figures, how many ratings are open there."""
+        return {"shift": self.shift(table).to_json(),
+                "rated": sum(r.is_open for r in self.ratings[table].ratings())}
+
+    def pit_figures(self) -> list[dict[str, Any]]:
+        """Each pit's shift figures (the sum of its tables'), by pit name."""
+        sums: dict[str, ShiftSummary] = {}
+        for table, pit in self.pits.items():
+            summary = self.shift(table)
+            sums[pit] = sums[pit] + summary if pit in sums else summary
+        return [{"pit": pit, **sums[pit].to_json()} for pit in sorted(sums)]
+
+    def forget_old_shifts(self) -> None:
+        """Drop the figures of shifts over (the live monitor keeps the current one)."""
+        start = self.shifts.bounds(self.clock())[0]
+        for figures in self.figures.values():
+            figures.forget_before(start)
+
+
+def _listed(rows: Iterable[Row]) -> list[Row]:
+    """Rows read in full (on the store's thread)."""
+    return list(rows)
+
+
+def _data_of(body: str) -> dict[str, Any]:
+    try:
+        data = json.loads(body).get("data")
+    except (ValueError, AttributeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
