@@ -14,20 +14,32 @@ not a real game: for the real games run the daemon
 every event, and the snapshot) carry the game's part (totals, phases) from
 :func:`game_view`, as a real table's game would.
 
+The monitor keeps ratings and shift figures in a database (``--db``, a
+temporary SQLite file unless given), as ``pit-monitor serve --db`` does: each
+table has played 14 to 23 hands before the floor is shown, timed as if dealt a
+hand every 75 seconds up to now (then it deals on at ``--pace``), with players ``P-1001``, ... rated at some
+seats (``controller/devkit/sim_pit.py``); the tables take the pit's actions
+(supervisor S101, PIN 1234), which the monitor sends when the page is signed in
+(``--sign-in``: user anna, password floor-sim).
+
 ``python -m controller.devkit.floor_sim --tables 8`` serves the monitor on
 http://127.0.0.1:8080/ over eight such tables; ``--screenshot FILE`` instead
 takes a picture of the floor (or of ``--page table/T02``) with headless
-Chromium and stops.
+Chromium and stops, and ``--docs FOLDER`` takes the pictures of
+docs/pit-monitor.md (``controller/devkit/floor_shots.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import datetime
+import itertools
 import random
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +47,30 @@ import zmq.asyncio
 from aiohttp import web
 
 from controller.devkit.pit_table import EnvelopeTable
+from controller.devkit.sim_pit import (
+    BANKED_RULES,
+    PIT_PASSWORD,
+    PIT_USER,
+    RATED,
+    SUPERVISOR,
+    SUPERVISOR_PIN,
+    PitTable,
+    rated_floor,
+    regulars,
+    sim_shifts,
+)
 from controller.games.catalog import rules_from_json, rules_json
 from controller.games.parts.totals import total_of
+from controller.pit.events import utc_timestamp
 from controller.pit.follow.aio import Follower
+from controller.pit.follow.control import Control
 from controller.pit.follow.sources import TableSource
+from controller.pit.monitor.actions import ActionBook, PitActions
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
+from controller.pit.monitor.store import open_store
 from controller.pit.monitor.web import make_app
+from controller.security.supervisor_pins import hash_pin
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -54,8 +83,14 @@ BLINDS = ((500, 1000, 1500), (1000, 2000, 3000), (2000, 4000, 6000))
 LEVEL_HANDS = 6
 """Hands per tournament level."""
 
-EASY_JACK_RULES = rules_json(rules_from_json("easy-jack", {}))
+HOUSE_GAME, BANKED_GAME = "easy-jack", "banked-11 (sim)"
+"""The game a house-banked simulated table says it deals, and a player-banked one."""
+EASY_JACK_RULES = rules_json(rules_from_json(HOUSE_GAME, {}))
 """The rules a house-banked simulated table publishes, as a real table would: Easy Jack's defaults."""
+PLAYED = 14
+"""Hands a table has played before the floor is shown: 14 for the first, then up to 23."""
+HAND_SECONDS = 75.0
+"""The time those hands are spread over, per hand (they are published at once, back-dated)."""
 
 Step = tuple[str, int | None, dict[str, Any]]
 """``(type, hand, data)`` of one event."""
@@ -102,14 +137,16 @@ def game_view(state: dict[str, Any]) -> None:
 
 
 class Dealer:
-    """The events of one simulated table, hand after hand; ``banker``: a player banks the hands."""
+    """The events of one simulated table, hand after hand; ``banker``: a player banks the hands;
+    ``regulars``: seats that bet every hand (unless dealing it), beside those chosen at random."""
 
     def __init__(self, rng: random.Random, *, seats: int = 6, progressive: bool = False,
-                 banker: bool = False) -> None:
+                 banker: bool = False, regulars: frozenset[int] = frozenset()) -> None:
         self.rng = rng
         self.seats = seats
         self.progressive = progressive
         self.banker = banker
+        self.regulars = regulars
         self.meter = 1_250_000
         self.index = 0
         self.shoe: list[str] = []
@@ -119,7 +156,7 @@ class Dealer:
     @property
     def game(self) -> str:
         """The simulated game's name, as ``table.opened`` says it."""
-        return "banked-11 (sim)" if self.banker else "easy-jack"
+        return BANKED_GAME if self.banker else HOUSE_GAME
 
     def _card(self) -> tuple[int, str]:
         if not self.shoe:
@@ -132,8 +169,8 @@ class Dealer:
         """The table opening, then ``hands`` hands (forever if None)."""
         opened: dict[str, Any] = {"game": self.game, "seats": self.seats,
                                   "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False}
-        if not self.banker:   # Easy Jack's rules by default: a rating's theo there is the real game's
-            opened["rules"] = EASY_JACK_RULES
+        # Easy Jack's rules by default: a rating's theo there is the real game's
+        opened["rules"] = BANKED_RULES if self.banker else EASY_JACK_RULES
         yield "table.opened", None, opened
         yield "device.online", None, {"device": "shoe", "firmware": "shoe-1.2", "serial": "SH-0042"}
         yield "device.online", None, {"device": "rfid", "firmware": "rfid-2.0", "serial": "RF-0042"}
@@ -142,12 +179,17 @@ class Dealer:
             yield "seat.stack", None, {"seat": seat, "amount": amount, "reason": "buy_in"}
         if self.banker:
             yield "button.moved", None, {"seat": self.button}
-        number = 0
-        while hands is None or number < hands:
-            if self.banker and number % LEVEL_HANDS == 0:
-                yield from self._level(number // LEVEL_HANDS + 1)
-            number += 1
+        yield from self.play(1, hands)
+
+    def play(self, first: int, last: int | None = None) -> Iterator[Step]:
+        """Hands ``first`` to ``last`` (forever if None), a banked table's level changing every
+        :data:`LEVEL_HANDS` hands."""
+        number = first
+        while last is None or number <= last:
+            if self.banker and (number - 1) % LEVEL_HANDS == 0:
+                yield from self._level((number - 1) // LEVEL_HANDS + 1)
             yield from self.hand(number)
+            number += 1
 
     def _level(self, level: int) -> Iterator[Step]:
         ends = datetime.datetime.now(datetime.UTC) + datetime.timedelta(minutes=20)
@@ -160,10 +202,11 @@ class Dealer:
         rng = self.rng
         dealer_seat = self.button if self.banker else None
         free = [seat for seat in range(1, self.seats + 1) if seat != dealer_seat]
-        playing = sorted(rng.sample(free, rng.randint(1, min(4, len(free)))))
+        chosen = rng.sample(free, rng.randint(1, min(4, len(free))))
+        playing = sorted({*chosen, *(self.regulars & set(free))})
         bets: list[dict[str, Any]] = []
         for seat in playing:
-            if rng.random() < 0.03:
+            if rng.random() < 0.008:
                 yield "alert", number, {"code": "counterfeit_chip", "severity": "critical",
                                         "message": "a chip that is not in the registry",
                                         "seat": seat, "spot": "main", "uid": f"{rng.getrandbits(64):016x}"}
@@ -189,7 +232,7 @@ class Dealer:
         for seat in playing:
             goal = rng.choice((6, 7, 8))
             while total_of([points(c) for c in held[seat]]).points < goal and len(held[seat]) < 5:
-                if rng.random() < 0.02:
+                if rng.random() < 0.01:
                     index, _ = self._card()
                     yield "alert", number, {"code": "card_unreadable", "severity": "warning",
                                             "message": "the shoe could not read a card", "index": index}
@@ -245,11 +288,34 @@ class Dealer:
         return {"seat": bet["seat"], "spot": bet["spot"], "hand_index": 0, "outcome": outcome,
                 "wager": wager, "payout": payout}
 
-async def deal(table: EnvelopeTable, steps: Iterator[Step], pace: float) -> None:
-    """Publish the steps one every ``pace`` seconds (a dealer's speed, for a person to watch)."""
+async def deal(table: PitTable, steps: Iterator[Step], pace: float) -> None:
+    """Publish the steps one every ``pace`` seconds (a dealer's speed, for a person to watch); none
+    while the pit has the table closed."""
     for kind, hand, data in steps:
+        await table.open_again.wait()
         table.emit(kind, hand, data)
         await asyncio.sleep(pace)
+
+
+def back_dated(steps: Sequence[Step], end: datetime.datetime) -> list[tuple[str, Step]]:
+    """The steps, each with a ``ts``: spread evenly over :data:`HAND_SECONDS` per hand begun, the
+    last one just before ``end``."""
+    hands = sum(kind == "hand.started" for kind, _, _ in steps)
+    span = datetime.timedelta(seconds=HAND_SECONDS * max(hands, 1))
+    step = span / max(len(steps), 1)
+    return [(utc_timestamp(end - span + n * step), one) for n, one in enumerate(steps)]
+
+
+def openings(names: Sequence[str], played: Sequence[Sequence[tuple[str, Step]]]
+             ) -> dict[str, list[tuple[int, str, str]]]:
+    """Each table's ratings to open (``RATED``): seat, player, and the ``ts`` of the first event of
+    the hand it is rated from."""
+    found: dict[str, list[tuple[int, str, str]]] = {}
+    for seated in RATED:
+        if seated.table < len(names):
+            at = next(ts for ts, (_, hand, _) in played[seated.table] if hand == seated.from_hand)
+            found.setdefault(names[seated.table], []).append((seated.seat, seated.player, at))
+    return found
 
 
 class _WhenLive:
@@ -278,80 +344,127 @@ class _WhenLive:
             self.live.set()
 
 
-async def run_floor(count: int, port: int, pace: float, screenshot: Path | None, page: str = "") -> None:
-    """``count`` simulated tables and a monitor over them; a screenshot, or serve until interrupted."""
+Shots = Callable[[str, Path, str | None], None]
+"""Pictures to take of the page: ``(url, folder for the browser's profile, Authorization header)``."""
+
+
+async def run_floor(count: int, port: int, pace: float, *, db: str | None = None, sign_in: bool = False,
+                    shots: Shots | None = None) -> None:
+    """``count`` simulated tables and a monitor over them, with ratings and shift figures kept in
+    ``db`` (a temporary SQLite file if None); a sign-in as anna with ``sign_in``; the ``shots`` taken,
+    or serve until interrupted."""
     context = zmq.asyncio.Context()
-    dealers = [Dealer(random.Random(n), progressive=n == 0, banker=n % 4 == 1) for n in range(count)]
-    tables = [EnvelopeTable(f"T{n + 1:02d}", context=context, game=dealer.game, game_view=game_view)
+    now = datetime.datetime.now(datetime.UTC)
+    dealers = [Dealer(random.Random(n), progressive=n == 0, banker=n % 4 == 1, regulars=regulars(n))
+               for n in range(count)]
+    tables = [PitTable(f"T{n + 1:02d}", context=context, game=dealer.game, game_view=game_view)
               for n, dealer in enumerate(dealers)]
+    names = [t.table_id for t in tables]
+    pits = {name: f"Pit {n // 4 + 1}" for n, name in enumerate(names)}
+    # the hands played before the floor is shown (the last one under way), timed as if dealt up to now
+    played: list[list[tuple[str, Step]]] = []
+    rest: list[Iterator[Step]] = []
+    for n, dealer in enumerate(dealers):
+        hands = PLAYED + 3 * (n % 4)
+        steps = [*dealer.events(hands=hands), *dealer.play(hands + 1, hands + 1)]
+        under_way = len(steps) - dealer.rng.randint(6, 24)
+        played.append(back_dated(steps[:under_way], now))
+        rest.append(itertools.chain(steps[under_way:], dealer.play(hands + 2)))
     tasks: list[asyncio.Task[None]] = []
     with tempfile.TemporaryDirectory(prefix="floor-sim-") as folder:
-        pits = {t.table_id: f"Pit {n // 4 + 1}" for n, t in enumerate(tables)}
-        floor = Floor([t.table_id for t in tables], AlertBook(Path(folder) / "acks.jsonl"), pits)
-        listener = _WhenLive(floor)
-        runner = web.AppRunner(make_app(floor))
-        await runner.setup()
+        store = await asyncio.to_thread(open_store, db or str(Path(folder) / "floor.sqlite"))
+        rated = None
+        runner = None
         try:
+            games = {t.table_id: d.game for t, d in zip(tables, dealers, strict=True)}
+            rated = await rated_floor(store, games, pits, sim_shifts(now), openings(names, played),
+                                      (HOUSE_GAME, EASY_JACK_RULES), BANKED_GAME)
+            floor = Floor(names, AlertBook(Path(folder) / "acks.jsonl"), pits)
+            floor.rate(rated)
+            listener = _WhenLive(floor)
             for table in tables:
                 await table.start()
+            actions = PitActions({t.table_id: Control(t.control_endpoint, context) for t in tables},
+                                 ActionBook(Path(folder) / "actions.jsonl"))
+            users = {PIT_USER: hash_pin(PIT_PASSWORD)} if sign_in else None
+            runner = web.AppRunner(make_app(floor, users, actions=actions))
+            await runner.setup()
+            for table in tables:
                 source = TableSource(table.table_id, table.publish_endpoint, table.sync_endpoint)
                 follower = Follower(source, listener, context=context, raw_data=True)
                 tasks.append(asyncio.create_task(follower.run()))
             await listener.live.wait()
-            for n, (table, dealer) in enumerate(zip(tables, dealers, strict=True)):
-                rng = dealer.rng
-                # a few hands already played, the next one under way, the rest at a dealer's pace
-                steps = [*dealer.events(hands=3 + n % 4), *dealer.hand(4 + n % 4)]
-                under_way = len(steps) - rng.randint(3, 16)
-                for kind, hand, data in steps[:under_way]:
-                    table.emit(kind, hand, data)
+            for n, table in enumerate(tables):
+                for ts, (kind, hand, data) in played[n]:
+                    table.emit(kind, hand, data, ts=ts)
+                    if kind == "hand.ended":
+                        await asyncio.sleep(0.01)   # let the monitor read: a burst beyond 1,000 is dropped
                 if n == 2:
                     table.emit("alert", None, {"code": "device_offline", "severity": "warning",
                                                "message": "the rfid is offline: no answer", "device": "rfid"})
-                tasks.append(asyncio.create_task(deal(table, iter(steps[under_way:]), pace)))
+            await _caught_up(floor, tables)
+            tasks.extend(asyncio.create_task(deal(table, steps, pace))
+                         for table, steps in zip(tables, rest, strict=True))
             site = web.TCPSite(runner, "127.0.0.1", port)
             await site.start()
             url = f"http://127.0.0.1:{runner.addresses[0][1]}/"
-            if screenshot is None:
-                print(f"floor of {count} simulated tables: {url}", flush=True)
+            if shots is None:
+                signed = f" (sign in as {PIT_USER}, password {PIT_PASSWORD})" if sign_in else ""
+                print(f"floor of {count} simulated tables: {url}{signed}", flush=True)
                 await asyncio.gather(*tasks)
             else:
-                await asyncio.to_thread(take_screenshot, url + page, screenshot, folder)
+                auth = "Basic " + base64.b64encode(f"{PIT_USER}:{PIT_PASSWORD}".encode()).decode() \
+                    if sign_in else None
+                await asyncio.to_thread(shots, url, Path(folder), auth)
         finally:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            await runner.cleanup()
+            if runner is not None:
+                await runner.cleanup()
             for table in tables:
                 await table.close()
             context.destroy(linger=0)
+            if rated is not None:
+                rated.let_go()
+            store.close()
 
 
-def take_screenshot(url: str, path: Path, folder: str) -> None:
-    """A PNG of the page at ``url`` in headless Chromium, once its tiles are drawn."""
-    from controller.devkit.browser import chromium
-
-    driver = chromium(Path(folder) / "chromium", width=1500, height=1000)
-    try:
-        driver.get(url)
-        driver.execute_async_script(
-            "const done = arguments[0]; const wait = () => document.querySelectorAll('.tile').length"
-            " || document.querySelectorAll('.seat-box').length ? setTimeout(done, 500)"
-            " : setTimeout(wait, 100); wait();")
-        driver.save_screenshot(str(path))
-    finally:
-        driver.quit()
+async def _caught_up(floor: Floor, tables: Sequence[EnvelopeTable], within: float = 20.0) -> None:
+    """Wait until the monitor holds every event the tables published (a gap is replayed by then)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while any(floor.tables[t.table_id].seq < len(t.history) for t in tables) and loop.time() < deadline:
+        await asyncio.sleep(0.05)
 
 
 def main() -> None:
+    from controller.devkit import floor_shots
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--port", type=int, default=8080)
-    parser.add_argument("--pace", type=float, default=0.4, help="seconds between a dealer's events")
+    parser.add_argument("--pace", type=float,
+                        help="seconds between a dealer's events (0.4; 2 while pictures are taken)")
+    parser.add_argument("--db", metavar="PATH|URL",
+                        help="where the ratings are kept (SQLite file or postgresql:// URL; "
+                             "default: a temporary SQLite file)")
+    parser.add_argument("--sign-in", action="store_true",
+                        help=f"sign-in required (user {PIT_USER}, password {PIT_PASSWORD}): the pit's "
+                             f"actions can be taken (supervisor {SUPERVISOR}, PIN {SUPERVISOR_PIN})")
     parser.add_argument("--screenshot", type=Path, help="write a PNG of the page and stop")
     parser.add_argument("--page", default="", help="the page to take: '' (the floor) or table/T01")
+    parser.add_argument("--docs", type=Path, metavar="FOLDER",
+                        help="write the pictures of docs/pit-monitor.md into FOLDER and stop (signed in)")
     args = parser.parse_args()
-    asyncio.run(run_floor(args.tables, args.port, args.pace, args.screenshot, args.page))
+    shots: Shots | None = None
+    if args.docs is not None:
+        shots = partial(floor_shots.docs_shots, args.docs)
+    elif args.screenshot is not None:
+        shots = partial(floor_shots.one_shot, args.page, args.screenshot)
+    pace = args.pace if args.pace is not None else 0.4 if shots is None else 2.0
+    asyncio.run(run_floor(args.tables, args.port, pace, db=args.db,
+                          sign_in=args.sign_in or args.docs is not None, shots=shots))
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@ A simulated table has no game: the caller makes its events up. Its state is
 what those events say (pit-events.md section 3): the wagers on the spots, each
 card where it was dealt and turned up, the table's own phase, the results,
 stacks, the button, the tournament level, meters, pots, the boards and the
-shoe; what only a game works out (totals, the game's phase) the caller may
-write in (``game_view``). A real table's state is the daemon's
+shoe, and what the pit set (``closed``, ``limits``, the dealer's ``message``);
+what only a game works out (totals, the game's phase) the caller may write in
+(``game_view``). A real table's state is the daemon's
 (``controller/table/views.py``); this is only for tables that pretend.
 """
 
@@ -172,6 +173,16 @@ class SimulatedState:
         self.state["session"].update(level=data["level"], blinds=list(data.get("blinds", [])),
                                      level_ends_at=data.get("ends_at"))
 
+    def _pit(self, message: dict[str, Any], data: dict[str, Any]) -> None:
+        """A pit's action: the table closed or opened, its limits, a message to the dealer."""
+        kind = message["type"]
+        if kind == "dealer.message":
+            self.state["message"] = data.get("text")
+        elif kind == "table.limits":
+            self.state["limits"] = {"min_bet": data.get("min_bet"), "max_bet": data.get("max_bet")}
+        else:
+            self.state["closed"] = kind == "table.closed"
+
 
 _APPLY: dict[str, Callable[[SimulatedState, dict[str, Any], dict[str, Any]], None]] = {
     "table.opened": SimulatedState._opened,
@@ -192,4 +203,8 @@ _APPLY: dict[str, Callable[[SimulatedState, dict[str, Any], dict[str, Any]], Non
     "seat.stack": SimulatedState._stack,
     "button.moved": SimulatedState._button,
     "tournament.level": SimulatedState._level,
+    "table.closed": SimulatedState._pit,
+    "table.reopened": SimulatedState._pit,
+    "table.limits": SimulatedState._pit,
+    "dealer.message": SimulatedState._pit,
 }

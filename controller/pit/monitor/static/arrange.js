@@ -104,7 +104,7 @@ function pitFigures(pit, tiles) {
     `theo ${theo === null ? "unknown" : money(Math.round(theo))}`];
   if (sum("rake")) parts.push(`rake ${money(sum("rake"))}`);
   if (sum("banked")) parts.push(`bank ${signedMoney(sum("bank_result"))}`);
-  return ` &middot; <span class="shift-figures" data-hands="${hands}" data-wagered="${sum("wagered")}">` +
+  return `<span class="shift-figures" data-hands="${hands}" data-wagered="${sum("wagered")}">` +
     `shift: ${parts.join(" &middot; ")}</span>`;
 }
 

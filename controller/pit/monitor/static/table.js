@@ -3,6 +3,7 @@
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const detail = document.getElementById("detail");
+const pastBox = document.getElementById("history");   // the last hands and the table's events, below
 document.getElementById("name").textContent = name;
 document.title = `Pit monitor: ${name}`;
 
@@ -126,13 +127,18 @@ function show(view) {
     `<div class="seat-row">${state.seats.map((s) => seatHtml(s, view)).join("")}</div></section>` +
     potsHtml(view) +
     `<section class="panel"><h2>Last result</h2>${resultHtml(view.last_result)}</section>` +
-    `<section class="panel"><h2>Alerts</h2>${alerts}${acked}</section>` +
+    `<section class="panel"><h2>Alerts</h2>${alerts}${acked}</section>`;
+  const past =
     `<section class="panel"><h2>Last hands, step by step</h2>${handsHtml(view.hands)}</section>` +
     `<section class="panel"><h2>Table</h2><ol class="table-log">${view.table_log.map((s) =>
       `<li><span class="seq">${s.seq}</span> <span class="time">${clock(s.ts)}</span> ${esc(s.text)}</li>`).join("")}</ol></section>`;
   if (detail.drawn !== html) {           // an unchanged view keeps its elements (and the acks' clicks)
     detail.innerHTML = html;
     detail.drawn = html;
+  }
+  if (pastBox.drawn !== past) {
+    pastBox.innerHTML = past;
+    pastBox.drawn = past;
   }
 }
 

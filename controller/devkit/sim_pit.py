@@ -1,0 +1,167 @@
+"""The simulated floor's pit side: tables that take the pit's commands, shifts, rated players.
+
+For ``controller/devkit/floor_sim.py``. A :class:`PitTable` is a simulated
+table (:class:`~controller.devkit.pit_table.EnvelopeTable`) that also carries
+out the pit's commands (docs/control.md, "The pit's commands") as a real table
+words them: supervisor :data:`SUPERVISOR` with PIN :data:`SUPERVISOR_PIN`,
+closing, opening and limits between hands only, a message to the dealer at any
+time; each one published as its event (``table.closed``, ``table.reopened``,
+``table.limits``, ``dealer.message``). While it is closed no hand is dealt.
+
+:func:`rated_floor` gives the monitor its ratings and shift figures in a
+store (the recorder's database, as ``pit-monitor serve --db``): the edges of
+the simulated games, and a few players (``P-1001``, ...) rated at some seats
+from the start of one of the hands the floor plays before it is shown. The
+shifts (:func:`sim_shifts`) start every 8 hours, the current one an hour or
+two before now, so the hands played before the floor is shown are in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from controller.devkit.pit_table import EnvelopeTable
+from controller.pit.monitor.rated import NO_PIT, Rated
+from controller.pit.monitor.store import Store
+from controller.pit.ratings.edges import Edges
+from controller.pit.ratings.figures import edges_of
+from controller.pit.ratings.shift import Shifts
+
+SUPERVISOR, SUPERVISOR_PIN = "S101", "1234"
+"""The one supervisor of the simulated floor, and the PIN the tables take from him."""
+
+PIT_USER, PIT_PASSWORD = "anna", "floor-sim"
+"""The pit boss the monitor knows when the simulated floor asks for a sign-in, and her password."""
+
+PIT_COMMANDS = frozenset({"close_table", "open_table", "set_limits", "dealer_message"})
+
+BANKED_EDGES_NOTE = "a player-dealer banks every hand of the simulated banked game"
+
+BANKED_RULES: dict[str, Any] = {}
+"""The rules a player-banked simulated table publishes: it has no options."""
+
+
+def banked_edges(game: str) -> Edges:
+    """The edges of the simulated player-banked game: its one spot, ``main``, banked by the
+    player-dealer in every hand, so the house has no edge on any wager (theo $0.00)."""
+    return Edges(game, BANKED_RULES, {}, frozenset({"main"}), False)
+
+
+class PitTable(EnvelopeTable):
+    """A simulated table that carries out the pit's commands, as :data:`SUPERVISOR`."""
+
+    def __init__(self, table_id: str, **options: Any) -> None:
+        super().__init__(table_id, **options)
+        self.closed = False
+        self.limits: dict[str, int] | None = None
+        self.open_again = asyncio.Event()
+        """Set while the table is open: the dealing waits on it."""
+        self.open_again.set()
+
+    @property
+    def control_endpoint(self) -> str:
+        return self.server.endpoints["control"]
+
+    async def _command(self, request: dict[str, Any], client: str | None) -> dict[str, Any]:
+        cmd = request.get("cmd")
+        if cmd not in PIT_COMMANDS:
+            return await super()._command(request, client)
+        if request.get("supervisor") != SUPERVISOR or request.get("pin") != SUPERVISOR_PIN:
+            return {"ok": False, "error": "wrong supervisor id or PIN"}
+        refusal = self._refusal(str(cmd), request)
+        if refusal:
+            return {"ok": False, "error": f"{cmd}: {refusal}"}
+        if cmd == "close_table":
+            self.closed = True
+            self.open_again.clear()
+            self.emit("table.closed", None, {"supervisor": SUPERVISOR})
+        elif cmd == "open_table":
+            self.closed = False
+            self.open_again.set()
+            self.emit("table.reopened", None, {"supervisor": SUPERVISOR})
+        elif cmd == "set_limits":
+            self.limits = {"min_bet": request["min_bet"], "max_bet": request["max_bet"]}
+            self.emit("table.limits", None, {**self.limits, "supervisor": SUPERVISOR})
+        else:
+            self.emit("dealer.message", self.hand, {"text": request["text"], "supervisor": SUPERVISOR})
+        return {"ok": True}
+
+    def _refusal(self, cmd: str, request: Mapping[str, Any]) -> str:
+        """Why the table will not do it now, in the real table's words ('' if it will)."""
+        if cmd == "dealer_message":
+            text = request.get("text")
+            return "" if isinstance(text, str) and 0 < len(text) <= 200 and text.isprintable() \
+                else "text is 1 to 200 characters, no control characters"
+        if self.hand is not None:
+            return "only between hands: finish the hand (NEXT) or void it first"
+        if cmd == "close_table" and self.closed:
+            return "the table is closed already"
+        if cmd == "open_table" and not self.closed:
+            return "the table is open already"
+        if cmd == "set_limits":
+            low, high = request.get("min_bet"), request.get("max_bet")
+            if not (isinstance(low, int) and isinstance(high, int) and 0 < low <= high <= 1_000_000_000):
+                return "min_bet and max_bet are whole cents, 1 to 1,000,000,000, min_bet <= max_bet"
+        return ""
+
+
+def sim_shifts(now: datetime.datetime) -> Shifts:
+    """Shifts every 8 hours (UTC), the current one begun an hour or two before ``now``.
+
+    >>> sim_shifts(datetime.datetime(2026, 11, 21, 14, 37, tzinfo=datetime.UTC)).starts
+    (datetime.time(4, 0), datetime.time(12, 0), datetime.time(20, 0))
+    """
+    first = (now - datetime.timedelta(hours=2)).hour
+    return Shifts(tuple(sorted(datetime.time((first + 8 * n) % 24) for n in range(3))))
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A player rated at a simulated table: the table's index, the seat, the hand from which."""
+
+    table: int
+    seat: int
+    from_hand: int
+
+    @property
+    def player(self) -> str:
+        return f"P-{1001 + RATED.index(self)}"
+
+
+RATED = (Seated(0, 2, 1), Seated(0, 5, 6), Seated(1, 3, 2), Seated(2, 4, 4), Seated(3, 1, 1),
+         Seated(4, 6, 3), Seated(5, 1, 1), Seated(6, 3, 8))
+"""Who is rated where on the simulated floor (P-1001 at T01 seat 2 from its first hand, ...)."""
+
+
+def regulars(table: int) -> frozenset[int]:
+    """The seats of a table where a rated player sits, who bets every hand (unless dealing)."""
+    return frozenset(s.seat for s in RATED if s.table == table)
+
+
+async def rated_floor(store: Store, games: Mapping[str, str], pits: Mapping[str, str], shifts: Shifts,
+                      openings: Mapping[str, Sequence[tuple[int, str, str]]],
+                      house: tuple[str, Mapping[str, Any]], banked_game: str) -> Rated:
+    """The monitor's ratings and shift figures over ``store`` for the tables of ``games`` (name ->
+    game): the edges of the simulated games cached there (``house``: the house-banked game and its
+    rules, its edges from its own math; ``banked_game``: :func:`banked_edges`), each table's
+    ``openings`` (``(seat, player, opened at)``) stored as the pit boss :data:`PIT_USER` opened them,
+    then all read back as ``pit-monitor serve --db`` does at start."""
+    house_game, house_rules = house
+    found = await asyncio.to_thread(store.edges, house_game, house_rules)
+    if found is None:
+        found = await asyncio.to_thread(edges_of, house_game, dict(house_rules))
+        await asyncio.to_thread(store.put_edges, found)
+    banked = banked_edges(banked_game)
+    await asyncio.to_thread(store.put_edges, banked)
+    edges = {house_game: found, banked_game: banked}
+    for table, ratings in openings.items():
+        for seat, player, at in ratings:
+            await asyncio.to_thread(store.open_rating, player, table, seat, at, PIT_USER,
+                                    edges.get(games[table]))
+    rated = Rated(store, list(games), shifts, {t: pits.get(t, NO_PIT) for t in games})
+    await rated.load()
+    return rated
