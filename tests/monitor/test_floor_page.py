@@ -112,8 +112,8 @@ def test_a_tile_per_table_and_a_hand_followed_live_on_the_tile_and_in_the_detail
     assert len(css(browser, ".dealer .card.back")) == 1       # the hole card, face down
     assert "9d" not in browser.page_source
     rig.draw()                                                # seat 1 hits: 3s
-    wait(browser, lambda d: len(css(d, ".seat-box[data-seat='1'] .card")) == 2, "seat 1's second card", floor)
-    assert css(browser, ".seat-box[data-seat='1'] .total")[0].text == "8"
+    wait(browser, lambda d: len(css(d, ".seat-box[data-seat='1'] .card")) == 2
+         and css(d, ".seat-box[data-seat='1'] .total")[0].text == "8", "seat 1's second card, total 8", floor)
     rig.pit.press("stand")
     rig.draw()                                                # 6d to seat 3
     rig.pit.press("stand")                                    # the dealer's 9d is turned up; settled

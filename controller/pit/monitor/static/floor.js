@@ -87,7 +87,7 @@ function summary() {
   const hidden = all.filter((t) => !shown(t)).length;
   document.getElementById("summary").textContent =
     `${all.length} tables, ${live} live, ${alerts} alert${alerts === 1 ? "" : "s"} open` +
-    (hidden ? ` (${hidden} not shown)` : "");
+    (hidden ? `; ${hidden} table${hidden === 1 ? "" : "s"} not shown` : "");
 }
 
 // The headers of the pits these tiles stand in (their figures change with the tiles').
