@@ -68,8 +68,8 @@ class Rated:
         self.ratings = {name: TableRatings(name) for name in tables}
         self.figures = {name: TableShifts(name, shifts) for name in self.ratings}
         self.pits = {name: pits.get(name, NO_PIT) for name in self.ratings}
-        self._edges: dict[tuple[str, str], Edges | None] = {}
-        """Edges by (game, canonical rules); None while they are being worked out."""
+        self._edges: dict[tuple[str, str], Edges] = {}
+        """The edges found, by (game, canonical rules)."""
         self._working: dict[tuple[str, str], asyncio.Future[Edges | None]] = {}
         self.on_change: Callable[[str], None] = lambda table: None
         """Called with a table's name when its ratings changed other than by an event (edges found)."""
@@ -151,16 +151,24 @@ class Rated:
         self._working[key] = asyncio.get_running_loop().create_task(self._find_edges(key, game, rules))
 
     async def _find_edges(self, key: tuple[str, str], game: str, rules: Mapping[str, Any]) -> Edges | None:
+        """The edges from the store's cache, else worked out (and cached there). Not found (an
+        unknown game, rules the game refuses, the worker or the store down): logged, and tried
+        again when next wanted (a rating opened, the table opened)."""
         found: Edges | None = None
         try:
             found = await self._stored(self.store.edges, game, rules)
+        except Exception as exc:  # the store down: work them out all the same
+            log.error("the edges of %s cached in the store could not be read: %s", game, exc)
+        try:
             if found is None:
                 loop = asyncio.get_running_loop()
                 found = await loop.run_in_executor(self.executor, edges_of, game, dict(rules))
                 await self._stored(self.store.put_edges, found)
         except Exception as exc:  # an unknown game, rules the game refuses, the store down
-            log.error("the edges of %s under rules %s could not be found: %s", game, key[1], exc)
-        self._edges[key] = found
+            log.error("the edges of %s under rules %s could not be %s: %s", game, key[1],
+                      "found" if found is None else "cached in the store", exc)
+        if found is not None:
+            self._edges[key] = found
         del self._working[key]
         for table in self.ratings:
             game_now, rules_now = self._rules(table)

@@ -3,7 +3,8 @@
 * ``POST /api/tables/<name>/ratings`` with ``{"seat", "player", "who"}`` (JSON only): rate a
   player at a seat from now (another player rated there is closed); ``who`` is the signed-in user
   when there are passwords. ``200 {"rating", "replaced"}``; ``400`` with the reason when it cannot
-  be opened; ``409`` when the monitor keeps no ratings (it was started without ``--db``).
+  be opened (among them a seat the table does not have, once the monitor knows its seats); ``409``
+  when the monitor keeps no ratings (it was started without ``--db``).
 * ``POST /api/ratings/<id>/close`` with ``{"who"}``: close it now; ``200 {"rating"}``.
 * ``GET /api/ratings[?table=<name>]``: the open ratings with their figures so far.
 
@@ -53,6 +54,10 @@ async def _open(request: web.Request) -> web.StreamResponse:
     seat, player = body.get("seat"), body.get("player")
     if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(player, str):
         raise web.HTTPBadRequest(text="a rating needs a seat (a number) and a player id (text)")
+    seats = [s.get("seat") for s in floor.tables[table].state["seats"]]
+    if seats and seat not in seats:     # a table not heard from yet lists none: its seats are unknown
+        raise web.HTTPBadRequest(text=f"table {table} has no seat {seat} (its seats: "
+                                      f"{', '.join(str(s) for s in seats)})")
     try:
         rating, replaced = await rated.open(table, seat, player, who)
     except RatingError as exc:

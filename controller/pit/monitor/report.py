@@ -47,7 +47,7 @@ from controller.pit.monitor.store import Row
 
 log = logging.getLogger(__name__)
 
-TYPES = ("hand.started", "bets.closed", "hand.settled", "alert")
+TYPES = ("hand.started", "bets.closed", "hand.settled", "progressive.paid", "alert")
 """The event types the report reads."""
 
 

@@ -38,7 +38,8 @@ function ratingRow(rating) {
     `<div class="spot">${esc(spot)}: ${s.hands} × avg ${money(s.average_bet || 0)}</div>`).join("");
   return `<tr data-rating="${rating.id}" data-seat="${rating.seat}" data-player="${esc(rating.player)}"` +
     ` data-hands="${f.hands}" data-wagered="${f.wagered}" data-actual="${f.actual}"` +
-    ` data-theo="${f.theo.cents ?? ""}">` +
+    ` data-theo="${f.theo.cents ?? ""}" data-interval="${f.theo.interval ? f.theo.interval.join(" ") : ""}"` +
+    ` data-banked="${f.banked}" data-bank-result="${f.bank_result}">` +
     `<td>${rating.seat}</td><td>${esc(rating.player)}</td>` +
     `<td>${clock(rating.opened)} (${minutes(f.seconds)}) by ${esc(rating.opened_by)}</td>` +
     `<td>${f.hands}</td><td>${f.average_bet === null ? "-" : money(f.average_bet)}${spots}</td>` +

@@ -1,0 +1,252 @@
+"""The monitor's live rated play (:class:`controller.pit.monitor.rated.Rated`) in process, fast: a real
+SQLite store in a temporary folder and hand-made events (:mod:`tests.monitor.ratings_script`), stored
+as the recorder stores them and fed as the monitor's followers feed them.
+
+Ratings opened, replaced by another player at the seat, closed by the pit and by the table's closing
+(stored by the monitor itself, the recorder behind); a monitor started again on the same store reads
+back the same open ratings with the same figures; a table whose rules are unknown gives theo unknown,
+never 0; the edges are worked out once and cached in the store, where a monitor started again finds
+them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.pit.monitor.rated import Rated
+from controller.pit.monitor.store import Store, open_store
+from controller.pit.ratings.edges import Edge, Edges
+from controller.pit.ratings.rating import PIT, REPLACED, TABLE_CLOSED, RatingError
+from controller.pit.ratings.shift import Shifts
+from tests.monitor.ratings_script import EASY_JACK, EJ_MAIN, EJ_SIDE, Script, result
+
+RULES = {"decks": 6, "peek_for_ace": False, "natural_pays_6_5": False, "stand_on_11": False,
+         "dealer_bust_pays": {"2": 3, "3": 4, "4": 10, "5": 50, "6": 500}}
+"""Easy Jack's rules as the daemon publishes them in ``table.opened`` (every option in force)."""
+
+CACHED = Edges("easy-jack", RULES, EASY_JACK.spots, frozenset(), False)
+"""Easy Jack's edges under :data:`RULES` (``table-controller math --json``), cached in the store as a
+monitor caches them once worked out (the math takes seconds)."""
+
+HOLDEM_RULES = {"stakes": "2/4/4-20", "ante": 0, "chip_unit": 100, "decks": 6, "raise_cap": 3,
+                "all_in_reopens": "full", "big_blind_option": True, "heads_up_button_small_blind": True,
+                "odd_chip": "left_of_button", "charlie_ties": "split", "showdown_order": "last_aggressor",
+                "muck_losing_hands": True, "rake_percent": 5, "rake_cap": 1000, "rake_first_round": False}
+"""A Hold'em Blackjack table's rules with a 5% rake (its edges take no time to work out)."""
+
+DAY = "2026-11-21"
+
+
+@dataclass
+class Clock:
+    now: datetime.datetime = datetime.datetime(2026, 11, 21, 9, 0, tzinfo=datetime.UTC)
+
+    def __call__(self) -> datetime.datetime:
+        return self.now
+
+    def at(self, time: str) -> None:
+        self.now = datetime.datetime.fromisoformat(f"{DAY}T{time}+00:00")
+
+
+@dataclass
+class Pit:
+    """Two tables' events, stored and fed to the monitor's :class:`Rated` as they happen."""
+
+    path: Path
+    store: Store
+    clock: Clock = field(default_factory=Clock)
+    scripts: dict[str, Script] = field(default_factory=dict)
+    sent: dict[str, int] = field(default_factory=dict)
+    rated: Rated | None = None
+
+    def __post_init__(self) -> None:
+        self.scripts = {name: Script(name, DAY) for name in ("T07", "T08")}
+        self.sent = dict.fromkeys(self.scripts, 0)
+
+    async def start(self) -> Rated:
+        """A monitor (started again if one ran: its store's thread let go first), read back."""
+        if self.rated is not None:
+            self.rated.let_go()
+        self.rated = Rated(self.store, list(self.scripts), Shifts(), {"T07": "Pit 1"}, clock=self.clock)
+        await self.rated.load()
+        return self.rated
+
+    def send(self, table: str, *, stored: bool = True) -> None:
+        """The events added to ``table``'s script since last sent: stored (unless the recorder is
+        behind), and fed live."""
+        script = self.scripts[table]
+        new = script.messages[self.sent[table]:]
+        if stored:
+            self.store.add(script.rows()[self.sent[table]:])
+        self.sent[table] = len(script.messages)
+        assert self.rated is not None
+        for message in new:
+            self.rated.feed(table, "1", message)
+
+    def figures(self, table: str) -> dict[str, dict[str, Any]]:
+        """The open ratings' figures by player (the time played left out)."""
+        assert self.rated is not None
+        return {r["player"]: {**r, "figures": {k: v for k, v in r["figures"].items() if k != "seconds"}}
+                for r in self.rated.open_ratings(table)}
+
+
+@pytest.fixture
+async def pit(tmp_path: Path) -> AsyncIterator[Pit]:
+    path = tmp_path / "pit.sqlite"
+    live = Pit(path, open_store(str(path)))
+    live.store.put_edges(CACHED)
+    try:
+        yield live
+    finally:
+        if live.rated is not None:
+            live.rated.let_go()
+        live.store.close()
+
+
+def opened(script: Script, time: str, rules: dict[str, Any] | None = RULES, game: str = "easy-jack") -> None:
+    script.add(time, "table.opened", None, {"game": game, "seats": 7, "limits": {}, "recovered": False,
+                                            **({} if rules is None else {"rules": rules})})
+
+
+def stored_ratings(path: Path, table: str) -> list[Any]:
+    """The table's ratings as another reader of the database (a report) sees them."""
+    other = open_store(str(path))
+    try:
+        return other.ratings(table=table)
+    finally:
+        other.close()
+
+
+async def test_ratings_opened_replaced_and_closed_with_the_figures_of_their_seat_s_hands(pit: Pit) -> None:
+    rated = await pit.start()
+    t07 = pit.scripts["T07"]
+    opened(t07, "08:00:00")
+    pit.send("T07")
+    pit.clock.at("09:30:00")
+    first, replaced = await rated.open("T07", 1, "P-1001", "anna")
+    assert replaced is None and first.edges is not None and first.edges.spots["main"].house_edge == EJ_MAIN
+    await rated.open("T07", 3, "P-3003", "anna")
+    t07.play("10:00:00", "10:00:30", [result(1, "main", 1000, -1000), result(3, "main", 2500, 2500),
+                                      result(3, "side", 500, -500)])
+    pit.send("T07")
+    shown = pit.figures("T07")
+    one, three = shown["P-1001"]["figures"], shown["P-3003"]["figures"]
+    assert (one["hands"], one["wagered"], one["actual"]) == (1, 1000, -1000)
+    assert one["theo"]["cents"] == pytest.approx(1000 * EJ_MAIN, abs=0.01)
+    assert (three["hands"], three["wagered"], three["actual"], three["banked"]) == (1, 3000, 2000, 0)
+    assert three["theo"]["cents"] == pytest.approx(2500 * EJ_MAIN + 500 * EJ_SIDE, abs=0.01)
+    assert three["spots"]["side"] == {"hands": 1, "wagered": 500, "average_bet": 500}
+
+    pit.clock.at("10:05:00")                                # another player rated at seat 1
+    second, replaced = await rated.open("T07", 1, "P-9009", "bob")
+    assert replaced is not None and (replaced.id, replaced.reason, replaced.closed_by) == (first.id, REPLACED,
+                                                                                            "bob")
+    assert sorted(pit.figures("T07")) == ["P-3003", "P-9009"]
+    assert pit.figures("T07")["P-9009"]["figures"]["hands"] == 0
+    pit.clock.at("10:06:00")
+    closed = await rated.close(second.id, "anna")
+    assert (closed.closed, closed.reason) == (f"{DAY}T10:06:00.000Z", PIT)
+    with pytest.raises(RatingError, match="closed already"):
+        await rated.close(second.id, "anna")
+    assert sorted(pit.figures("T07")) == ["P-3003"] and rated.tile("T07")["rated"] == 1
+
+    t07.add("10:30:00", "table.closed", None, {"supervisor": "S101"})
+    pit.send("T07", stored=False)                           # the recorder has not stored it yet
+    assert pit.figures("T07") == {}
+    for _ in range(200):                                    # the monitor stores the closing itself
+        found = stored_ratings(pit.path, "T07")
+        if all(r.closed is not None for r in found):
+            break
+        await asyncio.sleep(0.01)
+    assert [(r.player, r.closed, r.reason) for r in found] == [
+        ("P-1001", f"{DAY}T10:05:00.000Z", REPLACED), ("P-3003", f"{DAY}T10:30:00.000Z", TABLE_CLOSED),
+        ("P-9009", f"{DAY}T10:06:00.000Z", PIT)]
+    assert found[1].closed_by == "S101"
+
+
+async def test_a_monitor_started_again_reads_back_the_same_open_ratings_and_figures(pit: Pit) -> None:
+    rated = await pit.start()
+    t07, t08 = pit.scripts["T07"], pit.scripts["T08"]
+    opened(t07, "08:00:00")
+    opened(t08, "08:00:00", rules=None)
+    pit.send("T07")
+    pit.send("T08")
+    pit.clock.at("09:30:00")
+    await rated.open("T07", 3, "P-3003", "anna")
+    await rated.open("T08", 2, "P-2008", "anna")
+    t07.play("10:00:00", "10:00:30", [result(3, "main", 2500, 2500), result(3, "side", 500, -500)])
+    t07.play("10:10:00", "10:10:30", [result(3, "main", 1000, -1000), result(2, "main", 500, 500)])
+    t08.play("10:00:00", "10:00:30", [result(2, "main", 1500, 1500)])
+    pit.send("T07")
+    pit.send("T08")
+    pit.clock.at("10:20:00")
+    before = {t: pit.figures(t) for t in ("T07", "T08")}
+    shift = rated.shift_json("T07")
+    assert before["T07"]["P-3003"]["figures"]["hands"] == 2
+    assert before["T08"]["P-2008"]["figures"]["hands"] == 1
+
+    again = await pit.start()                               # from the store alone
+    assert {t: pit.figures(t) for t in ("T07", "T08")} == before
+    assert again.shift_json("T07") == shift
+    assert {p["pit"]: p["hands"] for p in again.pit_figures()} == {"": 1, "Pit 1": 2}
+    pit.send("T07")                                         # nothing new: the followers' replay adds nothing
+    for message in t07.messages[-4:]:
+        again.feed("T07", "1", message)
+    assert pit.figures("T07") == before["T07"]
+    t07.play("10:30:00", "10:30:30", [result(3, "main", 500, 500)])
+    pit.send("T07")                                         # and play goes on
+    assert pit.figures("T07")["P-3003"]["figures"]["hands"] == 3
+
+
+async def test_a_table_whose_rules_are_unknown_gives_theo_unknown_never_zero(pit: Pit) -> None:
+    rated = await pit.start()
+    t08 = pit.scripts["T08"]
+    await rated.open("T08", 2, "P-2008", "anna")            # nothing heard from the table
+    opened(t08, "08:00:00", rules=None)                     # a table that publishes no rules
+    pit.send("T08")
+    await rated.open("T08", 3, "P-3008", "anna")
+    t08.play("10:00:00", "10:00:30", [result(2, "main", 1500, 1500), result(3, "main", 500, -500)])
+    pit.send("T08")
+    for player, figures in pit.figures("T08").items():
+        assert figures["edges"] is None, player
+        assert figures["figures"]["hands"] == 1 and figures["figures"]["theo"]["cents"] is None, player
+    assert rated.shift("T08").theo.value is None and rated.shift_json("T08")["theo"]["cents"] is None
+    pits = {p["pit"]: p for p in rated.pit_figures()}
+    assert pits[""]["hands"] == 1 and pits[""]["theo"]["cents"] is None      # T08's pit: none
+
+
+async def test_a_game_not_installed_gives_theo_unknown_and_is_said_each_time_its_edges_are_wanted(
+        pit: Pit, caplog: pytest.LogCaptureFixture) -> None:
+    rated = await pit.start()
+    opened(pit.scripts["T07"], "08:00:00", {"decks": 6}, "no-such-game")
+    pit.send("T07")
+    assert await rated.table_edges("T07") is None
+    rating, _ = await rated.open("T07", 1, "P-1001", "anna")     # the edges are tried again, in vain
+    assert rating.edges is None and rated.edges("no-such-game", {"decks": 6}) is None
+    said = [r.getMessage() for r in caplog.records if "could not be found" in r.getMessage()]
+    assert len(said) == 2 and "no-such-game" in said[0]
+
+
+async def test_edges_are_worked_out_once_cached_in_the_store_and_taken_from_there(pit: Pit) -> None:
+    rated = await pit.start()
+    assert pit.store.edges("holdem-blackjack", HOLDEM_RULES) is None
+    opened(pit.scripts["T08"], "08:00:00", HOLDEM_RULES, "holdem-blackjack")
+    pit.send("T08")                                         # the table's opening: its edges worked out
+    found = await rated.table_edges("T08")
+    assert found is not None and (found.rake, dict(found.spots)) == (True, {})
+    assert pit.store.edges("holdem-blackjack", HOLDEM_RULES) == found == rated.edges("holdem-blackjack",
+                                                                                      HOLDEM_RULES)
+    doctored = Edges("holdem-blackjack", HOLDEM_RULES, {"bet": Edge(0.5, "exact")}, frozenset(), False)
+    pit.store.put_edges(doctored)                           # what the store holds is what is used
+    again = await pit.start()
+    assert await again.table_edges("T08") == doctored
+    pit.clock.at("09:30:00")
+    rating, _ = await again.open("T08", 1, "P-1008", "anna")
+    assert rating.edges == doctored
