@@ -250,3 +250,25 @@ async def test_edges_are_worked_out_once_cached_in_the_store_and_taken_from_ther
     pit.clock.at("09:30:00")
     rating, _ = await again.open("T08", 1, "P-1008", "anna")
     assert rating.edges == doctored
+
+
+async def test_the_floor_s_pits_carry_their_shift_and_a_shift_over_is_let_go(pit: Pit) -> None:
+    from controller.pit.monitor.alerts import AlertBook
+    from controller.pit.monitor.floor import Floor
+
+    rated = await pit.start()
+    floor = Floor(list(pit.scripts), AlertBook(), {"T07": "Pit 1"})
+    floor.rate(rated)
+    t07 = pit.scripts["T07"]
+    opened(t07, "08:00:00")
+    t07.play("09:00:00", "09:00:30", [result(1, "main", 1000, -1000)])
+    pit.send("T07")
+    pits = {p["pit"]: p for p in floor.view()["pits"]}
+    assert pits["Pit 1"]["shift"]["hands"] == 1 and pits["Pit 1"]["shift"]["house_result"] == 1000
+    assert pits[None]["shift"]["hands"] == 0
+    assert floor.tile("T07")["shift"]["wagered"] == 1000
+    pit.clock.now = datetime.datetime(2026, 11, 22, 9, 0, tzinfo=datetime.UTC)   # the next day's shift
+    t07.play("2026-11-22T09:00:00.000Z", "2026-11-22T09:00:30.000Z", [result(1, "main", 500, 500)])
+    pit.send("T07")
+    assert floor.tile("T07")["shift"]["hands"] == 1 and floor.tile("T07")["shift"]["house_result"] == -500
+    assert len(rated.figures["T07"].by_start) == 1                  # yesterday's figures are let go

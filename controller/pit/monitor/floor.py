@@ -36,7 +36,7 @@ from controller.pit.follow.aio import Follower
 from controller.pit.follow.core import data_of
 from controller.pit.follow.picture import TablePicture
 from controller.pit.monitor.alerts import Alert, AlertBook
-from controller.pit.monitor.rated import Rated
+from controller.pit.monitor.rated import NO_PIT, Rated
 
 log = logging.getLogger(__name__)
 
@@ -588,7 +588,8 @@ class Floor:
 
     def pits(self) -> list[dict[str, Any]]:
         """The pits, in the order their first table was given, each ``{"pit", "tables"}`` (its tables'
-        names); the tables in no pit last, as the pit ``None``. Each pit's own figures go here.
+        names); the tables in no pit last, as the pit ``None``. With ratings kept, each has its
+        ``shift`` figures too (the sum of its tables').
 
         >>> Floor(["T1", "T2", "T3"], AlertBook(), {"T1": "Pit 2", "T3": "Pit 2"}).pits()
         [{'pit': 'Pit 2', 'tables': ['T1', 'T3']}, {'pit': None, 'tables': ['T2']}]
@@ -598,8 +599,13 @@ class Floor:
             if model.pit is not None:
                 pits.setdefault(model.pit, []).append(model.name)
         loose = [model.name for model in self.tables.values() if model.pit is None]
-        shown = [{"pit": pit, "tables": tables} for pit, tables in pits.items()]
-        return shown + ([{"pit": None, "tables": loose}] if loose else [])
+        shown: list[dict[str, Any]] = [{"pit": pit, "tables": tables} for pit, tables in pits.items()]
+        shown += [{"pit": None, "tables": loose}] if loose else []
+        if self.rated is not None:     # the pit's shift: its tables' together
+            figures = {p.pop("pit"): p for p in self.rated.pit_figures()}
+            for pit in shown:
+                pit["shift"] = figures.get(pit["pit"] or NO_PIT)
+        return shown
 
     def view(self) -> dict[str, Any]:
         """The whole floor: every tile, in the order the tables were given, and the pits."""

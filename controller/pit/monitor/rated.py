@@ -70,6 +70,8 @@ class Rated:
         self.pits = {name: pits.get(name, NO_PIT) for name in self.ratings}
         self._edges: dict[tuple[str, str], Edges] = {}
         """The edges found, by (game, canonical rules)."""
+        self._shift: datetime.datetime | None = None
+        """The start of the shift whose figures are kept (and any later ones)."""
         self._working: dict[tuple[str, str], asyncio.Future[Edges | None]] = {}
         self.on_change: Callable[[str], None] = lambda table: None
         """Called with a table's name when its ratings changed other than by an event (edges found)."""
@@ -119,6 +121,8 @@ class Rated:
         """One event of ``table`` (in order); a ``table.closed`` closes its open ratings (stored)."""
         if table not in self.ratings or message.get("type") not in RATED_SET:
             return
+        if message.get("type") == "hand.settled":
+            self._forget_old_shifts()
         closed = self.ratings[table].feed(message, epoch)
         self.figures[table].feed(message, epoch)
         if message.get("type") == "table.opened":
@@ -250,9 +254,13 @@ class Rated:
             sums[pit] = sums[pit] + summary if pit in sums else summary
         return [{"pit": pit, **sums[pit].to_json()} for pit in sorted(sums)]
 
-    def forget_old_shifts(self) -> None:
-        """Drop the figures of shifts over (the live monitor keeps the current one)."""
+    def _forget_old_shifts(self) -> None:
+        """Once a new shift has begun, drop the figures of the shifts over (a monitor that runs for
+        months keeps only the current one's)."""
         start = self.shifts.bounds(self.clock())[0]
+        if start == self._shift:
+            return
+        self._shift = start
         for figures in self.figures.values():
             figures.forget_before(start)
 
