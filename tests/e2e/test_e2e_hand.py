@@ -15,7 +15,10 @@ def test_a_dealer_runs_a_hand_from_bets_to_the_next_hand(unpaid: TableRig) -> No
     opened = rig.start()
     assert opened["seq"] == 1 and opened["hand"] is None
     assert opened["data"] == {"game": "easy-jack", "seats": 6,
-                              "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False}
+                              "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False,
+                              "rules": {"decks": 6, "peek_for_ace": False, "natural_pays_6_5": False,
+                                        "stand_on_11": False,
+                                        "dealer_bust_pays": {"2": 3, "3": 4, "4": 10, "5": 50, "6": 500}}}
     loaded = rig.load(["5h", "4c", "9d", "3s", "6d", "2c", "Kh"])
     assert loaded["data"] == {"shoe_id": loaded["data"]["shoe_id"], "decks": 6}
 
