@@ -24,7 +24,7 @@ system-packages:
 	sh tests/system_packages.sh
 
 test: lint system-packages
-	$(BIN)/pytest controller drivers firmware_bridge tests
+	$(BIN)/pytest -n 2 --dist loadfile controller drivers firmware_bridge tests
 
 bench: $(BIN)/.installed
 	$(BIN)/python bench/link_bench.py
