@@ -22,11 +22,9 @@ import asyncio
 import contextlib
 import datetime
 import logging
-import multiprocessing
 import signal
 import sys
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -139,21 +137,16 @@ async def _rated(args: argparse.Namespace, sources: list[TableSource]) -> Rated:
     """The ratings and shift figures kept in ``--db``, with the shifts of the floor file, read back."""
     shifts = read_floor(args.tables)[0] if args.tables else Shifts()
     store = await asyncio.to_thread(open_store, args.db)
-    edges_worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
-    rated = Rated(store, [s.name for s in sources], shifts, {s.name: s.pit or NO_PIT for s in sources},
-                  executor=edges_worker)
+    rated = Rated(store, [s.name for s in sources], shifts, {s.name: s.pit or NO_PIT for s in sources})
     await rated.load()
     return rated
 
 
 def _let_go(rated: Rated | None) -> None:
-    """Close the ratings' store and stop the edges' worker."""
-    if rated is None:
-        return
-    rated.let_go()
-    if rated.executor is not None:
-        rated.executor.shutdown(wait=False, cancel_futures=True)
-    rated.store.close()
+    """Close the ratings' store."""
+    if rated is not None:
+        rated.let_go()
+        rated.store.close()
 
 
 async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:

@@ -24,15 +24,15 @@ import asyncio
 import datetime
 import json
 import logging
-from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Executor, ThreadPoolExecutor
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
 from controller.pit.events import utc_timestamp
+from controller.pit.monitor.edges_apart import edges_apart
 from controller.pit.monitor.store import Row, Store
 from controller.pit.ratings.edges import Edges
-from controller.pit.ratings.figures import edges_of
 from controller.pit.ratings.hands import RATED_TYPES, canonical_rules
 from controller.pit.ratings.rating import Rating, RatingError, TableRatings
 from controller.pit.ratings.shift import Shifts, ShiftSummary, TableShifts
@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 RATED_SET = frozenset(RATED_TYPES)
+
+AT_ONCE = 2
+"""Edges worked out at the same time (each in its own child process)."""
 
 NO_PIT = ""
 """The pit of the tables the floor file puts in none."""
@@ -56,13 +59,15 @@ class Rated:
     """Open ratings and shift figures of every table, kept from their events, stored in ``store``."""
 
     def __init__(self, store: Store, tables: Iterable[str], shifts: Shifts, pits: Mapping[str, str], *,
-                 executor: Executor | None = None, clock: Callable[[], datetime.datetime] = utc_now) -> None:
-        """``executor`` works out the edges (a process pool in the monitor; None: on the loop's
-        default thread pool)."""
+                 compute: Callable[[str, Mapping[str, Any]], Awaitable[Edges]] = edges_apart,
+                 clock: Callable[[], datetime.datetime] = utc_now) -> None:
+        """``compute`` works out the edges (by default in a child process: the game's math takes
+        seconds), :data:`AT_ONCE` at a time."""
         self.store = store
         self.shifts = shifts
         self.clock = clock
-        self.executor = executor
+        self.compute = compute
+        self._turns = asyncio.Semaphore(AT_ONCE)
         self._db = ThreadPoolExecutor(1, thread_name_prefix="ratings-store")
         """The store's one thread: its calls never interleave (one connection, one transaction)."""
         self.ratings = {name: TableRatings(name) for name in tables}
@@ -165,8 +170,8 @@ class Rated:
             log.error("the edges of %s cached in the store could not be read: %s", game, exc)
         try:
             if found is None:
-                loop = asyncio.get_running_loop()
-                found = await loop.run_in_executor(self.executor, edges_of, game, dict(rules))
+                async with self._turns:
+                    found = await self.compute(game, rules)
                 await self._stored(self.store.put_edges, found)
         except Exception as exc:  # an unknown game, rules the game refuses, the store down
             log.error("the edges of %s under rules %s could not be %s: %s", game, key[1],
