@@ -67,6 +67,15 @@ class Rated:
         """The store's one thread: its calls never interleave (one connection, one transaction)."""
         self.ratings = {name: TableRatings(name) for name in tables}
         self.figures = {name: TableShifts(name, shifts) for name in self.ratings}
+        for name, figures in self.figures.items():   # one reader per table: each event read once
+            figures.reader = self.ratings[name].reader
+        self._versions = dict.fromkeys(self.ratings, 0)
+        """Per table, a number that changes whenever what its figures are worked out from does."""
+        self._shown: dict[str, tuple[tuple[int, datetime.datetime], ShiftSummary, dict[str, Any]]] = {}
+        """Per table, its shift's figures and its tile's part as last worked out, and of what (its
+        version and the shift's start): a tile drawn again shows them without working them out."""
+        self._shift: tuple[datetime.datetime, datetime.datetime] | None = None
+        """The current shift's start and end, as last found."""
         self.pits = {name: pits.get(name, NO_PIT) for name in self.ratings}
         self._edges: dict[tuple[str, str], Edges | None] = {}
         """Edges by (game, canonical rules); None while they are being worked out."""
@@ -93,6 +102,7 @@ class Rated:
         for rating in open_ratings:
             if rating.table in self.ratings:
                 self.ratings[rating.table].add(rating)
+                self._versions[rating.table] += 1
         for table in self.ratings:
             since = min([shift_start, *(r.opened for r in open_ratings if r.table == table)])
             rows = await self._stored(_listed, self.store.rows(RATED_TYPES, since=since, tables=[table]))
@@ -108,9 +118,10 @@ class Rated:
     def _read_opening(self, table: str, row: Row) -> None:
         data = _data_of(row.body)
         game, rules = data.get("game"), data.get("rules")
-        for reader in (self.ratings[table].reader, self.figures[table].reader):
-            reader.game = game if isinstance(game, str) else None
-            reader.rules = rules if isinstance(rules, Mapping) else None
+        reader = self.ratings[table].reader      # the shift's too
+        reader.game = game if isinstance(game, str) else None
+        reader.rules = rules if isinstance(rules, Mapping) else None
+        self._versions[table] += 1
         self._want_edges(table)
 
     # ------------------------------------------------------------------ events
@@ -119,8 +130,10 @@ class Rated:
         """One event of ``table`` (in order); a ``table.closed`` closes its open ratings (stored)."""
         if table not in self.ratings or message.get("type") not in RATED_SET:
             return
-        closed = self.ratings[table].feed(message, epoch)
-        self.figures[table].feed(message, epoch)
+        self._versions[table] += 1
+        happening = self.ratings[table].read(message, epoch)
+        closed = self.ratings[table].take(happening)
+        self.figures[table].take(happening)
         if message.get("type") == "table.opened":
             self._want_edges(table)
         if closed:
@@ -162,6 +175,8 @@ class Rated:
             log.error("the edges of %s under rules %s could not be found: %s", game, key[1], exc)
         self._edges[key] = found
         del self._working[key]
+        for table in self._versions:       # a shift may have hands of these rules at any table
+            self._versions[table] += 1
         for table in self.ratings:
             game_now, rules_now = self._rules(table)
             if game_now == game and rules_now is not None and canonical_rules(rules_now) == key[1]:
@@ -194,6 +209,7 @@ class Rated:
         edges = await self.table_edges(table)
         at = utc_timestamp(self.clock())
         rating, replaced = await self._stored(self.store.open_rating, player, table, seat, at, by, edges)
+        self._versions[table] += 1
         self.ratings[table].open(rating)
         self.ratings[table].forget_closed()
         return rating, replaced
@@ -204,6 +220,7 @@ class Rated:
         rating = await self._stored(self.store.close_rating, rating_id, at, by)
         tables = self.ratings.get(rating.table)
         if tables is not None and rating.id in tables.tallies:
+            self._versions[rating.table] += 1
             tables.tallies[rating.id].rating = rating
             tables.forget_closed()
         return rating
@@ -217,22 +234,43 @@ class Rated:
         return [{**r.to_json(), "figures": ratings.figures(r.id, now).to_json()}
                 for r in ratings.ratings() if r.is_open]
 
+    def current_shift(self) -> tuple[datetime.datetime, datetime.datetime]:
+        """The start and end of the shift now (UTC)."""
+        now = self.clock()
+        if self._shift is None or not self._shift[0] <= now < self._shift[1]:
+            self._shift = self.shifts.bounds(now)
+        return self._shift
+
+    def _figures(self, table: str) -> tuple[ShiftSummary, dict[str, Any]]:
+        """The table's shift figures and its tile's part, worked out again only when the table's
+        ratings or hands, an edge or the shift changed since (a busy floor draws a tile many times
+        between two hands)."""
+        start = self.current_shift()[0]
+        key = (self._versions[table], start)
+        shown = self._shown.get(table)
+        if shown is None or shown[0] != key:
+            summary = self.figures[table].at(start).summary(self.edges)
+            rated = sum(r.is_open for r in self.ratings[table].ratings())
+            tile = {"shift": summary.to_json(), "rated": rated}
+            shown = self._shown[table] = (key, summary, tile)
+        return shown[1], shown[2]
+
     def shift(self, table: str) -> ShiftSummary:
         """The table's figures in the current shift."""
-        return self.figures[table].at(self.clock()).summary(self.edges)
+        return self._figures(table)[0]
 
     def shift_json(self, table: str) -> dict[str, Any]:
         """:meth:`shift` with the shift's bounds and name."""
-        return {**self.shift(table).to_json(), **self.shift_bounds()}
+        return {**self._figures(table)[1]["shift"], **self.shift_bounds()}
 
     def shift_bounds(self) -> dict[str, Any]:
-        start, end = self.shifts.bounds(self.clock())
+        start, end = self.current_shift()
         return {"shift": self.shifts.name(start), "start": utc_timestamp(start), "end": utc_timestamp(end)}
 
     def tile(self, table: str) -> dict[str, Any]:
-        """What a table's tile shows: its shift's figures, how many ratings are open there."""
-        return {"shift": self.shift(table).to_json(),
-                "rated": sum(r.is_open for r in self.ratings[table].ratings())}
+        """What a table's tile shows: its shift's figures, how many ratings are open there (the
+        same object while they stay the same: read it, do not change it)."""
+        return self._figures(table)[1]
 
     def pit_figures(self) -> list[dict[str, Any]]:
         """Each pit's shift figures (the sum of its tables'), by pit name."""
