@@ -204,7 +204,8 @@ class TableShift:
             wagers.add_hand(happening.results, player_dealt=dealt)
             if dealt:
                 wagers.add_bank(r for r in happening.results if r.seat != happening.dealer_seat)
-            wagers.rake += happening.rake
+            if happening.rake:      # (a Fraction: adding 0 costs as much)
+                wagers.rake += happening.rake
             self.hands += 1
             self.banked += dealt
             self.players += sum(r.payout for r in happening.results)
