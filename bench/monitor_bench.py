@@ -39,6 +39,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -48,28 +50,34 @@ sys.path.insert(0, str(ROOT))
 import zmq  # noqa: E402
 import zmq.asyncio  # noqa: E402
 
-from controller.devkit.floor_sim import Dealer, game_view  # noqa: E402
+from controller.devkit.floor_sim import Dealer, Step, game_view  # noqa: E402
 from controller.devkit.pit_table import EnvelopeTable  # noqa: E402
 from controller.devkit.postgres import PostgresUnavailable, postgres_server  # noqa: E402
 from controller.pit.events import encode_event, now_timestamp, utc_timestamp  # noqa: E402
+from controller.pit.monitor.recorder import BATCH  # noqa: E402
 from controller.pit.monitor.report import parse_ts  # noqa: E402
-from controller.pit.monitor.store import open_store  # noqa: E402
+from controller.pit.monitor.store import Row, open_store  # noqa: E402
 
 # -- the publisher process ----------------------------------------------------------------
 
 
-async def publisher(first: int, count: int) -> None:
+async def publisher(first: int, count: int, banked: bool = False, close_every: int = 0) -> None:
     """Tables ``first`` to ``first + count - 1`` on stdin's orders: ``{"prepare": n}`` then ``{"burst": 1}``
-    (n events per table, encoded first), ``{"deal": rate, "seconds": s}``, ``{"quit": 1}``."""
+    (n events per table, encoded first), ``{"deal": rate, "seconds": s}``, ``{"history": n, "store":
+    target, "since": t}`` (:func:`store_history`), ``{"quit": 1}``. ``banked``: every fourth table
+    (the second, sixth, ...) is banked by a player, as on the simulated floor; ``close_every``: each
+    table is closed by the pit and opened again after every that many hands."""
     context = zmq.asyncio.Context()
     context.set(zmq.MAX_SOCKETS, 4 * count + 64)
-    tables = [EnvelopeTable(f"B{n:04d}", context=context, game_view=game_view)
-              for n in range(first, first + count)]
+    simulated = [Dealer(random.Random(n), banker=banked and n % 4 == 1) for n in range(first, first + count)]
+    tables = [EnvelopeTable(f"B{n:04d}", context=context, game=dealer.game, game_view=game_view)
+              for n, dealer in zip(range(first, first + count), simulated, strict=True)]
     for table in tables:
         await table.start()
     print(json.dumps({"tables": [[t.table_id, t.publish_endpoint, t.sync_endpoint] for t in tables]}),
           flush=True)
-    dealers = [Dealer(random.Random(n)).events() for n in range(first, first + count)]
+    dealers = [closing(dealer.events(), close_every) if close_every else dealer.events()
+               for dealer in simulated]
     ready: list[tuple[Any, bytes, bytes]] = []
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -81,6 +89,11 @@ async def publisher(first: int, count: int) -> None:
         if "prepare" in order:
             ready = prepare(tables, dealers, order["prepare"])
             print(json.dumps({"done": 0}), flush=True)
+            continue
+        if "history" in order:
+            took = time.monotonic()
+            store_history(tables, dealers, order["history"], order["store"], order["since"])
+            print(json.dumps({"done": time.monotonic() - took}), flush=True)
             continue
         started = time.monotonic()
         served = sum(table.snapshots for table in tables)
@@ -94,6 +107,54 @@ async def publisher(first: int, count: int) -> None:
     for table in tables:
         await table.close()
     context.destroy(linger=0)
+
+
+def closing(events: Iterator[Step], every: int) -> Iterator[Step]:
+    """A table's events with the pit closing the table and opening it again after every ``every``
+    hands (``table.closed``, ``table.reopened``: the ratings open there end)."""
+    hands = 0
+    for step in events:
+        yield step
+        if step[0] == "hand.ended":
+            hands += 1
+            if hands % every == 0:
+                yield "table.closed", None, {"supervisor": "S-7"}
+                yield "table.reopened", None, {"supervisor": "S-7"}
+
+
+def store_history(tables: list[EnvelopeTable], dealers: list[Any], count: int, target: str,
+                  since: float) -> None:
+    """``count`` events per table dealt before now, from ``since`` (a ``time.time()``) on, evenly
+    spread: into each table's history and its state (not published: no one follows yet), and into
+    the store at ``target`` as the recorder would have stored them (the shift so far: every table's
+    events in the order of their ``ts``, in batches of the recorder's size)."""
+    spacing = (time.time() - since) / max(count, 1)
+    store = open_store(target)
+    rows: list[Row] = []
+    try:
+        for k in range(count):
+            for n, (table, dealer) in enumerate(zip(tables, dealers, strict=True)):
+                kind, hand, data = next(dealer)
+                seq = len(table.history) + 1
+                when = since + (k + n / len(tables)) * spacing
+                ts = utc_timestamp(datetime.datetime.fromtimestamp(when, datetime.UTC))
+                topic, body = encode_event(table.table_id, seq, ts, kind, hand, data)
+                table.history.append((topic, body))
+                if kind == "hand.started":       # the table's own state moves on (its snapshot)
+                    table.hand = hand
+                elif kind in ("hand.ended", "hand.voided"):
+                    table.hand = None
+                elif kind == "alert":
+                    table.alerts.append({"seq": seq, "hand": hand, **data})
+                table.picture.apply(json.loads(body))
+                rows.append(Row(table.table_id, "", seq, ts, kind, hand, topic.decode(), body.decode()))
+                if len(rows) == BATCH:
+                    store.add(rows)
+                    rows = []
+        if rows:
+            store.add(rows)
+    finally:
+        store.close()
 
 
 def prepare(tables: list[EnvelopeTable], dealers: list[Any], count: int) -> list[tuple[Any, bytes, bytes]]:
@@ -143,10 +204,12 @@ async def deal(tables: list[EnvelopeTable], dealers: list[Any], rate: float, sec
 class Publisher:
     """The publisher processes: the tables shared out between them."""
 
-    def __init__(self, count: int, processes: int = 1) -> None:
+    def __init__(self, count: int, processes: int = 1, options: Sequence[str] = ()) -> None:
+        """``options``: the publisher processes' (``--banked``, ``--close-every N``)."""
         shares = [count // processes + (n < count % processes) for n in range(processes)]
         starts = [sum(shares[:n]) for n in range(processes)]
-        self.procs = [subprocess.Popen([sys.executable, __file__, "--publisher", f"{start},{share}"],
+        self.procs = [subprocess.Popen([sys.executable, __file__, "--publisher", f"{start},{share}",
+                                        *options],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
                       for start, share in zip(starts, shares, strict=True) if share]
         self.tables: list[list[str]] = []
@@ -182,10 +245,14 @@ class Publisher:
         for proc in self.procs:
             proc.wait(60)
 
-    def tables_file(self, folder: Path) -> Path:
+    def tables_file(self, folder: Path, head: str = "", pits: int = 0) -> Path:
+        """The floor file: ``head`` (e.g. ``[shifts]``), then the tables, in pits of ``pits`` (0: none)."""
         path = folder / "tables.toml"
-        path.write_text("".join(f'[tables.{name}]\npublish = "{pub}"\nsync = "{sync}"\n'
-                                for name, pub, sync in self.tables))
+        entries = []
+        for n, (name, pub, sync) in enumerate(self.tables):
+            pit = f'pit = "Pit {n // pits + 1}"\n' if pits else ""
+            entries.append(f'[tables.{name}]\npublish = "{pub}"\nsync = "{sync}"\n{pit}')
+        path.write_text(head + "".join(entries))
         return path
 
 
@@ -220,9 +287,11 @@ def wait_count(target: str, count: int, limit: float = 300) -> float:
         store.close()
 
 
-def recorder_rate(target: str, tables: int, events: int, folder: Path) -> dict[str, Any]:
-    """Events per second ``pit-monitor record`` stores from a burst of ``events`` per table."""
-    publisher = Publisher(tables)
+def recorder_rate(target: str, tables: int, events: int, folder: Path, options: Sequence[str] = (),
+                  during: Callable[[], AbstractContextManager[Any]] = nullcontext) -> dict[str, Any]:
+    """Events per second ``pit-monitor record`` stores from a burst of ``events`` per table
+    (``options``: the publishers'; ``during``: what else goes on while the burst is stored)."""
+    publisher = Publisher(tables, options=options)
     recorder = monitor("record", publisher.tables_file(folder), f"--db={target}", log=folder / "record.log")
     try:
         publisher.order(prepare=1)
@@ -232,9 +301,10 @@ def recorder_rate(target: str, tables: int, events: int, folder: Path) -> dict[s
         wait_count(target, tables, 60)
         publisher.order(prepare=events)
         publisher.done()
-        publisher.order(burst=1)
-        seconds = wait_count(target, tables * (events + 1))
-        published = publisher.done()
+        with during():
+            publisher.order(burst=1)
+            seconds = wait_count(target, tables * (events + 1))
+            published = publisher.done()
     finally:
         stop(recorder)
         publisher.close()
@@ -285,20 +355,68 @@ async def read_stream(url: str, tables: int, lags: list[float], live: asyncio.Ev
                     live.set()
 
 
-async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path,
-                      processes: int) -> dict[str, Any]:
-    """Lag of the tile updates of one page over ``tables`` tables dealing ``rate`` events/s each."""
-    publisher = Publisher(tables, processes)
-    server = monitor("serve", publisher.tables_file(folder), "--port=0", f"--acks={folder / 'acks'}",
-                     log=folder / "serve.log")
+async def read_details(url: str, table: str, lags: list[float], measuring: asyncio.Event,
+                       seen: dict[str, Any]) -> None:
+    """A table's page's event stream: note the lag of each ``detail`` while ``measuring`` (the floor's
+    tiles, which the page gets too, are read but not decoded), and in ``seen`` the last detail's
+    ratings open (``rated``), the hands they counted (``hands``) and the shift's (``shift_hands``)."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session, \
+            session.get(url + f"api/stream?table={table}", timeout=None) as reply:
+        buffer = b""
+        async for chunk in reply.content.iter_any():
+            buffer += chunk
+            *messages, buffer = buffer.split(b"\n\n")
+            for message in messages:
+                if not message.startswith(b"event: detail\n"):
+                    continue
+                now = time.time()
+                detail = json.loads(message.split(b"\ndata: ", 1)[1])
+                if measuring.is_set() and detail["ts"]:
+                    lags.append(now - parse_ts(detail["ts"]).timestamp())
+                seen.update(rated=detail.get("rated"),
+                            hands=sum(r["figures"]["hands"] for r in detail.get("ratings") or []),
+                            shift_hands=(detail.get("shift") or {}).get("hands"))
+
+
+def percentiles(name: str, lags: list[float]) -> dict[str, Any]:
+    """``{name}_p50_ms``, ``_p99_ms``, ``_max_ms`` of ``lags`` (seconds; sorted here)."""
+    lags.sort()
+    return {f"{name}_p50_ms": round(lags[len(lags) // 2] * 1000, 1),
+            f"{name}_p99_ms": round(lags[int(len(lags) * 0.99)] * 1000, 1),
+            f"{name}_max_ms": round(lags[-1] * 1000, 1)}
+
+
+async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path, processes: int, *,
+                      publisher: Publisher | None = None, floor: Path | None = None,
+                      serve: Sequence[str] = (), detail: str | None = None,
+                      seen: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Lag of the tile updates of one page over ``tables`` tables dealing ``rate`` events/s each.
+    ``publisher``: tables started already (else started here); ``floor``: their floor file (else
+    written here); ``serve``: more options of ``pit-monitor serve``; ``detail``: a table whose page
+    is read as well (the lag of its details; what it showed last into ``seen``)."""
+    publisher = publisher or Publisher(tables, processes)
+    launched = time.monotonic()
+    server = monitor("serve", floor or publisher.tables_file(folder), "--port=0", f"--acks={folder / 'acks'}",
+                     *serve, log=folder / "serve.log")
     lags: list[float] = []
+    detail_lags: list[float] = []
     live, measuring = asyncio.Event(), asyncio.Event()
     try:
         assert server.stdout is not None
-        url = server.stdout.readline().split("serving ", 1)[1].split(" ", 1)[0]
+        line = await asyncio.to_thread(server.stdout.readline)
+        if "serving " not in line:
+            raise RuntimeError(f"pit-monitor serve did not start (see {folder / 'serve.log'})")
+        url = line.split("serving ", 1)[1].split(" ", 1)[0]
+        serving = time.monotonic() - launched
         shown: dict[str, int] = {}
-        reading = asyncio.create_task(read_stream(url, tables, lags, live, measuring, shown))
+        reading = [asyncio.create_task(read_stream(url, tables, lags, live, measuring, shown))]
+        if detail is not None:
+            reading.append(asyncio.create_task(read_details(url, detail, detail_lags, measuring,
+                                                                seen if seen is not None else {})))
         await asyncio.wait_for(live.wait(), 300)
+        all_live = time.monotonic() - launched
         before = dict(shown)
         start = time.time() + 5 + tables * rate * seconds * 400e-6 / len(publisher.procs)
         publisher.order(deal=rate, seconds=seconds, start=start)   # encoded first, then dealt from start
@@ -321,22 +439,26 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path,
         publishing = publisher.cpu_seconds() - publishing
         reading_cpu = time.process_time() - reading_cpu
         memory = rss_mib(server.pid)
-        reading.cancel()
+        for task in reading:
+            task.cancel()
     finally:
         stop(server)
         publisher.close()
-    lags.sort()
     if not lags:
         raise RuntimeError("no tile update arrived")
-    return {"tables": tables, "events_per_s": round(tables * rate), "updates": len(lags),
-            "snapshots_per_s": round(snapshots / seconds),
-            "lag_p50_ms": round(lags[len(lags) // 2] * 1000, 1),
-            "lag_p99_ms": round(lags[int(len(lags) * 0.99)] * 1000, 1),
-            "lag_max_ms": round(lags[-1] * 1000, 1), "caught_up_s": round(caught_up, 2),
-            "monitor_cpu_ms_per_1000_events": round(1e6 * cpu / events, 1),
-            "monitor_cpu_percent": round(100 * cpu / (seconds + 1.5)), "monitor_rss_mib": memory,
-            "publisher_cpu_percent": round(100 * publishing / (seconds + 1.5)),
-            "page_reader_cpu_percent": round(100 * reading_cpu / (seconds + 1.5))}
+    figures = {"tables": tables, "events_per_s": round(tables * rate), "updates": len(lags),
+               "snapshots_per_s": round(snapshots / seconds), **percentiles("lag", lags),
+               "caught_up_s": round(caught_up, 2),
+               "monitor_cpu_ms_per_1000_events": round(1e6 * cpu / events, 1),
+               "monitor_cpu_percent": round(100 * cpu / (seconds + 1.5)), "monitor_rss_mib": memory,
+               "publisher_cpu_percent": round(100 * publishing / (seconds + 1.5)),
+               "page_reader_cpu_percent": round(100 * reading_cpu / (seconds + 1.5)),
+               "serving_s": round(serving, 2), "all_live_s": round(all_live, 2)}
+    if detail is not None:
+        if not detail_lags:
+            raise RuntimeError(f"no detail of {detail} arrived")
+        figures.update(detail_updates=len(detail_lags), **percentiles("detail_lag", detail_lags))
+    return figures
 
 
 def record(args: argparse.Namespace, folder: Path, figures: dict[str, Any], say: Any) -> None:
@@ -360,6 +482,8 @@ def record(args: argparse.Namespace, folder: Path, figures: dict[str, Any], say:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--publisher", help=argparse.SUPPRESS)
+    parser.add_argument("--banked", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--close-every", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--events", type=int, default=25_000, help="burst per table for the recorder")
     parser.add_argument("--record-tables", type=int, default=4, help="0: the monitor only")
     parser.add_argument("--rate", type=float, default=5.0, help="events per second per table (monitor)")
@@ -373,7 +497,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.publisher:
         first, count = (int(n) for n in args.publisher.split(","))
-        asyncio.run(publisher(first, count))
+        asyncio.run(publisher(first, count, args.banked, args.close_every))
         return
     say = (lambda *a: None) if args.json else print
     figures: dict[str, Any] = {"recorder": {}, "monitor": []}

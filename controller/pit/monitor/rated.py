@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import itertools
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
@@ -72,10 +73,19 @@ class Rated:
         """The store's one thread: its calls never interleave (one connection, one transaction)."""
         self.ratings = {name: TableRatings(name) for name in tables}
         self.figures = {name: TableShifts(name, shifts) for name in self.ratings}
+        for name, figures in self.figures.items():   # one reader per table: each event read once
+            figures.reader = self.ratings[name].reader
+        self._versions = dict.fromkeys(self.ratings, 0)
+        """Per table, a number that changes whenever what its figures are worked out from does."""
+        self._shown: dict[str, tuple[tuple[int, datetime.datetime], ShiftSummary, dict[str, Any]]] = {}
+        """Per table, its shift's figures and its tile's part as last worked out, and of what (its
+        version and the shift's start): a tile drawn again shows them without working them out."""
+        self._shift: tuple[datetime.datetime, datetime.datetime] | None = None
+        """The current shift's start and end, as last found."""
         self.pits = {name: pits.get(name, NO_PIT) for name in self.ratings}
         self._edges: dict[tuple[str, str], Edges] = {}
         """The edges found, by (game, canonical rules)."""
-        self._shift: datetime.datetime | None = None
+        self._kept: datetime.datetime | None = None
         """The start of the shift whose figures are kept (and any later ones)."""
         self._working: dict[tuple[str, str], asyncio.Future[Edges | None]] = {}
         self.on_change: Callable[[str], None] = lambda table: None
@@ -93,31 +103,38 @@ class Rated:
 
     async def load(self) -> None:
         """Read back the open ratings and, per table, the events since the earlier of the shift's
-        start and its oldest open rating's opening."""
+        start and its oldest open rating's opening (one query for the whole floor, read a share at a
+        time: a query per table reads every event of the table, a hundred thousand a day)."""
         now = self.clock()
         shift_start = utc_timestamp(self.shifts.bounds(now)[0])
         open_ratings = await self._stored(partial(self.store.ratings, open_only=True))
+        since = dict.fromkeys(self.ratings, shift_start)
         for rating in open_ratings:
             if rating.table in self.ratings:
                 self.ratings[rating.table].add(rating)
-        for table in self.ratings:
-            since = min([shift_start, *(r.opened for r in open_ratings if r.table == table)])
-            rows = await self._stored(_listed, self.store.rows(RATED_TYPES, since=since, tables=[table]))
-            opened = await self._stored(_listed, self.store.rows(("table.opened",), tables=[table]))
-            if opened:   # the rules in force, from the last opening, however long ago
-                self._read_opening(table, opened[-1])
-            for row in rows:
-                message = {"seq": row.seq, "ts": row.ts, "type": row.type, "hand": row.hand,
-                           "data": _data_of(row.body)}
-                self.feed(table, row.epoch, message)
-            self.figures[table].forget_before(self.shifts.bounds(now)[0])
+                self._versions[rating.table] += 1
+                since[rating.table] = min(since[rating.table], rating.opened)
+        openings = await self._stored(_last_by_table, self.store.rows(("table.opened",)))
+        for table, row in openings.items():   # the rules in force, from the last opening, however long ago
+            if table in self.ratings:
+                self._read_opening(table, row)
+        rows = self.store.rows(RATED_TYPES, since=min(since.values(), default=shift_start))
+        while chunk := await self._stored(_share, rows):
+            for row in chunk:
+                if row.table in since and row.ts >= since[row.table]:
+                    message = {"seq": row.seq, "ts": row.ts, "type": row.type, "hand": row.hand,
+                               "data": _data_of(row.body)}
+                    self.feed(row.table, row.epoch, message)
+        for figures in self.figures.values():
+            figures.forget_before(self.shifts.bounds(now)[0])
 
     def _read_opening(self, table: str, row: Row) -> None:
         data = _data_of(row.body)
         game, rules = data.get("game"), data.get("rules")
-        for reader in (self.ratings[table].reader, self.figures[table].reader):
-            reader.game = game if isinstance(game, str) else None
-            reader.rules = rules if isinstance(rules, Mapping) else None
+        reader = self.ratings[table].reader      # the shift's too
+        reader.game = game if isinstance(game, str) else None
+        reader.rules = rules if isinstance(rules, Mapping) else None
+        self._versions[table] += 1
         self._want_edges(table)
 
     # ------------------------------------------------------------------ events
@@ -128,8 +145,10 @@ class Rated:
             return
         if message.get("type") == "hand.settled":
             self._forget_old_shifts()
-        closed = self.ratings[table].feed(message, epoch)
-        self.figures[table].feed(message, epoch)
+        self._versions[table] += 1
+        happening = self.ratings[table].read(message, epoch)
+        closed = self.ratings[table].take(happening)
+        self.figures[table].take(happening)
         if message.get("type") == "table.opened":
             self._want_edges(table)
         if closed:
@@ -179,6 +198,8 @@ class Rated:
         if found is not None:
             self._edges[key] = found
         del self._working[key]
+        for table in self._versions:       # a shift may have hands of these rules at any table
+            self._versions[table] += 1
         for table in self.ratings:
             game_now, rules_now = self._rules(table)
             if game_now == game and rules_now is not None and canonical_rules(rules_now) == key[1]:
@@ -211,6 +232,7 @@ class Rated:
         edges = await self.table_edges(table)
         at = utc_timestamp(self.clock())
         rating, replaced = await self._stored(self.store.open_rating, player, table, seat, at, by, edges)
+        self._versions[table] += 1
         self.ratings[table].open(rating)
         self.ratings[table].forget_closed()
         return rating, replaced
@@ -221,6 +243,7 @@ class Rated:
         rating = await self._stored(self.store.close_rating, rating_id, at, by)
         tables = self.ratings.get(rating.table)
         if tables is not None and rating.id in tables.tallies:
+            self._versions[rating.table] += 1
             tables.tallies[rating.id].rating = rating
             tables.forget_closed()
         return rating
@@ -234,22 +257,43 @@ class Rated:
         return [{**r.to_json(), "figures": ratings.figures(r.id, now).to_json()}
                 for r in ratings.ratings() if r.is_open]
 
+    def current_shift(self) -> tuple[datetime.datetime, datetime.datetime]:
+        """The start and end of the shift now (UTC)."""
+        now = self.clock()
+        if self._shift is None or not self._shift[0] <= now < self._shift[1]:
+            self._shift = self.shifts.bounds(now)
+        return self._shift
+
+    def _figures(self, table: str) -> tuple[ShiftSummary, dict[str, Any]]:
+        """The table's shift figures and its tile's part, worked out again only when the table's
+        ratings or hands, an edge or the shift changed since (a busy floor draws a tile many times
+        between two hands)."""
+        start = self.current_shift()[0]
+        key = (self._versions[table], start)
+        shown = self._shown.get(table)
+        if shown is None or shown[0] != key:
+            summary = self.figures[table].at(start).summary(self.edges)
+            rated = sum(r.is_open for r in self.ratings[table].ratings())
+            tile = {"shift": summary.to_json(), "rated": rated}
+            shown = self._shown[table] = (key, summary, tile)
+        return shown[1], shown[2]
+
     def shift(self, table: str) -> ShiftSummary:
         """The table's figures in the current shift."""
-        return self.figures[table].at(self.clock()).summary(self.edges)
+        return self._figures(table)[0]
 
     def shift_json(self, table: str) -> dict[str, Any]:
         """:meth:`shift` with the shift's bounds and name."""
-        return {**self.shift(table).to_json(), **self.shift_bounds()}
+        return {**self._figures(table)[1]["shift"], **self.shift_bounds()}
 
     def shift_bounds(self) -> dict[str, Any]:
-        start, end = self.shifts.bounds(self.clock())
+        start, end = self.current_shift()
         return {"shift": self.shifts.name(start), "start": utc_timestamp(start), "end": utc_timestamp(end)}
 
     def tile(self, table: str) -> dict[str, Any]:
-        """What a table's tile shows: its shift's figures, how many ratings are open there."""
-        return {"shift": self.shift(table).to_json(),
-                "rated": sum(r.is_open for r in self.ratings[table].ratings())}
+        """What a table's tile shows: its shift's figures, how many ratings are open there (the
+        same object while they stay the same: read it, do not change it)."""
+        return self._figures(table)[1]
 
     def pit_figures(self) -> list[dict[str, Any]]:
         """Each pit's shift figures (the sum of its tables'), by pit name."""
@@ -262,17 +306,26 @@ class Rated:
     def _forget_old_shifts(self) -> None:
         """Once a new shift has begun, drop the figures of the shifts over (a monitor that runs for
         months keeps only the current one's)."""
-        start = self.shifts.bounds(self.clock())[0]
-        if start == self._shift:
+        start = self.current_shift()[0]
+        if start == self._kept:
             return
-        self._shift = start
+        self._kept = start
         for figures in self.figures.values():
             figures.forget_before(start)
 
 
-def _listed(rows: Iterable[Row]) -> list[Row]:
-    """Rows read in full (on the store's thread)."""
-    return list(rows)
+LOAD_SHARE = 5000
+"""Rows read at a time at start (on the store's thread, the loop going on between two)."""
+
+
+def _share(rows: Iterator[Row]) -> list[Row]:
+    """The next :data:`LOAD_SHARE` rows (on the store's thread); none when all were read."""
+    return list(itertools.islice(rows, LOAD_SHARE))
+
+
+def _last_by_table(rows: Iterable[Row]) -> dict[str, Row]:
+    """Each table's last row (read on the store's thread; the store gives rows by table and seq)."""
+    return {row.table: row for row in rows}
 
 
 def _data_of(body: str) -> dict[str, Any]:

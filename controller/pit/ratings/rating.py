@@ -251,13 +251,23 @@ class TableRatings:
     def feed(self, message: Mapping[str, Any], epoch: str = "") -> list[Rating]:
         """One event of the table; the ratings it closed (``table.closed``). An unreadable event is
         left out, logged and kept in :attr:`problems`."""
+        return self.take(self.read(message, epoch))
+
+    def read(self, message: Mapping[str, Any], epoch: str = "") -> Happening | None:
+        """What the table's :attr:`reader` makes of one event (None: nothing yet, or an unreadable
+        event: left out, logged and kept in :attr:`problems`), for :meth:`take` and whoever else
+        counts the table's hands (:meth:`TableShifts.take <controller.pit.ratings.shift.TableShifts.take>`):
+        each event is read once."""
         try:
-            happening = self.reader.feed(message, epoch)
+            return self.reader.feed(message, epoch)
         except BadEvent as exc:
             problem = f"table {self.table} seq {message.get('seq')}: {exc}"
             self.problems.append(problem)
             log.warning("left out of the ratings: %s", problem)
-            return []
+            return None
+
+    def take(self, happening: Happening | None) -> list[Rating]:
+        """Count what :meth:`read` gave; the ratings it closed (``table.closed``)."""
         if happening is None:
             return []
         if isinstance(happening, Closed):

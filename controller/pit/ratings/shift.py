@@ -190,18 +190,22 @@ class TableShift:
     wagers: dict[tuple[str | None, str | None], Wagers] = field(default_factory=dict)
     """The wagers by the game and rules (canonical text) they were played under."""
     rules: dict[tuple[str | None, str | None], Mapping[str, Any] | None] = field(default_factory=dict)
+    _last_key: tuple[Mapping[str, Any] | None, tuple[str | None, str | None]] | None = field(
+        default=None, repr=False, compare=False)
+    """The rules :meth:`_key` was last given (the object itself) and the key it gave."""
 
     def take(self, happening: Hand | Jackpot) -> None:
         """Count a settled hand or a jackpot paid."""
         if isinstance(happening, Hand):
-            key = (happening.game, None if happening.rules is None else canonical_rules(happening.rules))
+            key = self._key(happening)
             self.rules[key] = happening.rules
             wagers = self.wagers.setdefault(key, Wagers())
             dealt = happening.dealer_seat is not None
             wagers.add_hand(happening.results, player_dealt=dealt)
             if dealt:
                 wagers.add_bank(r for r in happening.results if r.seat != happening.dealer_seat)
-            wagers.rake += happening.rake
+            if happening.rake:      # (a Fraction: adding 0 costs as much)
+                wagers.rake += happening.rake
             self.hands += 1
             self.banked += dealt
             self.players += sum(r.payout for r in happening.results)
@@ -211,6 +215,15 @@ class TableShift:
         else:
             self.players += happening.amount
             self.jackpots += happening.amount
+
+    def _key(self, hand: Hand) -> tuple[str | None, str | None]:
+        """The game and canonical rules a hand was played under (the text worked out once for the
+        rules a table's reader holds, which are the same object hand after hand)."""
+        last = self._last_key
+        if last is None or last[0] is not hand.rules or last[1][0] != hand.game:
+            last = (hand.rules, (hand.game, None if hand.rules is None else canonical_rules(hand.rules)))
+            self._last_key = last
+        return last[1]
 
     def summary(self, edges: EdgesLookup) -> ShiftSummary:
         """The figures, the theoretical win under the edges of each game and rules played."""
@@ -236,6 +249,8 @@ class TableShifts:
         self.reader = HandReader(table)
         self.by_start: dict[datetime.datetime, TableShift] = {}
         self.problems: list[str] = []
+        self._last: TableShift | None = None
+        """The shift :meth:`at` found last."""
 
     def feed(self, message: Mapping[str, Any], epoch: str = "") -> None:
         """One event of the table (an unreadable one is left out and kept in :attr:`problems`)."""
@@ -244,6 +259,11 @@ class TableShifts:
         except ValueError as exc:
             self.problems.append(f"table {self.table} seq {message.get('seq')}: {exc}")
             return
+        self.take(happening)
+
+    def take(self, happening: Happening | None) -> None:
+        """Count what the table's reader made of an event (when another reads the events: the live
+        monitor reads each once for the ratings and the shift)."""
         if happening is None or isinstance(happening, Closed):
             return
         ts = happening.settled if isinstance(happening, Hand) else happening.ts
@@ -251,9 +271,14 @@ class TableShifts:
 
     def at(self, when: datetime.datetime) -> TableShift:
         """The figures of the shift ``when`` falls in (empty when the table did nothing in it yet)."""
+        last = self._last
+        if last is not None and last.start <= when < last.end:     # most often the shift of the last
+            return last
         start, end = self.shifts.bounds(when)
-        return self.by_start.setdefault(start, TableShift(self.table, start, end))
+        self._last = self.by_start.setdefault(start, TableShift(self.table, start, end))
+        return self._last
 
     def forget_before(self, start: datetime.datetime) -> None:
         """Drop the shifts that began before ``start`` (a live monitor keeps the current one)."""
         self.by_start = {s: f for s, f in self.by_start.items() if s >= start}
+        self._last = None
