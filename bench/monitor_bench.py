@@ -35,6 +35,7 @@ import datetime
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -256,12 +257,36 @@ class Publisher:
         return path
 
 
-def monitor(command: str, tables: Path, *options: str, log: Path) -> subprocess.Popen[str]:
+def monitor(command: str, tables: Path, *options: str, log: Path,
+            profile: Path | None = None) -> subprocess.Popen[str]:
+    """``pit-monitor command`` as a subprocess (``profile``: under :func:`profiled_monitor`)."""
+    how = [__file__, PROFILED, str(profile)] if profile else ["-m", "controller.pit.monitor.cli"]
     with open(log, "a") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "controller.pit.monitor.cli", command,
-                                 f"--tables={tables}", *options], stdout=subprocess.PIPE, stderr=err,
-                                text=True, cwd=ROOT)
+        proc = subprocess.Popen([sys.executable, *how, command, f"--tables={tables}", *options],
+                                stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT)
     return proc
+
+
+PROFILED = "--profiled-monitor"
+
+
+def profiled_monitor(out: str, argv: list[str]) -> int:
+    """``pit-monitor`` profiled by cProfile from SIGUSR1 to SIGUSR2 (the span measured: not the
+    start), which writes the figures to ``out``."""
+    import cProfile
+    import signal
+
+    from controller.pit.monitor.cli import main as pit_monitor
+
+    profiler = cProfile.Profile()
+
+    def done(*_: Any) -> None:
+        profiler.disable()
+        profiler.dump_stats(out)
+
+    signal.signal(signal.SIGUSR1, lambda *_: profiler.enable())
+    signal.signal(signal.SIGUSR2, done)
+    return pit_monitor(argv)
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
@@ -391,15 +416,16 @@ def percentiles(name: str, lags: list[float]) -> dict[str, Any]:
 async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path, processes: int, *,
                       publisher: Publisher | None = None, floor: Path | None = None,
                       serve: Sequence[str] = (), detail: str | None = None,
-                      seen: dict[str, Any] | None = None) -> dict[str, Any]:
+                      seen: dict[str, Any] | None = None, profile: Path | None = None) -> dict[str, Any]:
     """Lag of the tile updates of one page over ``tables`` tables dealing ``rate`` events/s each.
     ``publisher``: tables started already (else started here); ``floor``: their floor file (else
     written here); ``serve``: more options of ``pit-monitor serve``; ``detail``: a table whose page
-    is read as well (the lag of its details; what it showed last into ``seen``)."""
+    is read as well (the lag of its details; what it showed last into ``seen``); ``profile``: the
+    monitor runs under cProfile, which writes its figures there."""
     publisher = publisher or Publisher(tables, processes)
     launched = time.monotonic()
     server = monitor("serve", floor or publisher.tables_file(folder), "--port=0", f"--acks={folder / 'acks'}",
-                     *serve, log=folder / "serve.log")
+                     *serve, log=folder / "serve.log", profile=profile)
     lags: list[float] = []
     detail_lags: list[float] = []
     live, measuring = asyncio.Event(), asyncio.Event()
@@ -424,6 +450,8 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path, pr
         cpu = cpu_seconds(server.pid)
         publishing, reading_cpu = publisher.cpu_seconds(), time.process_time()
         measuring.set()
+        if profile:
+            server.send_signal(signal.SIGUSR1)
         started = time.monotonic()
         await asyncio.to_thread(publisher.done)
         snapshots = publisher.snapshots
@@ -436,6 +464,8 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path, pr
         events = sum(publisher.seqs.values()) - sum(before.values())
         await asyncio.sleep(max(0.0, seconds + 1.5 - (time.monotonic() - started)))
         cpu = cpu_seconds(server.pid) - cpu
+        if profile:
+            server.send_signal(signal.SIGUSR2)
         publishing = publisher.cpu_seconds() - publishing
         reading_cpu = time.process_time() - reading_cpu
         memory = rss_mib(server.pid)
@@ -480,6 +510,8 @@ def record(args: argparse.Namespace, folder: Path, figures: dict[str, Any], say:
 
 
 def main() -> None:
+    if sys.argv[1:2] == [PROFILED]:
+        raise SystemExit(profiled_monitor(sys.argv[2], sys.argv[3:]))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--publisher", help=argparse.SUPPRESS)
     parser.add_argument("--banked", action="store_true", help=argparse.SUPPRESS)

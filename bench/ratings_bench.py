@@ -18,7 +18,8 @@ started here, ``controller/devkit/postgres.py``; left out if none can start):
   until every tile is live, then the tables deal ``--rate`` events a second as
   in monitor_bench: the floor page's lag (tiles against their events' ``ts``),
   the lag of the ``detail`` events of B0000's page (six ratings open, with
-  their figures), the monitor's CPU per 1,000 events and its memory.
+  their figures), the monitor's CPU per 1,000 events and its memory. With
+  ``--plain``, the same again without ``--db`` (the tables' history alone).
 * **Recorder**: ``pit-monitor record`` storing the burst of monitor_bench
   (``--record-tables``, ``--events`` each) into a fresh store, without ratings,
   then into one with a rating open on every seat of ``--rated-tables`` other
@@ -97,8 +98,9 @@ def shifts_head(minutes: float) -> str:
 
 
 async def rated_monitor(target: str, count: int, args: argparse.Namespace, folder: Path,
-                        edges: Edges) -> dict[str, Any]:
-    """The monitor over ``count`` tables, every seat rated, the shift so far in the store."""
+                        edges: Edges, rated: bool = True) -> dict[str, Any]:
+    """The monitor over ``count`` tables, every seat rated, the shift so far in the store (``rated``
+    False: the same floor, the same history, and the monitor without ``--db``)."""
     open_store(target).close()      # the tables created once, before the publishers write
     publisher = Publisher(count, args.publishers, ["--banked"])
     try:
@@ -107,16 +109,19 @@ async def rated_monitor(target: str, count: int, args: argparse.Namespace, folde
                         since=time.time() - args.stored_minutes * 60)
         publisher.done()
         stored = time.monotonic() - started
-        opening = open_ratings(target, [name for name, _, _ in publisher.tables], edges)
+        opening = open_ratings(target, [name for name, _, _ in publisher.tables], edges) if rated else 0.0
         floor = publisher.tables_file(folder, shifts_head(args.stored_minutes), pits=4)
     except BaseException:
         publisher.close()
         raise
     seen: dict[str, Any] = {}
+    backend = "postgresql" if "://" in target else "sqlite"
+    profile = args.profile / f"serve-{count}-{backend if rated else 'plain'}.prof" if args.profile else None
     figures = await monitor_lag(count, args.rate, args.seconds, folder, args.publishers, publisher=publisher,
-                                floor=floor, serve=[f"--db={target}"], detail=DETAIL, seen=seen)
-    return {"stored_events": count * args.stored_events, "store_s": round(stored, 2),
-            "ratings": count * SEATS, "open_ratings_s": round(opening, 2), **figures,
+                                floor=floor, serve=[f"--db={target}"] if rated else [], detail=DETAIL,
+                                seen=seen, profile=profile)
+    return {"db": rated, "stored_events": count * args.stored_events, "store_s": round(stored, 2),
+            "ratings": count * SEATS if rated else 0, "open_ratings_s": round(opening, 2), **figures,
             "detail_rated": seen.get("rated"), "detail_rated_hands": seen.get("hands"),
             "detail_shift_hands": seen.get("shift_hands")}
 
@@ -188,11 +193,12 @@ def run_backend(name: str, target: Callable[[str], contextlib.AbstractContextMan
             figures["recorder"]["with_ratings"] = rated_recorder(store, args, folder, edges)
         say(f"  {name} recorder with ratings   ", figures["recorder"]["with_ratings"])
     for count in args.tables:
-        with target(f"floor{count}") as store:
-            step = asyncio.run(rated_monitor(store, count, args, folder, edges))
-        step["load_average"] = [round(n, 2) for n in os.getloadavg()]
-        figures["monitor"].append(step)
-        say(f"  {name} monitor", step)
+        for rated in (True, False) if args.plain and name == "sqlite" else (True,):
+            with target(f"floor{count}") as store:
+                step = asyncio.run(rated_monitor(store, count, args, folder, edges, rated))
+            step["load_average"] = [round(n, 2) for n in os.getloadavg()]
+            figures["monitor"].append(step)
+            say(f"  {name} monitor{'' if rated else ' without --db'}", step)
     return figures
 
 
@@ -216,7 +222,11 @@ def main() -> None:
                         help="hands between two closings of a recorded table")
     parser.add_argument("--openings", type=float, default=10.0,
                         help="ratings opened per second at the recorded tables during the burst")
+    parser.add_argument("--plain", action="store_true",
+                        help="also the monitor over the same floor without --db (no ratings, no shift)")
     parser.add_argument("--sqlite-only", action="store_true", help="leave PostgreSQL out")
+    parser.add_argument("--profile", type=Path, metavar="FOLDER",
+                        help="run the monitor under cProfile, its figures written into FOLDER")
     parser.add_argument("--json", action="store_true", help="one JSON object, nothing else")
     args = parser.parse_args()
     say = (lambda *a: None) if args.json else print

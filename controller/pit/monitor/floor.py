@@ -321,7 +321,7 @@ class TableModel:
         """One event (``body``: as published, if at hand; its ``data`` decoded or in ``raw``,
         :func:`~controller.pit.follow.core.data_of`): into the hands log always; when ``live`` (after
         the snapshot) it also moves the stream on, and its picture follows. Only the events in
-        :data:`REMEMBERED` are read further."""
+        :data:`REMEMBERED` are read further (their ``data``, decoded, is kept in ``message``)."""
         kind = message["type"]
         self._log(message, compact_json(message) if body is None else body)
         if live:
@@ -336,6 +336,7 @@ class TableModel:
             log.warning("table %s: event %s (seq %s) has data that is not an object", self.name,
                         kind, message["seq"])
             return
+        message["data"] = data      # decoded once: the ratings read it too
         try:
             self._remember(kind, message, data)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:

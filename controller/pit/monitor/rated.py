@@ -82,6 +82,8 @@ class Rated:
         version and the shift's start): a tile drawn again shows them without working them out."""
         self._shift: tuple[datetime.datetime, datetime.datetime] | None = None
         """The current shift's start and end, as last found."""
+        self._texts: dict[int, tuple[Mapping[str, Any], str]] = {}
+        """Rules (by id, with the object itself, which keeps the id its own) and their canonical text."""
         self.pits = {name: pits.get(name, NO_PIT) for name in self.ratings}
         self._edges: dict[tuple[str, str], Edges] = {}
         """The edges found, by (game, canonical rules)."""
@@ -145,8 +147,9 @@ class Rated:
             return
         if message.get("type") == "hand.settled":
             self._forget_old_shifts()
-        self._versions[table] += 1
         happening = self.ratings[table].read(message, epoch)
+        if happening is not None or message.get("type") == "table.opened":   # the rest changes no figure
+            self._versions[table] += 1
         closed = self.ratings[table].take(happening)
         self.figures[table].take(happening)
         if message.get("type") == "table.opened":
@@ -210,7 +213,15 @@ class Rated:
         """The edges known for ``game`` under ``rules`` (None: unknown or not yet worked out)."""
         if game is None or rules is None:
             return None
-        return self._edges.get((game, canonical_rules(rules)))
+        return self._edges.get((game, self._rules_text(rules)))
+
+    def _rules_text(self, rules: Mapping[str, Any]) -> str:
+        """:func:`~controller.pit.ratings.hands.canonical_rules`, worked out once per rules read (a
+        table's reader keeps the same object until the table opens again)."""
+        known = self._texts.get(id(rules))
+        if known is None or known[0] is not rules:
+            known = self._texts[id(rules)] = (rules, canonical_rules(rules))
+        return known[1]
 
     async def table_edges(self, table: str) -> Edges | None:
         """The edges of the table's game under its rules now, waiting for them if under way."""

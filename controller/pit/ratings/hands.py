@@ -38,6 +38,10 @@ RATED_TYPES = ("table.opened", "hand.started", "bets.closed", "pot.awarded", "ha
 """The event types a :class:`HandReader` reads (what a store is asked for)."""
 
 
+UNREAD = frozenset({"bets.closed", "hand.voided"})
+"""The types whose ``data`` is not read (only that they came, and when): not decoded either."""
+
+
 def canonical_rules(rules: Mapping[str, Any] | None) -> str:
     """A game's rules as one text, the same for the same rules (a key to find their edges by).
 
@@ -153,7 +157,7 @@ class HandReader:
         ts = message.get("ts")
         if not isinstance(ts, str) or not ts:
             raise BadEvent(f"{kind}: no ts")
-        data = _data(message)
+        data = {} if kind in UNREAD else _data(message)
         key = (epoch, message.get("hand"))
         if kind == "table.opened":
             game, rules = data.get("game"), data.get("rules")
