@@ -7,7 +7,9 @@ heard) and T08 (Hold'em Blackjack, in no pit, no control socket); one
 signed in as anna (an ``Authorization`` header on every request). The
 actions are taken on the table's page as a pit boss would: supervisor id and
 PIN, the action, its confirmation; the table's answer is checked on the page,
-in the table's picture and in the action record, and no PIN anywhere.
+in the table's picture and in the action record, and no PIN anywhere. The
+monitor keeps the recorder's database (``--db``): a player cannot be rated
+at a closed table, and can once it is open again.
 """
 
 from __future__ import annotations
@@ -86,7 +88,8 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
         t08.start()
         monitor = Monitor("serve", [], "--port=0", f"--tables={folder / 'floor.toml'}", "--silence=3",
                           f"--password-file={folder / 'passwords'}", f"--acks={folder / 'acks.jsonl'}",
-                          f"--actions={folder / 'actions.jsonl'}", log=folder / "monitor.log")
+                          f"--actions={folder / 'actions.jsonl'}", f"--db={folder / 'pit.sqlite'}",
+                          log=folder / "monitor.log")
         yield Floor(t07, t08, monitor, folder)
     finally:
         if monitor is not None:
@@ -196,6 +199,8 @@ def test_a_table_closed_then_opened_from_its_page(floor: Floor, signed_in: Any) 
     wait(signed_in, lambda d: now.get_attribute("data-closed") == "true", "the table closed", floor)
     assert floor.detail()["closed"] is True
     assert act(floor, signed_in, "close_table") == "Refused: close_table: the table is closed already"
+    assert floor.api("api/tables/T07/ratings", {"seat": 1, "player": "P-1001"}) == (
+        409, "table T07 is closed: open it (Pit actions) before rating a player there")
     signed_in.get(floor.monitor.url)
     wait(signed_in, lambda d: "CLOSED" in tile(d, "T07").text, "CLOSED on the tile", floor)
     table_page(floor, signed_in)
@@ -203,6 +208,9 @@ def test_a_table_closed_then_opened_from_its_page(floor: Floor, signed_in: Any) 
     floor.t07.next("table.reopened")
     wait(signed_in, lambda d: d.find_element("id", "pit-now").get_attribute("data-closed") == "false",
          "the table open", floor)
+    status, opened = floor.api("api/tables/T07/ratings", {"seat": 1, "player": "P-1001"})
+    assert status == 200 and opened["rating"]["opened_by"] == "anna", opened
+    assert floor.api(f"api/ratings/{opened['rating']['id']}/close", {})[0] == 200
 
 
 def test_a_message_reaches_the_dealer(floor: Floor, signed_in: Any) -> None:
@@ -241,7 +249,7 @@ def test_a_dealer_s_call_stays_on_the_monitor_until_acknowledged(floor: Floor, s
 def test_the_floor_by_pit_filtered_sorted_and_a_sound_on_a_new_critical_alert(
         floor: Floor, signed_in: Any) -> None:
     view = floor.api("api/floor")[1]
-    assert view["pits"] == [{"pit": "Pit 1", "tables": ["T07", "T05"]}, {"pit": None, "tables": ["T08"]}]
+    assert [(pit["pit"], pit["tables"]) for pit in view["pits"]] == [("Pit 1", ["T07", "T05"]), (None, ["T08"])]
     signed_in.get(floor.monitor.url)
     wait(signed_in, lambda d: len(css(d, "section.tile[data-link='live']")) == 2, "two live tiles", floor)
 
@@ -264,7 +272,9 @@ def test_the_floor_by_pit_filtered_sorted_and_a_sound_on_a_new_critical_alert(
              for s in ("filter-pit", "filter-game", "filter-alert", "sort")]
     assert shown == ["all pits", "all games", "any table", "by name"]
     heads = [" ".join(h.text.split()) for h in css(signed_in, ".pit-head")]
-    assert heads == ["Pit 1 2 tables, 0 alerts open", "No pit 1 table, 0 alerts open"]
+    assert [head.split(" shift: ")[0] for head in heads] == ["Pit 1 2 tables, 0 alerts open",
+                                                             "No pit 1 table, 0 alerts open"]
+    assert "shift: 0 hands · wagered $0.00 · house $0.00" in heads[0]          # the pit's shift (--db)
     assert floor.t07.pit.control({"cmd": "act", "action": "call_floor"}) == {"ok": True}
     wait(signed_in, lambda d: tile(d, "T07").get_attribute("data-worst") == "warning", "the call", floor)
     choose("sort", "severity")

@@ -4,6 +4,7 @@
   player at a seat from now (another player rated there is closed); ``who`` is the signed-in user
   when there are passwords. ``200 {"rating", "replaced"}``; ``400`` with the reason when it cannot
   be opened (among them a seat the table does not have, once the monitor knows its seats); ``409``
+  when the table is closed (its picture says so: no hand is dealt there until the pit opens it) or
   when the monitor keeps no ratings (it was started without ``--db``).
 * ``POST /api/ratings/<id>/close`` with ``{"who"}``: close it now; ``200 {"rating"}``.
 * ``GET /api/ratings[?table=<name>]``: the open ratings with their figures so far.
@@ -54,6 +55,9 @@ async def _open(request: web.Request) -> web.StreamResponse:
     seat, player = body.get("seat"), body.get("player")
     if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(player, str):
         raise web.HTTPBadRequest(text="a rating needs a seat (a number) and a player id (text)")
+    if floor.tables[table].state.get("closed"):
+        raise web.HTTPConflict(text=f"table {table} is closed: open it (Pit actions) before rating a player "
+                                    "there")
     seats = [s.get("seat") for s in floor.tables[table].state["seats"]]
     if seats and seat not in seats:     # a table not heard from yet lists none: its seats are unknown
         raise web.HTTPBadRequest(text=f"table {table} has no seat {seat} (its seats: "
