@@ -32,6 +32,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/table_bench.py
 	$(BIN)/python bench/monitor_bench.py
+	$(BIN)/python bench/ratings_bench.py
 	$(BIN)/python bench/screen_bench.py
 	$(BIN)/python bench/bjx_math_bench.py
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
+import gc
 import json
 import os
 import random
@@ -193,6 +194,7 @@ async def deal(tables: list[EnvelopeTable], dealers: list[Any], rate: float, sec
             kind, hand, data = next(dealer)
             planned.append((when, n, *table.prepare(kind, hand, data, ts)))
     planned.sort(key=lambda item: item[:2])
+    gc.freeze()     # the history and the plan (millions of objects) out of the collector's way while dealing
     for when, n, event, picture in planned:
         if when > time.time():
             await asyncio.sleep(when - time.time())

@@ -47,6 +47,21 @@ def test_monitor_bench() -> None:
     assert figures["monitor"][0]["updates"] > 0
 
 
+
+def test_ratings_bench() -> None:
+    figures = json.loads(run("ratings_bench.py", "--tables", "8", "--seconds", "1", "--stored-events", "40",
+                             "--record-tables", "1", "--events", "400", "--rated-tables", "3",
+                             "--close-every", "10", "--openings", "20", "--sqlite-only", "--json"))
+    recorder = figures["sqlite"]["recorder"]
+    assert recorder["without_ratings"]["events"] == recorder["with_ratings"]["events"] == 400
+    rated = recorder["with_ratings"]
+    assert rated["ratings_open_before"] == (3 + 1) * 6 and rated["table_closed_events"] > 0
+    assert rated["closed_by_table_closed"] >= 6         # the recorded table's six, at its first closing
+    (monitor,) = figures["sqlite"]["monitor"]
+    assert monitor["ratings"] == 8 * 6 and monitor["updates"] > 0
+    assert monitor["detail_rated"] == 6                        # B0000's page shows its six open ratings
+    assert figures["postgresql"] == {"skipped": "--sqlite-only"}
+
 def test_bjx_math_bench() -> None:
     figures = json.loads(run("bjx_math_bench.py", "--hands", "300", "--json"))
     assert set(figures) == {"2 decks (default)", "1 deck", "2 decks, no heads-up draws"}

@@ -25,7 +25,9 @@ class TablePicture:
     def __init__(self) -> None:
         self._state: dict[str, Any] | None = None
         self._raw: bytes | None = None
-        """The last picture's state as JSON text, until it is asked for."""
+        """The last picture's state as JSON text (None: given decoded, by a snapshot or a view)."""
+        self._decoded = False
+        """:attr:`_state` is :attr:`_raw` decoded (else the text is still to be read, or could not be)."""
         self.message: dict[str, Any] | None = None
         """The last ``table.view`` message itself (None before the first)."""
         self.seq = 0
@@ -38,6 +40,7 @@ class TablePicture:
     def snapshot(self, snapshot: dict[str, Any]) -> None:
         """A snapshot ``{"seq": S, "state": {...}}`` (at the start, or after a gap was repaired)."""
         self._state, self._raw, self.seq = snapshot["state"], None, snapshot["seq"]
+        self._decoded = False
         self.last_seq = max(self.last_seq, self.seq)
         self.version += 1
 
@@ -58,6 +61,7 @@ class TablePicture:
             self._raw = message["raw"]
         else:
             self._state, self._raw = message["data"], None
+        self._decoded = False
         self.seq = message["seq"]
         self.version += 1
 
@@ -65,16 +69,25 @@ class TablePicture:
     def state(self) -> dict[str, Any] | None:
         """The state of the last snapshot or ``table.view`` (None before either); a picture whose
         state cannot be read leaves the last one (logged)."""
-        if self._raw is not None:
-            raw, self._raw = self._raw, None
+        if self._raw is not None and not self._decoded:
+            self._decoded = True
             try:
-                state = json.loads(raw)
+                state = json.loads(self._raw)
                 if not isinstance(state, dict):
                     raise ValueError("a state that is not a JSON object")
                 self._state = state
             except (ValueError, RecursionError) as exc:
                 log.warning("a picture whose state cannot be read: %s", exc)
+                self._raw = None                    # the last state that could be read stays
         return self._state
+
+    def let_go(self) -> None:
+        """Forget the decoded state of a picture that came as text: it is read again when next asked
+        for. A consumer that draws at its own pace lets go once it has drawn, so that a big floor's
+        states die young (a state kept until the next picture outlives the collector's young
+        generations, and every full collection would walk thousands of them)."""
+        if self._raw is not None and self._decoded:
+            self._state, self._decoded = None, False
 
     @property
     def stale(self) -> bool:

@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import gc
 import logging
 import signal
 import sys
@@ -123,6 +124,12 @@ async def _until_stopped(work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         await task
 
 
+SETTLED = 60.0
+"""Seconds after which the tables have answered the monitor's first requests. What start-up made (the
+ratings and shift read back, then the followers and each table's first snapshot) lives as long as
+the monitor: it is put out of the collector's sight (``gc.freeze``) when serving starts and again
+this long after, so that no full collection walks it while the floor deals (docs/benchmarks.md)."""
+
 NEEDS_AIOHTTP = "needs aiohttp, which the monitor extra brings: pip install 'table-controller[monitor]'"
 
 
@@ -177,7 +184,12 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
         shown = f"[{host}]" if ":" in host else host
         tables = f"{len(sources)} table{'' if len(sources) == 1 else 's'}"
         print(f"pit-monitor: serving {scheme}://{shown}:{port}/ for {tables}", flush=True)
-        await asyncio.gather(*(f.run() for f in followers))
+        gc.freeze()
+        frozen = asyncio.get_running_loop().call_later(SETTLED, gc.freeze)
+        try:
+            await asyncio.gather(*(f.run() for f in followers))
+        finally:
+            frozen.cancel()
     finally:
         await runner.cleanup()
         context.destroy(linger=0)

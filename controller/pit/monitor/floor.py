@@ -257,8 +257,11 @@ class TableModel:
         self.last_ts: str | None = None
         self.limits: dict[str, Any] | None = None
         self.picture = TablePicture()
-        self._state: tuple[int, dict[str, Any]] = (-1, empty_state(name))
+        self._blank = empty_state(name)
+        self._state: tuple[int, dict[str, Any]] = (-1, self._blank)
         """The picture's state as the views read it, and the picture's version it is of."""
+        self._understood = False
+        """That state was worked out from the picture of its version (not the last one kept)."""
         self._rake: tuple[Any, Any] = (None, None)
         """The hand of the last ``pot`` and the rake it said was due."""
         self.places: dict[int, int] = {}
@@ -285,7 +288,7 @@ class TableModel:
         self._settled = (None, None)
         self.places, self.winner = {}, None
         self._rake = self._dealt_by = (None, None)
-        self._state = (-1, empty_state(self.name))
+        self._state = (-1, self._blank)
         self.picture.restart(snapshot)
         self.seq = snapshot["seq"]
 
@@ -307,10 +310,20 @@ class TableModel:
         if version != self.picture.version:
             try:
                 state = state_of(self.name, self.picture.state or {})
+                self._understood = True
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 log.warning("table %s: a picture not understood (%r); the last one stays", self.name, exc)
+                self._understood = False
             self._state = (self.picture.version, state)
         return state
+
+    def let_go(self) -> None:
+        """Forget the state worked out from the picture once drawn, and the picture's decoded state
+        (:meth:`TablePicture.let_go`): both are worked out again, the same, when next asked for. A
+        state that could not be worked out from the picture (the last one stays) is kept."""
+        if self._state[0] == self.picture.version and self._understood:
+            self.picture.let_go()
+            self._state = (-1, self._blank)
 
     @property
     def stale(self) -> bool:

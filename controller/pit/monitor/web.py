@@ -166,6 +166,8 @@ class Hub:
                     details[page.table] = sse("detail", self.floor.detail(page.table))
                 if not page.push(details[page.table]):
                     self.pages.discard(page)
+        for table in due:
+            self.floor.tables[table].let_go()     # drawn: its state dies young (TableView.let_go)
 
 
 FLOOR_KEY = web.AppKey("floor", Floor)
