@@ -426,6 +426,44 @@ def test_a_snapshot_that_cannot_be_read_leaves_an_empty_picture_not_a_crash() ->
         context.destroy(linger=0)
 
 
+
+def test_a_picture_let_go_once_drawn_is_read_again_the_same_and_an_unreadable_one_keeps_the_last() -> None:
+    model = TableModel("T09")
+    model.load_snapshot({"seq": 0, "state": {"table": "T09", "seats": []}}, "")
+    text = json.dumps({"table": "T09", "game": "easy-jack", "hand": 4, "seats": [
+        {"seat": 2, "bets": {"main": 500}, "cards": ["Ah"], "total": 11}]}).encode()
+    model.view({"seq": 5, "type": "table.view", "raw": text})
+    drawn = model.tile([])
+    model.let_go()                                   # drawn: the decoded state is forgotten ...
+    assert model.picture._state is None and model._state[0] == -1
+    assert model.tile([]) == drawn                   # ... and read again, the same, when next asked for
+    model.view({"seq": 6, "type": "table.view", "raw": b"{not json"})
+    assert model.state["hand"] == 4                  # a picture that cannot be read: the last one stays
+    model.let_go()
+    assert model.state["hand"] == 4 and model.tile([])["seats"] == drawn["seats"]
+    model.view({"seq": 7, "type": "table.view", "raw": json.dumps({"seats": "no list"}).encode()})
+    assert model.state["hand"] == 4                  # read, but not understood: the last one stays too
+    model.let_go()
+    assert model.state["hand"] == 4
+
+
+def test_the_floor_says_once_when_every_table_has_answered() -> None:
+    context = zmq.asyncio.Context()
+    try:
+        floor = Floor(["T1", "T2"], AlertBook())
+        heard: list[int] = []
+        floor.on_heard = lambda: heard.append(len(heard))
+        one, two = (Follower(TableSource(name, "tcp://127.0.0.1:9", "tcp://127.0.0.1:10"), floor,
+                             context=context) for name in ("T1", "T2"))
+        floor.snapshot(one, {"seq": 1, "state": {}})
+        floor.snapshot(one, {"seq": 2, "state": {}})
+        assert heard == []
+        floor.snapshot(two, {"seq": 1, "state": {}})
+        floor.snapshot(two, {"seq": 5, "state": {}})          # a table started again: said once all the same
+        assert heard == [0]
+    finally:
+        context.destroy(linger=0)
+
 @pytest.fixture(autouse=True)
 def _clock_reset() -> None:
     ClockRig.now = "2027-03-01T20:00:00.000Z"

@@ -249,7 +249,8 @@ def test_a_dealer_s_call_stays_on_the_monitor_until_acknowledged(floor: Floor, s
 def test_the_floor_by_pit_filtered_sorted_and_a_sound_on_a_new_critical_alert(
         floor: Floor, signed_in: Any) -> None:
     view = floor.api("api/floor")[1]
-    assert [(pit["pit"], pit["tables"]) for pit in view["pits"]] == [("Pit 1", ["T07", "T05"]), (None, ["T08"])]
+    assert [(pit["pit"], pit["tables"]) for pit in view["pits"]] == [("Pit 1", ["T07", "T05"]),
+                                                                     (None, ["T08"])]
     signed_in.get(floor.monitor.url)
     wait(signed_in, lambda d: len(css(d, "section.tile[data-link='live']")) == 2, "two live tiles", floor)
 

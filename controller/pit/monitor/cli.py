@@ -37,6 +37,7 @@ from controller.pit.follow.control import Control
 from controller.pit.follow.sources import TablesError, TableSource, load_sources
 from controller.pit.monitor import player_report, shift_report
 from controller.pit.monitor.alerts import AlertBook
+from controller.pit.monitor.collector import THRESHOLDS, freeze_when_settled
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.guard import server_names
 from controller.pit.monitor.rated import NO_PIT, Rated
@@ -124,12 +125,6 @@ async def _until_stopped(work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         await task
 
 
-SETTLED = 60.0
-"""Seconds after which the tables have answered the monitor's first requests. What start-up made (the
-ratings and shift read back, then the followers and each table's first snapshot) lives as long as
-the monitor: it is put out of the collector's sight (``gc.freeze``) when serving starts and again
-this long after, so that no full collection walks it while the floor deals (docs/benchmarks.md)."""
-
 NEEDS_AIOHTTP = "needs aiohttp, which the monitor extra brings: pip install 'table-controller[monitor]'"
 
 
@@ -162,6 +157,7 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     from controller.pit.monitor.actions import ActionBook, PitActions
     from controller.pit.monitor.web import load_passwords, make_app, make_runner, tls_context
 
+    gc.set_threshold(*THRESHOLDS)
     users = load_passwords(args.password_file) if args.password_file else None
     tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
     context = _context(len(sources))
@@ -184,8 +180,7 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
         shown = f"[{host}]" if ":" in host else host
         tables = f"{len(sources)} table{'' if len(sources) == 1 else 's'}"
         print(f"pit-monitor: serving {scheme}://{shown}:{port}/ for {tables}", flush=True)
-        gc.freeze()
-        frozen = asyncio.get_running_loop().call_later(SETTLED, gc.freeze)
+        frozen = freeze_when_settled(floor)
         try:
             await asyncio.gather(*(f.run() for f in followers))
         finally:

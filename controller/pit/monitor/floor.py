@@ -530,6 +530,9 @@ class Floor:
         """Called with a table's name after its picture or its alerts changed."""
         self.rated: Rated | None = None
         """The open ratings and shift figures (:meth:`rate`; None: the monitor keeps none)."""
+        self.on_heard: Callable[[], None] = lambda: None
+        """Called once, when every table has sent its first snapshot."""
+        self._unheard = set(self.tables)
 
     def rate(self, rated: Rated) -> None:
         """Keep ratings and shift figures with ``rated``: fed every event, shown on tiles and details."""
@@ -546,6 +549,10 @@ class Floor:
                         follower.name, exc)
             model.load_snapshot({"seq": snapshot["seq"], "state": {}}, follower.epoch)
         self.on_change(follower.name)
+        if self._unheard:
+            self._unheard.discard(follower.name)
+            if not self._unheard:
+                self.on_heard()
 
     def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         model = self.tables[follower.name]
