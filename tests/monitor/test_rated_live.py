@@ -272,3 +272,29 @@ async def test_the_floor_s_pits_carry_their_shift_and_a_shift_over_is_let_go(pit
     pit.send("T07")
     assert floor.tile("T07")["shift"]["hands"] == 1 and floor.tile("T07")["shift"]["house_result"] == -500
     assert len(rated.figures["T07"].by_start) == 1                  # yesterday's figures are let go
+
+
+async def test_when_a_shift_ends_every_table_shows_the_new_one_dealing_or_not(pit: Pit) -> None:
+    changed: asyncio.Queue[str] = asyncio.Queue()
+    pit.clock.at("13:59:59.700")                            # 0.3 s before the 14:00 shift (real time)
+    pit.rated = Rated(pit.store, list(pit.scripts), Shifts((datetime.time(6), datetime.time(14))), {},
+                      clock=pit.clock)
+    rated = pit.rated
+    rated.on_change = changed.put_nowait
+    await rated.load()
+    t07 = pit.scripts["T07"]
+    opened(t07, "13:00:00")
+    t07.play("13:30:00", "13:30:30", [result(1, "main", 1000, -1000)])
+    pit.send("T07")
+    await rated.table_edges("T07")                          # found in the store's cache (a change told)
+    assert rated.tile("T07")["shift"]["hands"] == 1
+    assert rated.shift_bounds()["start"] == f"{DAY}T06:00:00.000Z"
+    while not changed.empty():
+        changed.get_nowait()
+    pit.clock.at("14:00:00.100")                            # the monitor's clock passes 14:00; no table deals
+    shown = [await asyncio.wait_for(changed.get(), 5) for _ in pit.scripts]
+    assert sorted(shown) == ["T07", "T08"]                  # each table once: its tile is drawn again
+    assert rated.tile("T07")["shift"]["hands"] == 0
+    assert rated.shift_bounds()["start"] == f"{DAY}T14:00:00.000Z"
+    assert len(rated.figures["T07"].by_start) <= 1          # the shift over is let go
+

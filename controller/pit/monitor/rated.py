@@ -91,14 +91,19 @@ class Rated:
         """The start of the shift whose figures are kept (and any later ones)."""
         self._working: dict[tuple[str, str], asyncio.Future[Edges | None]] = {}
         self.on_change: Callable[[str], None] = lambda table: None
-        """Called with a table's name when its ratings changed other than by an event (edges found)."""
+        """Called with a table's name when its ratings or figures changed other than by an event (edges
+        found, a new shift begun)."""
+        self._turnover: asyncio.TimerHandle | None = None
+        """Due when the current shift ends (:meth:`_shift_over`)."""
 
     async def _stored(self, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)`` on the store's thread."""
         return await asyncio.get_running_loop().run_in_executor(self._db, partial(call, *args))
 
     def let_go(self) -> None:
-        """Let the store's thread go (what it was given is done first)."""
+        """Let the store's thread go (what it was given is done first), and the shift's end."""
+        if self._turnover is not None:
+            self._turnover.cancel()
         self._db.shutdown(wait=True)
 
     # ------------------------------------------------------------------ start
@@ -127,8 +132,10 @@ class Rated:
                     message = {"seq": row.seq, "ts": row.ts, "type": row.type, "hand": row.hand,
                                "data": _data_of(row.body)}
                     self.feed(row.table, row.epoch, message)
+        self._kept = self.shifts.bounds(now)[0]
         for figures in self.figures.values():
-            figures.forget_before(self.shifts.bounds(now)[0])
+            figures.forget_before(self._kept)
+        self._until_shift_over()
 
     def _read_opening(self, table: str, row: Row) -> None:
         data = _data_of(row.body)
@@ -313,6 +320,21 @@ class Rated:
             summary = self.shift(table)
             sums[pit] = sums[pit] + summary if pit in sums else summary
         return [{"pit": pit, **sums[pit].to_json()} for pit in sorted(sums)]
+
+    def _until_shift_over(self) -> None:
+        """Be called back when the current shift ends."""
+        delay = (self.current_shift()[1] - self.clock()).total_seconds()
+        self._turnover = asyncio.get_running_loop().call_later(max(0.0, delay), self._shift_over)
+
+    def _shift_over(self) -> None:
+        """A shift is over: every table's tile and page show the new one at once, whether it deals
+        or not (an idle table's would show the last shift's figures until its next event), and the
+        old shift's figures are let go."""
+        if self.current_shift()[0] != self._kept:
+            self._forget_old_shifts()
+            for table in self.ratings:
+                self.on_change(table)
+        self._until_shift_over()
 
     def _forget_old_shifts(self) -> None:
         """Once a new shift has begun, drop the figures of the shifts over (a monitor that runs for
