@@ -91,6 +91,10 @@ def test_edges_are_cached_by_game_and_rules(target: str) -> None:
         better = Edges("easy-jack", {"decks": 6}, {}, frozenset(), False)
         store.put_edges(better)
         assert store.edges("easy-jack", {"decks": 6}) == better
+        before = {k: v for k, v in better.to_json().items() if k != "bank_fee"}
+        with store._transaction():                                        # as cached before the bank's fee
+            store._run("UPDATE edges SET body = ?", (json.dumps(before),))
+        assert store.edges("easy-jack", {"decks": 6}) is None             # was counted: worked out again
     finally:
         store.close()
 

@@ -7,6 +7,7 @@ count apart (a Blackjack Extreme-like and a Buster Blackjack X-like table); a ra
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -135,6 +136,25 @@ def test_buster_blackjack_x_the_house_keeps_its_edge_on_what_it_banks_with_a_pla
          1000 * insurance + 3000 * BBX_MAIN.interval[1] + 500 * side))
     bank = book.figures(2, NOW)
     assert (bank.hands, bank.banked, bank.bank) == (0, 1, 2000)              # the bonus is not the bank's
+
+
+def test_buster_blackjack_x_the_bank_s_collection_fee_is_the_house_s_on_every_hand_banked() -> None:
+    """Seat 1 banks two hands with a $1.00 collection fee: the house takes $2.00 from the bank, a
+    certain win in its theo (no interval of its own), out of the bank's result."""
+    s = Script()
+    s.play("10:00:00", "10:01:00", [result(2, "main", 2000, -2000), result(2, "side", 500, 2500)], dealer=1)
+    s.play("10:02:00", "10:03:00", [result(2, "main", 1000, 1000)], dealer=1)
+    s.play("10:04:00", "10:05:00", [result(2, "main", 3000, 3000)])             # the house banks this one
+    fee = replace(BUSTER, bank_fee=100)
+    book = fed(s, rating(1, 2, "09:00:00", edges=fee), rating(2, 1, "09:00:00", edges=fee))
+    bank = book.figures(2, NOW)
+    assert (bank.hands, bank.banked, bank.bank) == (0, 2, 2000 - 1000 - 2 * 100)
+    assert bank.theo.value == 200 and bank.theo.fees == 200 and bank.theo.interval is None
+    assert bank.to_json()["theo"]["bank_fees"] == 200
+    player = book.figures(1, NOW)                                  # the player pays no fee
+    assert player.theo.fees == 0 and player.bank == 0
+    side = BUSTER.spots["side"].house_edge
+    assert player.theo.value == pytest.approx(500 * side + 3000 * BBX_MAIN.house_edge)
 
 
 def test_in_a_rake_game_theo_is_the_seat_s_share_of_the_rake() -> None:

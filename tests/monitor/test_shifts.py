@@ -4,6 +4,7 @@ file, and each table's and pit's figures in a shift from hands whose results are
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -115,6 +116,9 @@ def test_each_table_s_shift_figures_and_the_pit_s_sum() -> None:
              dealer=1)
     bje_day = shifted(bje, "blackjack-extreme").at(at(2026, 11, 21, 12)).summary(lookup)
     assert (bje_day.banked, bje_day.bank, bje_day.house_result, bje_day.theo.value) == (1, -2000, 0, 0)
+    with_fee = shifted(bje, "blackjack-extreme").at(at(2026, 11, 21, 12)).summary(
+        lambda game, rules: replace(EXTREME, bank_fee=150))            # a bank that pays a fee each hand
+    assert (with_fee.bank, with_fee.house_result, with_fee.theo.value) == (-2150, 150, 150)
 
     hbj = Script("T09")
     hbj.play("12:00:00", "12:06:00", [result(1, "bet", 3000, 2500), result(2, "bet", 3000, -3000)],

@@ -44,6 +44,11 @@ def test_buster_simulated_base_exact_side_bets_and_the_banked_spots() -> None:
     assert edges.edge("main", banked=True) is None and edges.edge("insurance", banked=True) is None
     assert edges.edge("side", banked=True) == edges.edge("side", banked=False) == edges.spots["side"]
     assert edges.edge("main", banked=False) == edges.spots["main"]               # while the house banks
+    assert edges.bank_fee == 100                        # the collection fee a player-dealer's bank pays
+    assert Edges.from_json(edges.to_json()) == edges
+    recorded_before = {k: v for k, v in edges.to_json().items() if k != "bank_fee"}
+    assert Edges.from_json(recorded_before).bank_fee == 0                  # a rating's record from before
+    assert edges_of("buster-blackjack-x", {}).bank_fee == 0 and edges_of("easy-jack", {}).bank_fee == 0
 
 
 def test_blackjack_extreme_the_players_bank_every_wager() -> None:

@@ -282,7 +282,8 @@ def house_edges(rules: BusterRules, precision: float = PRECISION,
                 workers: int = WORKERS) -> dict[str, dict[str, Any]]:
     """Every wager's figures for ``table-controller math``: the base wager simulated to
     ``precision`` on ``workers`` processes (its stored result where there is one), and beside it
-    the infinite-deck value; the bonus (``side``), insurance and Blazing 7's exactly."""
+    the infinite-deck value; the bonus (``side``), insurance and Blazing 7's exactly; and the
+    bank's collection fee (``bank_fee``), which a rating's theo counts for each hand banked."""
     strategy = Strategy(rules)
     tables = build_tables(rules, strategy)
     main = stored_base(rules, tables, precision) or simulate_base(rules, precision, workers, tables=tables)
@@ -294,4 +295,7 @@ def house_edges(rules: BusterRules, precision: float = PRECISION,
         "side": bonus_edge(rules),
         "insurance": insurance_edge(rules),
         **progressive_edges(rules),
+        "bank_fee": {"value": rules.collection_fee,
+                     "method": "cents a player-dealer's bank pays the house each hand it banks "
+                               "(collection_fee): the house's certain win on a banked hand"},
     }

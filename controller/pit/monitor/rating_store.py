@@ -181,7 +181,10 @@ class RatingTables(ABC):
         if not found:
             return None
         try:
-            return Edges.from_json(json.loads(found[0][0]))
+            body = json.loads(found[0][0])
+            if "bank_fee" not in body:      # cached before the bank's fee was counted: work them out again
+                return None
+            return Edges.from_json(body)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("the edges cached for %s cannot be read: %r", game, exc)
             return None

@@ -60,6 +60,9 @@ class Edges:
     """The spots a player-dealer banks when one deals the hand: the house has no edge on them then."""
     rake: bool
     """The house's take is a rake on the pots (``pot.awarded``'s ``rake``), not an edge on wagers."""
+    bank_fee: int = 0
+    """Cents the house takes from a player-dealer's bank each hand it banks (Buster Blackjack X's
+    collection fee): a certain win, counted whole in theo and taken from the bank's result."""
 
     def edge(self, spot: str, *, banked: bool) -> Edge | None:
         """The edge on a wager at ``spot`` (``banked``: a player-dealer dealt the hand); None: the
@@ -72,10 +75,11 @@ class Edges:
         """What a rating records (and an audit reads back with :meth:`from_json`)."""
         return {"game": self.game, "rules": dict(self.rules),
                 "spots": {spot: edge.to_json() for spot, edge in sorted(self.spots.items())},
-                "player_banked": sorted(self.player_banked), "rake": self.rake}
+                "player_banked": sorted(self.player_banked), "rake": self.rake, "bank_fee": self.bank_fee}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Edges:
         return cls(str(data["game"]), dict(data["rules"]),
                    {str(spot): Edge.from_json(edge) for spot, edge in data["spots"].items()},
-                   frozenset(str(s) for s in data["player_banked"]), bool(data["rake"]))
+                   frozenset(str(s) for s in data["player_banked"]), bool(data["rake"]),
+                   int(data.get("bank_fee", 0)))      # recorded before the fee was counted: none

@@ -3,9 +3,11 @@
 :func:`edges_of` takes the game's name and its rules as ``table.opened`` gives
 them, rebuilds the rules through the configuration's checks, asks the game
 plug-in's ``math`` (what ``table-controller math`` prints) and keeps, for each
-of the game's wager spots, the report's figure named like the spot. Which spots
-a player-dealer banks, and whether the house takes a rake instead, are the
-game class's data. No game is named here.
+of the game's wager spots, the report's figure named like the spot, and the
+report's ``bank_fee`` (its ``value``: cents a player-dealer's bank pays the
+house each hand, where the game charges one). Which spots a player-dealer
+banks, and whether the house takes a rake instead, are the game class's data.
+No game is named here.
 
 >>> edges = edges_of("holdem-blackjack", {"rake_percent": 5})
 >>> dict(edges.spots), edges.player_banked, edges.rake, edges.rules["rake_percent"]
@@ -22,6 +24,9 @@ from typing import Any
 
 from controller.games.catalog import find_game, rules_from_json, rules_json
 from controller.pit.ratings.edges import Edge, Edges
+
+BANK_FEE = "bank_fee"
+"""The math report's entry for what a player-dealer's bank pays the house each hand it banks."""
 
 
 def edges_of(game: str, rules: Mapping[str, Any]) -> Edges:
@@ -48,7 +53,10 @@ def _edges(game: str, rules_text: str) -> Edges:
     report = spec.math(rules_from_json(game, rules))
     spots = {spot: _edge(game, spot, report[spot]) for spot in kind.spots
              if spot in report and "house_edge" in report[spot]}
-    return Edges(game, rules, spots, frozenset(kind.player_banked), kind.house_rakes)
+    fee = report.get(BANK_FEE, {}).get("value", 0) if kind.player_banked else 0
+    if not isinstance(fee, int) or isinstance(fee, bool) or fee < 0:
+        raise ValueError(f"{game} math: {BANK_FEE}: {fee!r} is not a number of cents")
+    return Edges(game, rules, spots, frozenset(kind.player_banked), kind.house_rakes, fee)
 
 
 def _edge(game: str, spot: str, figure: Mapping[str, Any]) -> Edge:

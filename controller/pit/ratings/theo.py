@@ -3,17 +3,20 @@
 :class:`Wagers` keeps, per wager spot, whole cents only: the hands with a
 wager there, the sum wagered, and the part of it wagered in hands a
 player-dealer dealt; the rake share of a pot game as an exact fraction; and,
-per spot, what a player-dealer won banking it. Nothing in it depends on the
+per spot, what a player-dealer won banking it, and the hands she banked.
+Nothing in it depends on the
 edges, so the theoretical win is worked out when it is shown, from the
 :class:`~controller.pit.ratings.edges.Edges` a rating recorded:
 
     theo = Σ over spots of (wagered - wagered in player-dealt hands, if a player-dealer banks
            that spot then) x that spot's house edge
 
-and, in a rake game (``Edges.rake``), the rake share (see
-:meth:`Wagers.add_hand`). Each term is kept (:class:`Term`) so an audit can
-redo the sum. A simulated edge gives the interval too: the same sum with the
-low and the high end of its 95% interval.
+plus, where a player-dealer's bank pays the house a fee each hand
+(``Edges.bank_fee``), that fee for each hand banked; and, in a rake game
+(``Edges.rake``), the rake share (see :meth:`Wagers.add_hand`). Each term
+is kept (:class:`Term`) so an audit can redo the sum. A simulated edge gives
+the interval too: the same sum with the low and the high end of its 95%
+interval.
 
 >>> from controller.pit.ratings.edges import Edge, Edges
 >>> edges = Edges("easy-jack", {}, {"main": Edge(0.01, "exact"),
@@ -62,6 +65,8 @@ class Wagers:
     """The rake share: Σ over hands of the hand's rake x these wagers / all the hand's wagers."""
     bank: dict[str, int] = field(default_factory=dict)
     """Spot -> what a player-dealer won banking it (the other seats' payouts there, negated)."""
+    banked_hands: int = 0
+    """Hands a player-dealer banked (each pays the house the bank's fee, if the game has one)."""
 
     def add_hand(self, results: Iterable[Result], *, player_dealt: bool, rake: int = 0,
                  pot: int = 0) -> None:
@@ -82,6 +87,7 @@ class Wagers:
 
     def add_bank(self, results: Iterable[Result]) -> None:
         """A hand a player-dealer dealt: the other seats' ``results`` are what she banked."""
+        self.banked_hands += 1
         for result in results:
             self.bank[result.spot] = self.bank.get(result.spot, 0) - result.payout
 
@@ -91,9 +97,10 @@ class Wagers:
         return sum(s.wagered for s in self.spots.values())
 
     def bank_result(self, edges: Edges | None) -> int:
-        """What the player-dealer won on the spots she banks (without edges: on every spot, as
-        the report by table counts it)."""
-        return sum(won for spot, won in self.bank.items() if edges is None or spot in edges.player_banked)
+        """What the player-dealer won on the spots she banks, less the bank's fees (without edges:
+        on every spot, as the report by table counts it, and no fee)."""
+        won = sum(won for spot, won in self.bank.items() if edges is None or spot in edges.player_banked)
+        return won - (0 if edges is None else edges.bank_fee * self.banked_hands)
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,8 @@ class Theo:
     """Spots wagered on that the edges give no figure for (they count 0)."""
     rake: bool = False
     """A rake game's: the rake share, no edge."""
+    fees: int = 0
+    """Cents of it that are the bank's fees (certain: the same at both ends of an interval)."""
 
     @property
     def value(self) -> float | None:
@@ -139,7 +148,7 @@ class Theo:
         """The sum of two theoretical wins (the terms are left out: they belong to each part)."""
         return Theo(self.cents + other.cents, self.low + other.low, self.high + other.high,
                     self.simulated or other.simulated, self.unknown + other.unknown, (),
-                    self.no_edge | other.no_edge, self.rake or other.rake)
+                    self.no_edge | other.no_edge, self.rake or other.rake, self.fees + other.fees)
 
     def to_json(self) -> dict[str, Any]:
         """Cents (rounded to a hundredth of a cent), its interval, and the terms it was summed from."""
@@ -147,7 +156,7 @@ class Theo:
         return {"cents": None if self.value is None else round(self.value, 2),
                 "interval": None if interval is None else [round(interval[0], 2), round(interval[1], 2)],
                 "rake_share": self.rake, "terms": [t.to_json() for t in self.terms],
-                "no_edge": sorted(self.no_edge)}
+                "no_edge": sorted(self.no_edge), "bank_fees": self.fees}
 
 
 UNKNOWN = Theo(unknown=1)
@@ -161,7 +170,8 @@ def theo_of(wagers: Wagers, edges: Edges | None) -> Theo:
     if edges.rake:
         share = float(wagers.rake)
         return Theo(share, share, share, rake=True)
-    total = low = high = 0.0
+    fees = edges.bank_fee * wagers.banked_hands
+    total = low = high = float(fees)
     simulated = False
     terms: list[Term] = []
     missing: set[str] = set()
@@ -179,4 +189,4 @@ def theo_of(wagers: Wagers, edges: Edges | None) -> Theo:
         low += at_risk * lo
         high += at_risk * hi
         simulated = simulated or edge.interval is not None
-    return Theo(total, low, high, simulated, terms=tuple(terms), no_edge=frozenset(missing))
+    return Theo(total, low, high, simulated, terms=tuple(terms), no_edge=frozenset(missing), fees=fees)

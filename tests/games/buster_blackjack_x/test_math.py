@@ -108,7 +108,8 @@ def test_the_simulation_agrees_with_the_infinite_deck_value() -> None:
 def test_the_whole_report_on_two_processes() -> None:
     report = house_edges(RULES, precision=0.02, workers=2)
     assert set(report) == {"main", "main_infinite_deck", "side", "insurance", "progressive",
-                           "progressive_at_base", "progressive_break_even_meter"}
+                           "progressive_at_base", "progressive_break_even_meter", "bank_fee"}
+    assert report["bank_fee"]["value"] == RULES.collection_fee
     assert report["main"]["rounds"] >= 250_000 and report["main"]["method"].startswith("simulated")
     assert "stored" not in report["main"]["method"]                  # not at this precision: simulated
     assert report["side"]["house_edge"] == pytest.approx(0.0617487, abs=1e-6)
