@@ -22,6 +22,10 @@ from controller.pit.monitor.actions import PitActions, parse_order
 
 log = logging.getLogger(__name__)
 
+USER_KEY = web.RequestKey[str | None]("user")
+"""A request's signed-in user (None when the monitor has no password file): set by the web app's
+sign-in, read by every route that records who did something."""
+
 ACTIONS_KEY = web.AppKey("actions", PitActions)
 BODY_TIMEOUT_KEY = web.AppKey("body_timeout", float)
 
@@ -47,7 +51,7 @@ async def _command(request: web.Request) -> web.StreamResponse:
     table = request.match_info["name"]
     if table not in actions.controls:
         raise web.HTTPNotFound(text=f"no table {table}")
-    who = request["user"]
+    who = request[USER_KEY]
     if who is None:
         raise web.HTTPForbidden(text=NEEDS_SIGN_IN)
     body = await read_json(request, '{"cmd": ..., "supervisor": ..., "pin": ..., and its fields}')
@@ -67,8 +71,9 @@ async def _actions(request: web.Request) -> web.StreamResponse:
     table = request.query.get("table") or None
     if table is not None and table not in actions.controls:
         raise web.HTTPNotFound(text=f"no table {table}")
-    return web.json_response({"actions": actions.book.records(table), "sign_in": request["user"] is not None,
-                              "user": request["user"], "control": actions.controlled()})
+    user = request[USER_KEY]
+    return web.json_response({"actions": actions.book.records(table), "sign_in": user is not None,
+                              "user": user, "control": actions.controlled()})
 
 
 def add_action_routes(app: web.Application, actions: PitActions, body_timeout: float) -> None:

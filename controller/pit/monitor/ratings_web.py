@@ -18,7 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
-from controller.pit.monitor.actions_web import read_json
+from controller.pit.monitor.actions_web import USER_KEY, read_json
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.rated import Rated
 from controller.pit.ratings.rating import RatingError
@@ -39,7 +39,7 @@ def _rated(request: web.Request) -> Rated:
 
 def _who(request: web.Request, body: Any) -> str:
     """The signed-in user, else the name the page sends; 400 without one."""
-    who = request["user"] or (body.get("who") if isinstance(body, dict) else None)
+    who = request[USER_KEY] or (body.get("who") if isinstance(body, dict) else None)
     if not isinstance(who, str) or not who.strip():
         raise web.HTTPBadRequest(text="say who you are (your name, top right)")
     return who.strip()

@@ -44,7 +44,7 @@ from typing import Any
 from aiohttp import web
 
 from controller.pit.monitor.actions import ActionBook, PitActions
-from controller.pit.monitor.actions_web import add_action_routes, read_json
+from controller.pit.monitor.actions_web import USER_KEY, add_action_routes, read_json
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.guard import (
     MAX_BODY,
@@ -225,9 +225,9 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 @web.middleware
 async def _authenticate(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """HTTP Basic authentication against the password file; the user is ``request["user"]``."""
+    """HTTP Basic authentication against the password file; the user is ``request[USER_KEY]``."""
     signin = request.app[SIGNIN_KEY]
-    request["user"] = None
+    request[USER_KEY] = None
     if not signin.users:
         return await handler(request)
     scheme, _, encoded = request.headers.get("Authorization", "").partition(" ")
@@ -241,7 +241,7 @@ async def _authenticate(request: web.Request, handler: Handler) -> web.StreamRes
         except Refused as refused:
             return web.Response(status=429, text=str(refused), headers={"Retry-After": str(refused.wait)})
         if matched:
-            request["user"] = name
+            request[USER_KEY] = name
             return await handler(request)
     return web.Response(status=401, text="sign in", headers={"WWW-Authenticate": 'Basic realm="pit monitor"'})
 
@@ -308,7 +308,7 @@ async def _ack(request: web.Request) -> web.StreamResponse:
     body = await read_json(request, '{"key": ..., "who": ...}')
     try:
         key = body["key"]
-        who = request["user"] or body.get("who", "")
+        who = request[USER_KEY] or body.get("who", "")
         if not isinstance(key, str) or not isinstance(who, str):
             raise TypeError("key and who are text")
     except (KeyError, TypeError, AttributeError) as exc:
