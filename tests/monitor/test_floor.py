@@ -437,6 +437,7 @@ def test_a_picture_let_go_once_drawn_is_read_again_the_same_and_an_unreadable_on
     model.let_go()                                   # drawn: the decoded state is forgotten ...
     assert model.picture._state is None and model._state[0] == -1
     assert model.tile([]) == drawn                   # ... and read again, the same, when next asked for
+    model.let_go()
     model.view({"seq": 6, "type": "table.view", "raw": b"{not json"})
     assert model.state["hand"] == 4                  # a picture that cannot be read: the last one stays
     model.let_go()

@@ -25,9 +25,9 @@ class TablePicture:
     def __init__(self) -> None:
         self._state: dict[str, Any] | None = None
         self._raw: bytes | None = None
-        """The last picture's state as JSON text (None: given decoded, by a snapshot or a view)."""
-        self._decoded = False
-        """:attr:`_state` is :attr:`_raw` decoded (else the text is still to be read, or could not be)."""
+        """The last picture's state as JSON text, until it is asked for."""
+        self._read: bytes | None = None
+        """The text :attr:`_state` was read from (None: it came decoded), to read again once let go."""
         self.message: dict[str, Any] | None = None
         """The last ``table.view`` message itself (None before the first)."""
         self.seq = 0
@@ -39,8 +39,7 @@ class TablePicture:
 
     def snapshot(self, snapshot: dict[str, Any]) -> None:
         """A snapshot ``{"seq": S, "state": {...}}`` (at the start, or after a gap was repaired)."""
-        self._state, self._raw, self.seq = snapshot["state"], None, snapshot["seq"]
-        self._decoded = False
+        self._state, self._raw, self._read, self.seq = snapshot["state"], None, None, snapshot["seq"]
         self.last_seq = max(self.last_seq, self.seq)
         self.version += 1
 
@@ -60,8 +59,7 @@ class TablePicture:
         if "raw" in message:
             self._raw = message["raw"]
         else:
-            self._state, self._raw = message["data"], None
-        self._decoded = False
+            self._state, self._raw, self._read = message["data"], None, None
         self.seq = message["seq"]
         self.version += 1
 
@@ -69,16 +67,17 @@ class TablePicture:
     def state(self) -> dict[str, Any] | None:
         """The state of the last snapshot or ``table.view`` (None before either); a picture whose
         state cannot be read leaves the last one (logged)."""
-        if self._raw is not None and not self._decoded:
-            self._decoded = True
+        if self._raw is not None:
+            raw, self._raw = self._raw, None
             try:
-                state = json.loads(self._raw)
+                state = json.loads(raw)
                 if not isinstance(state, dict):
                     raise ValueError("a state that is not a JSON object")
-                self._state = state
+                self._state, self._read = state, raw
             except (ValueError, RecursionError) as exc:
                 log.warning("a picture whose state cannot be read: %s", exc)
-                self._raw = None                    # the last state that could be read stays
+        if self._state is None and self._read is not None:     # let go: the same text read again
+            self._state = json.loads(self._read)
         return self._state
 
     def let_go(self) -> None:
@@ -86,8 +85,8 @@ class TablePicture:
         for. A consumer that draws at its own pace lets go once it has drawn, so that a big floor's
         states die young (a state kept until the next picture outlives the collector's young
         generations, and every full collection would walk thousands of them)."""
-        if self._raw is not None and self._decoded:
-            self._state, self._decoded = None, False
+        if self._read is not None:
+            self._state = None
 
     @property
     def stale(self) -> bool:

@@ -330,21 +330,21 @@ class Rated:
         """A shift is over: every table's tile and page show the new one at once, whether it deals
         or not (an idle table's would show the last shift's figures until its next event), and the
         old shift's figures are let go."""
-        if self.current_shift()[0] != self._kept:
-            self._forget_old_shifts()
+        if self._forget_old_shifts():
             for table in self.ratings:
                 self.on_change(table)
         self._until_shift_over()
 
-    def _forget_old_shifts(self) -> None:
+    def _forget_old_shifts(self) -> bool:
         """Once a new shift has begun, drop the figures of the shifts over (a monitor that runs for
-        months keeps only the current one's)."""
+        months keeps only the current one's); whether one had."""
         start = self.current_shift()[0]
         if start == self._kept:
-            return
+            return False
         self._kept = start
         for figures in self.figures.values():
             figures.forget_before(start)
+        return True
 
 
 LOAD_SHARE = 5000

@@ -167,7 +167,7 @@ class Hub:
                 if not page.push(details[page.table]):
                     self.pages.discard(page)
         for table in due:
-            self.floor.tables[table].let_go()     # drawn: its state dies young (TableView.let_go)
+            self.floor.tables[table].let_go()     # drawn: its state dies young (TableModel.let_go)
 
 
 FLOOR_KEY = web.AppKey("floor", Floor)
