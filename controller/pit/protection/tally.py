@@ -1,0 +1,252 @@
+"""What one subject (a rated player, or a seat nobody rated) did, and the figures worked out from it.
+
+A :class:`Tally` keeps, per house-banked hand its table dealt while the subject
+was there, a :class:`Round`: the true count when bets closed and the subject's
+main wager (None: it sat the hand out); and its :class:`~controller.pit.protection.play.Decision`\\ s.
+:meth:`Tally.figures` works out, under the floor's :class:`~controller.pit.protection.settings.Settings`:
+
+* **bets against the count**: the hands with a wager, the Pearson correlation of
+  wager with true count and how sure it is that the bets rise with the count
+  (one-sided, Fisher's z: ``Φ(atanh(r) √(n-3))``), the spread (largest bet over
+  smallest) and the average bet at a true count of +2 or more and at 0 or less;
+* **wonging**: the *entries* (a hand with a wager after sitting out the hand
+  before in the same shoe, or the first hand seen of a subject sitting down mid-shoe),
+  those at a high count (``wong_count`` or more), and how sure it is that entries
+  come at high counts more often than the table's hands do (one-sided binomial
+  test against the share of all the subject's rounds at such a count);
+* **play**: decisions, the share that match basic strategy, the deviations that
+  go with the count, and how sure it is that deviations follow the count
+  (binomial against one in two: a careless player's go with it less often);
+* **suspicion**: the largest of those three confidences (the bets' only when
+  the correlation is positive), and the **reasons** (``bets``, ``wonging``,
+  ``play``) whose thresholds are all crossed.
+
+>>> tally = Tally("player:P1", "P1", "P1")
+>>> for n in range(60):
+...     _ = tally.add_round(Round("T1", n, "ts", 1, float(n % 5 - 1), 500 * (1 + n % 5)))
+>>> f = tally.figures(Settings())
+>>> f.hands, round(f.correlation, 3), f.spread, f.reasons
+(60, 1.0, 5.0, ('bets',))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.pit.protection.play import Decision
+from controller.pit.protection.settings import Settings
+
+PLOTTED = 2000
+"""The newest bets a subject's figures give for the plot."""
+
+HIGH, LOW = 2.0, 0.0
+"""The true counts the average bets are compared at (at or above, at or below)."""
+
+
+@dataclass(frozen=True)
+class Round:
+    """A house-banked hand as one subject saw it: the true count at ``bets.closed`` and its wager."""
+
+    table: str
+    hand: Any
+    ts: str
+    shoe_id: Any
+    true: float
+    wager: int | None
+    """The main wager in cents; None: the subject sat the hand out."""
+    first_of_shoe: bool = False
+    entry: bool = False
+    """A wager after sitting out (set by :meth:`Tally.add_round`)."""
+
+
+def normal_cdf(z: float) -> float:
+    """The standard normal distribution function.
+
+    >>> round(normal_cdf(0.0), 3), round(normal_cdf(3.090232), 4)
+    (0.5, 0.999)
+    """
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def binomial_tail(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X binomial(n, p).
+
+    >>> binomial_tail(0, 5, 0.2), round(binomial_tail(5, 5, 0.2), 5)
+    (1.0, 0.00032)
+    """
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return min(1.0, sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+
+
+def correlation(pairs: list[tuple[float, int]]) -> float:
+    """Pearson's correlation of the pairs (0 when either side does not vary).
+
+    >>> correlation([(1.0, 5), (2.0, 10), (3.0, 15)]), correlation([(1.0, 5), (2.0, 5)])
+    (1.0, 0.0)
+    """
+    n = len(pairs)
+    if n < 2:
+        return 0.0
+    mx = sum(x for x, _ in pairs) / n
+    my = sum(y for _, y in pairs) / n
+    sxy = sum((x - mx) * (y - my) for x, y in pairs)
+    sxx = sum((x - mx) ** 2 for x, _ in pairs)
+    syy = sum((y - my) ** 2 for _, y in pairs)
+    if sxx <= 0 or syy <= 0:
+        return 0.0
+    return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
+
+
+def correlation_confidence(r: float, n: int) -> float:
+    """How sure it is that the correlation behind ``r`` over ``n`` pairs is above 0 (Fisher's z)."""
+    if n < 4:
+        return 0.5
+    r = max(-0.999999, min(0.999999, r))
+    return normal_cdf(math.atanh(r) * math.sqrt(n - 3))
+
+
+def _average(values: list[int]) -> int | None:
+    return round(sum(values) / len(values)) if values else None
+
+
+@dataclass(frozen=True)
+class Figures:
+    """A subject's figures (see the module's words); money in cents."""
+
+    rounds: int
+    hands: int
+    correlation: float
+    bet_confidence: float
+    smallest: int | None
+    largest: int | None
+    high_bet: int | None
+    low_bet: int | None
+    entries: int
+    high_entries: int
+    high_share: float
+    """The share of the subject's rounds at ``wong_count`` or more (what entries are compared with)."""
+    wong_confidence: float
+    decisions: int
+    matched: int
+    deviations: int
+    count_plays: int
+    insurance: int
+    play_confidence: float
+    reasons: tuple[str, ...]
+    pairs: tuple[tuple[float, int], ...] = ()
+
+    @property
+    def spread(self) -> float | None:
+        """The largest bet over the smallest (None without a bet)."""
+        return None if not self.smallest or self.largest is None else round(self.largest / self.smallest, 2)
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of decisions that matched basic strategy (None without one)."""
+        return round(self.matched / self.decisions, 4) if self.decisions else None
+
+    @property
+    def suspicion(self) -> float:
+        """The largest confidence (the bets' only when they rise with the count)."""
+        bets = self.bet_confidence if self.correlation > 0 else 0.0
+        return max(bets, self.wong_confidence, self.play_confidence)
+
+    def to_json(self, plot: bool = False) -> dict[str, Any]:
+        """The figures; with ``plot``, the bets against the count (``[[true, cents], ...]``)."""
+        found: dict[str, Any] = {
+            "rounds": self.rounds, "hands": self.hands, "correlation": round(self.correlation, 4),
+            "bet_confidence": round(self.bet_confidence, 6), "smallest_bet": self.smallest,
+            "largest_bet": self.largest, "spread": self.spread, "average_bet_high": self.high_bet,
+            "average_bet_low": self.low_bet, "entries": self.entries, "high_entries": self.high_entries,
+            "high_share": round(self.high_share, 4), "wong_confidence": round(self.wong_confidence, 6),
+            "decisions": self.decisions, "matched": self.matched, "accuracy": self.accuracy,
+            "deviations": self.deviations, "count_plays": self.count_plays, "insurance": self.insurance,
+            "play_confidence": round(self.play_confidence, 6), "suspicion": round(self.suspicion, 6),
+            "reasons": list(self.reasons)}
+        if plot:
+            found["plot"] = [(round(true, 2), wager) for true, wager in self.pairs]
+        return found
+
+
+@dataclass
+class Tally:
+    """What one subject did: its rounds and its decisions."""
+
+    subject: str
+    label: str
+    player: str | None = None
+    """The player id when the subject is a rated player."""
+    rounds: list[Round] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    seats: set[tuple[str, int]] = field(default_factory=set)
+    ratings: set[int] = field(default_factory=set)
+    raised: set[str] = field(default_factory=set)
+    """The reasons an alert was raised for already."""
+    version: int = 0
+    _last: dict[str, Round] = field(default_factory=dict, repr=False)
+    """Per table, the subject's last round there."""
+    _figures: tuple[int, Settings | None, Figures | None] = field(default=(-1, None, None), repr=False)
+
+    def add_round(self, round_: Round) -> Round:
+        """Keep a round (marked as an entry when it is one); the round kept."""
+        last = self._last.get(round_.table)
+        entry = round_.wager is not None and (
+            (last is None and not round_.first_of_shoe)
+            or (last is not None and last.wager is None and last.shoe_id == round_.shoe_id))
+        kept = Round(round_.table, round_.hand, round_.ts, round_.shoe_id, round_.true, round_.wager,
+                     round_.first_of_shoe, entry)
+        self._last[round_.table] = kept
+        self.rounds.append(kept)
+        self.version += 1
+        return kept
+
+    def add_decision(self, decision: Decision) -> None:
+        self.decisions.append(decision)
+        self.version += 1
+
+    def figures(self, settings: Settings) -> Figures:
+        """The figures under ``settings`` (worked out again only after a change)."""
+        version, under, found = self._figures
+        if found is None or version != self.version or under != settings:
+            found = figures_of(self.rounds, self.decisions, settings)
+            self._figures = (self.version, settings, found)
+        return found
+
+
+def figures_of(rounds: list[Round], decisions: list[Decision], s: Settings) -> Figures:
+    """The figures of these rounds and decisions under ``s``."""
+    pairs = [(max(-10.0, min(10.0, r.true)), w) for r in rounds if (w := r.wager) is not None]
+    hands = len(pairs)
+    r = correlation(pairs)
+    bet_confidence = correlation_confidence(r, hands)
+    wagers = [w for _, w in pairs]
+    entries = [x for x in rounds if x.entry]
+    high_entries = sum(x.true >= s.wong_count for x in entries)
+    high_share = sum(x.true >= s.wong_count for x in rounds) / len(rounds) if rounds else 0.0
+    wong_confidence = 1.0 - binomial_tail(high_entries, len(entries), high_share) if entries else 0.0
+    plays = [d for d in decisions]
+    matched = sum(d.matched for d in plays)
+    deviations = [d for d in plays if not d.matched]
+    count_plays = sum(d.with_count(s.insurance_index) for d in deviations)
+    play_confidence = 1.0 - binomial_tail(count_plays, len(deviations), 0.5) if deviations else 0.0
+    smallest, largest = (min(wagers), max(wagers)) if wagers else (None, None)
+    reasons = []
+    spread = largest / smallest if smallest and largest else 0.0
+    if hands >= s.min_hands and r >= s.min_correlation and bet_confidence >= s.confidence \
+            and spread >= s.min_spread:
+        reasons.append("bets")
+    if len(entries) >= s.min_entries and wong_confidence >= s.confidence:
+        reasons.append("wonging")
+    if count_plays >= s.min_count_plays and play_confidence >= s.confidence:
+        reasons.append("play")
+    return Figures(len(rounds), hands, r, bet_confidence, smallest, largest,
+                   _average([w for t, w in pairs if t >= HIGH]), _average([w for t, w in pairs if t <= LOW]),
+                   len(entries), high_entries, high_share, wong_confidence, len(plays), matched,
+                   len(deviations), count_plays, sum(d.taken == "insurance" for d in plays), play_confidence,
+                   tuple(reasons), tuple(pairs[-PLOTTED:]))
