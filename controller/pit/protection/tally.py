@@ -10,10 +10,11 @@ main wager (None: it sat the hand out); and its :class:`~controller.pit.protecti
   (one-sided, Fisher's z: ``Φ(atanh(r) √(n-3))``), the spread (largest bet over
   smallest) and the average bet at a true count of +2 or more and at 0 or less;
 * **wonging**: the *entries* (a hand with a wager after sitting out the hand
-  before in the same shoe, or the first hand seen of a subject sitting down mid-shoe),
-  those at a high count (``wong_count`` or more), and how sure it is that entries
-  come at high counts more often than the table's hands do (one-sided binomial
-  test against the share of all the subject's rounds at such a count);
+  before in the same shoe, or the first hand seen of a subject sitting down mid-shoe)
+  and those at a high count (``wong_count`` or more); the hands played at a high
+  count, and how sure it is that a subject who sits out plays at high counts more
+  often than the table deals them (one-sided binomial test of the hands played at
+  a high count against the share of all the subject's rounds at such a count);
 * **play**: decisions, the share that match basic strategy, the deviations that
   go with the count, and how sure it is that deviations follow the count
   (binomial against one in two: a careless player's go with it less often);
@@ -130,7 +131,9 @@ class Figures:
     entries: int
     high_entries: int
     high_share: float
-    """The share of the subject's rounds at ``wong_count`` or more (what entries are compared with)."""
+    """The share of the subject's rounds at ``wong_count`` or more (what its hands are compared with)."""
+    high_hands: int
+    """Hands played at ``wong_count`` or more."""
     wong_confidence: float
     decisions: int
     matched: int
@@ -164,7 +167,8 @@ class Figures:
             "bet_confidence": round(self.bet_confidence, 6), "smallest_bet": self.smallest,
             "largest_bet": self.largest, "spread": self.spread, "average_bet_high": self.high_bet,
             "average_bet_low": self.low_bet, "entries": self.entries, "high_entries": self.high_entries,
-            "high_share": round(self.high_share, 4), "wong_confidence": round(self.wong_confidence, 6),
+            "high_share": round(self.high_share, 4), "high_hands": self.high_hands,
+            "wong_confidence": round(self.wong_confidence, 6),
             "decisions": self.decisions, "matched": self.matched, "accuracy": self.accuracy,
             "deviations": self.deviations, "count_plays": self.count_plays, "insurance": self.insurance,
             "play_confidence": round(self.play_confidence, 6), "suspicion": round(self.suspicion, 6),
@@ -229,7 +233,9 @@ def figures_of(rounds: list[Round], decisions: list[Decision], s: Settings) -> F
     entries = [x for x in rounds if x.entry]
     high_entries = sum(x.true >= s.wong_count for x in entries)
     high_share = sum(x.true >= s.wong_count for x in rounds) / len(rounds) if rounds else 0.0
-    wong_confidence = 1.0 - binomial_tail(high_entries, len(entries), high_share) if entries else 0.0
+    high_hands = sum(t >= s.wong_count for t, _ in pairs)
+    sat_out = hands < len(rounds)
+    wong_confidence = 1.0 - binomial_tail(high_hands, hands, high_share) if sat_out and hands else 0.0
     plays = [d for d in decisions]
     matched = sum(d.matched for d in plays)
     deviations = [d for d in plays if not d.matched]
@@ -247,6 +253,6 @@ def figures_of(rounds: list[Round], decisions: list[Decision], s: Settings) -> F
         reasons.append("play")
     return Figures(len(rounds), hands, r, bet_confidence, smallest, largest,
                    _average([w for t, w in pairs if t >= HIGH]), _average([w for t, w in pairs if t <= LOW]),
-                   len(entries), high_entries, high_share, wong_confidence, len(plays), matched,
+                   len(entries), high_entries, high_share, high_hands, wong_confidence, len(plays), matched,
                    len(deviations), count_plays, sum(d.taken == "insurance" for d in plays), play_confidence,
                    tuple(reasons), tuple(pairs[-PLOTTED:]))

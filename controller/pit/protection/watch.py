@@ -310,8 +310,9 @@ def alert_data(tally: Tally, figures: Figures, reasons: list[str], seat: int | N
     words = "; ".join(REASON_WORDS[r] for r in reasons)
     evidence = figures.to_json()
     message = (f"{who}: {words} ({figures.hands} hands, bet/count correlation {figures.correlation:.2f}, "
-               f"spread {figures.spread or '-'}, {figures.high_entries} of {figures.entries} entries at "
-               f"+{settings.wong_count:g} or more, {figures.count_plays} count plays)")
+               f"spread {figures.spread or '-'}, {figures.high_hands} hands played and "
+               f"{figures.high_entries} of {figures.entries} entries at +{settings.wong_count:g} or more "
+               f"(the table: {figures.high_share:.0%} of hands), {figures.count_plays} count plays)")
     data: dict[str, Any] = {"code": CODE, "severity": SEVERITY, "message": message, "reasons": reasons,
                             "subject": tally.subject, "evidence": evidence, "count": settings.system.name}
     if seat is not None:
