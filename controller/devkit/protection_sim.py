@@ -29,6 +29,7 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +147,7 @@ class SimTable:
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
         rules = EasyJackRules(decks=DECKS)
-        self.solver = EasyJackSolver(rules)
+        self.solver = _solver(DECKS)
         journal = Journal.open(self.folder / "journal.log") if self.folder is not None else None
         settings = TableSettings(self.name, "easy-jack", 7, {"min_bet": 500, "max_bet": 50_000},
                                  ("deal", "stand", "next", "void"), ("shoe", "rfid"), payout_check=False,
@@ -232,6 +233,13 @@ class SimTable:
             for player in self.players.values():
                 player.sees(hole.rank)
         assert self.table.press("next") is None
+
+
+@cache
+def _solver(decks: int) -> EasyJackSolver:
+    """Easy Jack's solver for its default rules with ``decks`` decks, made once (it remembers what it
+    worked out)."""
+    return EasyJackSolver(EasyJackRules(decks=decks))
 
 
 def _clock(tick: int) -> str:

@@ -9,7 +9,7 @@ A floor file (``pit-monitor serve --tables floor.toml``) may have::
     min_correlation = 0.3      # bet against true count (Pearson)
     min_spread = 2.0           # the largest bet over the smallest
     wong_count = 2.0           # a true count from which an entry is "at a high count"
-    min_entries = 3            # entries after sitting out before wonging may raise the alert
+    min_entries = 2            # entries after sitting out before wonging may raise the alert
     min_count_plays = 6        # deviations with the count before the play may raise the alert
     confidence = 0.999         # how sure each test must be
     insurance_index = 3.0      # the true count from which insurance is a counter's play
@@ -44,7 +44,7 @@ class Settings:
     min_correlation: float = 0.3
     min_spread: float = 2.0
     wong_count: float = 2.0
-    min_entries: int = 3
+    min_entries: int = 2
     min_count_plays: int = 6
     confidence: float = 0.999
     insurance_index: float = 3.0
