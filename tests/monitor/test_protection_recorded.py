@@ -144,7 +144,7 @@ def test_the_counter_is_flagged_live_and_in_the_report_and_the_count_is_an_indep
         deadline = time.monotonic() + 20
         while True:
             listed = get(monitor.url + "api/protection")
-            if listed["subjects"] and listed["subjects"][0]["flagged"] or time.monotonic() > deadline:
+            if (listed["subjects"] and listed["subjects"][0]["flagged"]) or time.monotonic() > deadline:
                 break
             time.sleep(0.1)
         tile = next(t for t in get(monitor.url + "api/floor")["tables"] if t["table"] == "T07")
@@ -178,7 +178,7 @@ def test_the_counter_is_flagged_live_and_in_the_report_and_the_count_is_an_indep
     flat = next(s for s in report["subjects"] if s["subject"].startswith("seat:T07:1:"))
     assert flat["figures"]["reasons"] == [] and flat["figures"]["spread"] == 1.0
     for form in ("text", "csv"):
-        shown = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report", f"--db={target}",
-                                "--by=protection", f"--tables={floor}", f"--format={form}"],
+        shown = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report",
+                                f"--db={target}", "--by=protection", f"--tables={floor}", f"--format={form}"],
                                capture_output=True, text=True, timeout=60)
         assert shown.returncode == 0 and "P-2002" in shown.stdout, shown.stderr

@@ -36,7 +36,8 @@ def test_the_floor_file_sets_the_count_the_thresholds_and_held_figures(tmp_path:
     ("thresholds = 1", "no such setting thresholds"),
     ('[protection.systems.odd]\ntags = { "2" = 1 }', "sum to 1"),
 ])
-def test_a_setting_that_cannot_work_is_refused_with_what_is_wrong(tmp_path: Path, text: str, said: str) -> None:
+def test_a_setting_that_cannot_work_is_refused_with_what_is_wrong(tmp_path: Path, text: str,
+                                                                  said: str) -> None:
     floor = tmp_path / "floor.toml"
     floor.write_text(f"[protection]\n{text}\n")
     with pytest.raises(SettingsError, match=said):
