@@ -64,7 +64,7 @@ def run_kind(kind: str, players: int, hands: int, seed: int) -> dict[str, Any]:
                 subject = raised.data["subject"]
                 if raised.data.get("seat") == SEATS + 1:
                     continue
-                first.setdefault(subject, protection.tallies[subject].figures(DEFAULT).hands)
+                first.setdefault(subject, protection.tallies[subject].figures().hands)
 
         players_at = {seat: KINDS[kind]() for seat in range(1, seats + 1)}
         table = SimTable({**players_at, SEATS + 1: FlatBettor()}, seed=seed * 100_003 + n, name=name,
@@ -73,7 +73,7 @@ def run_kind(kind: str, players: int, hands: int, seed: int) -> dict[str, Any]:
             table.hand()
         counted = protection.tables[name].seats
         for seat in players_at:
-            found = protection.tallies[counted[seat]].figures(DEFAULT).reasons
+            found = protection.tallies[counted[seat]].figures().reasons
             flagged += bool(found)
             for reason in found:
                 reasons[reason] = reasons.get(reason, 0) + 1

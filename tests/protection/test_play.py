@@ -51,7 +51,7 @@ class Script:
         self.feed("player.action", self.hand, **data)
 
     def decisions(self) -> list[Decision]:
-        return [d for t in self.protection.tallies.values() for d in t.decisions]
+        return [d for t in self.protection.tallies.values() for d in t.decided]
 
 
 def test_easy_jack_hits_are_cards_and_a_one_card_6_kept_at_a_high_count_is_a_count_play() -> None:
@@ -71,7 +71,7 @@ def test_easy_jack_hits_are_cards_and_a_one_card_6_kept_at_a_high_count_is_a_cou
         (1, "stand", "hit", False), (2, "hit", "hit", True), (2, "stand", "stand", True)]
     count_play = found[0]
     assert count_play.true > 2 and count_play.direction == "daring" and count_play.with_count(3.0)
-    figures = play.protection.tallies[next(iter(play.protection.tallies))].figures(play.protection.settings)
+    figures = play.protection.tallies[next(iter(play.protection.tallies))].figures()
     assert figures.decisions == 1 and figures.count_plays == 1
 
 

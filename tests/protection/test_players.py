@@ -76,7 +76,7 @@ def independent_counts(events: list[dict[str, Any]], shoes: dict[int, list[Any]]
 
 def flagged(followed: Followed) -> dict[int, tuple[str, ...]]:
     """Seat -> the reasons its subject is flagged for."""
-    return {seat: followed.protection.tallies[subject].figures(followed.protection.settings).reasons
+    return {seat: followed.protection.tallies[subject].figures().reasons
             for seat, subject in followed.protection.tables["T01"].seats.items()}
 
 
@@ -95,8 +95,7 @@ def test_over_a_few_shoes_the_counter_and_the_wonger_are_flagged_and_no_one_else
     assert (3, ("wonging",)) in alerts and any(seat == 2 and "bets" in why for seat, why in alerts)
     assert {seat for seat, _ in alerts} == {2, 3}
     assert all(r.data["code"] == CODE and r.data["severity"] == "warning" for r in followed.raised)
-    counter = followed.protection.tallies[followed.protection.tables["T01"].seats[2]].figures(
-        followed.protection.settings)
+    counter = followed.protection.tallies[followed.protection.tables["T01"].seats[2]].figures()
     assert counter.spread == 8.0 and counter.correlation > 0.4 and counter.bet_confidence > 0.999
     assert counter.high_bet is not None and counter.low_bet is not None
     assert counter.high_bet > 2 * counter.low_bet

@@ -53,7 +53,7 @@ def test_held_figures_wait_for_the_cut_card_then_count_whole() -> None:
         live.feed("T01", "", event)
         held.feed("T01", "", event)
         if event["type"] in ("bets.closed", "shoe.cut_card"):
-            rounds = [sum(len(t.rounds) for t in p.tallies.values()) for p in (live, held)]
+            rounds = [sum(t.rounds for t in p.tallies.values()) for p in (live, held)]
             seen.append((event["type"], rounds[0], rounds[1]))
 
     table = SimTable({1: FlatBettor(), 2: Counter()}, seed=4, on_event=feed)
@@ -63,11 +63,11 @@ def test_held_figures_wait_for_the_cut_card_then_count_whole() -> None:
     assert all(kept == 0 for _, _, kept in seen[:cut])            # nothing shown during the first shoe
     assert seen[cut - 1][1] > 0
     assert seen[cut][2] == seen[cut][1] == seen[cut - 1][1]       # the whole shoe at its cut card
-    live_figures = [t.figures(DEFAULT).to_json() for t in live.tallies.values()]
-    held_figures = [t.figures(DEFAULT).to_json() for t in held.tallies.values()]
+    live_figures = [t.figures().to_json() for t in live.tallies.values()]
+    held_figures = [t.figures().to_json() for t in held.tallies.values()]
     assert held_figures != live_figures                           # the new shoe's first hand waits
     table.table.handle(CutCard(table.shoe_id, table.index))
-    assert [t.figures(DEFAULT).to_json() for t in held.tallies.values()] == live_figures
+    assert [t.figures().to_json() for t in held.tallies.values()] == live_figures
 
 
 def test_the_statistics() -> None:

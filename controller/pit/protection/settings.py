@@ -13,6 +13,7 @@ A floor file (``pit-monitor serve --tables floor.toml``) may have::
     min_count_plays = 6        # deviations with the count before the play may raise the alert
     confidence = 0.999         # how sure each test must be
     insurance_index = 3.0      # the true count from which insurance is a counter's play
+    keep_hours = 24.0          # the monitor forgets a player not seen for this long
 
     [protection.systems.zen]   # a count of one's own, as data
     tags = { "2" = 1, "3" = 1, "4" = 2, "5" = 2, "6" = 2, "7" = 1, "T" = -2, "A" = -1 }
@@ -48,6 +49,7 @@ class Settings:
     min_count_plays: int = 6
     confidence: float = 0.999
     insurance_index: float = 3.0
+    keep_hours: float = 24.0
 
     @property
     def held(self) -> bool:
@@ -62,7 +64,8 @@ class Settings:
 DEFAULT = Settings()
 
 _NUMBERS = {"min_hands": int, "min_entries": int, "min_count_plays": int, "min_correlation": float,
-            "min_spread": float, "wong_count": float, "confidence": float, "insurance_index": float}
+            "min_spread": float, "wong_count": float, "confidence": float, "insurance_index": float,
+            "keep_hours": float}
 
 
 class SettingsError(ValueError):

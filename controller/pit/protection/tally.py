@@ -1,8 +1,11 @@
 """What one subject (a rated player, or a seat nobody rated) did, and the figures worked out from it.
 
-A :class:`Tally` keeps, per house-banked hand its table dealt while the subject
-was there, a :class:`Round`: the true count when bets closed and the subject's
-main wager (None: it sat the hand out); and its :class:`~controller.pit.protection.play.Decision`\\ s.
+A :class:`Tally` is given, per house-banked hand its table dealt while the
+subject was there, a :class:`Round`: the true count when bets closed and the
+subject's main wager (None: it sat the hand out); and its
+:class:`~controller.pit.protection.play.Decision`\\ s. It keeps running sums
+only (and the last :data:`PLOTTED` bets and :data:`DECIDED` decisions for the
+pages), so a subject followed all day costs the same as one just seated.
 :meth:`Tally.figures` works out, under the floor's :class:`~controller.pit.protection.settings.Settings`:
 
 * **bets against the count**: the hands with a wager, the Pearson correlation of
@@ -25,7 +28,7 @@ main wager (None: it sat the hand out); and its :class:`~controller.pit.protecti
 >>> tally = Tally("player:P1", "P1", "P1")
 >>> for n in range(60):
 ...     _ = tally.add_round(Round("T1", n, "ts", 1, float(n % 5 - 1), 500 * (1 + n % 5)))
->>> f = tally.figures(Settings())
+>>> f = tally.figures()
 >>> f.hands, round(f.correlation, 3), f.spread, f.reasons
 (60, 1.0, 5.0, ('bets',))
 """
@@ -33,14 +36,21 @@ main wager (None: it sat the hand out); and its :class:`~controller.pit.protecti
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.pit.protection.play import Decision
-from controller.pit.protection.settings import Settings
+from controller.pit.protection.settings import DEFAULT, Settings
 
 PLOTTED = 2000
 """The newest bets a subject's figures give for the plot."""
+
+DECIDED = 200
+"""The newest decisions a subject keeps (its page shows those that deviated)."""
+
+LARGEST_COUNT = 10.0
+"""True counts beyond +/- this are taken as this (late in a shoe a count per deck grows large)."""
 
 HIGH, LOW = 2.0, 0.0
 """The true counts the average bets are compared at (at or above, at or below)."""
@@ -72,17 +82,19 @@ def normal_cdf(z: float) -> float:
 
 
 def binomial_tail(k: int, n: int, p: float) -> float:
-    """P(X >= k) for X binomial(n, p).
+    """P(X >= k) for X binomial(n, p) (in logarithms: exact enough for thousands of trials).
 
-    >>> binomial_tail(0, 5, 0.2), round(binomial_tail(5, 5, 0.2), 5)
-    (1.0, 0.00032)
+    >>> binomial_tail(0, 5, 0.2), round(binomial_tail(5, 5, 0.2), 5), binomial_tail(2000, 4000, 0.5) < 0.51
+    (1.0, 0.00032, True)
     """
     if k <= 0:
         return 1.0
     if k > n:
         return 0.0
-    p = min(max(p, 1e-9), 1 - 1e-9)
-    return min(1.0, sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+    p = min(max(p, 1e-12), 1 - 1e-12)
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return min(1.0, sum(math.exp(log_n - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p
+                                 + (n - i) * log_q) for i in range(k, n + 1)))
 
 
 def correlation(pairs: list[tuple[float, int]]) -> float:
@@ -110,10 +122,6 @@ def correlation_confidence(r: float, n: int) -> float:
         return 0.5
     r = max(-0.999999, min(0.999999, r))
     return normal_cdf(math.atanh(r) * math.sqrt(n - 3))
-
-
-def _average(values: list[int]) -> int | None:
-    return round(sum(values) / len(values)) if values else None
 
 
 @dataclass(frozen=True)
@@ -180,79 +188,131 @@ class Figures:
 
 @dataclass
 class Tally:
-    """What one subject did: its rounds and its decisions."""
+    """What one subject did, as running sums (see the module's words)."""
 
     subject: str
     label: str
     player: str | None = None
     """The player id when the subject is a rated player."""
-    rounds: list[Round] = field(default_factory=list)
-    decisions: list[Decision] = field(default_factory=list)
+    settings: Settings = DEFAULT
     seats: set[tuple[str, int]] = field(default_factory=set)
     ratings: set[int] = field(default_factory=set)
     raised: set[str] = field(default_factory=set)
     """The reasons an alert was raised for already."""
+    rounds: int = 0
+    high_rounds: int = 0
+    hands: int = 0
+    high_hands: int = 0
+    entries: int = 0
+    high_entries: int = 0
+    smallest: int | None = None
+    largest: int | None = None
+    high_bets: tuple[int, int] = (0, 0)
+    """Cents bet, and hands, at a true count of :data:`HIGH` or more."""
+    low_bets: tuple[int, int] = (0, 0)
+    decisions: int = 0
+    matched: int = 0
+    deviations: int = 0
+    count_plays: int = 0
+    insurance: int = 0
+    last_ts: str = ""
+    plot: deque[tuple[float, int]] = field(default_factory=lambda: deque(maxlen=PLOTTED))
+    decided: deque[Decision] = field(default_factory=lambda: deque(maxlen=DECIDED))
     version: int = 0
+    _moments: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
+    """Running means of count and bet, and the sums of squares and of products about them (Welford)."""
     _last: dict[str, Round] = field(default_factory=dict, repr=False)
     """Per table, the subject's last round there."""
-    _figures: tuple[int, Settings | None, Figures | None] = field(default=(-1, None, None), repr=False)
+    _figures: tuple[int, Figures | None] = field(default=(-1, None), repr=False)
 
     def add_round(self, round_: Round) -> Round:
-        """Keep a round (marked as an entry when it is one); the round kept."""
+        """Count a round (marked as an entry when it is one); the round as counted."""
         last = self._last.get(round_.table)
-        entry = round_.wager is not None and (
+        wager = round_.wager
+        entry = wager is not None and (
             (last is None and not round_.first_of_shoe)
             or (last is not None and last.wager is None and last.shoe_id == round_.shoe_id))
-        kept = Round(round_.table, round_.hand, round_.ts, round_.shoe_id, round_.true, round_.wager,
+        kept = Round(round_.table, round_.hand, round_.ts, round_.shoe_id, round_.true, wager,
                      round_.first_of_shoe, entry)
         self._last[round_.table] = kept
-        self.rounds.append(kept)
+        high = round_.true >= self.settings.wong_count
+        self.rounds += 1
+        self.high_rounds += high
+        self.last_ts = max(self.last_ts, round_.ts)
         self.version += 1
+        if wager is None:
+            return kept
+        true = max(-LARGEST_COUNT, min(LARGEST_COUNT, round_.true))
+        self.hands += 1
+        self.high_hands += high
+        self.entries += entry
+        self.high_entries += entry and high
+        self.smallest = wager if self.smallest is None else min(self.smallest, wager)
+        self.largest = wager if self.largest is None else max(self.largest, wager)
+        if true >= HIGH:
+            self.high_bets = (self.high_bets[0] + wager, self.high_bets[1] + 1)
+        if true <= LOW:
+            self.low_bets = (self.low_bets[0] + wager, self.low_bets[1] + 1)
+        mean_x, mean_y, sxx, syy, sxy = self._moments
+        dx, dy = true - mean_x, wager - mean_y
+        mean_x += dx / self.hands
+        mean_y += dy / self.hands
+        self._moments = (mean_x, mean_y, sxx + dx * (true - mean_x), syy + dy * (wager - mean_y),
+                         sxy + dx * (wager - mean_y))
+        self.plot.append((true, wager))
         return kept
 
     def add_decision(self, decision: Decision) -> None:
-        self.decisions.append(decision)
+        """Count a decision."""
+        self.decisions += 1
+        self.matched += decision.matched
+        self.deviations += not decision.matched
+        self.count_plays += decision.with_count(self.settings.insurance_index)
+        self.insurance += decision.taken == "insurance"
+        self.decided.append(decision)
         self.version += 1
 
-    def figures(self, settings: Settings) -> Figures:
-        """The figures under ``settings`` (worked out again only after a change)."""
-        version, under, found = self._figures
-        if found is None or version != self.version or under != settings:
-            found = figures_of(self.rounds, self.decisions, settings)
-            self._figures = (self.version, settings, found)
+    @property
+    def correlation(self) -> float:
+        """Pearson's correlation of bet with true count so far (0 when either does not vary)."""
+        _, _, sxx, syy, sxy = self._moments
+        if sxx <= 1e-12 or syy <= 1e-9:
+            return 0.0
+        return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
+
+    def figures(self) -> Figures:
+        """The figures under the tally's settings (worked out again only after a change)."""
+        version, found = self._figures
+        if found is None or version != self.version:
+            found = self._worked_out()
+            self._figures = (self.version, found)
         return found
 
+    def _worked_out(self) -> Figures:
+        s = self.settings
+        r = self.correlation
+        bet_confidence = correlation_confidence(r, self.hands)
+        high_share = self.high_rounds / self.rounds if self.rounds else 0.0
+        sat_out = self.hands < self.rounds
+        wong_confidence = (1.0 - binomial_tail(self.high_hands, self.hands, high_share)
+                           if sat_out and self.hands else 0.0)
+        play_confidence = (1.0 - binomial_tail(self.count_plays, self.deviations, 0.5)
+                           if self.deviations else 0.0)
+        spread = self.largest / self.smallest if self.smallest and self.largest else 0.0
+        reasons = []
+        if self.hands >= s.min_hands and r >= s.min_correlation and bet_confidence >= s.confidence \
+                and spread >= s.min_spread:
+            reasons.append("bets")
+        if self.entries >= s.min_entries and wong_confidence >= s.confidence:
+            reasons.append("wonging")
+        if self.count_plays >= s.min_count_plays and play_confidence >= s.confidence:
+            reasons.append("play")
+        return Figures(self.rounds, self.hands, r, bet_confidence, self.smallest, self.largest,
+                       _mean(self.high_bets), _mean(self.low_bets), self.entries, self.high_entries,
+                       high_share, self.high_hands, wong_confidence, self.decisions, self.matched,
+                       self.deviations, self.count_plays, self.insurance, play_confidence, tuple(reasons),
+                       tuple(self.plot))
 
-def figures_of(rounds: list[Round], decisions: list[Decision], s: Settings) -> Figures:
-    """The figures of these rounds and decisions under ``s``."""
-    pairs = [(max(-10.0, min(10.0, r.true)), w) for r in rounds if (w := r.wager) is not None]
-    hands = len(pairs)
-    r = correlation(pairs)
-    bet_confidence = correlation_confidence(r, hands)
-    wagers = [w for _, w in pairs]
-    entries = [x for x in rounds if x.entry]
-    high_entries = sum(x.true >= s.wong_count for x in entries)
-    high_share = sum(x.true >= s.wong_count for x in rounds) / len(rounds) if rounds else 0.0
-    high_hands = sum(t >= s.wong_count for t, _ in pairs)
-    sat_out = hands < len(rounds)
-    wong_confidence = 1.0 - binomial_tail(high_hands, hands, high_share) if sat_out and hands else 0.0
-    plays = [d for d in decisions]
-    matched = sum(d.matched for d in plays)
-    deviations = [d for d in plays if not d.matched]
-    count_plays = sum(d.with_count(s.insurance_index) for d in deviations)
-    play_confidence = 1.0 - binomial_tail(count_plays, len(deviations), 0.5) if deviations else 0.0
-    smallest, largest = (min(wagers), max(wagers)) if wagers else (None, None)
-    reasons = []
-    spread = largest / smallest if smallest and largest else 0.0
-    if hands >= s.min_hands and r >= s.min_correlation and bet_confidence >= s.confidence \
-            and spread >= s.min_spread:
-        reasons.append("bets")
-    if len(entries) >= s.min_entries and wong_confidence >= s.confidence:
-        reasons.append("wonging")
-    if count_plays >= s.min_count_plays and play_confidence >= s.confidence:
-        reasons.append("play")
-    return Figures(len(rounds), hands, r, bet_confidence, smallest, largest,
-                   _average([w for t, w in pairs if t >= HIGH]), _average([w for t, w in pairs if t <= LOW]),
-                   len(entries), high_entries, high_share, high_hands, wong_confidence, len(plays), matched,
-                   len(deviations), count_plays, sum(d.taken == "insurance" for d in plays), play_confidence,
-                   tuple(reasons), tuple(pairs[-PLOTTED:]))
+
+def _mean(bets: tuple[int, int]) -> int | None:
+    return round(bets[0] / bets[1]) if bets[1] else None

@@ -11,7 +11,10 @@ a :class:`~controller.pit.protection.tally.Round`.
 seat then (the monitor's and the report's ratings), and the subject is that
 rating's player (``player:<id>``), over every rating of the player. A seat
 nobody rated is a subject of its own (``seat:<table>:<seat>:<n>``), whoever
-sits there, from its first wager until the table closes.
+sits there, from its first wager until the table closes. A subject follows a
+table (its sat-out hands count) from its first wager there until the table
+closes. A subject that follows no table and was not seen for ``keep_hours`` is
+forgotten.
 
 **Which hands.** Only the hands the house banks count for bets: the game's
 first spot (its main wager), at a game that takes no rake, in a hand where no
@@ -32,6 +35,7 @@ alert (severity ``warning``), raised by the pit side, never by the table.
 
 from __future__ import annotations
 
+import datetime
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -99,6 +103,8 @@ class _Table:
     seats: dict[int, str] = field(default_factory=dict)
     """Seat -> its unrated subject while one plays there."""
     generation: int = 0
+    followers: set[str] = field(default_factory=set)
+    """The subjects whose sat-out hands count here."""
     held: list[tuple[str, Round | Decision]] = field(default_factory=list)
     unchecked: str | None = None
 
@@ -148,6 +154,9 @@ class Protection:
             touched = self._release(table)
             if kind == "table.closed":
                 table.seats.clear()
+                table.followers.clear()
+            elif kind == "shoe.loaded":
+                self._forget_old(str(message.get("ts") or ""))
         for decision in table.play.feed(message):
             touched |= self._decided(table, decision, str(message.get("ts") or ""))
         try:
@@ -189,11 +198,13 @@ class Protection:
         first = now.drawn == 0
         subjects: dict[str, int | None] = {self._subject(table, seat, ts, create=True): wager
                                            for seat, wager in wagers.items()}
-        for tally in self.tallies.values():     # those who follow the table and bet nothing now
-            for where, seat in tally.seats:
-                if where == table.name and tally.subject not in subjects and seat not in wagers \
-                        and self._subject(table, seat, ts, create=False) == tally.subject:
-                    subjects[tally.subject] = None
+        table.followers.update(subjects)
+        for subject in sorted(table.followers - set(subjects)):    # following the table, betting nothing
+            if subject in self.tallies and any(
+                    where == table.name and seat not in wagers
+                    and self._subject(table, seat, ts, create=False) == subject
+                    for where, seat in self.tallies[subject].seats):
+                subjects[subject] = None
         for subject, wager in subjects.items():
             self._keep(table, subject, Round(table.name, table.hand, ts, now.shoe_id, now.true, wager, first))
         return set(subjects)
@@ -204,8 +215,11 @@ class Protection:
         if rated is not None:
             player, rating = rated
             subject = f"player:{player}"
-            tally = self.tallies.setdefault(subject, Tally(subject, player, player))
-            tally.ratings.add(int(rating)) if rating.isdigit() else None
+            tally = self.tallies.get(subject)
+            if tally is None:
+                tally = self.tallies[subject] = Tally(subject, player, player, self.settings)
+            if rating.isdigit():
+                tally.ratings.add(int(rating))
         else:
             subject = table.seats.get(seat, "")
             if not subject:
@@ -213,7 +227,8 @@ class Protection:
                     return ""
                 table.generation += 1
                 subject = table.seats[seat] = f"seat:{table.name}:{seat}:{table.generation}"
-                self.tallies[subject] = Tally(subject, f"{table.name} seat {seat} (unrated, from {ts})")
+                self.tallies[subject] = Tally(subject, f"{table.name} seat {seat} (unrated, from {ts})",
+                                              settings=self.settings)
             tally = self.tallies[subject]
         tally.seats.add((table.name, seat))
         return subject
@@ -222,6 +237,18 @@ class Protection:
         subject = self._subject(table, decision.seat, ts, create=True)
         self._keep(table, subject, decision)
         return {subject}
+
+    def _forget_old(self, ts: str) -> None:
+        """Forget the subjects that follow no table and were not seen for ``keep_hours``."""
+        try:
+            cutoff = datetime.datetime.fromisoformat(ts.replace("Z", "+00:00")) - datetime.timedelta(
+                hours=self.settings.keep_hours)
+        except ValueError:
+            return
+        following = set().union(*(t.followers for t in self.tables.values()))
+        for subject, tally in list(self.tallies.items()):
+            if subject not in following and tally.last_ts and _before(tally.last_ts, cutoff):
+                del self.tallies[subject]
 
     def _keep(self, table: _Table, subject: str, item: Round | Decision) -> None:
         if self.settings.held:
@@ -249,7 +276,7 @@ class Protection:
         raised = []
         for subject in sorted(subjects):
             tally = self.tallies[subject]
-            figures = tally.figures(self.settings)
+            figures = tally.figures()
             new = [reason for reason in figures.reasons if reason not in tally.raised]
             if not new:
                 continue
@@ -270,7 +297,7 @@ class Protection:
 
     def subjects(self) -> list[dict[str, Any]]:
         """Every subject with its figures (no plot), the most suspicious first."""
-        shown = [subject_json(tally, tally.figures(self.settings)) for tally in self.tallies.values()
+        shown = [subject_json(tally, tally.figures()) for tally in self.tallies.values()
                  if tally.rounds or tally.decisions]
         return sorted(shown, key=lambda s: (-len(s["figures"]["reasons"]), -s["figures"]["suspicion"],
                                             -s["figures"]["hands"], s["subject"]))
@@ -280,14 +307,22 @@ class Protection:
         tally = self.tallies.get(subject)
         if tally is None:
             return None
-        figures = tally.figures(self.settings)
+        figures = tally.figures()
         unchecked = sorted({reason for t in self.tables.values()
                             if any(where == t.name for where, _ in tally.seats)
                             and (reason := t.unchecked) is not None})
         return {**subject_json(tally, figures, plot=True),
                 "deviations": [d.to_json() | {"with_count": d.with_count(self.settings.insurance_index)}
-                               for d in tally.decisions if not d.matched][-200:],
+                               for d in tally.decided if not d.matched],
                 "not_checked": unchecked, "settings": self.settings.to_json()}
+
+
+def _before(ts: str, cutoff: datetime.datetime) -> bool:
+    """Whether the pit ``ts`` is before ``cutoff`` (an unreadable one is not)."""
+    try:
+        return datetime.datetime.fromisoformat(ts.replace("Z", "+00:00")) < cutoff
+    except ValueError:
+        return False
 
 
 def _true(count: ShoeCount) -> float | None:
