@@ -32,11 +32,11 @@ class Script:
         self.index = 0
         self.feed("shoe.loaded", None, shoe_id=1, decks=6)
 
-    def start(self, bets: dict[int, int]) -> None:
+    def start(self, bets: dict[int, int], dealer: int | None = None, spot: str = "main") -> None:
         self.hand += 1
-        self.feed("hand.started", self.hand, seats=sorted(bets), dealer_seat=None)
+        self.feed("hand.started", self.hand, seats=sorted(bets), dealer_seat=dealer)
         self.feed("bets.closed", self.hand,
-                  bets=[{"seat": s, "spot": "main", "amount": a} for s, a in bets.items()])
+                  bets=[{"seat": s, "spot": spot, "amount": a} for s, a in bets.items()])
 
     def card(self, to: Any, card: str | None, hand_index: int = 0) -> None:
         self.index += 1
@@ -118,3 +118,22 @@ def test_a_game_without_a_strategy_is_said_to_be_unchecked() -> None:
     assert play.protection.tables["T1"].unchecked is not None
     extreme = Script("blackjack-extreme", {})
     assert "face down" in (extreme.protection.tables["T1"].unchecked or "")
+
+
+def test_only_the_hands_the_house_banks_count_for_bets() -> None:
+    buster = Script("buster-blackjack-x", BusterRules())
+    buster.shoe()
+    buster.start({1: 1000, 2: 2000}, dealer=3)              # a player-dealer banks the main wagers
+    assert buster.protection.tallies == {}
+    buster.start({1: 1000, 2: 2000})                        # the house banks
+    assert sorted((t.hands, t.largest) for t in buster.protection.tallies.values()) == [(1, 1000), (1, 2000)]
+    extreme = Script("blackjack-extreme", {})
+    extreme.shoe()
+    extreme.start({1: 1000}, dealer=2)
+    holdem = Script("holdem-blackjack", {})
+    holdem.shoe()
+    holdem.start({1: 1000}, spot="bet")
+    assert extreme.protection.tallies == holdem.protection.tallies == {}
+    unseen = Script("easy-jack", EasyJackRules())
+    unseen.start({1: 1000})                                 # no shoe seen loaded: no count, no round
+    assert unseen.protection.tallies == {}
