@@ -239,7 +239,9 @@ class SimTable:
 def _solver(decks: int) -> EasyJackSolver:
     """Easy Jack's solver for its default rules with ``decks`` decks, made once (it remembers what it
     worked out)."""
-    return EasyJackSolver(EasyJackRules(decks=decks))
+    solver = EasyJackSolver(EasyJackRules(decks=decks))
+    solver.house_edge()             # walks every hand once, so that each decision is looked up
+    return solver
 
 
 def _clock(tick: int) -> str:

@@ -45,6 +45,7 @@ from controller.pit.monitor.rated import NO_PIT, Rated
 from controller.pit.monitor.recorder import Recorder
 from controller.pit.monitor.report import TYPES, TableReport, as_csv, as_json, as_text, bound, rate
 from controller.pit.monitor.store import Store, open_store
+from controller.pit.monitor.strategies_apart import StrategiesApart
 from controller.pit.protection.settings import DEFAULT, Settings, SettingsError, read_protection
 from controller.pit.protection.watch import Protection
 from controller.pit.ratings.shift import Shifts, ShiftsError, read_floor
@@ -173,7 +174,8 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     rated = await _rated(args, sources) if args.db else None
     if rated is not None:
         floor.rate(rated)
-    floor.protect(Protection(_protection_settings(args.tables)))
+    strategies = StrategiesApart()
+    floor.protect(Protection(_protection_settings(args.tables), strategies=strategies))
     runner = make_runner(make_app(floor, users, names=server_names(args.host, args.server_name),
                                   actions=actions))
     await runner.setup()
@@ -196,6 +198,7 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
         await runner.cleanup()
         context.destroy(linger=0)
         _let_go(rated)
+        strategies.let_go()
 
 
 async def _record(args: argparse.Namespace, sources: list[TableSource]) -> None:

@@ -22,7 +22,7 @@ Cards are given as points, an ace 1 and a ten-point card 10.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -73,7 +73,10 @@ class EasyJackStrategy:
     first_cards = 1
 
     def __init__(self, rules: Any) -> None:
+        """Solve ``rules`` (a second or two: the solver's house edge walks every hand a player may
+        hold from a full shoe, and remembers each, so that every advice after is looked up)."""
         self._solver = EasyJackSolver(rules)
+        self._solver.house_edge()
         self._rules = rules
         self._known: dict[tuple[int, ...], bool] = {}
 
@@ -93,8 +96,14 @@ class BusterStrategy:
     MAX_HANDS = 4
 
     def __init__(self, rules: Any) -> None:
+        """Work out the strategy of ``rules`` for every hand total and up card (a fraction of a second)."""
         self._strategy = Strategy(rules)
         self._rules = rules
+        for up in range(1, 11):
+            for hard in range(2, 22):
+                for ace in (False, True):
+                    self._strategy.hits(hard, ace, up)
+                    self._strategy.ranked(hard, ace, 0, up)
 
     def advice(self, situation: Situation) -> str | None:
         cards, up = situation.cards, situation.up
@@ -115,10 +124,15 @@ class BusterStrategy:
 _BUILT: dict[tuple[str, str], GameStrategy | None] = {}
 
 
+Strategies = Callable[[str | None, Mapping[str, Any] | None, str], "GameStrategy | None"]
+"""What gives a table's strategy: ``(game, rules, key)`` -> the strategy, or None (none, or not yet)."""
+
+
 def strategy_for(game: str | None, rules: Mapping[str, Any] | None, key: str = "") -> GameStrategy | None:
     """The strategy of ``game`` under ``rules`` (as ``table.opened`` gives them; ``key``: their
     canonical text, to build each once); None for a game whose decisions are not checked, or rules
-    that cannot be read."""
+    that cannot be read. Building one takes up to a second or two (Easy Jack's solver): the monitor
+    builds them apart (:mod:`controller.pit.monitor.strategies_apart`)."""
     if game is None or rules is None:
         return None
     cached = _BUILT.get((game, key))

@@ -45,7 +45,7 @@ from controller.games.catalog import find_game
 from controller.pit.protection.count import CountError, ShoeCount
 from controller.pit.protection.play import Decision, PlayReader
 from controller.pit.protection.settings import DEFAULT, Settings
-from controller.pit.protection.strategies import not_checked, strategy_for
+from controller.pit.protection.strategies import Strategies, not_checked, strategy_for
 from controller.pit.protection.tally import Figures, Round, Tally
 from controller.pit.ratings.hands import canonical_rules
 from controller.plugins import PluginError
@@ -100,6 +100,7 @@ class _Table:
     rakes: bool = False
     house_banked: bool = False
     hand: Any = None
+    rules: Mapping[str, Any] | None = None
     seats: dict[int, str] = field(default_factory=dict)
     """Seat -> its unrated subject while one plays there."""
     generation: int = 0
@@ -112,9 +113,13 @@ class _Table:
 class Protection:
     """A floor's game protection, fed every table's events (pure)."""
 
-    def __init__(self, settings: Settings = DEFAULT, who: Who = nobody) -> None:
+    def __init__(self, settings: Settings = DEFAULT, who: Who = nobody,
+                 strategies: Strategies = strategy_for) -> None:
+        """``strategies`` gives each game's strategy (by default built when first asked for; the
+        monitor builds them apart and asks again at each hand until one is ready)."""
         self.settings = settings
         self.who = who
+        self.strategies = strategies
         self.tables: dict[str, _Table] = {}
         self.tallies: dict[str, Tally] = {}
         self.problems: list[str] = []
@@ -146,6 +151,8 @@ class Protection:
         elif kind == "hand.started":
             dealer = data.get("dealer_seat")
             table.hand = message.get("hand")
+            if table.play.strategy is None and table.unchecked is None and table.game is not None:
+                table.play.strategy = self.strategies(table.game, table.rules, canonical_rules(table.rules))
             table.house_banked = (table.main is not None and not table.rakes
                                   and (dealer is None or table.main not in table.player_banked))
         elif kind == "bets.closed":
@@ -177,8 +184,8 @@ class Protection:
         except PluginError:
             log.warning("table %s: game %r is not installed here: its bets are not followed", table.name,
                         game)
-        rules = rules if isinstance(rules, Mapping) else None
-        table.play.strategy = strategy_for(table.game, rules, canonical_rules(rules))
+        table.rules = rules if isinstance(rules, Mapping) else None
+        table.play.strategy = self.strategies(table.game, table.rules, canonical_rules(table.rules))
         table.unchecked = not_checked(table.game)
 
     def _closed(self, table: _Table, message: Mapping[str, Any], data: Mapping[str, Any]) -> set[str]:
