@@ -1,0 +1,147 @@
+"""ISO/IEC 15693-3 inventory of a stack of chips through a PN5180: 16-slot anticollision with mask splitting.
+
+A 16-slot INVENTORY with a mask of ``n`` bits is answered by the tags whose UID's ``n`` lowest bits
+equal the mask, each in the slot numbered by its next 4 bits (ISO/IEC 15693-3, 8.2 and 10.3.1). The
+VCD sends an EOF alone to move to the next slot. A slot with two or more answers (or one that cannot
+be read: bad CRC, wrong length, protocol error) is split: the same request again with the mask
+extended by that slot's 4 bits. Slots that hold exactly one tag are read once and never asked again,
+so no Stay Quiet is needed (the benchmark, bench/reader_bench.py, measured it as the faster way).
+
+Each chip's value (its denomination in cents, block 0, u32 little-endian) comes from an addressed
+READ SINGLE BLOCK the first time a UID is seen; values are kept for the UIDs seen lately, since a chip's
+value is written once when the casino programs it.
+
+Every response's CRC (ISO/IEC 13239 CRC-16, as ISO/IEC 15693-3 annex C) is checked here, the PN5180
+passing it on unchecked: a response with a bad CRC is never a chip.
+"""
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from firmware_bridge.firmware.pn5180 import PN5180
+
+FLAG_HIGH_RATE = 0x02
+FLAG_INVENTORY = 0x04
+FLAG_ADDRESS = 0x20                    # outside inventory
+FLAG_ONE_SLOT = 0x20                   # in an inventory request
+FLAG_ERROR = 0x01                      # in a response
+CMD_INVENTORY = 0x01
+CMD_READ_SINGLE_BLOCK = 0x20
+
+RX_PROTOCOL_ERROR = 1 << 17            # PN5180 RX_STATUS bits (pn5180.py)
+RX_COLLISION = 1 << 18
+
+MAX_MASK_BITS = 60                     # a 16-slot request's mask + the 4 slot bits fit the 64-bit UID
+VALUE_BLOCK = 0
+READ_TRIES = 3
+KNOWN_VALUES = 512
+
+
+def crc16(data: bytes) -> int:
+    """ISO/IEC 13239 CRC-16 of ``data``: polynomial 0x8408 (reflected), preset 0xFFFF, inverted."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return crc ^ 0xFFFF
+
+
+def frame_ok(frame: bytes) -> bool:
+    """Whether ``frame`` (a response with its CRC, least significant byte first) has a good CRC."""
+    return len(frame) > 2 and crc16(frame[:-2]) == frame[-2] | (frame[-1] << 8)
+
+
+class ReadFailed(Exception):
+    """A stack could not be read completely (a slot that never resolves, a value that cannot be read)."""
+
+
+class Inventory:
+    """Reads the UIDs and values of the tags in the field of a PN5180 (a ``pn5180.PN5180``)."""
+
+    def __init__(self, chip: "PN5180") -> None:
+        self.chip = chip
+        self.values: dict[int, int] = {}
+        self.rounds = 0
+
+    def read(self) -> "dict[int, int]":
+        """Every tag in the field, uid -> value; raises ``ReadFailed`` if any slot or value stays unread."""
+        uids = self.uids()
+        found = {}
+        for uid in sorted(uids):
+            value = self.values.get(uid)
+            if value is None:
+                value = self.read_value(uid)
+                if len(self.values) >= KNOWN_VALUES:
+                    self.values.pop(next(iter(self.values)))
+                self.values[uid] = value
+            found[uid] = value
+        return found
+
+    def uids(self) -> "set[int]":
+        """The UIDs of every tag in the field (16-slot anticollision, colliding slots split depth first)."""
+        found: set[int] = set()
+        unresolved = 0
+        masks = [(0, 0)]
+        while masks:
+            bits, mask = masks.pop()
+            split = []
+            for slot, uid in enumerate(self._round(bits, mask)):
+                if uid is None:
+                    continue
+                if uid >= 0:
+                    found.add(uid)
+                elif bits + 4 <= MAX_MASK_BITS:
+                    split.append((bits + 4, mask | (slot << bits)))
+                else:
+                    unresolved += 1
+            masks.extend(reversed(split))
+        if unresolved:
+            raise ReadFailed(f"{unresolved} slot(s) never gave one readable answer")
+        return found
+
+    def _round(self, bits: int, mask: int) -> "list[int | None]":
+        """One 16-slot INVENTORY: per slot None (empty), the UID read, or -1 (collided or unreadable)."""
+        self.rounds += 1
+        chip = self.chip
+        request = bytes([FLAG_HIGH_RATE | FLAG_INVENTORY, CMD_INVENTORY, bits])
+        request += mask.to_bytes((bits + 7) // 8, "little")
+        slots = [self._slot(chip.transceive(request), bits, mask, 0)]
+        chip.symbols_only(True)
+        try:
+            for slot in range(1, 16):
+                slots.append(self._slot(chip.transceive(b""), bits, mask, slot))
+        finally:
+            chip.symbols_only(False)
+        return slots
+
+    @staticmethod
+    def _slot(answer: "tuple[int, bytes] | None", bits: int, mask: int, slot: int) -> "int | None":
+        if answer is None:
+            return None
+        status, frame = answer
+        if status & (RX_COLLISION | RX_PROTOCOL_ERROR) or len(frame) != 12 or not frame_ok(frame):
+            return -1
+        if frame[0] & FLAG_ERROR:
+            return -1
+        uid = int.from_bytes(frame[2:10], "little")
+        expected = mask | (slot << bits)
+        if uid & ((1 << (bits + 4)) - 1) != expected:
+            return -1                  # a tag that should not answer here: not to be trusted
+        return uid
+
+    def read_value(self, uid: int) -> int:
+        """The value in block 0 of the tag ``uid`` (addressed READ SINGLE BLOCK), tried a few times."""
+        request = bytes([FLAG_HIGH_RATE | FLAG_ADDRESS, CMD_READ_SINGLE_BLOCK]) + uid.to_bytes(8, "little")
+        request += bytes([VALUE_BLOCK])
+        for _ in range(READ_TRIES):
+            answer = self.chip.transceive(request)
+            if answer is None:
+                continue
+            status, frame = answer
+            if status & (RX_COLLISION | RX_PROTOCOL_ERROR) or len(frame) != 7 or not frame_ok(frame):
+                continue
+            if frame[0] & FLAG_ERROR:
+                continue
+            return int.from_bytes(frame[1:5], "little")
+        raise ReadFailed(f"the value of chip {uid:016x} could not be read")
+
