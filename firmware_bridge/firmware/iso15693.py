@@ -5,7 +5,8 @@ equal the mask, each in the slot numbered by its next 4 bits (ISO/IEC 15693-3, 8
 VCD sends an EOF alone to move to the next slot. A slot with two or more answers (or one that cannot
 be read: bad CRC, wrong length, protocol error) is split: the same request again with the mask
 extended by that slot's 4 bits. Slots that hold exactly one tag are read once and never asked again,
-so no Stay Quiet is needed (the benchmark, bench/reader_bench.py, measured it as the faster way).
+so no Stay Quiet is needed: bench/reader_bench.py measures this against 1-slot requests split one bit
+at a time with every tag read sent to Stay Quiet (``quiet``), which cost more air time.
 
 Each chip's value (its denomination in cents, block 0, u32 little-endian) comes from an addressed
 READ SINGLE BLOCK the first time a UID is seen; values are kept for the UIDs seen lately, since a chip's
@@ -17,7 +18,7 @@ passing it on unchecked: a response with a bad CRC is never a chip.
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from firmware_bridge.firmware.pn5180 import PN5180
+    from pn5180 import PN5180
 
 FLAG_HIGH_RATE = 0x02
 FLAG_INVENTORY = 0x04
@@ -25,6 +26,7 @@ FLAG_ADDRESS = 0x20                    # outside inventory
 FLAG_ONE_SLOT = 0x20                   # in an inventory request
 FLAG_ERROR = 0x01                      # in a response
 CMD_INVENTORY = 0x01
+CMD_STAY_QUIET = 0x02
 CMD_READ_SINGLE_BLOCK = 0x20
 
 RX_PROTOCOL_ERROR = 1 << 17            # PN5180 RX_STATUS bits (pn5180.py)
@@ -58,14 +60,16 @@ class ReadFailed(Exception):
 class Inventory:
     """Reads the UIDs and values of the tags in the field of a PN5180 (a ``pn5180.PN5180``)."""
 
-    def __init__(self, chip: "PN5180") -> None:
+    def __init__(self, chip: "PN5180", quiet: bool = False) -> None:
         self.chip = chip
+        self.quiet = quiet
         self.values: dict[int, int] = {}
         self.rounds = 0
 
-    def read(self) -> "dict[int, int]":
-        """Every tag in the field, uid -> value; raises ``ReadFailed`` if any slot or value stays unread."""
-        uids = self.uids()
+    def read(self, hint: "int | None" = None) -> "dict[int, int]":
+        """Every tag in the field, uid -> value; raises ``ReadFailed`` if any slot or value stays unread.
+        ``hint``: how many tags the last read of this field found (None: not read yet)."""
+        uids = self.uids(hint)
         found = {}
         for uid in sorted(uids):
             value = self.values.get(uid)
@@ -77,8 +81,20 @@ class Inventory:
             found[uid] = value
         return found
 
-    def uids(self) -> "set[int]":
-        """The UIDs of every tag in the field (16-slot anticollision, colliding slots split depth first)."""
+    def uids(self, hint: "int | None" = None) -> "set[int]":
+        """The UIDs of every tag in the field. Where the last read found at most one tag (``hint``), a
+        1-slot INVENTORY first: no answer or one clean answer settles it. Otherwise (or on a collision)
+        16-slot rounds, a colliding slot split depth first; with ``quiet``, 1-slot requests instead, a
+        collision split one bit at a time and each tag read sent to Stay Quiet (as jef-sure's driver)."""
+        if hint is not None and hint <= 1:
+            request = bytes([FLAG_HIGH_RATE | FLAG_INVENTORY | FLAG_ONE_SLOT, CMD_INVENTORY, 0])
+            uid = self._slot(self.chip.transceive(request), 0, 0, 0, 0)
+            if uid is None:
+                return set()
+            if uid >= 0:
+                return {uid}
+        if self.quiet:
+            return self._uids_quieting()
         found: set[int] = set()
         unresolved = 0
         masks = [(0, 0)]
@@ -99,23 +115,42 @@ class Inventory:
             raise ReadFailed(f"{unresolved} slot(s) never gave one readable answer")
         return found
 
+    def _uids_quieting(self) -> "set[int]":
+        found: set[int] = set()
+        masks = [(0, 0)]
+        while masks:
+            bits, mask = masks.pop()
+            request = bytes([FLAG_HIGH_RATE | FLAG_INVENTORY | FLAG_ONE_SLOT, CMD_INVENTORY, bits])
+            uid = self._slot(self.chip.transceive(request + mask.to_bytes((bits + 7) // 8, "little")),
+                             bits, mask, 0, 0)
+            if uid is not None and uid >= 0:
+                found.add(uid)
+                quiet = bytes([FLAG_HIGH_RATE | FLAG_ADDRESS, CMD_STAY_QUIET]) + uid.to_bytes(8, "little")
+                self.chip.transceive(quiet)
+            elif uid is not None and bits < 64:
+                masks += [(bits + 1, mask | (1 << bits)), (bits + 1, mask)]
+            elif uid is not None:
+                raise ReadFailed("a slot never gave one readable answer")
+        return found
+
     def _round(self, bits: int, mask: int) -> "list[int | None]":
         """One 16-slot INVENTORY: per slot None (empty), the UID read, or -1 (collided or unreadable)."""
         self.rounds += 1
         chip = self.chip
         request = bytes([FLAG_HIGH_RATE | FLAG_INVENTORY, CMD_INVENTORY, bits])
         request += mask.to_bytes((bits + 7) // 8, "little")
-        slots = [self._slot(chip.transceive(request), bits, mask, 0)]
+        slots = [self._slot(chip.transceive(request), bits, mask, 0, 4)]
         chip.symbols_only(True)
         try:
             for slot in range(1, 16):
-                slots.append(self._slot(chip.transceive(b""), bits, mask, slot))
+                slots.append(self._slot(chip.transceive(b""), bits, mask, slot, 4))
         finally:
             chip.symbols_only(False)
         return slots
 
     @staticmethod
-    def _slot(answer: "tuple[int, bytes] | None", bits: int, mask: int, slot: int) -> "int | None":
+    def _slot(answer: "tuple[int, bytes] | None", bits: int, mask: int, slot: int,
+              slot_bits: int) -> "int | None":
         if answer is None:
             return None
         status, frame = answer
@@ -125,7 +160,7 @@ class Inventory:
             return -1
         uid = int.from_bytes(frame[2:10], "little")
         expected = mask | (slot << bits)
-        if uid & ((1 << (bits + 4)) - 1) != expected:
+        if uid & ((1 << (bits + slot_bits)) - 1) != expected:
             return -1                  # a tag that should not answer here: not to be trusted
         return uid
 

@@ -11,11 +11,9 @@ Register addresses and bits are those of NXP's PN5180 register map (as in NXP's 
 ISO 15693 at 26 kbit/s, ASK 100 % (jef-sure/esp32-component-pn5180, ``pn5180-15693.c``).
 """
 
-import time
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from firmware_bridge.firmware.reader_hw import SPI, Pin
+    from machine import SPI, Pin
 
 CMD_WRITE_REGISTER = 0x00
 CMD_WRITE_REGISTER_OR_MASK = 0x01
@@ -72,32 +70,17 @@ IRQ_TIMEOUT_US = 30_000
 RESET_PULSE_US = 100
 
 
-def _fallback_ticks_us() -> int:
-    return time.perf_counter_ns() // 1000
-
-
-def _fallback_sleep_us(us: int) -> None:
-    time.sleep(us / 1_000_000)
-
-
-def _fallback_ticks_diff(a: int, b: int) -> int:
-    return a - b
-
-
-ticks_us = getattr(time, "ticks_us", _fallback_ticks_us)
-sleep_us = getattr(time, "sleep_us", _fallback_sleep_us)
-ticks_diff = getattr(time, "ticks_diff", _fallback_ticks_diff)
-
-
 class PN5180Error(Exception):
     """The PN5180 did not answer in time (BUSY stuck, no interrupt): it needs a reset."""
 
 
 class PN5180:
-    """One PN5180 on ``spi`` with chip select ``nss``, the ``busy`` input and the ``rst`` output."""
+    """One PN5180 on ``spi`` with chip select ``nss``, the ``busy`` input and the ``rst`` output; ``time``
+    is MicroPython's ``time`` module (``ticks_us``, ``ticks_diff``, ``sleep_us``) or a stand-in of it."""
 
-    def __init__(self, spi: "SPI", nss: "Pin", busy: "Pin", rst: "Pin") -> None:
+    def __init__(self, spi: "SPI", nss: "Pin", busy: "Pin", rst: "Pin", time) -> None:
         self.spi = spi
+        self.time = time
         self.nss = nss
         self.busy = busy
         self.rst = rst
@@ -108,9 +91,10 @@ class PN5180:
     # -- the host interface -------------------------------------------------------------------
 
     def _wait_busy(self, level: int) -> None:
-        start = ticks_us()
+        time = self.time
+        start = time.ticks_us()
         while self.busy.value() != level:
-            if ticks_diff(ticks_us(), start) > BUSY_TIMEOUT_US:
+            if time.ticks_diff(time.ticks_us(), start) > BUSY_TIMEOUT_US:
                 self.nss.value(1)
                 raise PN5180Error("BUSY stuck " + ("low" if level else "high"))
 
@@ -151,7 +135,7 @@ class PN5180:
     def reset(self) -> None:
         """Pulse RST and set the chip up for ISO 15693; raises ``PN5180Error`` if it does not come back."""
         self.rst.value(0)
-        sleep_us(RESET_PULSE_US)
+        self.time.sleep_us(RESET_PULSE_US)
         self.rst.value(1)
         self._wait_irq(IRQ_IDLE)
         self.write_register(REG_IRQ_CLEAR, IRQ_ALL)
@@ -181,12 +165,13 @@ class PN5180:
     # -- exchanges with tags -------------------------------------------------------------------
 
     def _wait_irq(self, wanted: int) -> int:
-        start = ticks_us()
+        time = self.time
+        start = time.ticks_us()
         while True:
             irq = self.read_register(REG_IRQ_STATUS)
             if irq & wanted:
                 return irq
-            if ticks_diff(ticks_us(), start) > IRQ_TIMEOUT_US:
+            if time.ticks_diff(time.ticks_us(), start) > IRQ_TIMEOUT_US:
                 raise PN5180Error(f"no interrupt (IRQ_STATUS 0x{irq:08x})")
 
     def transceive(self, data: bytes) -> "tuple[int, bytes] | None":

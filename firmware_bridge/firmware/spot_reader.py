@@ -24,15 +24,12 @@ What it reports (docs/boards.md, "The RFID spot reader"):
 
 import struct
 
-try:
-    from . import iso15693, pn5180
-except ImportError:                     # MicroPython: the modules sit flat in the root
-    import iso15693  # type: ignore[no-redef, import-not-found]
-    import pn5180  # type: ignore[no-redef, import-not-found]
+import iso15693
+import pn5180
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from firmware_bridge.firmware.reader_hw import Pin
+    from machine import Pin
 
 KIND = 2
 MSG_INVENTORY = 0x30
@@ -60,6 +57,7 @@ class SpotReader:
     def __init__(self, chip: "pn5180.PN5180", select_pins: "list[Pin]", light_pins: "list[Pin]",
                  antennas: "list[int]", interval_ms: int = 200) -> None:
         self.chip = chip
+        self.time = chip.time
         self.inventory = iso15693.Inventory(chip)
         self.select_pins = select_pins
         self.light_pins = light_pins
@@ -78,7 +76,7 @@ class SpotReader:
         self._down = True
         self._chip_fault_said = False
         self._retry_ms = 0
-        self._off_at = pn5180.ticks_us() - FIELD_OFF_US
+        self._off_at = self.time.ticks_us() - FIELD_OFF_US
         self.on_spot_lights(0)
 
     # -- the App interface ---------------------------------------------------------------------
@@ -145,18 +143,19 @@ class SpotReader:
         """Switch to ``antenna`` with the field off, read it, switch the field off again."""
         for bit, pin in enumerate(self.select_pins):
             pin.value(((antenna - 1) >> bit) & 1)
-        wait = FIELD_OFF_US - pn5180.ticks_diff(pn5180.ticks_us(), self._off_at)
+        wait = FIELD_OFF_US - self.time.ticks_diff(self.time.ticks_us(), self._off_at)
         if wait > 0:
-            pn5180.sleep_us(wait)
+            self.time.sleep_us(wait)
         self.chip.rf_on()
-        pn5180.sleep_us(POWER_UP_US)
+        self.time.sleep_us(POWER_UP_US)
         chips, why = None, ""
         try:
-            chips = self.inventory.read()
+            hint = None if self._read_ms[antenna] is None else len(self._seen[antenna])
+            chips = self.inventory.read(hint)
         except iso15693.ReadFailed as failure:
             why = str(failure)
         self.chip.rf_off()
-        self._off_at = pn5180.ticks_us()
+        self._off_at = self.time.ticks_us()
         if not self.chip.still_set_up():
             raise pn5180.PN5180Error("restarted on its own")
         return chips, why
@@ -250,5 +249,5 @@ class SpotReader:
             self._retry_ms = now_ms + RETRY_MS
             return False
         self._down = False
-        self._off_at = pn5180.ticks_us()
+        self._off_at = self.time.ticks_us()
         return True

@@ -1,1 +1,1 @@
-"""Host-side (CPython only) stand-ins for the boards' hardware: the PN5180 model and its simulated tags."""
+"""Host-side (CPython) parts of the reference firmware: fakes of ``machine``, physical models, the runner."""

@@ -33,6 +33,25 @@ TIMER1_ENABLE, TIMER1_START_ON_TX_ENDED = 1, 1 << 11
 TX_CONFIG_ISO15693 = 0x000007C0     # after LOAD_RF_CONFIG 0x0D: data, start, stop symbols (illustrative)
 
 
+class HostTime:
+    """MicroPython's ``time.ticks_us``, ``ticks_diff`` and ``sleep_us`` on the host's clock (the driver's)."""
+
+    @staticmethod
+    def ticks_us() -> int:
+        """Microseconds of a monotonic clock."""
+        return time.perf_counter_ns() // 1000
+
+    @staticmethod
+    def ticks_diff(a: int, b: int) -> int:
+        """``a - b`` (the host's ticks do not wrap)."""
+        return a - b
+
+    @staticmethod
+    def sleep_us(us: int) -> None:
+        """Sleep ``us`` microseconds."""
+        time.sleep(us / 1e6)
+
+
 class ModelPin:
     """A GPIO with ``machine.Pin``'s ``value()``; ``on_change`` hears the firmware driving it."""
 
