@@ -78,10 +78,10 @@ def stack_figures(size: int, trials: int, sequential: bool, seed: int, quiet: bo
         "chips": size,
         "first_read_ms": first_us / 1000,
         "first_chips_per_s": size / first_us * 1e6,
-        "first_ratio_to_ideal": ideal_us(size, values=True) / first_us,
+        "first_ratio_to_ideal": round(ideal_us(size, values=True) / first_us, 3),
         "reread_ms": again_us / 1000,
         "reread_chips_per_s": size / again_us * 1e6,
-        "reread_ratio_to_ideal": ideal_us(size, values=False) / again_us,
+        "reread_ratio_to_ideal": round(ideal_us(size, values=False) / again_us, 3),
         "reread_worst_ms": max(again) / 1000,
     }
 
