@@ -8,6 +8,13 @@ extended by that slot's 4 bits. Slots that hold exactly one tag are read once an
 so no Stay Quiet is needed: bench/reader_bench.py measures this against 1-slot requests split one bit
 at a time with every tag read sent to Stay Quiet (``quiet``), which cost more air time.
 
+What the last read of the same field found chooses where to start (``Inventory._start``), since a
+stack mostly stays as it was: a 1-slot request where there was at most one tag; where the first round
+would mostly collide, a round per crowded 4-bit prefix at once and a 1-slot request for every other
+prefix; and 1-slot requests along the UIDs of a pair that shared a slot instead of a round of 14 empty
+slots. Whatever the last read says, every tag in the field is read: a request answered otherwise than
+expected gets a 16-slot round.
+
 Each chip's value (its denomination in cents, block 0, u32 little-endian) comes from an addressed
 READ SINGLE BLOCK the first time a UID is seen; values are kept for the UIDs seen lately, since a chip's
 value is written once when the casino programs it.
@@ -36,6 +43,7 @@ MAX_MASK_BITS = 60                     # a 16-slot request's mask + the 4 slot b
 VALUE_BLOCK = 0
 READ_TRIES = 3
 KNOWN_VALUES = 512
+PREFIX_WISE = 5                        # prefixes of 2+ chips last time from which the first round is skipped
 
 
 def crc16(data: bytes) -> int:
@@ -66,10 +74,10 @@ class Inventory:
         self.values: dict[int, int] = {}
         self.rounds = 0
 
-    def read(self, hint: "int | None" = None) -> "dict[int, int]":
+    def read(self, previous: "list[int] | None" = None) -> "dict[int, int]":
         """Every tag in the field, uid -> value; raises ``ReadFailed`` if any slot or value stays unread.
-        ``hint``: how many tags the last read of this field found (None: not read yet)."""
-        uids = self.uids(hint)
+        ``previous``: the UIDs the last read of this field found (None: not read yet)."""
+        uids = self.uids(previous)
         found = {}
         for uid in sorted(uids):
             value = self.values.get(uid)
@@ -81,33 +89,26 @@ class Inventory:
             found[uid] = value
         return found
 
-    def uids(self, hint: "int | None" = None) -> "set[int]":
-        """The UIDs of every tag in the field. Where the last read found at most one tag (``hint``), a
-        1-slot INVENTORY first: no answer or one clean answer settles it. Otherwise (or on a collision)
-        16-slot rounds, a colliding slot split depth first; with ``quiet``, 1-slot requests instead, a
-        collision split one bit at a time and each tag read sent to Stay Quiet (as jef-sure's driver)."""
-        if hint is not None and hint <= 1:
-            request = bytes([FLAG_HIGH_RATE | FLAG_INVENTORY | FLAG_ONE_SLOT, CMD_INVENTORY, 0])
-            uid = self._slot(self.chip.transceive(request), 0, 0, 0, 0)
-            if uid is None:
-                return set()
-            if uid >= 0:
-                return {uid}
+    def uids(self, previous: "list[int] | None" = None) -> "set[int]":
+        """The UIDs of every tag in the field: 16-slot rounds, a colliding slot split depth first (or,
+        with ``quiet``, 1-slot requests split bit by bit, each tag read sent to Stay Quiet, as jef-sure's
+        driver does). ``previous``, the UIDs the last read of this field found (None: not read yet),
+        only chooses where to start (``_start``): whatever it holds, every tag in the field is found."""
         if self.quiet:
             return self._uids_quieting()
         found: set[int] = set()
         unresolved = 0
-        masks = [(0, 0)]
+        masks = self._start(previous, found)
         while masks:
             bits, mask = masks.pop()
-            split = []
+            split: list[tuple[int, int]] = []
             for slot, uid in enumerate(self._round(bits, mask)):
                 if uid is None:
                     continue
                 if uid >= 0:
                     found.add(uid)
                 elif bits + 4 <= MAX_MASK_BITS:
-                    split.append((bits + 4, mask | (slot << bits)))
+                    self._split(bits + 4, mask | (slot << bits), previous, found, split)
                 else:
                     unresolved += 1
             masks.extend(reversed(split))
@@ -115,14 +116,76 @@ class Inventory:
             raise ReadFailed(f"{unresolved} slot(s) never gave one readable answer")
         return found
 
+    def _start(self, previous: "list[int] | None", found: "set[int]") -> "list[tuple[int, int]]":
+        """The masks to run 16-slot rounds on first (a stack: the last is run first).
+
+        Not read yet, or few chips last time: the whole field, from an empty mask. At most one chip
+        last time: a 1-slot request first, which no answer or one clean answer settles. Where the last
+        read had several 4-bit prefixes of two chips or more (``PREFIX_WISE``), the first round would
+        mostly collide: each such prefix gets its own round at once, and every other prefix a 1-slot
+        request (a round too if that one collides)."""
+        if previous is None:
+            return [(0, 0)]
+        if len(previous) <= 1:
+            uid = self._probe(0, 0)
+            if uid is not None and uid >= 0:
+                found.add(uid)
+            return [(0, 0)] if uid is not None and uid < 0 else []
+        counts = [0] * 16
+        for uid in previous:
+            counts[uid & 0xF] += 1
+        if sum(1 for count in counts if count >= 2) < PREFIX_WISE:
+            return [(0, 0)]
+        masks: list[tuple[int, int]] = []
+        for prefix in range(16):
+            if counts[prefix] >= 2:
+                self._split(4, prefix, previous, found, masks)
+            else:
+                self._expect(4, prefix, found, masks)
+        masks.reverse()
+        return masks
+
+    def _split(self, bits: int, mask: int, previous: "list[int] | None", found: "set[int]",
+               masks: "list[tuple[int, int]]") -> None:
+        """Read the tags under a mask that collided: a 16-slot round on it (added to ``masks``), or,
+        where the last read found exactly two tags there, 1-slot requests along their two UIDs: one on
+        each side of every bit they share (where no tag is expected), one for each where they part."""
+        known = [uid for uid in previous or () if uid & ((1 << bits) - 1) == mask]
+        if len(known) != 2:
+            masks.append((bits, mask))
+            return
+        a, b = known
+        while (a >> bits) & 1 == (b >> bits) & 1:
+            shared = (a >> bits) & 1
+            self._expect(bits + 1, mask | ((shared ^ 1) << bits), found, masks)
+            mask |= shared << bits
+            bits += 1
+        for uid in (a, b):
+            self._expect(bits + 1, mask | (((uid >> bits) & 1) << bits), found, masks)
+
+    def _expect(self, bits: int, mask: int, found: "set[int]", masks: "list[tuple[int, int]]") -> None:
+        """A 1-slot request on a mask: a tag that answers alone is found; a collision gets a 16-slot
+        round on the mask cut to a multiple of 4 bits (it covers the mask's tags and some more, and
+        its collisions can be split down to the UID's last 4 bits like any other round's)."""
+        uid = self._probe(bits, mask)
+        if uid is not None and uid >= 0:
+            found.add(uid)
+        elif uid is not None:
+            bits = min(bits, MAX_MASK_BITS) // 4 * 4
+            masks.append((bits, mask & ((1 << bits) - 1)))
+
+    def _probe(self, bits: int, mask: int) -> "int | None":
+        """A 1-slot INVENTORY: None (no answer), the UID of the one tag, or -1 (collided, unreadable)."""
+        request = bytes([FLAG_HIGH_RATE | FLAG_INVENTORY | FLAG_ONE_SLOT, CMD_INVENTORY, bits])
+        request += mask.to_bytes((bits + 7) // 8, "little")
+        return self._slot(self.chip.transceive(request), bits, mask, 0, 0)
+
     def _uids_quieting(self) -> "set[int]":
         found: set[int] = set()
         masks = [(0, 0)]
         while masks:
             bits, mask = masks.pop()
-            request = bytes([FLAG_HIGH_RATE | FLAG_INVENTORY | FLAG_ONE_SLOT, CMD_INVENTORY, bits])
-            uid = self._slot(self.chip.transceive(request + mask.to_bytes((bits + 7) // 8, "little")),
-                             bits, mask, 0, 0)
+            uid = self._probe(bits, mask)
             if uid is not None and uid >= 0:
                 found.add(uid)
                 quiet = bytes([FLAG_HIGH_RATE | FLAG_ADDRESS, CMD_STAY_QUIET]) + uid.to_bytes(8, "little")

@@ -150,8 +150,8 @@ class SpotReader:
         self.time.sleep_us(POWER_UP_US)
         chips, why = None, ""
         try:
-            hint = None if self._read_ms[antenna] is None else len(self._seen[antenna])
-            chips = self.inventory.read(hint)
+            previous = None if self._read_ms[antenna] is None else list(self._seen[antenna])
+            chips = self.inventory.read(previous)
         except iso15693.ReadFailed as failure:
             why = str(failure)
         self.chip.rf_off()

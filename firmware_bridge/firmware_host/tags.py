@@ -85,13 +85,11 @@ class Tag:
         mask = int.from_bytes(request[at + 1 : at + 1 + (bits + 7) // 8], "little") & ((1 << bits) - 1)
         if bits > 64 or self.uid & ((1 << bits) - 1) != mask:
             return None
-        if flags & FLAG_ONE_SLOT:
-            return 0
-        if bits > 60:
+        if bits > 60 and not flags & FLAG_ONE_SLOT:
             return None
         if not self._answers():
             return None
-        return (self.uid >> bits) & 0xF
+        return 0 if flags & FLAG_ONE_SLOT else (self.uid >> bits) & 0xF
 
     def inventory_answer(self) -> bytes:
         """The INVENTORY answer: flags, DSFID 0, UID, CRC."""

@@ -52,6 +52,33 @@ def test_any_set_of_distinct_uids_is_read_exactly(uids: set[int]) -> None:
     assert rig.latest(1) == chips_of(chips)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(now=uid_sets, before=uid_sets, shared=st.integers(0, 40))
+def test_what_the_last_read_found_never_changes_what_is_read(now: set[int], before: set[int],
+                                                             shared: int) -> None:
+    # The last read's UIDs only choose where the anticollision starts (1-slot requests, rounds per
+    # prefix, 1-slot walks along two known UIDs): right, wrong or half right, every tag is read.
+    rig = ReaderRig([1])
+    rig.model.place(1, *(Tag(uid, 1) for uid in now))
+    previous = sorted(before | set(sorted(now)[:shared]))
+    rig.chip.reset()
+    rig.chip.rf_on()
+    assert rig.reader.inventory.uids(previous) == now
+
+
+@pytest.mark.parametrize("change", ["same", "one more", "one less", "another stack"])
+def test_a_40_chip_stack_read_again_after_a_change_is_read_exactly(change: str) -> None:
+    rig = ReaderRig([1])
+    before = stack(40)
+    now = {"same": before, "one more": [*before, *stack(1, seed=9)], "one less": before[1:],
+           "another stack": stack(40, seed=7)}[change]
+    rig.model.place(1, *now)
+    rig.chip.reset()
+    rig.chip.rf_on()
+    assert rig.reader.inventory.uids([tag.uid for tag in before]) == {tag.uid for tag in now}
+    assert rig.reader.inventory.rounds < rig.model.stats.rounds      # 1-slot requests were used
+
+
 def test_two_tags_alike_but_for_their_last_four_bits_are_both_read() -> None:
     rig = ReaderRig([1])
     pair = [Tag(0x0123456789ABCDEF, 100), Tag(0xF123456789ABCDEF, 500)]
