@@ -25,7 +25,12 @@ passing it on unchecked: a response with a bad CRC is never a chip.
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Generator
+    from typing import TypeVar
+
     from pn5180 import PN5180
+
+    T = TypeVar("T")
 
 FLAG_HIGH_RATE = 0x02
 FLAG_INVENTORY = 0x04
@@ -65,6 +70,15 @@ class ReadFailed(Exception):
     """A stack could not be read completely (a slot that never resolves, a value that cannot be read)."""
 
 
+def _finish(steps: "Generator[None, None, T]") -> "T":
+    """Run a step-by-step read to its end: what it returns."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
 class Inventory:
     """Reads the UIDs and values of the tags in the field of a PN5180 (a ``pn5180.PN5180``)."""
 
@@ -75,9 +89,19 @@ class Inventory:
         self.rounds = 0
 
     def read(self, previous: "list[int] | None" = None) -> "dict[int, int]":
-        """Every tag in the field, uid -> value; raises ``ReadFailed`` if any slot or value stays unread.
-        ``previous``: the UIDs the last read of this field found (None: not read yet)."""
-        uids = self.uids(previous)
+        """Every tag in the field, uid -> value, at once (``reading`` step by step)."""
+        return _finish(self.reading(previous))
+
+    def uids(self, previous: "list[int] | None" = None) -> "set[int]":
+        """The UIDs of every tag in the field, at once (``_uid_steps`` step by step)."""
+        return _finish(self._uid_steps(previous))
+
+    def reading(self, previous: "list[int] | None" = None) -> "Generator[None, None, dict[int, int]]":
+        """A read of every tag in the field, uid -> value, that yields after each round of the
+        anticollision and each value read (the caller may pause there, the field left on); raises
+        ``ReadFailed`` if any slot or value stays unread. ``previous``: the UIDs the last read of this
+        field found (None: not read yet)."""
+        uids = yield from self._uid_steps(previous)
         found = {}
         for uid in sorted(uids):
             value = self.values.get(uid)
@@ -86,10 +110,11 @@ class Inventory:
                 if len(self.values) >= KNOWN_VALUES:
                     self.values.pop(next(iter(self.values)))
                 self.values[uid] = value
+                yield
             found[uid] = value
         return found
 
-    def uids(self, previous: "list[int] | None" = None) -> "set[int]":
+    def _uid_steps(self, previous: "list[int] | None") -> "Generator[None, None, set[int]]":
         """The UIDs of every tag in the field: 16-slot rounds, a colliding slot split depth first (or,
         with ``quiet``, 1-slot requests split bit by bit, each tag read sent to Stay Quiet, as jef-sure's
         driver does). ``previous``, the UIDs the last read of this field found (None: not read yet),
@@ -100,6 +125,7 @@ class Inventory:
         unresolved = 0
         masks = self._start(previous, found)
         while masks:
+            yield
             bits, mask = masks.pop()
             split: list[tuple[int, int]] = []
             for slot, uid in enumerate(self._round(bits, mask)):

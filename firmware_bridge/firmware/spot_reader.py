@@ -29,6 +29,8 @@ import pn5180
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from machine import Pin
 
 KIND = 2
@@ -46,6 +48,7 @@ POWER_UP_US = 1000
 MISSES_TO_DROP = 3
 CONFIRM_READS = 2
 REPEAT_MS = 1500
+SLICE_US = 50_000
 RETRY_MS = 1000
 
 
@@ -72,6 +75,8 @@ class SpotReader:
         self._sent_ms: dict[int, int] = {}
         self._failing: dict[int, bool] = dict.fromkeys(self.antennas, False)
         self._urgent: list[int] = []
+        self._reading: tuple[int, Generator[None, None, dict[int, int]]] | None = None
+        self.slice_us = SLICE_US
         self._pairs: dict[tuple[int, int], int] = {}
         self._down = True
         self._chip_fault_said = False
@@ -82,16 +87,23 @@ class SpotReader:
     # -- the App interface ---------------------------------------------------------------------
 
     def poll(self, now_ms: int) -> None:
-        """Read one antenna that is due (or set the PN5180 up again while it does not answer)."""
+        """Read for at most ``slice_us`` (the antenna under way, or the next one due), or set the
+        PN5180 up again while it does not answer."""
         if self._down and (now_ms - self._retry_ms < 0 or not self._start_chip(now_ms, "does not answer")):
             return
-        antenna = self._next_antenna(now_ms)
-        if antenna is None:
-            return
+        if self._reading is None:
+            antenna = self._next_antenna(now_ms)
+            if antenna is None:
+                return
+        else:
+            antenna = self._reading[0]
         try:
-            chips, why = self._read(antenna)
+            done, chips, why = self._read(antenna)
         except pn5180.PN5180Error as error:
+            self._reading = None
             self._chip_failed(now_ms, f"stopped answering reading antenna {antenna} ({error})")
+            return
+        if not done:
             return
         self._chip_fault_said = False
         self._read_ms[antenna] = now_ms
@@ -126,7 +138,7 @@ class SpotReader:
         """When ``poll`` has work next: at once while an antenna waits, else when the next is due."""
         if self._down:
             return self._retry_ms
-        if self._urgent:
+        if self._urgent or self._reading is not None:
             return now_ms
         return min(now_ms if t is None else t + self.interval_ms for t in self._read_ms.values())
 
@@ -139,26 +151,39 @@ class SpotReader:
                if t is None or now_ms - t >= self.interval_ms]
         return min(due)[1] if due else None
 
-    def _read(self, antenna: int) -> "tuple[dict[int, int] | None, str]":
-        """Switch to ``antenna`` with the field off, read it, switch the field off again."""
-        for bit, pin in enumerate(self.select_pins):
-            pin.value(((antenna - 1) >> bit) & 1)
-        wait = FIELD_OFF_US - self.time.ticks_diff(self.time.ticks_us(), self._off_at)
-        if wait > 0:
-            self.time.sleep_us(wait)
-        self.chip.rf_on()
-        self.time.sleep_us(POWER_UP_US)
+    def _read(self, antenna: int) -> "tuple[bool, dict[int, int] | None, str]":
+        """Go on reading ``antenna`` for at most ``slice_us``: whether the read is done, the chips (None
+        if they cannot be read) and why not. A read starts with the multiplexer switched while the
+        field is off, and ends with the field off again."""
+        time = self.time
+        if self._reading is None:
+            for bit, pin in enumerate(self.select_pins):
+                pin.value(((antenna - 1) >> bit) & 1)
+            wait = FIELD_OFF_US - time.ticks_diff(time.ticks_us(), self._off_at)
+            if wait > 0:
+                time.sleep_us(wait)
+            self.chip.rf_on()
+            time.sleep_us(POWER_UP_US)
+            previous = None if self._read_ms[antenna] is None else list(self._seen[antenna])
+            self._reading = (antenna, self.inventory.reading(previous))
+        steps = self._reading[1]
+        start = time.ticks_us()
         chips, why = None, ""
         try:
-            previous = None if self._read_ms[antenna] is None else list(self._seen[antenna])
-            chips = self.inventory.read(previous)
+            while True:
+                next(steps)
+                if time.ticks_diff(time.ticks_us(), start) >= self.slice_us:
+                    return False, None, ""
+        except StopIteration as done:
+            chips = done.value
         except iso15693.ReadFailed as failure:
             why = str(failure)
+        self._reading = None
         self.chip.rf_off()
-        self._off_at = self.time.ticks_us()
+        self._off_at = time.ticks_us()
         if not self.chip.still_set_up():
             raise pn5180.PN5180Error("restarted on its own")
-        return chips, why
+        return True, chips, why
 
     def _take(self, antenna: int, chips: "dict[int, int] | None", why: str) -> None:
         if chips is None:

@@ -38,6 +38,8 @@ class ReaderRig:
         self.chip = PN5180(self.model.spi, self.model.nss, self.model.busy, self.model.rst, HostTime())
         self.lights = [ModelPin() for _ in range(16)]
         self.reader = SpotReader(self.chip, self.model.select, self.lights, antennas, interval_ms)
+        self.reader.slice_us = 10**9
+        """A read in one poll however slow the machine (a test of slices sets its own)."""
         self.now_ms = 0
         self.sent: list[Inventory | Fault] = []
 

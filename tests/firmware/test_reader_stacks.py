@@ -79,6 +79,22 @@ def test_a_40_chip_stack_read_again_after_a_change_is_read_exactly(change: str) 
     assert rig.reader.inventory.rounds < rig.model.stats.rounds      # 1-slot requests were used
 
 
+def test_a_read_goes_on_over_several_polls_with_the_field_left_on() -> None:
+    # Each poll reads for at most slice_us, so that the board core serves the link between slices.
+    rig = ReaderRig([1, 2])
+    rig.reader.slice_us = 0                           # one round or one value per poll
+    chips = stack(20)
+    rig.model.place(1, *chips)
+    polls = 0
+    while rig.latest(1) is None:
+        assert rig.reader.next_deadline_ms(rig.now_ms) == rig.now_ms
+        rig.poll()
+        polls += 1
+    assert polls > 20 and rig.latest(1) == chips_of(chips)
+    assert rig.model.stats.field_on == 1              # one read: the field stayed on between slices
+    assert rig.latest(2) is None                      # antenna 2 waits for antenna 1's read to end
+
+
 def test_two_tags_alike_but_for_their_last_four_bits_are_both_read() -> None:
     rig = ReaderRig([1])
     pair = [Tag(0x0123456789ABCDEF, 100), Tag(0xF123456789ABCDEF, 500)]
