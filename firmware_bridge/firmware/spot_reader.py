@@ -1,7 +1,8 @@
 """The RFID bet-spot reader's application: one antenna per betting spot, read in turn through a PN5180.
 
-``SpotReader`` is the App the board core drives (board.py): ``poll`` reads one antenna (so the link is
-served between antennas), ``take_messages`` hands over the INVENTORY and FAULT messages it produced,
+``SpotReader`` is the App the board core drives (board.py): ``poll`` reads for about ``SLICE_US`` (a
+read of one antenna goes on over as many polls as it needs, so the link is served meanwhile),
+``take_messages`` hands over the INVENTORY and FAULT messages it produced,
 ``snapshot`` the INVENTORY of every antenna for a new session, ``status_flags`` the STATUS bits.
 
 One antenna at a time is connected to the PN5180 by an analog multiplexer on GPIO select pins. The field
