@@ -22,6 +22,13 @@ def chip_on() -> tuple[PN5180Model, PN5180]:
     return model, chip
 
 
+def answer(chip: PN5180, request: bytes) -> tuple[int, bytes]:
+    """What a tag answered ``request`` (status, bytes); there must be an answer."""
+    received = chip.transceive(request)
+    assert received is not None
+    return received
+
+
 def test_busy_rises_once_a_frame_is_in_and_falls_after_nss_is_released() -> None:
     model = PN5180Model()
     assert model.busy.value() == 1 and model.busy.value() == 0     # booting, then ready
@@ -72,12 +79,6 @@ def test_two_tags_in_one_slot_collide() -> None:
     status, frame = answer(chip, INVENTORY_1)
     assert status & pn5180.RX_COLLISION and frame != Tag(0x10, 1).inventory_answer()
     assert (status >> 19) & 0x7F == 2 * 8 + 4          # the first bit they differ in: UID bit 4
-
-
-def answer(chip: PN5180, request: bytes) -> tuple[int, bytes]:
-    received = chip.transceive(request)
-    assert received is not None
-    return received
 
 
 def test_the_chip_can_check_the_crc_itself() -> None:
