@@ -79,6 +79,7 @@ class SpotReader:
         self._reading: tuple[int, Generator[None, None, dict[int, int]]] | None = None
         self.slice_us = SLICE_US
         self._pairs: dict[tuple[int, int], int] = {}
+        self._said_mux = False
         self._down = True
         self._chip_fault_said = False
         self._retry_ms = 0
@@ -225,12 +226,17 @@ class SpotReader:
             self._pairs[pair] = reads
             if reads == 0 and other not in self._urgent:
                 self._urgent.append(other)
-            if reads == CONFIRM_READS:
-                if len(shared) == len(seen) == len(self._seen[other]):
-                    text = f"antennas {pair[0]} and {pair[1]} read the same {len(shared)} chips: mux stuck?"
-                else:
-                    text = f"chip {shared[0]:016x} lies over antennas {pair[0]} and {pair[1]}"
+            if reads != CONFIRM_READS:
+                continue
+            if len(shared) != len(seen) or len(seen) != len(self._seen[other]):
+                text = f"chip {shared[0]:016x} lies over antennas {pair[0]} and {pair[1]}"
                 self._fault(FAULT_ANTENNA, text)
+            elif not self._said_mux:                 # once, not for each pair of up to 16 antennas
+                self._said_mux = True
+                self._fault(FAULT_ANTENNA, f"antennas {pair[0]} and {pair[1]} read the same {len(shared)}"
+                                           " chips: mux stuck?")
+        if not self._pairs:
+            self._said_mux = False
 
     def _inventory(self, antenna: int) -> "tuple[bytes, bool]":
         """The INVENTORY payload of ``antenna`` and whether it holds more chips than it can list."""
