@@ -115,19 +115,18 @@ def refusal_alert(shoe: ShoeState, index: int, card: str | None, verdict: Verdic
     assert verdict.reason is not None and verdict.words is not None
     if (index, verdict.reason) in shoe.refused or len(shoe.refused) >= MAX_REFUSALS_ALERTED:
         return None
-    private: dict[str, Any] = {"card": card}
+    hidden: dict[str, Any] = {"card": card}
     if verdict.reason == "conflict":
-        private["read_before"] = shoe.read[index]
+        hidden["read_before"] = shoe.read[index]
     return {
         "code": ALERT_CODE,
-        "severity": "critical",
         "message": f"shoe {shoe.shoe_id}: {verdict.words}. Not dealt, nothing counted: if a card came out, "
                    "put it aside. If every card is refused, load a new shoe (or a supervisor sends "
                    "shoe_resync)",
         "shoe_id": shoe.shoe_id,
         "index": index,
         "reason": verdict.reason,
-        "private": private,
+        "hidden": hidden,
     }
 
 
@@ -138,7 +137,6 @@ def resync_alert(shoe: ShoeState, supervisor: str) -> dict[str, Any] | str:
         return "shoe_resync: no shoe is loaded"
     return {
         "code": RESYNC_CODE,
-        "severity": "warning",
         "message": f"supervisor {supervisor} lets shoe {shoe.shoe_id}'s next card come at any index after "
                    f"card {shoe.last_index} (cards skipped are reported as a card_gap)",
         "shoe_id": shoe.shoe_id,
