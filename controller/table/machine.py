@@ -29,6 +29,7 @@ itself, once the hand has its results (:meth:`TableState.move` checks both).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,6 +88,9 @@ FLOOR_ACTIONS = ("call_floor", "acknowledge")
 """The dealer's actions towards the pit, open outside the machine's phases: ``call_floor`` at any
 time (a ``floor_called`` alert), ``acknowledge`` while the pit's message is shown."""
 
+FLOOR_CALL_WINDOW = 60.0
+"""Seconds a floor call stays open: further calls in that time are counted on it, not raised again."""
+
 log = logging.getLogger(__name__)
 
 
@@ -110,6 +114,18 @@ class TableSettings:
     rules: Mapping[str, Any] | None = None
     """The game's ``[game]`` options in force as plain JSON, published in ``table.opened``
     (:func:`controller.games.catalog.rules_json`); None: none published."""
+    floor_call_window: float = FLOOR_CALL_WINDOW
+    """Seconds a floor call stays open (``[table] floor_call_window``)."""
+
+
+@dataclass
+class FloorCall:
+    """The dealer's last floor call: the ``seq`` of its ``floor_called`` alert, when it was raised
+    (``at``, monotonic seconds), and the ``calls`` counted on it, the first included."""
+
+    seq: int
+    at: float
+    calls: int = 1
 
 
 Clock = Callable[[], str]
@@ -147,14 +163,17 @@ class Table:
         publish: Callable[[bytes, bytes], None] | None = None,
         epoch: int | None = None,
         remake: MakeGame | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``remake`` binds the game to other limits (the pit's ``set_limits``; None: refused)."""
+        """``remake`` binds the game to other limits (the pit's ``set_limits``; None: refused);
+        ``monotonic`` (seconds) times how long a floor call stays open."""
         self.settings = settings
         self.epoch = epoch
         """The epoch every event is published in (see :mod:`controller.journal.high_water`)."""
         self.state = TableState(game=game, devices={name: DeviceState() for name in settings.boards},
                                 remake=remake)
         self._clock = clock
+        self._monotonic = monotonic
         self._write = write
         self._publish = publish
         self.notice: str | None = None
@@ -164,6 +183,8 @@ class Table:
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
         self._flagged_chips: set[tuple[int, str]] = set()
+        self.floor_call: FloorCall | None = None
+        """The dealer's last floor call since the start (live, not journaled: its alert is)."""
         self.repeats = RepeatLog(log)
         """The log of inputs dropped without an event (a card reported again, a refusal already alerted)."""
         self.machine = Machine(
@@ -412,9 +433,18 @@ class Table:
         return None
 
     def _floor_action(self, action: str) -> str | None:
-        """The dealer calls the floor (any time), or acknowledges the pit's message."""
+        """The dealer calls the floor (any time), or acknowledges the pit's message. A call while
+        the last one is open (:attr:`TableSettings.floor_call_window`) is counted on it, neither
+        journaled nor raised again."""
         if action == "call_floor":
+            now, call = self._monotonic(), self.floor_call
+            if call is not None and now - call.at < self.settings.floor_call_window:
+                call.calls += 1
+                self.repeats.note(("floor call", call.seq), logging.INFO,
+                                  f"call_floor counted on the floor call of event {call.seq}")
+                return None
             self._alert("floor_called", "the dealer calls the floor to the table")
+            self.floor_call = FloorCall(self.state.seq, now)
             return None
         message = self.state.floor.message
         if message is None:

@@ -132,9 +132,12 @@ def refusal_alert(shoe: ShoeState, index: int, card: str | None, verdict: Verdic
 
 def resync_alert(shoe: ShoeState, supervisor: str) -> dict[str, Any] | str:
     """The ``shoe_resync`` alert's fields for a supervisor who lets the loaded shoe's next card come at
-    any index ahead (within the shoe), or why it cannot be done."""
+    any index ahead (within the shoe), or why it cannot be done (no shoe, or one resync waits already:
+    a repeat is not recorded again)."""
     if shoe.shoe_id is None:
         return "shoe_resync: no shoe is loaded"
+    if shoe.resync:
+        return f"shoe_resync: shoe {shoe.shoe_id}'s next card may come at any index already"
     return {
         "code": RESYNC_CODE,
         "message": f"supervisor {supervisor} lets shoe {shoe.shoe_id}'s next card come at any index after "

@@ -6,6 +6,7 @@ see the condition of each alert that clears by itself."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -74,3 +75,20 @@ def test_every_registered_todo_has_words_even_for_an_alert_with_no_fields() -> N
     for code, kind in alerts.registered().items():
         if kind.todo is not None:
             assert kind.todo({"code": code}).endswith("."), code
+
+
+def test_every_alert_is_raised_through_the_registry() -> None:
+    """No module builds an ``Alerted`` itself (an unregistered code would pass unseen): only
+    :func:`controller.events.alerts.alert` does, and the codec when it reads one back."""
+    root = Path(__file__).parents[2] / "controller"
+    allowed = {root / "events" / "alerts.py", root / "events" / "hand.py"}
+    builders = []
+    for path in sorted(root.rglob("*.py")):
+        if path in allowed:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            called = getattr(node.func, "id", getattr(node.func, "attr", None)) \
+                if isinstance(node, ast.Call) else None
+            if called == "Alerted":
+                builders.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    assert builders == []
