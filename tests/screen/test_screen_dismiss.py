@@ -1,5 +1,6 @@
 """A critical alert's banner through the real daemon and the real screen server: one ``POST /api/dismiss``
-leaves it shown, a first touch and its confirmation dismiss it; a warning goes with one touch."""
+leaves it shown, a first touch and its confirmation dismiss it; a warning goes with one touch. Then the
+same touched on the page in Chromium."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 from controller.devkit.simulated import antenna
 from tests.rigs.daemon_rig import TIMEOUT, TableRig
-from tests.screen.conftest import Screen
+from tests.screen.conftest import Screen, Station, station_for
 
 
 @pytest.fixture
@@ -81,3 +82,27 @@ def test_a_floor_call_goes_with_one_touch(station: tuple[TableRig, Screen]) -> N
     assert shown["confirm"] is False
     assert dismiss(screen, {"key": shown["key"]}) == {"ok": True}
     assert banner(screen, "calls the floor") is None
+
+
+@pytest.fixture
+def page(tmp_path: Path, browser: Any) -> Iterator[Station]:
+    yield from station_for(tmp_path, browser)
+
+
+FIND = "[...document.querySelectorAll('.banner')].find(b => b.textContent.includes(arguments[0]))"
+BANNER = f"""const b = {FIND}; const done = b ? b.querySelector('.done') : null;
+             return b ? [b.dataset.severity, done ? done.textContent : null] : null;"""
+TOUCH = f"{FIND}.querySelector('.done').click()"
+WORDS = "Remove the chip"
+
+
+def test_on_the_page_a_critical_banner_asks_done_sure_and_goes_at_the_second_touch(page: Station) -> None:
+    page.rig.rfid.cmd("place", antenna=antenna(3, "main"), chips=[["e000000000000002", 500]])
+    page.rig.next("alert", code="counterfeit_chip")
+    assert page.until("the chip's banner", lambda: page.page(BANNER, WORDS)) == ["critical", "Done"]
+    page.page(TOUCH, WORDS)
+    page.until("Done: sure?", lambda: page.page(BANNER, WORDS) == ["critical", "Done: sure?"])
+    assert (banner(page.screen, WORDS) or {}).get("armed") is True          # armed by the server
+    page.page(TOUCH, WORDS)
+    page.until("the banner gone", lambda: page.page(BANNER, WORDS) is None)
+    assert banner(page.screen, WORDS) is None
