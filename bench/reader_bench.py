@@ -14,7 +14,8 @@ and 40 chips on one antenna, and for a 6-spot table of 20-chip stacks:
 
 UIDs are ICODE SLIX-like (E0 04 01 + 40 random bits), a new random set each trial; ``--sequential``
 numbers them in a row instead, as chips from one batch may be. Host time (SPI, the Pico's Python) is
-not in these figures: docs/benchmarks.md says what it adds.
+not in these figures; the PN5180 commands (SPI frames, not counting the frames that read a reply) of
+a re-read are counted, for an estimate of it.
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ def uids(rng: random.Random, count: int, sequential: bool) -> list[int]:
     return sorted(chosen)
 
 
-def read_table(stacks: list[list[int]], quiet: bool = False) -> tuple[list[float], list[float], PN5180Model]:
-    """Read every antenna twice through the firmware; the air time (us) of each first read and re-read."""
+def read_table(stacks: list[list[int]], quiet: bool = False) -> tuple[list[float], list[float], list[int]]:
+    """Read every antenna twice through the firmware: the air time (us) of each first read and re-read,
+    and the PN5180 commands of each re-read."""
     model = PN5180Model()
     chip = PN5180(model.spi, model.nss, model.busy, model.rst, HostTime())
     antennas = list(range(1, len(stacks) + 1))
@@ -55,25 +57,29 @@ def read_table(stacks: list[list[int]], quiet: bool = False) -> tuple[list[float
     reader.slice_us = 10**9                         # a read in one poll: slices change no air time
     for antenna, stack in zip(antennas, stacks, strict=True):
         model.place(antenna, *(Tag(uid, 100 * (1 + uid % 50)) for uid in stack))
-    first, again = [], []
+    first: list[float] = []
+    again: list[float] = []
+    frames: list[int] = []
     for now, times in ((0, first), (10_000, again)):
         for step in range(len(antennas)):
-            before = model.stats.air_us
+            before, frames_before = model.stats.air_us, model.frames
             reader.poll(now + step)
             times.append(model.stats.air_us - before)
+            frames.append(model.frames - frames_before)
         reader.take_messages()
-    return first, again, model
+    return first, again, frames[len(antennas):]
 
 
 def stack_figures(size: int, trials: int, sequential: bool, seed: int, quiet: bool = False
                   ) -> dict[str, float]:
     """Mean figures of reading a stack of ``size`` chips on one antenna, over ``trials`` UID sets."""
     rng = random.Random(seed)
-    first, again = [], []
+    first, again, frames = [], [], []
     for _ in range(trials):
-        one, two, _model = read_table([uids(rng, size, sequential)], quiet)
+        one, two, spi = read_table([uids(rng, size, sequential)], quiet)
         first.append(one[0])
         again.append(two[0])
+        frames.append(spi[0])
     first_us, again_us = statistics.mean(first), statistics.mean(again)
     return {
         "chips": size,
@@ -84,6 +90,7 @@ def stack_figures(size: int, trials: int, sequential: bool, seed: int, quiet: bo
         "reread_chips_per_s": size / again_us * 1e6,
         "reread_ratio_to_ideal": round(ideal_us(size, values=False) / again_us, 3),
         "reread_worst_ms": max(again) / 1000,
+        "reread_spi_commands": statistics.mean(frames),
     }
 
 
@@ -92,7 +99,7 @@ def table_figures(spots: int, size: int, trials: int, sequential: bool, seed: in
     rng = random.Random(seed)
     first, again = [], []
     for _ in range(trials):
-        one, two, _model = read_table([uids(rng, size, sequential) for _ in range(spots)])
+        one, two, _frames = read_table([uids(rng, size, sequential) for _ in range(spots)])
         first.append(sum(one) + spots * SWITCH_US)
         again.append(sum(two) + spots * SWITCH_US)
     return {
@@ -126,7 +133,7 @@ def main() -> None:
     kind = "sequential" if args.sequential else "random"
     print(f"RFID spot reader, modeled ISO 15693 air time ({args.trials} {kind} UID sets each)")
     print(f"{'chips':>5} {'first read':>11} {'chips/s':>8} {'vs ideal':>8} {'re-read':>9} {'chips/s':>8}"
-          f" {'vs ideal':>8} {'worst':>8}")
+          f" {'vs ideal':>8} {'worst':>8} {'SPI cmds':>8}")
     for figures in stacks:
         print(row(figures))
     print(f"table of {table['spots']} spots x {args.spot_chips} chips ({table['chips']} chips),"
@@ -142,7 +149,8 @@ def row(s: dict[str, float]) -> str:
     """One line of the stacks' table."""
     return (f"{s['chips']:>5} {s['first_read_ms']:>8.1f} ms {s['first_chips_per_s']:>8.0f}"
             f" {s['first_ratio_to_ideal']:>8.2f} {s['reread_ms']:>6.1f} ms {s['reread_chips_per_s']:>8.0f}"
-            f" {s['reread_ratio_to_ideal']:>8.2f} {s['reread_worst_ms']:>5.1f} ms")
+            f" {s['reread_ratio_to_ideal']:>8.2f} {s['reread_worst_ms']:>5.1f} ms"
+            f" {s['reread_spi_commands']:>8.0f}")
 
 if __name__ == "__main__":
     main()
