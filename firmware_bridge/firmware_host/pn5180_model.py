@@ -309,26 +309,16 @@ class PN5180Model:
 
 
 def _combine(answers: list[bytes]) -> tuple[bytes, int]:
-    """What the receiver gets from tags answering at once: one frame, or a collision (their bits ORed)."""
+    """What the receiver gets from tags answering at once: one frame, or a collision (their bits ORed,
+    RX_STATUS bit 18 and the position of the first bit that differs)."""
     if len(set(answers)) == 1:
         return answers[0], 0
     length = max(len(a) for a in answers)
-    padded = [a + bytes(length - len(a)) for a in answers]
-    merged = bytes(length)
-    first = None
-    for at in range(length):
-        column = {a[at] for a in padded}
-        if first is None and len(column) > 1:
-            diff = 0
-            for byte in column:
-                diff |= byte ^ padded[0][at]
-            first = at * 8 + (diff & -diff).bit_length() - 1
-        merged = merged[:at] + bytes([_or(column)]) + merged[at + 1 :]
-    return merged, RX_COLLISION | ((first or 0) & 0x7F) << 19
-
-
-def _or(values: set[int]) -> int:
-    out = 0
-    for value in values:
-        out |= value
-    return out
+    base = int.from_bytes(answers[0], "little")
+    merged = differ = 0
+    for answer in answers:
+        bits = int.from_bytes(answer, "little")
+        merged |= bits
+        differ |= bits ^ base
+    first = (differ & -differ).bit_length() - 1
+    return merged.to_bytes(length, "little"), RX_COLLISION | (first & 0x7F) << 19
