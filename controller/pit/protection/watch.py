@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.events.alerts import alert
 from controller.games.catalog import find_game
 from controller.pit.protection.count import CountError, ShoeCount
 from controller.pit.protection.play import Decision, PlayReader
@@ -53,9 +54,8 @@ from controller.plugins import PluginError
 log = logging.getLogger(__name__)
 
 CODE = "advantage_play_suspected"
-"""The alert's code (docs/pit-events.md, "Alerts the pit side raises")."""
-
-SEVERITY = "warning"
+"""The alert's code, registered in the alert registry (``controller/events/alerts.py``; docs/pit-events.md,
+"Raised by the pit side")."""
 
 TYPES = ("table.opened", "hand.started", "bets.closed", "shoe.loaded", "shoe.cut_card", "card.dealt",
          "card.revealed", "player.action", "table.closed")
@@ -355,10 +355,7 @@ def alert_data(tally: Tally, figures: Figures, reasons: list[str], seat: int | N
                f"spread {figures.spread or '-'}, {figures.high_hands} hands played and "
                f"{figures.high_entries} of {figures.entries} entries at +{settings.wong_count:g} or more "
                f"(the table: {figures.high_share:.0%} of hands), {figures.count_plays} count plays)")
-    data: dict[str, Any] = {"code": CODE, "severity": SEVERITY, "message": message, "reasons": reasons,
-                            "subject": tally.subject, "evidence": evidence, "count": settings.system.name}
-    if seat is not None:
-        data["seat"] = seat
-    if tally.player:
-        data["player"] = tally.player
-    return data
+    about: dict[str, Any] = {"player": tally.player} if tally.player else {}
+    about |= {"reasons": reasons, "subject": tally.subject, "count": settings.system.name,
+              "evidence": evidence}
+    return alert(CODE, message, seat=seat, **about).to_pit()[0]
