@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -72,13 +73,15 @@ def run_kind(kind: str, players: int, hands: int, seed: int) -> dict[str, Any]:
         for _ in range(hands):
             table.hand()
         counted = protection.tables[name].seats
-        for seat in players_at:
-            found = protection.tallies[counted[seat]].figures().reasons
+        for seat in players_at:        # a seat that never bet (a wonger who never saw his count) is no one
+            subject = counted.get(seat)
+            found = protection.tallies[subject].figures().reasons if subject is not None else ()
             flagged += bool(found)
             for reason in found:
                 reasons[reason] = reasons.get(reason, 0) + 1
         hands_to_flag += first.values()
     hands_to_flag.sort()
+    print(f"{kind}: {flagged} of {players} flagged", file=sys.stderr, flush=True)
     return {"kind": kind, "players": players, "hands": hands, "flagged": flagged,
             "share": round(flagged / players, 4) if players else None, "reasons": reasons,
             "median_hands_to_flag": hands_to_flag[len(hands_to_flag) // 2] if hands_to_flag else None}
