@@ -3,13 +3,13 @@
 Tables of six players of one kind (``controller/devkit/protection_sim.py``)
 and a flat bettor on the seventh seat (so that the table deals while the
 wongers wait; not counted) are dealt ``--hands`` hands each (about 25 hands a
-shoe),
-every event fed to game protection (``controller/pit/protection/``) under the
-default thresholds, as the monitor does live. For each kind it prints the
-players flagged, by reason, and the share: for the flat bettors (strict, and
-with noise: a bet one unit up now and then, a hand sat out now and then) and
-the random bettors that is the false-alarm rate; for the counters and the
-wongers, the detection rate.
+shoe), every event fed to game protection (``controller/pit/protection/``)
+under the default thresholds, as the monitor does live. For each kind it
+prints the players flagged, by reason, and the share: for the flat bettors
+(strict, and with noise: a bet one unit up now and then, a hand sat out now
+and then) and the random bettors that is the false-alarm rate; for the
+counters and the wongers, the detection rate; and the time game protection
+itself takes per event (the table core's left out).
 
     .venv/bin/python bench/protection_bench.py            # --flat 1000 --hands 200
     .venv/bin/python bench/protection_bench.py --json
@@ -50,6 +50,8 @@ KINDS: dict[str, Callable[[], Player]] = {
 def run_kind(kind: str, players: int, hands: int, seed: int) -> dict[str, Any]:
     """``players`` players of ``kind``, six a table, ``hands`` hands each: who is flagged, and why."""
     flagged = 0
+    spent = [0.0, 0]
+    """Seconds game protection took, and the events it was fed."""
     reasons: dict[str, int] = {}
     hands_to_flag: list[int] = []
     tables = (players + SEATS - 1) // SEATS
@@ -61,7 +63,11 @@ def run_kind(kind: str, players: int, hands: int, seed: int) -> dict[str, Any]:
 
         def feed(event: dict[str, Any], protection: Protection = protection, name: str = name,
                  first: dict[str, int] = first) -> None:
-            for raised in protection.feed(name, "", event):
+            started = time.perf_counter()
+            raised_now = protection.feed(name, "", event)
+            spent[0] += time.perf_counter() - started
+            spent[1] += 1
+            for raised in raised_now:
                 subject = raised.data["subject"]
                 if raised.data.get("seat") == SEATS + 1:
                     continue
@@ -84,7 +90,9 @@ def run_kind(kind: str, players: int, hands: int, seed: int) -> dict[str, Any]:
     print(f"{kind}: {flagged} of {players} flagged", file=sys.stderr, flush=True)
     return {"kind": kind, "players": players, "hands": hands, "flagged": flagged,
             "share": round(flagged / players, 4) if players else None, "reasons": reasons,
-            "median_hands_to_flag": hands_to_flag[len(hands_to_flag) // 2] if hands_to_flag else None}
+            "median_hands_to_flag": hands_to_flag[len(hands_to_flag) // 2] if hands_to_flag else None,
+            "events": int(spent[1]),
+            "us_per_event": round(spent[0] / spent[1] * 1e6, 1) if spent[1] else None}
 
 
 def main() -> None:
@@ -111,7 +119,7 @@ def main() -> None:
     for r in results:
         print(f"{r['kind']:>12}: {r['flagged']} of {r['players']} flagged ({r['share']:.2%}) after "
               f"{r['hands']} hands; by reason {r['reasons']}; median hands to the alert "
-              f"{r['median_hands_to_flag']}")
+              f"{r['median_hands_to_flag']}; {r['us_per_event']} us of game protection per event")
     print(f"{figures['seconds']} s")
 
 
