@@ -76,3 +76,12 @@ def test_the_statistics() -> None:
     assert correlation_confidence(0.0, 100) == pytest.approx(0.5)
     assert correlation_confidence(0.35, 100) > 0.999 > correlation_confidence(0.2, 100)
     assert binomial_tail(3, 10, 0.5) == pytest.approx(1 - (1 + 10 + 45) / 1024)
+
+
+def test_a_floor_may_turn_game_protection_off(tmp_path: Path) -> None:
+    floor = tmp_path / "floor.toml"
+    floor.write_text("[protection]\nenabled = false\n")
+    assert read_protection(floor).enabled is False and DEFAULT.enabled is True
+    floor.write_text('[protection]\nenabled = "no"\n')
+    with pytest.raises(SettingsError, match="enabled: true or false"):
+        read_protection(floor)

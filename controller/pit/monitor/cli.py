@@ -175,7 +175,9 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     if rated is not None:
         floor.rate(rated)
     strategies = StrategiesApart()
-    floor.protect(Protection(_protection_settings(args.tables), strategies=strategies))
+    protection = _protection_settings(args.tables)
+    if protection.enabled:
+        floor.protect(Protection(protection, strategies=strategies))
     runner = make_runner(make_app(floor, users, names=server_names(args.host, args.server_name),
                                   actions=actions))
     await runner.setup()

@@ -3,6 +3,7 @@
 A floor file (``pit-monitor serve --tables floor.toml``) may have::
 
     [protection]
+    enabled = true             # false: the monitor keeps no game protection (the report still can)
     count = "hi-lo"            # hi-lo (default), ko, hi-opt-i, omega-ii, or one declared below
     figures = "live"           # "live", or "held": a shoe's figures wait for its cut card
     min_hands = 50             # hands with a wager before the bets may raise the alert
@@ -40,6 +41,7 @@ class Settings:
     """A floor's game-protection settings."""
 
     system: CountSystem = SYSTEMS["hi-lo"]
+    enabled: bool = True
     figures: str = "live"
     min_hands: int = 50
     min_correlation: float = 0.3
@@ -91,6 +93,11 @@ def settings_from(data: Mapping[str, Any], where: str = "[protection]") -> Setti
         problems.append(f"{where} count: one of {', '.join(sorted(systems))}, not {count!r}")
     else:
         chosen["system"] = systems[count]
+    enabled = data.get("enabled", True)
+    if not isinstance(enabled, bool):
+        problems.append(f"{where} enabled: true or false, not {enabled!r}")
+    else:
+        chosen["enabled"] = enabled
     figures = data.get("figures", "live")
     if figures not in FIGURES:
         problems.append(f"{where} figures: \"live\" or \"held\", not {figures!r}")
@@ -109,7 +116,7 @@ def settings_from(data: Mapping[str, Any], where: str = "[protection]") -> Setti
             problems.append(f"{where} {key}: not below 0")
         else:
             chosen[key] = kind(value)
-    stray = sorted(set(data) - {"systems", "count", "figures", *_NUMBERS})
+    stray = sorted(set(data) - {"systems", "count", "enabled", "figures", *_NUMBERS})
     if stray:
         problems.append(f"{where}: no such setting {', '.join(stray)}")
     if problems:

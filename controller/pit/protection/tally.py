@@ -93,8 +93,14 @@ def binomial_tail(k: int, n: int, p: float) -> float:
         return 0.0
     p = min(max(p, 1e-12), 1 - 1e-12)
     log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
-    return min(1.0, sum(math.exp(log_n - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p
-                                 + (n - i) * log_q) for i in range(k, n + 1)))
+
+    def terms(found: range) -> float:
+        return sum(math.exp(log_n - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
+                   for i in found)
+
+    if k <= n * p:                 # the shorter sum: one less the chance of fewer than k
+        return max(0.0, min(1.0, 1.0 - terms(range(k))))
+    return min(1.0, terms(range(k, n + 1)))
 
 
 def correlation(pairs: list[tuple[float, int]]) -> float:
@@ -280,6 +286,21 @@ class Tally:
             return 0.0
         return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
 
+    def may_cross(self) -> bool:
+        """Whether a threshold not crossed yet may be crossed now: the least hands, entries or count
+        plays reached, and the test's statistic near (its normal approximation at least
+        :data:`NEAR` standard deviations out, where crossing takes about 3.1). The figures need not be
+        worked out otherwise: a cheap look at every hand, the exact tests only for those near."""
+        s = self.settings
+        if self.hands >= s.min_hands and "bets" not in self.raised and self.correlation >= s.min_correlation:
+            return True
+        if self.entries >= s.min_entries and "wonging" not in self.raised and self.hands < self.rounds:
+            share = self.high_rounds / self.rounds
+            if _deviations(self.high_hands, self.hands, share) >= NEAR:
+                return True
+        return (self.count_plays >= s.min_count_plays and "play" not in self.raised
+                and _deviations(self.count_plays, self.deviations, 0.5) >= NEAR)
+
     def figures(self) -> Figures:
         """The figures under the tally's settings (worked out again only after a change)."""
         version, found = self._figures
@@ -312,6 +333,16 @@ class Tally:
                        high_share, self.high_hands, wong_confidence, self.decisions, self.matched,
                        self.deviations, self.count_plays, self.insurance, play_confidence, tuple(reasons),
                        tuple(self.plot))
+
+
+NEAR = 2.0
+"""Standard deviations out from which a subject's exact tests are worked out at a hand."""
+
+
+def _deviations(k: int, n: int, p: float) -> float:
+    """How many standard deviations ``k`` successes in ``n`` lie above binomial(n, p)'s mean."""
+    spread = n * p * (1 - p)
+    return (k - n * p) / math.sqrt(spread) if spread > 0 else (math.inf if k > n * p else 0.0)
 
 
 def _mean(bets: tuple[int, int]) -> int | None:

@@ -283,6 +283,8 @@ class Protection:
         raised = []
         for subject in sorted(subjects):
             tally = self.tallies[subject]
+            if not tally.may_cross():
+                continue
             figures = tally.figures()
             new = [reason for reason in figures.reasons if reason not in tally.raised]
             if not new:
