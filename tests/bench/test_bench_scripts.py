@@ -92,9 +92,10 @@ def test_buster_figures(tmp_path: Path) -> None:
 
 
 def test_protection_bench() -> None:
-    figures = json.loads(run("protection_bench.py", "--flat", "6", "--others", "6", "--hands", "60",
+    figures = json.loads(run("protection_bench.py", "--flat", "6", "--others", "6", "--shoes", "2",
                              "--json"))
     kinds = {r["kind"]: r for r in figures["results"]}
     assert set(kinds) == {"flat", "flat, noisy", "random", "counter 1-8", "wonger"}
-    assert kinds["flat"]["players"] == 6 and kinds["flat"]["flagged"] == 0
-    assert kinds["counter 1-8"]["flagged"] == 6
+    assert kinds["flat"]["players"] == 6 and kinds["flat"]["alerted"] == 0
+    assert kinds["counter 1-8"]["shoes"] == 2 and 0 <= kinds["counter 1-8"]["alerted"] <= 6
+    assert all(r["events"] > 0 and r["us_per_event"] > 0 for r in kinds.values())

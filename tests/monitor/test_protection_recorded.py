@@ -128,7 +128,7 @@ def test_the_counter_is_flagged_live_and_in_the_report_and_the_count_is_an_indep
     rig = table
     target = str(tmp_path / "pit.sqlite")
     floor = tmp_path / "floor.toml"
-    floor.write_text("[protection]\nmin_hands = 12\nconfidence = 0.99\n")
+    floor.write_text("[protection]\nmin_hands = 12\nmin_ramp = 0\nconfidence = 0.99\n")
     store = open_store(target)
     store.open_rating("P-2002", "T07", 2, utc_timestamp(datetime.datetime.now(datetime.UTC)), "alice", None)
     recorder = Monitor("record", sources_of(rig), f"--db={target}", log=tmp_path / "record.log")

@@ -67,7 +67,8 @@ def as_text(protection: Protection, raised: list[Raised], since: str | None, unt
     lines = [f"Game protection: events from {since or 'the first'} to {until or 'the last'} (UTC)",
              f"Count {s.system.name}; flagged when, with {s.confidence:.1%} confidence: bets rise with the "
              f"true count (at least {s.min_hands} hands, correlation {s.min_correlation:g}, spread "
-             f"{s.min_spread:g}x), hands played at +{s.wong_count:g} or more after sitting out (at least "
+             f"{s.min_spread:g}x, ramp {s.min_ramp:g}x), hands played at +{s.wong_count:g} or more after "
+             f"sitting out (at least "
              f"{s.min_entries} entries), deviations with the count (at least {s.min_count_plays})", ""]
     subjects = protection.subjects()
     if not subjects:
@@ -81,7 +82,7 @@ def as_text(protection: Protection, raised: list[Raised], since: str | None, unt
         lines.append(f"  bets: {f['hands']} hands, correlation {f['correlation']:.3f} (confidence "
                      f"{f['bet_confidence']:.4f}), {_money(f['smallest_bet'])} to {_money(f['largest_bet'])} "
                      f"(spread {f['spread'] or '-'}), average at +2 or more {_money(f['average_bet_high'])}, "
-                     f"at 0 or less {_money(f['average_bet_low'])}")
+                     f"at 0 or less {_money(f['average_bet_low'])} (ramp {f['ramp'] or '-'})")
         lines.append(f"  wonging: {f['entries']} entries after sitting out, {f['high_entries']} at a high "
                      f"count; {f['high_hands']} hands played there where the table dealt "
                      f"{f['high_share']:.1%} (confidence {f['wong_confidence']:.4f})")
@@ -98,7 +99,8 @@ def as_text(protection: Protection, raised: list[Raised], since: str | None, unt
 
 
 CSV_COLUMNS = ("subject", "player", "seats", "ratings", "hands", "correlation", "bet_confidence",
-               "smallest_bet_cents", "largest_bet_cents", "spread", "entries", "high_entries", "high_hands",
+               "smallest_bet_cents", "largest_bet_cents", "spread", "ramp", "entries", "high_entries",
+               "high_hands",
                "high_share", "wong_confidence", "decisions", "accuracy", "deviations", "count_plays",
                "insurance", "play_confidence", "suspicion", "reasons")
 
@@ -115,7 +117,8 @@ def as_csv(protection: Protection) -> str:
                          " ".join(str(r) for r in subject["ratings"]), f["hands"], f["correlation"],
                          f["bet_confidence"], "" if f["smallest_bet"] is None else f["smallest_bet"],
                          "" if f["largest_bet"] is None else f["largest_bet"],
-                         "" if f["spread"] is None else f["spread"], f["entries"], f["high_entries"],
+                         "" if f["spread"] is None else f["spread"], "" if f["ramp"] is None else f["ramp"],
+                         f["entries"], f["high_entries"],
                          f["high_hands"], f["high_share"], f["wong_confidence"], f["decisions"],
                          "" if f["accuracy"] is None else f["accuracy"], f["deviations"], f["count_plays"],
                          f["insurance"], f["play_confidence"], f["suspicion"], " ".join(f["reasons"])])

@@ -9,6 +9,7 @@ A floor file (``pit-monitor serve --tables floor.toml``) may have::
     min_hands = 50             # hands with a wager before the bets may raise the alert
     min_correlation = 0.3      # bet against true count (Pearson)
     min_spread = 2.0           # the largest bet over the smallest
+    min_ramp = 1.5             # the average bet at +2 or more over the average at 0 or less (0: none asked)
     wong_count = 2.0           # a true count from which an entry is "at a high count"
     min_entries = 2            # entries after sitting out before wonging may raise the alert
     min_count_plays = 6        # deviations with the count before the play may raise the alert
@@ -46,6 +47,7 @@ class Settings:
     min_hands: int = 50
     min_correlation: float = 0.3
     min_spread: float = 2.0
+    min_ramp: float = 1.5
     wong_count: float = 2.0
     min_entries: int = 2
     min_count_plays: int = 6
@@ -66,8 +68,8 @@ class Settings:
 DEFAULT = Settings()
 
 _NUMBERS = {"min_hands": int, "min_entries": int, "min_count_plays": int, "min_correlation": float,
-            "min_spread": float, "wong_count": float, "confidence": float, "insurance_index": float,
-            "keep_hours": float}
+            "min_spread": float, "min_ramp": float, "wong_count": float, "confidence": float,
+            "insurance_index": float, "keep_hours": float}
 
 
 class SettingsError(ValueError):

@@ -11,7 +11,10 @@ pages), so a subject followed all day costs the same as one just seated.
 * **bets against the count**: the hands with a wager, the Pearson correlation of
   wager with true count and how sure it is that the bets rise with the count
   (one-sided, Fisher's z: ``Φ(atanh(r) √(n-3))``), the spread (largest bet over
-  smallest) and the average bet at a true count of +2 or more and at 0 or less;
+  smallest), the average bet at a true count of +2 or more and at 0 or less,
+  and the *ramp*, the one over the other (once each has :data:`RAMP_HANDS` hands:
+  a few raised bets that happen to fall at high counts make a correlation, not
+  a ramp);
 * **wonging**: the *entries* (a hand with a wager after sitting out the hand
   before in the same shoe, or the first hand seen of a subject sitting down mid-shoe)
   and those at a high count (``wong_count`` or more); the hands played at a high
@@ -54,6 +57,9 @@ LARGEST_COUNT = 10.0
 
 HIGH, LOW = 2.0, 0.0
 """The true counts the average bets are compared at (at or above, at or below)."""
+
+RAMP_HANDS = 5
+"""Hands at each of those counts before the ramp (the one average over the other) is taken as found."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +148,9 @@ class Figures:
     largest: int | None
     high_bet: int | None
     low_bet: int | None
+    ramp: float | None
+    """The average bet at +2 or more over the average at 0 or less (None before each has
+    :data:`RAMP_HANDS` hands)."""
     entries: int
     high_entries: int
     high_share: float
@@ -180,7 +189,8 @@ class Figures:
             "rounds": self.rounds, "hands": self.hands, "correlation": round(self.correlation, 4),
             "bet_confidence": round(self.bet_confidence, 6), "smallest_bet": self.smallest,
             "largest_bet": self.largest, "spread": self.spread, "average_bet_high": self.high_bet,
-            "average_bet_low": self.low_bet, "entries": self.entries, "high_entries": self.high_entries,
+            "average_bet_low": self.low_bet, "ramp": self.ramp, "entries": self.entries,
+            "high_entries": self.high_entries,
             "high_share": round(self.high_share, 4), "high_hands": self.high_hands,
             "wong_confidence": round(self.wong_confidence, 6),
             "decisions": self.decisions, "matched": self.matched, "accuracy": self.accuracy,
@@ -320,16 +330,19 @@ class Tally:
         play_confidence = (1.0 - binomial_tail(self.count_plays, self.deviations, 0.5)
                            if self.deviations else 0.0)
         spread = self.largest / self.smallest if self.smallest and self.largest else 0.0
+        ramp = None
+        if self.high_bets[1] >= RAMP_HANDS and self.low_bets[1] >= RAMP_HANDS and self.low_bets[0]:
+            ramp = round(self.high_bets[0] * self.low_bets[1] / (self.low_bets[0] * self.high_bets[1]), 2)
         reasons = []
         if self.hands >= s.min_hands and r >= s.min_correlation and bet_confidence >= s.confidence \
-                and spread >= s.min_spread:
+                and spread >= s.min_spread and (s.min_ramp <= 0 or (ramp is not None and ramp >= s.min_ramp)):
             reasons.append("bets")
         if self.entries >= s.min_entries and wong_confidence >= s.confidence:
             reasons.append("wonging")
         if self.count_plays >= s.min_count_plays and play_confidence >= s.confidence:
             reasons.append("play")
         return Figures(self.rounds, self.hands, r, bet_confidence, self.smallest, self.largest,
-                       _mean(self.high_bets), _mean(self.low_bets), self.entries, self.high_entries,
+                       _mean(self.high_bets), _mean(self.low_bets), ramp, self.entries, self.high_entries,
                        high_share, self.high_hands, wong_confidence, self.decisions, self.matched,
                        self.deviations, self.count_plays, self.insurance, play_confidence, tuple(reasons),
                        tuple(self.plot))

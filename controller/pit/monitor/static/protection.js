@@ -88,7 +88,8 @@ function subjectHtml(s) {
     `<section class="panel"><h2>Bets against the count</h2>${plotSvg(f.plot)}` +
     `<p id="bet-figures">${f.hands} hands; correlation ${f.correlation.toFixed(2)} (sure it rises: ${sure(f.bet_confidence)}); ` +
     `bets ${f.smallest_bet === null ? "-" : money(f.smallest_bet)} to ${f.largest_bet === null ? "-" : money(f.largest_bet)}` +
-    ` (spread ${f.spread === null ? "-" : f.spread + "x"}); average at +2 or more ` +
+    ` (spread ${f.spread === null ? "-" : f.spread + "x"}; ramp ${f.ramp === null ? "-" : f.ramp + "x"}); ` +
+    `average at +2 or more ` +
     `${f.average_bet_high === null ? "-" : money(f.average_bet_high)}, at 0 or less ${f.average_bet_low === null ? "-" : money(f.average_bet_low)}</p>` +
     `<p>Sat out and came back ${f.entries} times, ${f.high_entries} at +${s.settings.wong_count} or more; ` +
     `${f.high_hands} of ${f.hands} hands played there, where the table deals ${percent(f.high_share)} ` +
