@@ -35,6 +35,8 @@ from typing import Any, Literal
 
 from transitions import Machine
 
+from controller.commands.registry import Command
+from controller.commands.request_ids import PRIVATE_KEY as REQUEST_KEY
 from controller.events import table as events
 from controller.events.codec import encode
 from controller.events.floor import LimitsSet, MessageAcknowledged
@@ -42,7 +44,7 @@ from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted
 from controller.games.interface import Decision, Game, GameEvent, Hand, Limits, RuleError, Stacks
-from controller.games.parts.money import amount_problem, dollars
+from controller.games.parts.money import dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
 from controller.table import shoe_checks, tray
@@ -163,6 +165,10 @@ class Table:
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
         self._flagged_chips: set[tuple[int, str]] = set()
+        self.request_mark: dict[str, str] | None = None
+        """The request id of the command being run (:mod:`controller.commands.request_ids`): journaled
+        with the first step it makes, then :attr:`marked` says at which seq."""
+        self.marked: tuple[dict[str, str], int] | None = None
         self.repeats = RepeatLog(log)
         """The log of inputs dropped without an event (a card reported again, a refusal already alerted)."""
         self.machine = Machine(
@@ -237,12 +243,14 @@ class Table:
             return dict(self.settings.limits)
         return {"min_bet": set_by_pit.min_bet, "max_bet": set_by_pit.max_bet}
 
-    def pit_command(self, name: str, args: Mapping[str, Any]) -> str | None:
-        """One of the pit's commands (:data:`PIT_COMMANDS`: close or open the table, set its limits,
-        a message to the dealer, a tray fill or credit); returns None if it was taken, else why not.
-        ``args`` carries the supervisor's id, already authenticated."""
+    def pit_command(self, order: Command, supervisor: str) -> str | None:
+        """One of the pit's commands (:data:`controller.commands.table.PIT_COMMANDS`: close or open
+        the table, set its limits, a message to the dealer, a tray fill or credit), already decoded,
+        for ``supervisor``, already authenticated; returns None if it was taken, else why not."""
         configured = Limits(self.settings.limits["min_bet"], self.settings.limits["max_bet"])
-        made = pit_events(name, args, self.state, has_tray=self.settings.tray, configured=configured)
+        name = order.name
+        made = pit_events(order, supervisor, self.state, has_tray=self.settings.tray,
+                          configured=configured)
         if isinstance(made, str):
             return self._refuse(f"{name}: {made}")
         for event in made:
@@ -268,10 +276,6 @@ class Table:
         None if it was taken, else why not. Its events are one step."""
         if name not in self.game.commands:
             return f"unknown command {name!r}"
-        amount = args.get("amount")
-        problem = amount_problem(amount) if isinstance(amount, int) else None
-        if problem is not None:
-            return self._refuse(f"{name}: {problem}")
         seat = args.get("seat")
         if isinstance(seat, int) and not 1 <= seat <= self.settings.seats:
             return self._refuse(f"{name}: there is no seat {seat} at this table (seats 1 to "
@@ -320,6 +324,9 @@ class Table:
             topic, body = encode_event(table_id, seq, stamp, kind, number, data, epoch=self.epoch)
             if call is not None and position == at:
                 private = {**private, "input": call}
+            if position == 0 and self.request_mark is not None:
+                private = {**private, REQUEST_KEY: self.request_mark}
+                self.marked, self.request_mark = (self.request_mark, seq), None
             if position < last:
                 private = {**private, "more": True}
             records.append(Record(seq=seq, topic=topic.decode(), body=body, private=private))
@@ -398,9 +405,6 @@ class Table:
             return self._refuse(f"there is no {button!r} button at this table")
         if button in FLOOR_ACTIONS:
             return self._floor_action(button)
-        problem = amount_problem(amount) if amount is not None else None
-        if problem is not None:
-            return self._refuse(f"{button}: {problem}")
         reason = self.refusal(button, amount)
         if reason is not None:
             return self._refuse(f"{button}: {reason}")
