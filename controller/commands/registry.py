@@ -18,13 +18,13 @@ declares them. ``docs/control.md`` is checked against :func:`registered` by a te
 >>> @command("example_ring", who=ANYONE, label="Ring the bell")
 ... @dataclass(frozen=True)
 ... class Ring(Command):
-...     times: int | None = cents(optional=True)
->>> decode({"cmd": "example_ring", "times": 3}).command  # doctest: +ELLIPSIS
-Ring(times=3)
->>> decode({"cmd": "example_ring", "times": -1})
+...     amount: int | None = cents(optional=True)
+>>> decode({"cmd": "example_ring", "amount": 3}).command
+Ring(amount=3)
+>>> decode({"cmd": "example_ring", "amount": -1})
 'example_ring: amount -1 is below 0 cents'
 >>> Ring(2).to_request(request_id="a1")
-{'cmd': 'example_ring', 'times': 2, 'request_id': 'a1'}
+{'cmd': 'example_ring', 'amount': 2, 'request_id': 'a1'}
 >>> unregister("example_ring")
 """
 
