@@ -9,3 +9,12 @@ that a retry is answered and not applied again.
 """
 
 from controller.commands import table as table
+
+
+def load_games() -> None:
+    """Import every installed game, so that each registers its own commands (a process that runs no
+    table, such as the dealer screen, calls this before it reads the registry)."""
+    from controller.games.catalog import find_game, game_names
+
+    for name in game_names():
+        find_game(name)

@@ -19,6 +19,7 @@ from typing import Any
 
 from controller.pit.follow.picture import TablePicture
 from controller.screen.advice import banners
+from controller.screen.forms import offered
 from controller.screen.payouts import payout_checks
 
 HITS = 10
@@ -132,6 +133,7 @@ class ScreenTable:
             "payouts": payout_checks(picture, denominations) if picture is not None else [],
             "denominations": sorted(denominations, reverse=True),
             "hits": list(self.hits),
+            "forms": offered(picture),
         }
         self._model = (self.version, model)
         return model

@@ -178,7 +178,8 @@ def test_a_button_refused_gives_the_rules_reason_before_the_spot(rig: Rig) -> No
 def test_an_amount_below_0_or_above_the_ceiling_is_refused_in_every_command() -> None:
     """A negative amount is refused with its reason, in a press, an action and a game command; so is
     an amount above the ceiling of every amount (issue 18 items 6 and 10): where the command is
-    decoded, the one place amounts are bounded (the daemon's refusal: tests/e2e/test_e2e_hostile_clients.py)."""
+    decoded, the one place amounts are bounded (the daemon's refusal:
+    tests/e2e/test_e2e_hostile_clients.py)."""
     below = "amount -400 is below 0 cents"
     above = "amount is above 1000000000 cents ($10,000,000.00), the most any amount may be"
     for cmd in ("buy_in", "top_up"):
