@@ -125,3 +125,8 @@ class TrayCredit(Command):
 PIT_COMMANDS: tuple[type[Command], ...] = (CloseTable, OpenTable, SetLimits, DealerMessage,
                                            TrayFill, TrayCredit)
 """The pit's commands, each a supervisor's (docs/control.md, "The pit's commands")."""
+
+
+TABLE_ACTIONS = {"deal": "Deal", "next": "Next", "void": "Void the hand",
+                 "call_floor": "Call the floor", "acknowledge": "Acknowledge the message"}
+"""The labels of the table's own actions, sent by ``act`` (or ``press``) like a game's."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.pit.follow.picture import TablePicture
 from controller.screen.advice import banners
-from controller.screen.forms import offered
+from controller.screen.forms import action_labels, offered
 from controller.screen.payouts import payout_checks
 
 HITS = 10
@@ -134,6 +134,7 @@ class ScreenTable:
             "denominations": sorted(denominations, reverse=True),
             "hits": list(self.hits),
             "forms": offered(picture),
+            "labels": action_labels(picture),
         }
         self._model = (self.version, model)
         return model

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from controller.commands.registry import ANYONE, Command, command, seat_field
-from controller.games.blackjack_extreme.actions import ACTIONS
+from controller.games.blackjack_extreme.actions import ACTION_TABLE, ACTIONS
 from controller.games.blackjack_extreme.hand import FLOW, PHASES, BlackjackExtremeHand
 from controller.games.blackjack_extreme.positions import clockwise, next_dealer, required
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
@@ -78,6 +78,7 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
 
     spots = (SPOT,)
     actions = ACTIONS
+    action_labels = tuple(ACTION_TABLE.labels.items())
     phases = PHASES
     flow = FLOW
     commands = COMMANDS

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from controller.commands.registry import SUPERVISOR, Command, command, seat_field
 from controller.games.buster_blackjack_x.bank import BANKED_SPOTS, banker_for, next_banker
-from controller.games.buster_blackjack_x.hand import ACTIONS, FLOW, PHASES, BusterHand
+from controller.games.buster_blackjack_x.hand import ACTION_TABLE, ACTIONS, FLOW, PHASES, BusterHand
 from controller.games.buster_blackjack_x.rules import METER, SPOTS, BusterRules
 from controller.games.buster_blackjack_x.seats import PlayerHand, SeatPlay
 from controller.games.interface import (
@@ -67,6 +67,7 @@ class BusterBlackjackX(Game[BusterHand]):
 
     spots = SPOTS
     actions = ACTIONS
+    action_labels = tuple(ACTION_TABLE.labels.items())
     phases = PHASES
     flow = FLOW
     commands = (*STACK_COMMANDS, CONFIRM)

@@ -134,7 +134,7 @@ function drawSeats(p, payouts) {
 }
 
 function label(a) {
-  let text = words(a.name);
+  let text = (model.labels && model.labels[a.name]) || words(a.name);   // as the game declares it
   // A seat with several hands (a split) numbers each from 1, as the display does: hand_index N-1.
   const seat = a.seat !== null ? model.picture.seats.find((s) => s.seat === a.seat) : undefined;
   const several = seat !== undefined && seat.hands.length > 1;
