@@ -27,7 +27,7 @@ from typing import Any
 
 from controller.boards import find_board
 from controller.commands.registry import Command, Request, decode
-from controller.commands.request_ids import RequestIds, mark
+from controller.commands.request_ids import Reply, RequestIds, mark
 from controller.commands.table import PIT_COMMANDS, Act, Links, Press, ShoeResync, State
 from controller.config.loader import Config
 from controller.games.catalog import find_game, rules_json
@@ -371,7 +371,7 @@ class Daemon:
         """Held events from ``from_seq`` on, byte for byte as published."""
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
-    async def command(self, request: dict[str, Any], client: str | None = None) -> dict[str, Any]:
+    async def command(self, request: dict[str, Any], client: str | None = None) -> Reply:
         """A control command (docs/control.md) from ``client`` (as far as the control socket can
         tell: :func:`controller.pit.server.control_client`), decoded and checked here, once
         (:func:`controller.commands.registry.decode`); one that carries ``supervisor`` is taken only
@@ -408,51 +408,51 @@ class Daemon:
                 self.table.marked = None
 
     @property
-    def handlers(self) -> dict[type[Command], Callable[[Request], dict[str, Any]]]:
+    def handlers(self) -> dict[type[Command], Callable[[Request], Reply]]:
         """The table's own commands by record (a game's own go to :meth:`game_command`)."""
         return {Press: self.press_command, Act: self.press_command, State: self.state_command,
                 Links: self.links_command, ShoeResync: self.resync_command,
                 **dict.fromkeys(PIT_COMMANDS, self.pit_command)}
 
-    def press_command(self, request: Request) -> dict[str, Any]:
+    def press_command(self, request: Request) -> Reply:
         """``press`` (a button this table has) or ``act`` (any action open now)."""
         order = request.command
         assert isinstance(order, Press | Act)
         return self.answer(self.press(order.subject, order.amount, physical=isinstance(order, Press)))
 
-    def state_command(self, request: Request) -> dict[str, Any]:
+    def state_command(self, request: Request) -> Reply:
         """``state`` (the pit server answers it before it gets here)."""
         return {"ok": True, **self.snapshot()}
 
-    def links_command(self, request: Request) -> dict[str, Any]:
+    def links_command(self, request: Request) -> Reply:
         """Each board's link and counters, and the sync requests the pit sockets answered."""
         return {"ok": True, "links": {
             driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
             for driver in self.boards
         }, "pit": dict(self.pit.served) if self.pit is not None else {}}
 
-    def pit_command(self, request: Request) -> dict[str, Any]:
+    def pit_command(self, request: Request) -> Reply:
         """One of the pit's commands, a supervisor's (decoding made sure it names one)."""
         order, supervisor = request.command, request.supervisor
         assert supervisor is not None
         return self.answer(self.guarded(lambda: self.table.pit_command(order, supervisor),
                                         f"running {order.name}", "command"))
 
-    def resync_command(self, request: Request) -> dict[str, Any]:
+    def resync_command(self, request: Request) -> Reply:
         """A supervisor's ``shoe_resync``."""
         assert request.supervisor is not None
         reason = self.table.resync_shoe(request.supervisor)
         self.refresh()
         return self.answer(reason)
 
-    def game_command(self, request: Request) -> dict[str, Any]:
+    def game_command(self, request: Request) -> Reply:
         """A game's own command (after the daemon's own commands, which a game cannot hide)."""
         name, args = request.command.name, request.args()
         return self.answer(self.guarded(lambda: self.table.command(name, args), f"running {name}",
                                         "command"))
 
     @staticmethod
-    def answer(reason: str | None) -> dict[str, Any]:
+    def answer(reason: str | None) -> Reply:
         """The control socket's reply to a step that was taken (None) or refused (the reason)."""
         return {"ok": True} if reason is None else {"ok": False, "error": reason}
 

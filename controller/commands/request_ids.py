@@ -30,7 +30,6 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from controller.commands.registry import Request
 from controller.journal.log import Record
@@ -41,6 +40,9 @@ it marked (the journal's replay window, which the daemon holds after a restart t
 
 MOST = 10_000
 """Ids kept at most (the oldest forgotten first), whatever the window."""
+
+Reply = dict[str, object]
+"""A control reply: ``{"ok": true, ...}`` or ``{"ok": false, "error": ...}``."""
 
 PRIVATE_KEY = "request"
 """The key of the mark in a journal record's private part (absent in journals written before)."""
@@ -67,7 +69,7 @@ class RequestIds:
     def __len__(self) -> int:
         return len(self._done)
 
-    def repeat(self, request: Request) -> dict[str, Any] | None:
+    def repeat(self, request: Request) -> Reply | None:
         """The answer to ``request`` when its id was carried out already (the first answer, or a
         refusal when the id came with another command); None when it is to be taken now."""
         rid = request.request_id

@@ -9,7 +9,7 @@ it, and asks only for the fields a command takes.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from collections.abc import Mapping
 
 from controller.commands.registry import by_name, field_names
 from controller.commands.table import TABLE_ACTIONS, ShoeResync
@@ -23,7 +23,7 @@ SUPERVISOR_EXTRA = (ShoeResync.name, VOID)
 """Supervisor commands offered beside the game's own."""
 
 
-def offered(state: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+def offered(state: Mapping[str, object] | None) -> dict[str, dict[str, object]]:
     """The supervisor's commands offered now (the picture's ``commands``, then
     :data:`SUPERVISOR_EXTRA`), each ``{"label", "fields"}``.
 
@@ -33,8 +33,9 @@ def offered(state: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
     >>> list(offered(None))
     ['shoe_resync', 'void']
     """
-    names = [*((state or {}).get("commands") or []), *SUPERVISOR_EXTRA]
-    forms: dict[str, dict[str, Any]] = {}
+    listed = (state or {}).get("commands")
+    names = [*(listed if isinstance(listed, list) else []), *SUPERVISOR_EXTRA]
+    forms: dict[str, dict[str, object]] = {}
     for name in names:
         if name == VOID:
             forms[name] = {"label": "Void the hand", "fields": []}
@@ -45,7 +46,7 @@ def offered(state: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
     return forms
 
 
-def action_labels(state: dict[str, Any] | None) -> dict[str, str]:
+def action_labels(state: Mapping[str, object] | None) -> dict[str, str]:
     """Each action's label by name: the game's (the picture's ``game``, as its actions declare
     them), then the table's own; none for a game this screen has not installed.
 
