@@ -272,8 +272,9 @@ class Table:
         return None
 
     def command(self, name: str, args: Mapping[str, Any]) -> str | None:
-        """A game's control command that changes the session (:attr:`Game.commands`); returns
-        None if it was taken, else why not. Its events are one step."""
+        """A game's control command that changes the session (:attr:`Game.commands`), its ``args``
+        decoded and checked as its registered record (:mod:`controller.commands`); returns None if
+        it was taken, else why not. Its events are one step."""
         if name not in self.game.commands:
             return f"unknown command {name!r}"
         seat = args.get("seat")
@@ -400,7 +401,8 @@ class Table:
         """Press a dealer button (or give the same action by control command, with an ``amount``
         where it takes one that no spot holds); returns None if it was taken, else why not (also
         in :attr:`notice`). A ``physical`` button must be one the table has (``[buttons]``); an
-        action sent by the control socket's ``act`` (a dealer screen) needs no button."""
+        action sent by the control socket's ``act`` (a dealer screen) needs no button. The
+        ``amount`` was bounded where the command was decoded (:mod:`controller.commands`)."""
         if physical and button in TABLE_BUTTONS and button not in self.settings.buttons:
             return self._refuse(f"there is no {button!r} button at this table")
         if button in FLOOR_ACTIONS:

@@ -137,15 +137,15 @@ def test_a_blackjack_extreme_hand_with_turn_up_and_the_re_buy_prompt_from_the_sc
                                  ".textContent")
         return text
 
-    assert label("split") == "split · seat 3 · main spot"          # one hand: no number
+    assert label("split") == "Split · seat 3 · main spot"          # its label; one hand: no number
     station.step("split")
     rig.draw()
     station.check()
-    assert label("stand") == "stand · seat 3 hand 1"               # split: every hand from 1
+    assert label("stand") == "Stand · seat 3 hand 1"               # split: every hand from 1
     station.step("stand")
     rig.draw()
     station.check()
-    assert label("stand") == "stand · seat 3 hand 2"               # hand_index 1
+    assert label("stand") == "Stand · seat 3 hand 2"               # hand_index 1
     station.step("stand")
     rig.draw()                                                     # seat 4 busts
     station.step("stand")                                          # seat 5 stands on 19
