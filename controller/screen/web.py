@@ -13,14 +13,17 @@ Pages (plain HTML, CSS and JavaScript from ``static/``, nothing to build):
   ``shoe_resync``, or ``void``, sent as ``act``), with the supervisor's id and PIN
   as docs/control.md says. The PIN is passed on once and neither logged nor kept.
   The model's ``forms`` gives each command offered its label and fields.
+* ``POST /api/dismiss`` ``{"key", "confirm"?}``: the dealer dismisses a banner;
+  one that takes two steps is armed by a first request and dismissed by a
+  second with ``"confirm": true`` (:meth:`ScreenTable.dismiss`). The reply is
+  ``{"ok": true}`` once dismissed, else ``{"ok": false, "error", "armed"}``.
 
-Both are decoded as the daemon decodes them (:mod:`controller.commands`) and
-sent as built from the command's record, so a bad field is refused here with
-the table's words and a name cannot be misspelt. The page gives each person's
-action a ``request_id`` and sends the same one again when it retries, so a
-command that was carried out but whose answer was lost is not carried out twice
-(docs/control.md, "Request ids").
-* ``POST /api/dismiss`` ``{"key"}``: the dealer dismisses a banner.
+``act`` and ``command`` are decoded as the daemon decodes them
+(:mod:`controller.commands`) and sent as built from the command's record, so a
+bad field is refused here with the table's words and a name cannot be misspelt.
+The page gives each person's action a ``request_id`` and sends the same one
+again when it retries, so a command that was carried out but whose answer was
+lost is not carried out twice (docs/control.md, "Request ids").
 
 Every POST takes JSON only (``Content-Type: application/json``), so another
 page in the browser cannot send one without the browser asking first; as the
@@ -179,8 +182,9 @@ async def _command(request: web.Request) -> web.StreamResponse:
 
 async def _dismiss(request: web.Request) -> web.StreamResponse:
     body = await _body(request)
-    if not request.app[TABLE_KEY].dismiss(str(body.get("key"))):
-        return web.json_response({"ok": False, "error": "this banner goes by itself once it is resolved"})
+    done = request.app[TABLE_KEY].dismiss(str(body.get("key")), body.get("confirm") is True)
+    if not done.done:
+        return web.json_response({"ok": False, "error": done.reason, "armed": done.armed})
     return web.json_response({"ok": True})
 
 

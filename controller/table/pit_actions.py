@@ -10,7 +10,8 @@ the supervisor:
   only; the game is bound to them from the next hand (:class:`TableState`
   rebuilds it when it applies the event, so a restart keeps them);
 - ``dealer_message`` {``text``}: ``dealer.message``, shown to the dealer until
-  acknowledged (the action ``acknowledge``) or replaced;
+  acknowledged (the action ``acknowledge``) or replaced; the text shown already
+  is refused (a repeat records nothing);
 - ``tray_fill`` / ``tray_credit`` {``amount``}: ``tray.fill`` / ``tray.credit``
   (:mod:`controller.table.tray`), between hands only, since the tray's change
   over a hand is checked against the hand's result.
@@ -85,6 +86,8 @@ def _limits(order: Command, supervisor: str, state: TableState, has_tray: bool,
 
 def _message(order: Command, supervisor: str, state: TableState, has_tray: bool, now: Limits) -> Made:
     assert isinstance(order, DealerMessage)
+    if order.text.strip() == state.floor.message:
+        return "that message is shown to the dealer already"
     return [floor.DealerMessage(order.text.strip(), supervisor)]
 
 
