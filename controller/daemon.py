@@ -396,8 +396,9 @@ class Daemon:
             return handler(decoded)
         repeat = self.requests.repeat(decoded)
         if repeat is not None:
-            log.info("%s: request_id %r was carried out already: answered %s, not taken again",
-                     order.name, decoded.request_id, repeat)
+            self.repeats.note(("repeat", order.name, str(repeat.get("ok"))), logging.INFO,
+                              f"{order.name}: request_id {decoded.request_id!r} was carried out "
+                              f"already: answered {repeat}, not taken again")
             return repeat
         self.table.request_mark = mark(decoded)
         try:

@@ -4,15 +4,17 @@ request ids are remembered within their window and rebuilt from journal records.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from controller import daemon
 from controller.commands import load_games
 from controller.commands.registry import Request, decode, registered
 from controller.commands.request_ids import MOST, WINDOW, RequestIds, mark
 from controller.commands.table import DealerMessage, Press, SetLimits, TrayFill
 from controller.games.parts.stacks import BuyIn, TopUp
-from controller.journal.log import Record
+from controller.journal.log import Journal, Record
 
 load_games()
 
@@ -103,3 +105,23 @@ def test_ids_are_rebuilt_from_journal_records_old_ones_without_any_too() -> None
     ids = RequestIds()
     ids.rebuild(records)
     assert ids.repeat(top_up) == {"ok": True} and len(ids) == 1
+
+
+def test_ids_come_back_from_a_journal_reopened_from_its_window_as_after_a_checkpoint(tmp_path: Path) -> None:
+    """The daemon reopens its journal from the checkpoint's window and rebuilds the ids from the
+    records it holds: an id marked before the checkpoint, within the window, is still known."""
+    fill = Request(TrayFill(5000), "S101", "1234", "fill-1")
+    journal = Journal.open(tmp_path / "journal.log", keep=20)
+    for seq in range(1, 51):
+        private = {"request": mark(fill)} if seq == 35 else {}
+        journal.append(Record(seq=seq, topic="T07 tray.fill", body=b"{}", private=private))
+    window = journal.window                        # what a checkpoint at seq 50 keeps
+    journal.close()
+    reopened = Journal.open(tmp_path / "journal.log", keep=20, start=window)
+    try:
+        ids = RequestIds()
+        ids.rebuild(reopened.since(0))
+        assert reopened.start[0] > 1 and ids.repeat(fill) == {"ok": True}
+    finally:
+        reopened.close()
+    assert daemon.REPLAY_WINDOW == WINDOW          # the daemon holds every event of the ids' window
