@@ -185,6 +185,8 @@ class Table:
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
         self._flagged_chips: set[tuple[int, str]] = set()
+        self._verified: tuple[Hand, str, int | None] | None = None
+        """The hand, action and amount :meth:`refusal` last verified (see :meth:`action_allowed`)."""
         self.request_mark: dict[str, str] | None = None
         """The request id of the command being run (:mod:`controller.commands.request_ids`): journaled
         with the first step it makes, then :attr:`marked` says at which seq."""
@@ -491,10 +493,12 @@ class Table:
                 return "this game does not use that button"
             if self.phase != "in_hand" or self.state.hand is None:
                 return "no hand is in play"
+            taken = self._amount(button, amount)
             try:
-                self.state.hand.verify(button, self._amount(button, amount))
+                self.state.hand.verify(button, taken)
             except RuleError as error:
                 return str(error)
+            self._verified = (self.state.hand, button, taken)
             return None
         if getattr(self, f"may_{button}")():
             return None
@@ -556,8 +560,15 @@ class Table:
         return self.state.hand is not None and self.state.hand.can_deal()
 
     def action_allowed(self, action: str, amount: int | None) -> bool:
-        """Condition of ``act``: the game allows ``action`` with ``amount`` now."""
-        return self.state.hand is not None and self.state.hand.can(action, amount)
+        """Condition of ``act``: the game allows ``action`` with ``amount`` now (known without asking
+        the game again when :meth:`refusal` has just verified it on this very hand: hands are frozen,
+        so the same hand object allows the same action)."""
+        hand, verified = self.state.hand, self._verified
+        if hand is None:
+            return False
+        if verified is not None and verified[0] is hand and verified[1:] == (action, amount):
+            return True
+        return hand.can(action, amount)
 
     def hand_settled(self) -> bool:
         """Condition of ``settle``: the hand has its results."""
