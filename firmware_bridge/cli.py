@@ -140,6 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", type=int, metavar="N", help="seed of all randomness")
     simulate.add_argument("--firmware", metavar="STR", help="firmware version in HELLO")
     simulate.add_argument("--serial", metavar="STR", help="serial number in HELLO")
+    simulate.add_argument("--reference-firmware", action="store_true",
+                          help="run the reference board firmware (firmware_bridge/firmware) as the board")
     return parser
 
 

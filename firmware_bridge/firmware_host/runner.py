@@ -1,0 +1,171 @@
+"""The reference firmware run as a board on the host: its board core and app on a pty, one asyncio loop.
+
+:class:`FirmwareRunner` builds the board exactly as the Pico's main.py does
+(``main.build`` with a :class:`~firmware_bridge.firmware_host.machine_fake.FakeMachine`)
+and runs it on the caller's loop: the pty is watched with ``loop.add_reader``,
+the board core is polled then and at the deadline each poll returns
+(``loop.call_at``), and the physical model's timelines are ``loop.call_later``
+actions. No threads, no sleeps, no busy loop. Time is the loop's clock in ms.
+
+:meth:`~FirmwareRunner.reboot` models a watchdog reset: the board's RAM is
+lost (a new core, app and ``machine``, the link's unacknowledged frames gone),
+the watchdog scratch registers and the flash (the shoe id counter, a real file
+in ``folder``) are kept, and the physical world (cards, pins' levels) stays.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from firmware_bridge.firmware import main as firmware_main
+from firmware_bridge.firmware_host.machine_fake import PWRON_RESET, WDT_RESET, FakeMachine
+from firmware_bridge.firmware_host.pty_port import PtyPort
+from firmware_bridge.firmware_host.shoe_world import ShoeWorld, Timeline
+
+SHOE_PINS = {"scanner_tx": 0, "scanner_rx": 1, "beam": 15, "load": 14}
+"""The pins of docs/boards.md's wiring."""
+
+
+def shoe_config(serial: str, decks: int) -> dict[str, Any]:
+    """A shoe's ``board.json`` as docs/boards.md describes it."""
+    return {"kind": "shoe", "serial": serial, "decks": decks, "scanner_uart": 0, "scanner_baud": 9600,
+            "beam_blocked_level": 0, "pins": dict(SHOE_PINS)}
+
+
+class FirmwareRunner:
+    """A reference-firmware shoe behind a pty (``link``: a stable symlink to it); ``folder`` is its flash."""
+
+    def __init__(self, config: dict[str, Any], folder: Path, *, link: Path | None = None,
+                 rng: random.Random | None = None) -> None:
+        if config["kind"] != "shoe":
+            raise ValueError(f"no reference firmware for a {config['kind']!r} board in this build")
+        self.config = config
+        self.kind = "shoe"
+        self.link = link
+        self.rng = rng or random.Random()
+        self.folder = folder
+        self.ids_path = folder / "shoe_ids.txt"
+        if not self.ids_path.exists():  # a board's first boot: a random first shoe id, from the seed
+            self.ids_path.write_text(f"{self.rng.randrange(1, 1 << 31)}\n")
+        self.scratch = [0, 0, 0, 0]
+        """The watchdog scratch registers: kept across :meth:`reboot`."""
+        self.world = ShoeWorld(config["pins"], config.get("scanner_uart", 0), self.rng,
+                               config.get("beam_blocked_level", 0))
+        self.boots = 0
+        self.core: Any = None
+        self.machine: FakeMachine | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._port: PtyPort | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
+        self._closed = False
+
+    # --- power, port, time ----------------------------------------------------
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            raise RuntimeError("the board is not running (start() it first)")
+        return self._loop
+
+    @property
+    def port(self) -> PtyPort:
+        if self._port is None:
+            raise RuntimeError("the board is not running (start() it first)")
+        return self._port
+
+    def now_ms(self) -> int:
+        """The board's clock: the loop's, in ms."""
+        return int(self.loop.time() * 1000)
+
+    async def start(self) -> str:
+        """Power on: open the pty and boot; returns the path for the host."""
+        self._loop = asyncio.get_running_loop()
+        self._port = PtyPort(self._loop, self.link, self.wake)
+        path = self._port.plug()
+        self._boot(PWRON_RESET)
+        return path
+
+    async def close(self) -> None:
+        """Power off."""
+        self._closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._port is not None:
+            self._port.unplug()
+        for _, waiter in self._waiters:
+            waiter.cancel()
+        self._waiters.clear()
+
+    def reboot(self) -> None:
+        """A watchdog reset: RAM lost, scratch and flash kept, the world unchanged."""
+        self._boot(WDT_RESET)
+
+    def _boot(self, cause: int) -> None:
+        self.boots += 1
+        self.machine = FakeMachine(self.world.levels, cause)
+        self.world.attach(self.machine)
+        self.core = firmware_main.build(self.config, self.machine, self.port, self.now_ms(), self.scratch,
+                                        str(self.ids_path))
+        self.wake()
+
+    # --- running the core -----------------------------------------------------
+
+    def wake(self) -> None:
+        """Run the core now (input arrived, or the world changed)."""
+        if not self._closed:
+            self.loop.call_soon(self._poll)
+
+    def _poll(self) -> None:
+        if self._closed:
+            return
+        deadline = self.core.poll(self.now_ms())
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if deadline is not None:
+            self._timer = self.loop.call_at(deadline / 1000, self._poll)
+        for waiter in [w for w in self._waiters if w[0]() and not w[1].done()]:
+            waiter[1].set_result(None)
+        self._waiters = [w for w in self._waiters if not w[1].done()]
+
+    async def until(self, condition: Callable[[], bool]) -> None:
+        """Return once ``condition()`` holds after a poll of the core."""
+        if condition():
+            return
+        waiter = self.loop.create_future()
+        self._waiters.append((condition, waiter))
+        await waiter
+
+    async def play(self, timeline: Timeline) -> None:
+        """Do the physical actions of ``timeline`` at their times, then wait until the shoe has decided."""
+        done = self.loop.create_future()
+
+        def act(action: Callable[[], None]) -> None:
+            action()
+            self.wake()
+
+        for at, action in timeline:
+            self.loop.call_later(at / 1000, act, action)
+        last = max((at for at, _ in timeline), default=-1)
+        self.loop.call_later((last + 1) / 1000, done.set_result, None)
+        await done
+        await self.until(lambda: not self.core.app.busy())
+
+    # --- what the host sees ---------------------------------------------------
+
+    @property
+    def in_session(self) -> bool:
+        return bool(self.core.link.in_session)
+
+    @property
+    def pending(self) -> int:
+        return int(self.core.link.pending)
+
+    async def wait_idle(self) -> None:
+        """Return once no data message waits for the host's acknowledgement."""
+        await self.until(lambda: self.core.link.pending == 0)
