@@ -206,7 +206,7 @@ class Link:
 
     def receive(self, data, now_ms):
         """Take bytes from the host; returns ``(type, payload)`` of what they delivered, in order."""
-        delivered = []
+        delivered: list = []
         for frame in self.reader.feed(data):
             self._on_frame(frame, delivered)
         self._flush(now_ms)

@@ -81,7 +81,9 @@ class ShoeApp:
         self._last_press = None
         self._drawn = set()
         kept = memory.load()
-        self.shoe_id, self.shoe_decks, self.index = kept if kept else (None, 0, 0)
+        self.shoe_id: int | None = kept[0] if kept else None
+        self.shoe_decks: int = kept[1] if kept else 0
+        self.index: int = kept[2] if kept else 0
         beam.irq(handler=self._on_beam, trigger=both_edges)
         load_button.irq(handler=self._on_load, trigger=falling)
         if beam.value() == blocked_level:

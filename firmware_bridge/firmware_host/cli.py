@@ -26,7 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.firmware_host.runner import FirmwareRunner, shoe_config
+from firmware_bridge.firmware_host.flash import board_config
+from firmware_bridge.firmware_host.runner import FirmwareRunner
 from firmware_bridge.simulator.board import noise_bytes
 from firmware_bridge.simulator.cli import CommandError, answer, int_field, serve, stdin_reader
 
@@ -156,7 +157,7 @@ async def run_reference(args: argparse.Namespace) -> int:
         return 1
     loop = asyncio.get_running_loop()
     decks = getattr(args, "decks", 6) or 6
-    config = shoe_config(args.serial or "REF-SHOE-0001", decks)
+    config = board_config("shoe", args.serial or "REF-SHOE-0001", decks)
     with tempfile.TemporaryDirectory(prefix="ref-shoe-flash-") as flash:
         link = Path(args.link) if args.link else None
         runner = FirmwareRunner(config, Path(flash), link=link, rng=random.Random(args.seed))

@@ -26,15 +26,6 @@ from firmware_bridge.firmware_host.machine_fake import PWRON_RESET, WDT_RESET, F
 from firmware_bridge.firmware_host.pty_port import PtyPort
 from firmware_bridge.firmware_host.shoe_world import ShoeWorld, Timeline
 
-SHOE_PINS = {"scanner_tx": 0, "scanner_rx": 1, "beam": 15, "load": 14}
-"""The pins of docs/boards.md's wiring."""
-
-
-def shoe_config(serial: str, decks: int) -> dict[str, Any]:
-    """A shoe's ``board.json`` as docs/boards.md describes it."""
-    return {"kind": "shoe", "serial": serial, "decks": decks, "scanner_uart": 0, "scanner_baud": 9600,
-            "beam_blocked_level": 0, "pins": dict(SHOE_PINS)}
-
 
 class FirmwareRunner:
     """A reference-firmware shoe behind a pty (``link``: a stable symlink to it); ``folder`` is its flash."""

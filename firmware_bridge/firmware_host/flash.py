@@ -1,0 +1,93 @@
+"""``firmware-bridge flash shoe|rfid``: copy the reference firmware and the board's config to a Pico.
+
+The Pico must already run MicroPython (docs/boards.md). The files go to the
+root of its filesystem with ``mpremote`` (``mpremote connect PORT fs cp FILE :FILE
+...``, then ``reset``): the firmware modules the board kind needs and its
+``board.json`` (kind, serial number, pins, decks). The shoe id counter
+(``shoe_ids.txt``) on the board is never touched, so a reflashed shoe goes on
+numbering its loads. ``--dry-run`` prints the commands instead of running them.
+
+>>> [path.name for path in firmware_files("shoe")]
+['board.py', 'cardcode.py', 'flashstore.py', 'link.py', 'main.py', 'shoe.py']
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from firmware_bridge.firmware import FOLDER
+
+COMMON = ("board.py", "link.py", "main.py")
+BY_KIND = {"shoe": ("cardcode.py", "flashstore.py", "shoe.py"),
+           "rfid": ("iso15693.py", "pn5180.py", "spot_reader.py")}
+SHOE_PINS = {"scanner_tx": 0, "scanner_rx": 1, "beam": 15, "load": 14}
+"""The shoe's pins in docs/boards.md's wiring (GPIO numbers)."""
+
+
+def firmware_files(kind: str | None = None) -> list[Path]:
+    """The firmware files of a board ``kind`` (None: every firmware file there is), sorted by name."""
+    if kind is None:
+        return sorted(path for path in FOLDER.glob("*.py") if path.name != "__init__.py")
+    names = COMMON + BY_KIND[kind]
+    return sorted(FOLDER / name for name in names if (FOLDER / name).is_file())
+
+
+def board_config(kind: str, serial: str, decks: int = 6) -> dict[str, Any]:
+    """A board's ``board.json`` (docs/boards.md)."""
+    if kind == "shoe":
+        return {"kind": "shoe", "serial": serial, "decks": decks, "scanner_uart": 0, "scanner_baud": 9600,
+                "beam_blocked_level": 0, "pins": dict(SHOE_PINS)}
+    return {"kind": kind, "serial": serial}
+
+
+def flash_commands(kind: str, port: str, config: Path) -> list[list[str]]:
+    """The mpremote commands that copy ``kind``'s firmware and ``config`` (as board.json), then reset."""
+    base = ["mpremote", "connect", port]
+    copy = [*base, "fs", "cp"]
+    commands = [[*copy, str(path), f":{path.name}"] for path in firmware_files(kind)]
+    commands.append([*copy, str(config), ":board.json"])
+    commands.append([*base, "reset"])
+    return commands
+
+
+def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The ``flash`` arguments, added to ``parser``."""
+    parser.add_argument("kind", choices=("shoe", "rfid"), help="the board")
+    parser.add_argument("--port", default="auto", help="the Pico's serial device (default: mpremote's auto)")
+    parser.add_argument("--serial", required=True, metavar="SN", help="the board's serial number (HELLO)")
+    parser.add_argument("--decks", type=int, default=6, help="decks a shoe reports when loaded (default 6)")
+    parser.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    return parser
+
+
+def flash_main(args: argparse.Namespace, out: TextIO) -> int:
+    """Copy the firmware (or print how, with ``--dry-run``); returns the exit status."""
+    if args.kind == "rfid" and not (FOLDER / "spot_reader.py").is_file():
+        out.write("the RFID reader's firmware (spot_reader.py) is not in this build\n")
+        return 2
+    if not 1 <= args.decks <= 35 or not args.serial or len(args.serial.encode()) > 255:
+        out.write("--decks is 1 to 35 and --serial 1 to 255 bytes\n")
+        return 2
+    with tempfile.TemporaryDirectory(prefix="board-config-") as folder:
+        config = Path(folder) / "board.json"
+        config.write_text(json.dumps(board_config(args.kind, args.serial, args.decks), indent=1) + "\n")
+        commands = flash_commands(args.kind, args.port, config)
+        if args.dry_run:
+            out.write(config.read_text())
+            for command in commands:
+                out.write(" ".join(command) + "\n")
+            return 0
+        mpremote = shutil.which("mpremote") or str(Path(sys.executable).with_name("mpremote"))
+        for command in commands:
+            done = subprocess.run([mpremote, *command[1:]], check=False)
+            if done.returncode:
+                out.write(f"failed ({done.returncode}): {' '.join(command)}\n")
+                return done.returncode
+    return 0
