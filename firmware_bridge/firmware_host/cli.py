@@ -105,7 +105,7 @@ async def handle_firmware_command(runner: FirmwareRunner, command: dict[str, Any
         text = command.get("text", "#?%GARBAGE")
         if not isinstance(text, str):
             raise CommandError("garbage text must be a string")
-        await runner.play(world.garbage(text.encode()))
+        await runner.play(world.scanner_line(text.encode()))
         return {}
     if name in ("peek", "stick", "unstick"):
         try:

@@ -123,8 +123,8 @@ class ShoeWorld:
         """The scanner reports the next card's code twice."""
         self._twice = True
 
-    def garbage(self, data: bytes) -> Timeline:
-        """The scanner emits a line that is no code."""
+    def scanner_line(self, data: bytes) -> Timeline:
+        """The scanner emits a line (garbage, or any code), ending in CR LF."""
         return [(0, lambda: self._scan(data.rstrip(b"\r\n") + b"\r\n"))]
 
     def peek(self) -> Timeline:
