@@ -7,8 +7,8 @@ never on the firmware: ``load`` fills the shoe with marked cards and presses
 LOAD, ``draw`` pushes cards past the scanner and through the beam,
 ``unreadable`` smudges the next card's code. Added fault commands:
 ``read_twice``, ``garbage [TEXT]``, ``peek`` (a card read, not drawn),
-``stick`` / ``unstick`` (a card stuck in the beam). ``reboot`` is a watchdog
-reset. Commands with no physical meaning for a real board (``skip``, ``send``,
+``stick`` / ``unstick`` (a card stuck in the beam), ``power_cycle``. ``reboot``
+is a watchdog reset. Commands with no physical meaning for a real board (``skip``, ``send``,
 ``fault``, ``drop``, ``corrupt``, ``rx_drop``) answer an error saying so.
 The RFID reader's firmware is not in this build: ``rfid`` exits with an error.
 """
@@ -46,7 +46,7 @@ _NOT_PHYSICAL = {
 }
 
 _HELP = ("load [N | CARD... [cut_at=K]], draw [N], unreadable, read_twice, garbage [TEXT], peek, stick, "
-         "unstick, noise N, reboot, unplug, replug, status, wait_idle [SECONDS], help, quit")
+         "unstick, noise N, reboot, power_cycle, unplug, replug, status, wait_idle [SECONDS], help, quit")
 
 
 def runner_status(runner: FirmwareRunner) -> dict[str, Any]:
@@ -122,6 +122,9 @@ async def handle_firmware_command(runner: FirmwareRunner, command: dict[str, Any
         return {"bytes": count}
     if name == "reboot":
         runner.reboot()
+        return {}
+    if name == "power_cycle":
+        runner.power_cycle()
         return {}
     if name == "unplug":
         if not runner.port.plugged:

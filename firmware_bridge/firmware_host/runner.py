@@ -11,6 +11,7 @@ actions. No threads, no sleeps, no busy loop. Time is the loop's clock in ms.
 lost (a new core, app and ``machine``, the link's unacknowledged frames gone),
 the watchdog scratch registers and the flash (the shoe id counter, a real file
 in ``folder``) are kept, and the physical world (cards, pins' levels) stays.
+:meth:`~FirmwareRunner.power_cycle` loses the scratch too.
 """
 
 from __future__ import annotations
@@ -95,6 +96,11 @@ class FirmwareRunner:
     def reboot(self) -> None:
         """A watchdog reset: RAM lost, scratch and flash kept, the world unchanged."""
         self._boot(WDT_RESET)
+
+    def power_cycle(self) -> None:
+        """Power off and on: RAM and the watchdog scratch lost, the flash kept, the world unchanged."""
+        self.scratch[:] = [0] * len(self.scratch)
+        self._boot(PWRON_RESET)
 
     def _boot(self, cause: int) -> None:
         self.boots += 1

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.firmware import link
@@ -167,3 +167,33 @@ def test_a_full_queue_refuses_more() -> None:
     board.boot()
     sent = [board.send(CARD, b"x" * 6, 0) for _ in range(link.MAX_QUEUE + 1)]
     assert sent == [True] * link.MAX_QUEUE + [False]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.booleans(), max_size=300), st.integers(min_value=1, max_value=30))
+def test_every_card_arrives_in_order_over_a_line_that_loses_frames(losses: list[bool], count: int) -> None:
+    """Frames lost both ways (as ``losses`` says, then none): the host gets cards 1..count, in order;
+    a card may come again only after a new session (the protocol's harmless repeat), never one skipped."""
+    wire = Wire()
+    lost = iter(losses)
+    wire.board.boot()
+    wire.host.start(wire.now)
+    for index in range(1, count + 1):
+        wire.board.send(CARD, struct.pack("<IBB", index, 1, 0), wire.ms())
+    got: list[int] = []
+    for _ in range(2000):
+        wire.clock_ms += 20
+        wire.board.poll(wire.ms())
+        wire.host.poll(wire.now)
+        out = wire.board.take_output()
+        if not next(lost, False):
+            events = wire.host.receive(out, wire.now)
+            got += [e.message.index for e in events if isinstance(e, Delivered)]
+        back = wire.host.take_output()
+        if not next(lost, False):
+            wire.board.receive(back, wire.ms())
+        if wire.board.pending == 0 and got and max(got) == count:
+            break
+    assert wire.board.pending == 0
+    assert list(dict.fromkeys(got)) == list(range(1, count + 1))
+    assert all(later <= max(got[:at]) + 1 for at, later in enumerate(got) if at)

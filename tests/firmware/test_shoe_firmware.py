@@ -141,3 +141,14 @@ async def test_a_watchdog_reset_keeps_the_shoe_and_a_new_load_takes_a_new_id(tab
     await table.runner.play(table.world.load(6, ["2c"], 0))
     loaded = (await table.settled(5))[4]
     assert isinstance(loaded, ShoeLoaded) and loaded.shoe_id == shoe_id + 1
+
+
+async def test_a_power_cut_forgets_the_shoe_but_never_reuses_a_shoe_id(table: Table) -> None:
+    shoe_id = await load(table, ["As", "Kd", "Qh"])
+    table.runner.power_cycle()
+    await table.runner.play(table.world.draw(1))
+    reports = await table.settled(2)
+    assert isinstance(reports[1], Fault) and reports[1].code == 6
+    await table.runner.play(table.world.load(6, ["2c"], 0))
+    await table.runner.play(table.world.draw(1))
+    assert (await table.settled(4))[2:] == [ShoeLoaded(shoe_id + 1, 6), Card(1, 2, 0)]
