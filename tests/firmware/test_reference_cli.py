@@ -65,7 +65,8 @@ async def test_the_reference_shoe_behind_the_simulators_commands(tmp_path: Path)
         assert (await ask(process, "peek"))["ok"]
         status = await ask(process, "status")
         assert status["reference_firmware"] and status["in_session"]
-        assert (status["shoe"]["index"], status["shoe"]["garbage_lines"], status["shoe"]["remaining"]) == (2, 1, 1)
+        state = status["shoe"]
+        assert (state["index"], state["garbage_lines"], state["remaining"]) == (2, 1, 1)
         assert (await ask(process, "unplug"))["ok"] and not link.exists()
         assert (await ask(process, "replug"))["pty"] == str(link)
         assert (await ask(process, "reboot"))["ok"]
