@@ -20,6 +20,9 @@ from types import ModuleType
 FOLDER = Path(__file__).parent
 """The folder of the firmware files (what ``firmware-bridge flash`` copies)."""
 
+FLAT_NAMES = frozenset(path.stem for path in FOLDER.glob("*.py")) - {"__init__", "main"}
+"""The firmware modules that ``import NAME`` finds in this package."""
+
 
 class _FlatLoader(importlib.abc.Loader):
     """Gives a plain name the firmware package's module of that name (one module object for both)."""
@@ -39,7 +42,7 @@ class _FlatFinder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname: str, path: object = None, target: object = None
                   ) -> importlib.machinery.ModuleSpec | None:
-        if "." in fullname or fullname == "main" or not (FOLDER / f"{fullname}.py").is_file():
+        if fullname not in FLAT_NAMES:
             return None
         return importlib.machinery.ModuleSpec(fullname, _FlatLoader(fullname))
 
