@@ -25,7 +25,7 @@ CUT = (0, 0, 0)
 MAX_DECK = 35
 
 
-def check_char(text):
+def check_char(text: str) -> str:
     """The Luhn mod 36 check character of ``text`` (characters of :data:`ALPHABET`)."""
     factor = 2
     total = 0
@@ -36,7 +36,7 @@ def check_char(text):
     return ALPHABET[(36 - total % 36) % 36]
 
 
-def _valid(text):
+def _valid(text: str) -> bool:
     factor = 1
     total = 0
     for char in reversed(text):
@@ -46,7 +46,7 @@ def _valid(text):
     return total % 36 == 0
 
 
-def code(deck, rank, suit):
+def code(deck: int, rank: int, suit: int) -> str:
     """The code of card ``rank`` (1 Ace to 13 King) of ``suit`` (0 clubs to 3 spades) in deck ``deck``."""
     if not 1 <= deck <= MAX_DECK or not 1 <= rank <= 13 or not 0 <= suit <= 3:
         raise ValueError("no such card")
@@ -54,13 +54,13 @@ def code(deck, rank, suit):
     return text + check_char(text)
 
 
-def code_cut():
+def code_cut() -> str:
     """The cut card's code."""
     text = PREFIX + CUT_BODY
     return text + check_char(text)
 
 
-def parse(line):
+def parse(line: "bytes | bytearray | str") -> "tuple[int, int, int] | None":
     """``(deck, rank, suit)`` of a scanned line (bytes or str, CR/LF allowed), :data:`CUT`, or None."""
     if not isinstance(line, str):
         try:

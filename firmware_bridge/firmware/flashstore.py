@@ -15,16 +15,26 @@ a kept shoe from power-on noise. ``words`` is indexable like a list of
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checker only: MicroPython has no typing module
+    from typing import Protocol
+
+    class Words(Protocol):
+        """32-bit words by index: the scratch registers (main.Scratch), or a list in tests."""
+
+        def __getitem__(self, index: int) -> int: ...
+        def __setitem__(self, index: int, value: int) -> None: ...
+
 MAGIC = 0x5C0E1D01
 
 
 class ShoeIds:
     """Shoe ids from a counter file at ``path``: 1 to 2**32-1, each handed out once."""
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
 
-    def take(self):
+    def take(self) -> int:
         """The next shoe id, written to flash before it is returned."""
         try:
             with open(self.path) as file:
@@ -43,17 +53,17 @@ class ShoeIds:
 class ShoeMemory:
     """The loaded shoe in three watchdog scratch words: shoe id; index | decks << 16 | 1 << 24; check."""
 
-    def __init__(self, words):
+    def __init__(self, words: "Words") -> None:
         self.words = words
 
-    def load(self):
+    def load(self) -> "tuple[int, int, int] | None":
         """``(shoe_id, decks, index)`` of the shoe kept, or None (power-on, or never loaded)."""
         shoe_id, packed, check = self.words[0], self.words[1], self.words[2]
         if check != (MAGIC ^ shoe_id ^ packed) & 0xFFFFFFFF or not packed >> 24 & 1:
             return None
         return shoe_id, packed >> 16 & 0xFF, packed & 0xFFFF
 
-    def save(self, shoe_id, decks, index):
+    def save(self, shoe_id: int, decks: int, index: int) -> None:
         """Keep the loaded shoe (index counted mod 65536, more than a shoe of 35 decks holds)."""
         packed = (index & 0xFFFF) | (decks & 0xFF) << 16 | 1 << 24
         self.words[0] = shoe_id

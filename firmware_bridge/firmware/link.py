@@ -35,7 +35,7 @@ SPOT_LIGHTS = 0x50
 HOST_DATA = {SPOT_LIGHTS: 4}
 """The data messages a board takes from the host, with their payload lengths."""
 
-_TABLE = []
+_TABLE: list[int] = []
 for _byte in range(256):
     _crc = _byte << 8
     for _bit in range(8):
@@ -43,7 +43,7 @@ for _byte in range(256):
     _TABLE.append(_crc)
 
 
-def crc16(data):
+def crc16(data: bytes) -> int:
     """The CRC-16/CCITT-FALSE of ``data`` (poly 0x1021, init 0xFFFF, not reflected)."""
     crc = 0xFFFF
     table = _TABLE
@@ -52,7 +52,7 @@ def crc16(data):
     return crc
 
 
-def cobs_encode(data):
+def cobs_encode(data: bytes) -> bytes:
     """COBS-encode ``data`` (no delimiter added); no empty trailing block after a full one."""
     out = bytearray(b"\x00")
     code_at = 0
@@ -79,7 +79,7 @@ def cobs_encode(data):
     return bytes(out)
 
 
-def cobs_decode(encoded):
+def cobs_decode(encoded: bytes) -> bytes | None:
     """Decode one COBS frame (without its delimiter); None if a code byte is 0 or runs past the end."""
     out = bytearray()
     i = 0
@@ -96,13 +96,13 @@ def cobs_decode(encoded):
     return bytes(out)
 
 
-def encode_frame(frame_type, seq, ack, payload):
+def encode_frame(frame_type: int, seq: int, ack: int, payload: bytes) -> bytes:
     """The wire bytes of one frame, ending in the zero delimiter."""
     head = bytes((VERSION, frame_type, seq, ack)) + payload
     return cobs_encode(head + struct.pack("<H", crc16(head))) + b"\x00"
 
 
-def decode_frame(encoded):
+def decode_frame(encoded: bytes) -> "tuple[int, int, int, bytes] | None":
     """``(type, seq, ack, payload)`` of one frame's COBS bytes, or None for a framing error."""
     body = cobs_decode(encoded)
     if body is None or not MIN_BODY <= len(body) <= MAX_BODY or body[0] != VERSION:
@@ -115,15 +115,15 @@ def decode_frame(encoded):
 class FrameReader:
     """Splits the byte stream into frames at zero bytes; garbage costs only the frames it touched."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._buffer = bytearray()
         self._overlong = False
         self.errors = 0
         """Frames dropped: bad COBS, length, version or CRC, or too long without a delimiter."""
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> "list[tuple[int, int, int, bytes]]":
         """The frames ``(type, seq, ack, payload)`` that ``data`` completes, in order."""
-        out = []
+        out: list[tuple[int, int, int, bytes]] = []
         for byte in data:
             if byte:
                 if not self._overlong:
@@ -145,6 +145,16 @@ class FrameReader:
         return out
 
 
+class Outgoing:
+    """A data message waiting or on the line: its type, payload, and (once sent) seq and send time."""
+
+    def __init__(self, frame_type: int, payload: bytes) -> None:
+        self.type = frame_type
+        self.payload = payload
+        self.seq = 0
+        self.sent_ms = 0
+
+
 class Link:
     """The board's end of the link: one session at a time, go-back-N, kept across sessions.
 
@@ -154,7 +164,7 @@ class Link:
     messages beyond the window; :meth:`send` says False when it is full.
     """
 
-    def __init__(self, kind, firmware, serial, rto_ms=100):
+    def __init__(self, kind: int, firmware: str, serial: str, rto_ms: int = 100) -> None:
         self.kind = kind
         self.firmware = firmware
         self.serial = serial
@@ -168,11 +178,11 @@ class Link:
         self.out_of_order = 0
         self.retransmissions = 0
         self._out = bytearray()
-        self._queue = []
-        self._unacked = []
+        self._queue: list[Outgoing] = []
+        self._unacked: list[Outgoing] = []
         self._numbers()
 
-    def _numbers(self):
+    def _numbers(self) -> None:
         self._next_seq = 0
         self._expected = 0
         self._last_delivered = NO_ACK
@@ -181,44 +191,44 @@ class Link:
         self.stalled = False
 
     @property
-    def pending(self):
+    def pending(self) -> int:
         """Data messages not yet acknowledged: on the line plus queued."""
         return len(self._unacked) + len(self._queue)
 
-    def boot(self):
+    def boot(self) -> None:
         """Power on: HELLO with nonce 0, unasked; no data until a RESET is answered."""
         self.in_session = False
         self._hello(0)
 
-    def send(self, frame_type, payload, now_ms):
+    def send(self, frame_type: int, payload: bytes, now_ms: int) -> bool:
         """Queue a data message (sent in a session as the window allows); False if the queue is full."""
         if len(self._queue) >= MAX_QUEUE:
             return False
-        self._queue.append([frame_type, bytes(payload), 0, 0])
+        self._queue.append(Outgoing(frame_type, bytes(payload)))
         self._flush(now_ms)
         return True
 
-    def take_output(self):
+    def take_output(self) -> bytes:
         """The wire bytes to write now, emptying the output buffer."""
         out = bytes(self._out)
         self._out = bytearray()
         return out
 
-    def receive(self, data, now_ms):
+    def receive(self, data: bytes, now_ms: int) -> "list[tuple[int, bytes]]":
         """Take bytes from the host; returns ``(type, payload)`` of what they delivered, in order."""
-        delivered: list = []
+        delivered: list[tuple[int, bytes]] = []
         for frame in self.reader.feed(data):
             self._on_frame(frame, delivered)
         self._flush(now_ms)
         return delivered
 
-    def next_deadline(self):
+    def next_deadline(self) -> "int | None":
         """When :meth:`poll` must run next (the RTO of the oldest unacknowledged frame), or None."""
         if not self.in_session or self.stalled or not self._unacked:
             return None
-        return self._unacked[0][3] + self.rto_ms
+        return self._unacked[0].sent_ms + self.rto_ms
 
-    def poll(self, now_ms):
+    def poll(self, now_ms: int) -> None:
         """Retransmit every unacknowledged frame if the RTO expired; stall after 10 rounds in vain."""
         deadline = self.next_deadline()
         if deadline is None or now_ms - deadline < 0:
@@ -231,13 +241,13 @@ class Link:
             self._send_data(item, now_ms)
             self.retransmissions += 1
 
-    def _hello(self, nonce):
+    def _hello(self, nonce: int) -> None:
         name = self.firmware.encode()
         serial = self.serial.encode()
         payload = struct.pack("<IBB", nonce, self.kind, PROTOCOL) + bytes((len(name),)) + name
         self._out.extend(encode_frame(HELLO, 0, NO_ACK, payload + bytes((len(serial),)) + serial))
 
-    def _on_frame(self, frame, delivered):
+    def _on_frame(self, frame: "tuple[int, int, int, bytes]", delivered: "list[tuple[int, bytes]]") -> None:
         frame_type, seq, ack, payload = frame
         if frame_type == RESET:
             if len(payload) != 4:
@@ -257,16 +267,17 @@ class Link:
         else:
             self._on_data(frame_type, seq, ack, payload, delivered)
 
-    def _on_ack(self, ack):
+    def _on_ack(self, ack: int) -> None:
         if not self._unacked:
             return
-        count = (ack - self._unacked[0][2]) % 256
+        count = (ack - self._unacked[0].seq) % 256
         if count >= len(self._unacked):
             return
         del self._unacked[: count + 1]
         self._rounds = 0
 
-    def _on_data(self, frame_type, seq, ack, payload, delivered):
+    def _on_data(self, frame_type: int, seq: int, ack: int, payload: bytes,
+                 delivered: "list[tuple[int, bytes]]") -> None:
         self._on_ack(ack)
         self._ack_due = True
         if seq != self._expected:
@@ -282,16 +293,16 @@ class Link:
         else:
             delivered.append((frame_type, payload))
 
-    def _send_data(self, item, now_ms):
-        item[3] = now_ms
-        self._out.extend(encode_frame(item[0], item[2], self._last_delivered, item[1]))
+    def _send_data(self, item: Outgoing, now_ms: int) -> None:
+        item.sent_ms = now_ms
+        self._out.extend(encode_frame(item.type, item.seq, self._last_delivered, item.payload))
         self._ack_due = False
 
-    def _flush(self, now_ms):
+    def _flush(self, now_ms: int) -> None:
         if self.in_session and not self.stalled:
             while self._queue and len(self._unacked) < WINDOW:
                 item = self._queue.pop(0)
-                item[2] = self._next_seq
+                item.seq = self._next_seq
                 self._next_seq = (self._next_seq + 1) % 256
                 self._unacked.append(item)
                 self._send_data(item, now_ms)

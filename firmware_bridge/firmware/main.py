@@ -29,55 +29,59 @@ READ_MAX = 512
 class Scratch:
     """The RP2040 watchdog's scratch registers 0 to 3 as a list of 32-bit words (kept across a reset)."""
 
-    def __init__(self, machine):
+    def __init__(self, machine) -> None:
         self.mem32 = machine.mem32
 
-    def __getitem__(self, i):
-        return self.mem32[WATCHDOG_SCRATCH + 4 * i] & 0xFFFFFFFF
+    def __getitem__(self, i: int) -> int:
+        return int(self.mem32[WATCHDOG_SCRATCH + 4 * i]) & 0xFFFFFFFF
 
-    def __setitem__(self, i, value):
+    def __setitem__(self, i: int, value: int) -> None:
         self.mem32[WATCHDOG_SCRATCH + 4 * i] = value
 
 
 class UsbPort:
     """The USB CDC serial port: what ``stdin`` has (never blocking), and writes to ``stdout``."""
 
-    def __init__(self, stdin, stdout, poller):
+    def __init__(self, stdin, stdout, poller) -> None:
         self.stdin = stdin
         self.stdout = stdout
         self.poller = poller
 
-    def read(self):
+    def read(self) -> bytes:
+        """What the host has sent, up to READ_MAX bytes, without waiting."""
         data = bytearray()
         while len(data) < READ_MAX and self.poller.poll(0):
             data.extend(self.stdin.read(1))
         return bytes(data)
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
+        """Send to the host."""
         self.stdout.write(data)
 
 
 class Clock:
     """``time.ticks_ms`` unwrapped into milliseconds that only grow."""
 
-    def __init__(self, time):
+    def __init__(self, time) -> None:
         self.time = time
         self.last = time.ticks_ms()
         self.ms = 0
 
-    def now(self):
+    def now(self) -> int:
+        """Milliseconds since the clock was made."""
         ticks = self.time.ticks_ms()
         self.ms += self.time.ticks_diff(ticks, self.last)
         self.last = ticks
         return self.ms
 
 
-def firmware_name(kind):
+def firmware_name(kind: str) -> str:
     """The firmware string in HELLO: ``ref-shoe-1.0.0``."""
     return f"ref-{kind}-{VERSION}"
 
 
-def build_shoe(config, machine, ids_path, scratch):
+def build_shoe(config: dict, machine, ids_path: str,
+               scratch: "flashstore.Words") -> "shoe.ShoeApp":
     """The shoe application on the pins of ``config`` (docs/boards.md)."""
     pins = config["pins"]
     scanner = machine.UART(config.get("scanner_uart", 0), baudrate=config.get("scanner_baud", 9600),
@@ -89,7 +93,8 @@ def build_shoe(config, machine, ids_path, scratch):
                         machine.Pin.IRQ_FALLING, config.get("beam_blocked_level", 0))
 
 
-def build(config, machine, port, now_ms, scratch, ids_path=SHOE_IDS, watchdog=True):
+def build(config: dict, machine, port: "board.Port", now_ms: int,
+          scratch: "flashstore.Words", ids_path: str = SHOE_IDS, watchdog: bool = True) -> "board.Board":
     """The board of ``config`` (``kind`` shoe) on ``port``; FAULT 5 first if the watchdog reset it."""
     kind = config["kind"]
     if kind != "shoe":
@@ -103,7 +108,7 @@ def build(config, machine, port, now_ms, scratch, ids_path=SHOE_IDS, watchdog=Tr
     return board.Board(app, port, firmware, config["serial"], now_ms, wdt, 100, faults)
 
 
-def run():
+def run() -> None:
     """The board's life: build it from ``board.json`` and poll it forever."""
     import json
     import select

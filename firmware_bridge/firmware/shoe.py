@@ -31,6 +31,11 @@ import struct
 
 import cardcode
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checker only: MicroPython has no typing module
+    from flashstore import ShoeIds, ShoeMemory
+    from machine import UART, Pin
+
 KIND = 1
 SHOE_LOADED = 0x20
 CARD = 0x21
@@ -59,7 +64,8 @@ class ShoeApp:
 
     kind = KIND
 
-    def __init__(self, scanner, beam, load_button, ids, memory, decks, both_edges, falling, blocked_level=0):
+    def __init__(self, scanner: "UART", beam: "Pin", load_button: "Pin", ids: "ShoeIds", memory: "ShoeMemory",
+                 decks: int, both_edges: int, falling: int, blocked_level: int = 0) -> None:
         self.scanner = scanner
         self.beam = beam
         self.ids = ids
@@ -70,16 +76,16 @@ class ShoeApp:
         """Scanner lines that were no code."""
         self.unused_reads = 0
         """Codes read with no card leaving the shoe (dropped)."""
-        self._messages = []
+        self._messages: list[tuple[int, bytes]] = []
         self._line = bytearray()
-        self._reads = []
-        self._edges = []
-        self._passages = []
-        self._blocked_at = None
+        self._reads: list[tuple[int, tuple[int, int, int] | None]] = []
+        self._edges: list[int] = []
+        self._passages: list[tuple[int, int]] = []
+        self._blocked_at: int | None = None
         self._stuck = False
         self._presses = 0
-        self._last_press = None
-        self._drawn = set()
+        self._last_press: int | None = None
+        self._drawn: set[tuple[int, int, int]] = set()
         kept = memory.load()
         self.shoe_id: int | None = kept[0] if kept else None
         self.shoe_decks: int = kept[1] if kept else 0
@@ -89,35 +95,35 @@ class ShoeApp:
         if beam.value() == blocked_level:
             self._edges.append(blocked_level)
 
-    def _on_beam(self, pin):
+    def _on_beam(self, pin: "Pin") -> None:
         self._edges.append(pin.value())
 
-    def _on_load(self, pin):
+    def _on_load(self, pin: "Pin") -> None:
         self._presses += 1
 
     # --- the app interface ---------------------------------------------------
 
-    def take_messages(self):
+    def take_messages(self) -> "list[tuple[int, bytes]]":
         """The messages to send, in order; clears them."""
         out = self._messages
         self._messages = []
         return out
 
-    def snapshot(self):
+    def snapshot(self) -> "list[tuple[int, bytes]]":
         """A shoe sends nothing more when a session starts."""
         return []
 
-    def status_flags(self):
+    def status_flags(self) -> int:
         """Bit 1 shoe empty (or not loaded), bit 2 the beam blocked too long."""
         flags = OPTICAL_FAULT if self._stuck else 0
         if self.shoe_id is None or self.index >= self.shoe_decks * 52:
             flags |= SHOE_EMPTY
         return flags
 
-    def on_spot_lights(self, mask):
+    def on_spot_lights(self, mask: int) -> None:
         """A shoe has no spots."""
 
-    def next_deadline_ms(self, now_ms):
+    def next_deadline_ms(self, now_ms: int) -> "int | None":
         """The next passage to decide, read to drop, or stuck beam to report."""
         times = [end + SETTLE_MS for _, end in self._passages]
         if self._reads and self._blocked_at is None:
@@ -128,7 +134,7 @@ class ShoeApp:
             times.append(now_ms)
         return min(times) if times else None
 
-    def poll(self, now_ms):
+    def poll(self, now_ms: int) -> None:
         """Take the button, scanner bytes and beam edges; decide the passages that are due."""
         if self._presses:
             self._presses = 0
@@ -147,13 +153,13 @@ class ShoeApp:
             self._decide(start, end)
         self._drop_stale_reads(now_ms)
 
-    def busy(self):
+    def busy(self) -> bool:
         """Whether a beam edge, scanner byte or passage still waits to be taken or decided."""
         return bool(self._edges or self._passages or self.scanner.any())
 
     # --- the work ------------------------------------------------------------
 
-    def _load(self):
+    def _load(self) -> None:
         self.shoe_id = self.ids.take()
         self.shoe_decks = self.decks
         self.index = 0
@@ -161,7 +167,7 @@ class ShoeApp:
         self.memory.save(self.shoe_id, self.shoe_decks, 0)
         self._messages.append((SHOE_LOADED, struct.pack("<IB", self.shoe_id, self.shoe_decks)))
 
-    def _read_scanner(self, now_ms):
+    def _read_scanner(self, now_ms: int) -> None:
         count = self.scanner.any()
         data = self.scanner.read(count) if count else None
         for byte in data or b"":
@@ -174,7 +180,7 @@ class ShoeApp:
             elif len(self._line) < MAX_LINE:
                 self._line.append(byte)
 
-    def _edge(self, blocked, now_ms):
+    def _edge(self, blocked: bool, now_ms: int) -> None:
         if blocked and self._blocked_at is None:
             self._blocked_at = now_ms
         elif not blocked and self._blocked_at is not None:
@@ -182,7 +188,7 @@ class ShoeApp:
             self._blocked_at = None
             self._stuck = False
 
-    def _drop_stale_reads(self, now_ms):
+    def _drop_stale_reads(self, now_ms: int) -> None:
         first = self._passages[0][0] if self._passages else self._blocked_at
         keep = []
         for read in self._reads:
@@ -192,8 +198,8 @@ class ShoeApp:
                 self.unused_reads += 1
         self._reads = keep
 
-    def _decide(self, start, end):
-        codes = []
+    def _decide(self, start: int, end: int) -> None:
+        codes: list[tuple[int, int, int]] = []
         rest = []
         for read in self._reads:
             if read[0] - (start - LEAD_MS) >= 0 and read[0] - (end + SETTLE_MS) <= 0:
@@ -217,6 +223,6 @@ class ShoeApp:
         else:
             self._messages.append((CARD_UNREADABLE, struct.pack("<I", self.index)))
 
-    def _fault(self, code, text):
+    def _fault(self, code: int, text: str) -> None:
         data = text.encode()[:255]
         self._messages.append((FAULT, struct.pack("<HB", code, len(data)) + data))

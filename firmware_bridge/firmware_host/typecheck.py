@@ -5,7 +5,9 @@ out flat in a temporary folder, as on the board, and runs mypy on them with
 ``micropython-rp2-rpi-pico-stubs`` (``machine``, ``time``, ``micropython`` ...)
 on its path and ``micropython-stdlib-stubs`` as its standard library, so a
 call to anything the Pico's MicroPython does not have is an error. The
-stubs' own errors are not ours and are silenced. Exit status: mypy's.
+stubs' own errors are not ours and are silenced. Exit status: mypy's. A
+folder given as the argument is checked instead of the firmware's own
+(every ``.py`` file in it but ``__init__.py``).
 """
 
 from __future__ import annotations
@@ -40,8 +42,10 @@ def _config(stubs: list[str]) -> str:
             f"[mypy-{modules},{plain}]\nignore_errors = True\n")
 
 
-def main() -> int:
-    """Run the check; print mypy's report."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the check on the firmware (or the folder given); print mypy's report."""
+    args = sys.argv[1:] if argv is None else argv
+    files = sorted(Path(args[0]).glob("*.py")) if args else firmware_files()
     site = Path(sysconfig.get_paths()["purelib"])
     with tempfile.TemporaryDirectory(prefix="firmware-typecheck-") as folder:
         root = Path(folder)
@@ -50,7 +54,9 @@ def main() -> int:
         stubs = stub_names()
         for name in stubs:
             os.symlink(site / name, root / "stubs" / name)
-        for path in firmware_files():
+        for path in files:
+            if path.name == "__init__.py":
+                continue
             shutil.copy(path, root / "board" / path.name)
         (root / "mypy.ini").write_text(_config(stubs))
         env = dict(os.environ, MYPYPATH=str(root / "stubs"))

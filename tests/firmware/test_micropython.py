@@ -27,8 +27,18 @@ RP2_MODULES = {
 
 
 def imports(path: Path) -> set[str]:
+    """The modules ``path`` imports when it runs: not those under ``if TYPE_CHECKING:`` (for the type
+    checker only), where TYPE_CHECKING must be the module's own ``False``."""
+    tree = ast.parse(path.read_text())
+    nodes: list[ast.AST] = [tree]
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            assert "\nTYPE_CHECKING = False\n" in path.read_text(), path.name
+            nodes += node.orelse
+            continue
+        nodes += ast.iter_child_nodes(node)
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -61,11 +71,21 @@ def test_mpy_cross_fails_on_what_micropython_cannot_compile(tmp_path: Path) -> N
     assert done.returncode != 0
 
 
-def test_the_firmware_type_checks_against_the_rp2_stubs() -> None:
+def test_the_firmware_type_checks_against_the_rp2_stubs(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "firmware_bridge.firmware_host.typecheck"],
                           capture_output=True, text=True, check=False, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success" in done.stdout
+    (tmp_path / "blink.py").write_text(
+        "import machine\nimport time\n\n\ndef blink() -> None:\n"
+        "    machine.Pin(25, machine.Pin.OUT).toggle()\n    time.sleep_us(10)\n"
+        "    machine.Pin(25).blink()\n    time.ticks_ns()\n")
+    done = subprocess.run([sys.executable, "-m", "firmware_bridge.firmware_host.typecheck", str(tmp_path)],
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 1
+    errors = [line for line in done.stdout.splitlines() if ": error: " in line]
+    assert len(errors) == 2, done.stdout
+    assert '"Pin" has no attribute "blink"' in errors[0] and 'has no attribute "ticks_ns"' in errors[1]
 
 
 def test_flash_copies_the_shoe_files_and_its_config_with_mpremote() -> None:
