@@ -97,11 +97,14 @@ class Board:
             self.wdt.feed()
         data = self.port.read()
         if data:
+            started = False
             for msg_type, payload in self.link.receive(data, now_ms):
                 if msg_type == link.RESET:
-                    self._session_started(now_ms)
+                    started = True  # several RESETs read at once start one session's worth of snapshots
                 elif msg_type == link.SPOT_LIGHTS:
                     self.app.on_spot_lights(struct.unpack("<I", payload)[0])
+            if started:
+                self._session_started(now_ms)
         self.app.poll(now_ms)
         self._queue(self.app.take_messages(), now_ms)
         if self.link.in_session and self._next_status is not None and now_ms - self._next_status >= 0:
