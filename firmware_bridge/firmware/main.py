@@ -13,8 +13,12 @@ it into an int of ms that only grows (past 2**30, 12.4 days, a long int).
 """
 
 import board
-import flashstore
-import shoe
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checker only: each board has only its own application's files
+    import flashstore
+    import shoe
+    import spot_reader
 
 VERSION = "1.0.0"
 IDLE_MS = 10
@@ -83,6 +87,9 @@ def firmware_name(kind: str) -> str:
 def build_shoe(config: dict, machine, ids_path: str,
                scratch: "flashstore.Words") -> "shoe.ShoeApp":
     """The shoe application on the pins of ``config`` (docs/boards.md)."""
+    import flashstore
+    import shoe
+
     pins = config["pins"]
     scanner = machine.UART(config.get("scanner_uart", 0), baudrate=config.get("scanner_baud", 9600),
                            tx=machine.Pin(pins["scanner_tx"]), rx=machine.Pin(pins["scanner_rx"]))
@@ -93,13 +100,32 @@ def build_shoe(config: dict, machine, ids_path: str,
                         machine.Pin.IRQ_FALLING, config.get("beam_blocked_level", 0))
 
 
-def build(config: dict, machine, port: "board.Port", now_ms: int,
-          scratch: "flashstore.Words", ids_path: str = SHOE_IDS, watchdog: bool = True) -> "board.Board":
-    """The board of ``config`` (``kind`` shoe) on ``port``; FAULT 5 first if the watchdog reset it."""
+def build_rfid(config: dict, machine, time) -> "spot_reader.SpotReader":
+    """The RFID spot reader on the pins of ``config`` (docs/boards.md); ``time`` for the PN5180's waits."""
+    import pn5180
+    import spot_reader
+
+    pins = config["pins"]
+    pin = machine.Pin
+    spi = machine.SPI(config.get("spi", 0), baudrate=config.get("spi_baud", 7000000), polarity=0, phase=0,
+                      sck=pin(pins["sck"]), mosi=pin(pins["mosi"]), miso=pin(pins["miso"]))
+    chip = pn5180.PN5180(spi, pin(pins["nss"], pin.OUT, value=1), pin(pins["busy"], pin.IN),
+                         pin(pins["rst"], pin.OUT, value=1), time)
+    select = [pin(n, pin.OUT, value=0) for n in pins["select"]]
+    lights = [pin(n, pin.OUT, value=0) for n in pins["lights"]]
+    return spot_reader.SpotReader(chip, select, lights, config["antennas"])
+
+
+def build(config: dict, machine, port: "board.Port", now_ms: int, scratch: "flashstore.Words",
+          ids_path: str = SHOE_IDS, watchdog: bool = True, time=None) -> "board.Board":
+    """The board of ``config`` (``kind`` shoe or rfid) on ``port``; FAULT 5 first if the watchdog reset it."""
     kind = config["kind"]
-    if kind != "shoe":
-        raise ValueError(f"board kind {kind}: this firmware builds a shoe")
-    app = build_shoe(config, machine, ids_path, scratch)
+    if kind == "shoe":
+        app = build_shoe(config, machine, ids_path, scratch)
+    elif kind == "rfid":
+        app = build_rfid(config, machine, time)
+    else:
+        raise ValueError(f"board kind {kind}: not shoe or rfid")
     faults = []
     if machine.reset_cause() == machine.WDT_RESET:
         faults.append((board.FAULT_WATCHDOG, "watchdog reset"))
@@ -125,7 +151,7 @@ def run() -> None:
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     port = UsbPort(sys.stdin.buffer, sys.stdout.buffer, poller)
-    core = build(config, machine, port, clock.now(), Scratch(machine))
+    core = build(config, machine, port, clock.now(), Scratch(machine), time=time)
     while True:
         deadline = core.poll(clock.now())
         wait = IDLE_MS if deadline is None else min(IDLE_MS, max(0, deadline - clock.now()))

@@ -31,11 +31,14 @@ class FakePin:
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __init__(self, machine: FakeMachine, pin: int, mode: int = 0, pull: int | None = None) -> None:
+    def __init__(self, machine: FakeMachine, pin: int, mode: int = 0, pull: int | None = None,
+                 value: int | None = None) -> None:
         self.machine = machine
         self.pin = pin
         if pull == self.PULL_UP:
             machine.levels.setdefault(pin, 1)
+        if value is not None:
+            machine.levels[pin] = 1 if value else 0
         self._handler: Callable[[FakePin], None] | None = None
         self._trigger = 0
         machine.pins[pin] = self
@@ -108,8 +111,35 @@ class FakeWdt:
         self.feeds += 1
 
 
+class PinFactory:
+    """``machine.Pin`` of a :class:`FakeMachine`: makes pins, and has the class's constants."""
+
+    IN = FakePin.IN
+    OUT = FakePin.OUT
+    PULL_UP = FakePin.PULL_UP
+    PULL_DOWN = FakePin.PULL_DOWN
+    IRQ_FALLING = FakePin.IRQ_FALLING
+    IRQ_RISING = FakePin.IRQ_RISING
+
+    def __init__(self, machine: FakeMachine) -> None:
+        self.machine = machine
+
+    def __call__(self, pin: int, mode: int = 0, pull: int | None = None, value: int | None = None) -> Any:
+        """``machine.Pin(id, mode, pull, value=...)``: a device's own pin if one is wired there."""
+        device = self.machine.devices.get(pin)
+        if device is not None:
+            if value is not None:
+                device.value(value)
+            return device
+        return FakePin(self.machine, pin, mode, pull, value)
+
+
 class FakeMachine:
-    """A ``machine`` module for one boot of a board; ``levels`` (pin number -> 0/1) outlives it."""
+    """A ``machine`` module for one boot of a board; ``levels`` (pin number -> 0/1) outlives it.
+
+    ``devices`` are pins that belong to a device model (a PN5180's NSS, BUSY, RST), handed out by
+    ``Pin(n)`` instead of a plain pin; ``spi`` is what ``SPI(...)`` gives (the device's bus).
+    """
 
     PWRON_RESET = PWRON_RESET
     WDT_RESET = WDT_RESET
@@ -119,16 +149,16 @@ class FakeMachine:
         self.pins: dict[int, FakePin] = {}
         self.uarts: dict[int, FakeUart] = {}
         self.wdt: FakeWdt | None = None
+        self.devices: dict[int, Any] = {}
+        self.spi: Any = None
         self._reset_cause = reset_cause
-        machine = self
+        self.Pin = PinFactory(self)
 
-        class Pin(FakePin):
-            """``machine.Pin(id, mode, pull)`` of this machine, with the class constants."""
-
-            def __init__(self, pin: int, mode: int = 0, pull: int | None = None) -> None:
-                super().__init__(machine, pin, mode, pull)
-
-        self.Pin: type[FakePin] = Pin
+    def SPI(self, bus: int, **settings: Any) -> Any:
+        """``machine.SPI(id, baudrate=..., ...)``: the bus of the device model wired to this machine."""
+        if self.spi is None:
+            raise OSError(f"nothing is wired to SPI{bus}")
+        return self.spi
 
     def UART(self, uart: int, baudrate: int = 115200, **pins: Any) -> FakeUart:
         """``machine.UART(id, baudrate=..., tx=..., rx=...)``."""

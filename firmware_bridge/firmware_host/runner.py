@@ -25,18 +25,23 @@ from typing import Any
 from firmware_bridge.firmware import main as firmware_main
 from firmware_bridge.firmware_host.machine_fake import PWRON_RESET, WDT_RESET, FakeMachine
 from firmware_bridge.firmware_host.pty_port import PtyPort
+from firmware_bridge.firmware_host.rfid_world import RfidWorld, available
 from firmware_bridge.firmware_host.shoe_world import ShoeWorld, Timeline
 
 
 class FirmwareRunner:
-    """A reference-firmware shoe behind a pty (``link``: a stable symlink to it); ``folder`` is its flash."""
+    """A reference-firmware board behind a pty (``link``: a stable symlink to it); ``folder`` is its flash.
+
+    ``config`` is the board's ``board.json`` (firmware_host.flash.board_config): a shoe, or an RFID
+    reader when this build has its firmware (:func:`~firmware_bridge.firmware_host.rfid_world.available`).
+    """
 
     def __init__(self, config: dict[str, Any], folder: Path, *, link: Path | None = None,
                  rng: random.Random | None = None) -> None:
-        if config["kind"] != "shoe":
+        if config["kind"] not in ("shoe", "rfid") or (config["kind"] == "rfid" and not available()):
             raise ValueError(f"no reference firmware for a {config['kind']!r} board in this build")
         self.config = config
-        self.kind = "shoe"
+        self.kind: str = config["kind"]
         self.link = link
         self.rng = rng or random.Random()
         self.folder = folder
@@ -45,8 +50,15 @@ class FirmwareRunner:
             self.ids_path.write_text(f"{self.rng.randrange(1, 1 << 31)}\n")
         self.scratch = [0, 0, 0, 0]
         """The watchdog scratch registers: kept across :meth:`reboot`."""
-        self.world = ShoeWorld(config["pins"], config.get("scanner_uart", 0), self.rng,
-                               config.get("beam_blocked_level", 0))
+        self.shoe: ShoeWorld | None = None
+        """The physical shoe (a shoe board)."""
+        self.rfid: RfidWorld | None = None
+        """The PN5180 and the chips on the spots (an RFID board)."""
+        if self.kind == "shoe":
+            self.shoe = ShoeWorld(config["pins"], config.get("scanner_uart", 0), self.rng,
+                                  config.get("beam_blocked_level", 0))
+        else:
+            self.rfid = RfidWorld(config)
         self.boots = 0
         self.core: Any = None
         self.machine: FakeMachine | None = None
@@ -55,6 +67,13 @@ class FirmwareRunner:
         self._timer: asyncio.TimerHandle | None = None
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
         self._closed = False
+
+    @property
+    def world(self) -> ShoeWorld:
+        """The physical shoe; raises for an RFID board."""
+        if self.shoe is None:
+            raise ValueError("this is not a shoe board")
+        return self.shoe
 
     # --- power, port, time ----------------------------------------------------
 
@@ -104,10 +123,14 @@ class FirmwareRunner:
 
     def _boot(self, cause: int) -> None:
         self.boots += 1
-        self.machine = FakeMachine(self.world.levels, cause)
-        self.world.attach(self.machine)
+        world: ShoeWorld | RfidWorld | None = self.shoe or self.rfid
+        assert world is not None
+        self.machine = FakeMachine(world.levels, cause)
+        world.attach(self.machine)
         self.core = firmware_main.build(self.config, self.machine, self.port, self.now_ms(), self.scratch,
-                                        str(self.ids_path))
+                                        str(self.ids_path), time=self.rfid.time if self.rfid else None)
+        if self.rfid is not None:
+            self.core.app = self.rfid.watch(self.core.app)
         self.wake()
 
     # --- running the core -----------------------------------------------------
@@ -137,6 +160,14 @@ class FirmwareRunner:
         waiter = self.loop.create_future()
         self._waiters.append((condition, waiter))
         await waiter
+
+    async def settle_spot(self, antenna: int) -> None:
+        """Return once the reader's last INVENTORY of ``antenna`` lists what is on it."""
+        rfid = self.rfid
+        if rfid is None:
+            raise ValueError("this is not an RFID board")
+        self.wake()
+        await self.until(lambda: rfid.settled(antenna))
 
     async def play(self, timeline: Timeline) -> None:
         """Do the physical actions of ``timeline`` at their times, then wait until the shoe has decided."""

@@ -64,8 +64,8 @@ from firmware_bridge.link.messages import PayloadError, from_json
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card
 
-__all__ = ["CommandError", "answer", "build_parser", "handle_command", "int_field", "main", "parse_command",
-           "serve", "simulate_main", "stdin_reader"]
+__all__ = ["CommandError", "answer", "build_parser", "chips_field", "handle_command", "int_field", "main",
+           "parse_command", "serve", "simulate_main", "stdin_reader"]
 
 _LINE_LIMIT = 1 << 20
 
@@ -171,7 +171,8 @@ def _rate(command: dict[str, Any]) -> float:
         raise CommandError(f"rate must be a number from 0 to 1, not {value!r}")
     return float(value)
 
-def _chips(command: dict[str, Any]) -> list[tuple[str, int]]:
+def chips_field(command: dict[str, Any]) -> list[tuple[str, int]]:
+    """The ``chips`` of a ``place`` command as ``(uid, value_cents)``; raises :class:`CommandError`."""
     chips = command.get("chips")
     if not isinstance(chips, list):
         raise CommandError('place needs "chips": [[uid, value_cents], ...]')
@@ -279,7 +280,7 @@ async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, deck
     if name == "place":
         assert rfid is not None
         antenna = int_field(command, "antenna")
-        board.place(antenna, _chips(command))
+        board.place(antenna, chips_field(command))
         return {"antenna": antenna, "count": len(rfid.chips(antenna))}
     if name == "remove":
         assert rfid is not None

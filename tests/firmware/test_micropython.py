@@ -15,7 +15,7 @@ import pytest
 
 from firmware_bridge.cli import main
 from firmware_bridge.firmware import FOLDER, cardcode
-from firmware_bridge.firmware_host.flash import firmware_files
+from firmware_bridge.firmware_host.flash import BY_KIND, COMMON, firmware_files
 
 RP2_MODULES = {
     "array", "binascii", "builtins", "cmath", "collections", "cryptolib", "deflate", "errno", "framebuf",
@@ -49,7 +49,7 @@ def imports(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("path", firmware_files(), ids=lambda path: path.name)
 def test_a_firmware_file_imports_only_what_micropython_on_the_pico_has(path: Path) -> None:
-    own = {file.stem for file in firmware_files()}
+    own = {Path(name).stem for name in (*COMMON, *(name for names in BY_KIND.values() for name in names))}
     assert imports(path) - RP2_MODULES - own == set()
 
 

@@ -56,7 +56,9 @@ async def test_the_reference_shoe_behind_the_simulators_commands(tmp_path: Path)
         shoe = [m for m in delivered if isinstance(m, ShoeLoaded | Card | CardUnreadable)]
         assert shoe == [ShoeLoaded(answer["shoe_id"], 2), CardUnreadable(1), Card(2, 13, 1)]
         assert [(h.kind, h.firmware, h.serial) for h in hellos] == [(1, "ref-test", "SH-9")]
-        for refused in ("skip", "fault 1 x", "drop 0.5", "corrupt 0.1", "rx_drop 0.1", "place 1 aa:5",
+        answer = await ask(process, "place 1 aa:5")
+        assert answer["ok"] is False and "not an RFID board" in answer["error"]
+        for refused in ("skip", "fault 1 x", "drop 0.5", "corrupt 0.1", "rx_drop 0.1",
                         '{"cmd": "send", "message": {"type": "CARD", "index": 1, "rank": 1, "suit": 0}}'):
             answer = await ask(process, refused)
             assert answer["ok"] is False and "--reference-firmware" in answer["error"], refused
