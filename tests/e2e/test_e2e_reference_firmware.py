@@ -1,6 +1,7 @@
-"""End to end with the reference firmware as the shoe: the daemon as a subprocess, the shoe board the
+"""End to end with the reference firmware as the boards: the daemon as a subprocess, the shoe board the
 MicroPython firmware itself (``firmware-bridge simulate shoe --reference-firmware``: marked cards pushed
-past its scanner and through its beam), the RFID reader the simulator."""
+past its scanner and through its beam), the RFID reader the simulator, or its reference firmware too
+(tags in the fields of a PN5180 model's antennas) when this build has it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.firmware_host.rfid_world import available
 from tests.rigs.daemon_rig import TableRig, chip
 
 
@@ -80,3 +82,28 @@ def test_a_watchdog_reset_keeps_the_shoe_and_loses_the_card_not_yet_acknowledged
     status = rig.shoe.cmd("status")
     assert (status["shoe"]["shoe_id"], status["shoe"]["index"], status["boots"]) == (shoe_id, 3, 2)
     assert not [e for e in rig.pit.taken() if e["type"] == "shoe.loaded" and e["data"]["shoe_id"] != shoe_id]
+
+
+@pytest.mark.skipif(not available(), reason="the RFID reader's reference firmware is not in this build")
+def test_a_whole_hand_with_both_boards_running_the_reference_firmware(tmp_path: Path) -> None:
+    rig = TableRig(tmp_path, payout_check=False, reference_firmware=("shoe", "rfid"))
+    try:
+        rig.start()
+        rig.load(["9c", "8d", "Th", "Kc", "7s"], cut_at=0)
+        rig.bet(1, "main", chip("a", 1))
+        rig.next("bet.placed", seat=1)
+        rig.bet(3, "main", chip("b", 1), chip("b", 2))
+        assert rig.next("bet.placed", seat=3)["data"]["amount"] == 5000
+        assert rig.pit.press("deal") == {"ok": True}
+        assert rig.next("bets.closed")["data"]["bets"] == [
+            {"seat": 1, "spot": "main", "amount": 500}, {"seat": 3, "spot": "main", "amount": 5000}]
+        assert [rig.draw()["data"]["card"] for _ in range(3)] == ["9c", "8d", None]
+        assert rig.pit.press("stand") == {"ok": True}
+        assert rig.pit.press("stand") == {"ok": True}
+        assert rig.next("card.revealed")["data"]["card"] == "Th"
+        settled = rig.next("hand.settled")
+        assert [(r["seat"], r["outcome"]) for r in settled["data"]["results"]] == [(1, "lose"), (3, "lose")]
+        assert not [e for e in rig.pit.taken() if e["type"] == "alert"]
+        assert rig.rfid.cmd("status")["reference_firmware"]
+    finally:
+        rig.close()
