@@ -17,7 +17,8 @@ from firmware_bridge.firmware_host.runner import FirmwareRunner
 from firmware_bridge.link.host import HostLink
 from firmware_bridge.link.messages import Chip, Fault, Inventory, Message, SpotLights
 
-pytestmark = pytest.mark.skipif(not available(), reason="the RFID reader's reference firmware is not in this build")
+pytestmark = pytest.mark.skipif(not available(),
+                                reason="the RFID reader's reference firmware is not in this build")
 
 TIMEOUT = 10.0
 CHIPS = [("e004010000000a01", 500), ("e004010000000b02", 2500)]
@@ -88,4 +89,5 @@ async def test_after_a_watchdog_reset_the_reader_reads_every_spot_again(
     await host.until(lambda: any(isinstance(m, Fault) and m.code == 5 for m in host.messages[seen:]))
     again = Inventory(1, (Chip(*CHIPS[0]),))
     await host.until(lambda: again in host.messages[seen:])
-    await host.until(lambda: {m.antenna for m in host.messages[seen:] if isinstance(m, Inventory)} == {1, 2, 3})
+    read_again = lambda: {m.antenna for m in host.messages[seen:] if isinstance(m, Inventory)}  # noqa: E731
+    await host.until(lambda: read_again() == {1, 2, 3})
