@@ -89,5 +89,7 @@ async def test_after_a_watchdog_reset_the_reader_reads_every_spot_again(
     await host.until(lambda: any(isinstance(m, Fault) and m.code == 5 for m in host.messages[seen:]))
     again = Inventory(1, (Chip(*CHIPS[0]),))
     await host.until(lambda: again in host.messages[seen:])
-    read_again = lambda: {m.antenna for m in host.messages[seen:] if isinstance(m, Inventory)}  # noqa: E731
+    def read_again() -> set[int]:
+        return {m.antenna for m in host.messages[seen:] if isinstance(m, Inventory)}
+
     await host.until(lambda: read_again() == {1, 2, 3})
