@@ -1,9 +1,12 @@
 """The Pico's entry point: the board's config, its ``machine`` objects, USB serial and the poll loop.
 
-On the board MicroPython runs this file at boot: :func:`run` reads
-``board.json`` (see docs/boards.md), builds the board with :func:`build`,
-turns off the REPL's Ctrl-C on USB (the link's bytes are binary), starts the
-watchdog, and loops: one :meth:`board.Board.poll` slice, then wait for USB
+On the board MicroPython runs this file at boot: :func:`run` first waits
+:data:`SERVICE_WINDOW_MS` for the BOOTSEL button (pressed: service mode, the
+firmware does not start and the REPL stays free for ``firmware-bridge flash``),
+then reads ``board.json`` (see docs/boards.md), builds the board with
+:func:`build`, turns off the REPL's Ctrl-C on USB (the link's bytes are
+binary; so ``mpremote`` cannot stop a running board, hence the service mode),
+starts the watchdog (which nothing can stop), and loops: one :meth:`board.Board.poll` slice, then wait for USB
 input until the board's next deadline (at most :data:`IDLE_MS`: pin edges and
 scanner bytes wait for the next slice). Only this file touches ``machine``;
 the host's runner calls :func:`build` with fakes of it.
@@ -22,6 +25,7 @@ if TYPE_CHECKING:  # for the type checker only: each board has only its own appl
 
 VERSION = "1.0.0"
 IDLE_MS = 10
+SERVICE_WINDOW_MS = 1000
 WATCHDOG_MS = 2000
 WATCHDOG_SCRATCH = 0x4005800C
 """WATCHDOG_BASE + SCRATCH0: scratch registers 0 to 3 are free (the SDK uses 4 to 7)."""
@@ -134,8 +138,18 @@ def build(config: dict, machine, port: "board.Port", now_ms: int, scratch: "flas
     return board.Board(app, port, firmware, config["serial"], now_ms, wdt, 100, faults)
 
 
+def service_requested(rp2, time) -> bool:
+    """Whether BOOTSEL is pressed within SERVICE_WINDOW_MS of the start (watched every 10 ms)."""
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < SERVICE_WINDOW_MS:
+        if rp2.bootsel_button():
+            return True
+        time.sleep_ms(10)
+    return False
+
+
 def run() -> None:
-    """The board's life: build it from ``board.json`` and poll it forever."""
+    """The board's life: build it from ``board.json`` and poll it forever (unless in service mode)."""
     import json
     import select
     import sys
@@ -143,7 +157,11 @@ def run() -> None:
 
     import machine
     import micropython
+    import rp2
 
+    if service_requested(rp2, time):
+        print("service mode: the firmware is not running; the REPL is free")
+        return
     micropython.kbd_intr(-1)
     with open(CONFIG) as file:
         config = json.load(file)

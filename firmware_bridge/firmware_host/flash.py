@@ -1,9 +1,10 @@
 """``firmware-bridge flash shoe|rfid``: copy the reference firmware and the board's config to a Pico.
 
-The Pico must already run MicroPython (docs/boards.md). The files go to the
-root of its filesystem with ``mpremote`` (``mpremote connect PORT fs cp FILE :FILE
-...``, then ``reset``): the firmware modules the board kind needs and its
-``board.json`` (kind, serial number, pins, decks). The shoe id counter
+The Pico must already run MicroPython, with its REPL free (a new board, or
+one started in service mode: docs/boards.md). The files go to the root of its
+filesystem with one ``mpremote`` command (``mpremote connect PORT fs cp FILE
+:FILE + ... + reset``): the firmware modules the board kind needs and its
+``board.json`` (kind, serial number, pins, decks or antennas). The shoe id counter
 (``shoe_ids.txt``) on the board is never touched, so a reflashed shoe goes on
 numbering its loads. ``--dry-run`` prints the commands instead of running them.
 
@@ -52,14 +53,13 @@ def board_config(kind: str, serial: str, decks: int = 6, antennas: list[int] | N
             "spi_baud": 7000000, "pins": json.loads(json.dumps(RFID_PINS))}
 
 
-def flash_commands(kind: str, port: str, config: Path) -> list[list[str]]:
-    """The mpremote commands that copy ``kind``'s firmware and ``config`` (as board.json), then reset."""
-    base = ["mpremote", "connect", port]
-    copy = [*base, "fs", "cp"]
-    commands = [[*copy, str(path), f":{path.name}"] for path in firmware_files(kind)]
-    commands.append([*copy, str(config), ":board.json"])
-    commands.append([*base, "reset"])
-    return commands
+def flash_command(kind: str, port: str, config: Path) -> list[str]:
+    """The one mpremote command (one connection, its steps chained with ``+``) that copies ``kind``'s
+    firmware and ``config`` (as board.json), then resets the board."""
+    command = ["mpremote", "connect", port]
+    for path, name in [*((path, path.name) for path in firmware_files(kind)), (config, "board.json")]:
+        command += ["fs", "cp", str(path), f":{name}", "+"]
+    return [*command, "reset"]
 
 
 def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -89,16 +89,13 @@ def flash_main(args: argparse.Namespace, out: TextIO) -> int:
         config = Path(folder) / "board.json"
         settings = board_config(args.kind, args.serial, args.decks, args.antennas)
         config.write_text(json.dumps(settings, indent=1) + "\n")
-        commands = flash_commands(args.kind, args.port, config)
+        command = flash_command(args.kind, args.port, config)
         if args.dry_run:
             out.write(config.read_text())
-            for command in commands:
-                out.write(" ".join(command) + "\n")
+            out.write(" ".join(command) + "\n")
             return 0
         mpremote = shutil.which("mpremote") or str(Path(sys.executable).with_name("mpremote"))
-        for command in commands:
-            done = subprocess.run([mpremote, *command[1:]], check=False)
-            if done.returncode:
-                out.write(f"failed ({done.returncode}): {' '.join(command)}\n")
-                return done.returncode
-    return 0
+        done = subprocess.run([mpremote, *command[1:]], check=False)
+        if done.returncode:
+            out.write(f"mpremote failed ({done.returncode}); is the board's REPL free (docs/boards.md)?\n")
+        return done.returncode

@@ -95,13 +95,15 @@ def test_flash_copies_the_shoe_files_and_its_config_with_mpremote() -> None:
     text = out.getvalue()
     config = json.loads(text[: text.index("}\n}") + 3])
     assert (config["kind"], config["serial"], config["decks"]) == ("shoe", "SH-00017", 8)
-    commands = [line.split() for line in text[text.index("}\n}") + 3 :].splitlines() if line]
-    copied = [command[-1] for command in commands if command[3:5] == ["fs", "cp"]]
-    assert copied == [":board.py", ":cardcode.py", ":flashstore.py", ":link.py", ":main.py", ":shoe.py",
-                      ":board.json"]
-    assert all(command[:3] == ["mpremote", "connect", "/dev/ttyACM0"] for command in commands)
-    assert commands[-1][3:] == ["reset"]
-    assert all(Path(command[5]).parent == FOLDER for command in commands[:-2])
+    (command,) = [line.split() for line in text[text.index("}\n}") + 3 :].splitlines() if line]
+    assert command[:3] == ["mpremote", "connect", "/dev/ttyACM0"]
+    steps = " ".join(command[3:]).split(" + ")
+    copies = [step.split() for step in steps[:-1]]
+    assert [copy[3] for copy in copies] == [":board.py", ":cardcode.py", ":flashstore.py", ":link.py",
+                                            ":main.py", ":shoe.py", ":board.json"]
+    assert all(copy[:2] == ["fs", "cp"] and Path(copy[2]).name == copy[3][1:] for copy in copies[:-1])
+    assert all(Path(copy[2]).parent == FOLDER for copy in copies[:-1])
+    assert steps[-1] == "reset"
 
 
 def test_flash_refuses_bad_arguments() -> None:
