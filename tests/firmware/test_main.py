@@ -79,11 +79,13 @@ def test_the_usb_port_reads_what_is_there_without_waiting() -> None:
 
 def test_the_scratch_registers_are_32_bit_words_at_the_watchdog() -> None:
     class Machine:
-        mem32: dict[int, int] = {}
+        def __init__(self) -> None:
+            self.mem32: dict[int, int] = {}
 
-    scratch = main.Scratch(Machine)
+    machine = Machine()
+    scratch = main.Scratch(machine)
     scratch[2] = 0xDEADBEEF
-    assert Machine.mem32 == {main.WATCHDOG_SCRATCH + 8: 0xDEADBEEF} and scratch[2] == 0xDEADBEEF
+    assert machine.mem32 == {main.WATCHDOG_SCRATCH + 8: 0xDEADBEEF} and scratch[2] == 0xDEADBEEF
 
 
 def test_build_makes_a_shoe_and_says_a_watchdog_reset(tmp_path: Path) -> None:
