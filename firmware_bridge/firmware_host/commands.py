@@ -130,7 +130,11 @@ async def _shoe_command(runner: FirmwareRunner, world: ShoeWorld, command: dict[
         if count < 0:
             raise CommandError(f"cannot draw {count} cards")
         before = world.drawn
-        await runner.play(world.draw(count))
+        try:
+            timeline = world.draw(count)
+        except ValueError as error:
+            raise CommandError(f"draw: {error}") from None
+        await runner.play(timeline)
         return {"drawn": world.drawn - before, "position": world.drawn, "remaining": world.remaining}
     if name == "unreadable":
         world.smudge()

@@ -93,6 +93,8 @@ class ShoeWorld:
 
     def draw(self, count: int) -> Timeline:
         """The dealer draws ``count`` cards (fewer if the shoe runs out), and the cut card when it comes."""
+        if self.stuck:
+            raise ValueError("a card is stuck in the mouth: unstick it first")
         timeline: Timeline = []
         at = 0
         for _ in range(count):

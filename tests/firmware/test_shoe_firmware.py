@@ -116,6 +116,8 @@ async def test_a_stuck_card_is_a_sensor_fault_until_it_is_pulled_out(table: Tabl
     fault = next(m for m in table.messages if isinstance(m, Fault))
     assert fault.code == 1
     await table.until(lambda: any(isinstance(m, Status) and m.flags & 4 for m in table.messages))
+    with pytest.raises(ValueError, match="stuck"):
+        table.world.draw(1)
     await table.runner.play(table.world.unstick())
     assert (await table.settled(3))[2:] == [Card(1, 1, 3)]
     seen = len(table.messages)
