@@ -124,6 +124,7 @@ def build(config: dict, machine, port: "board.Port", now_ms: int, scratch: "flas
           ids_path: str = SHOE_IDS, watchdog: bool = True, time=None) -> "board.Board":
     """The board of ``config`` (``kind`` shoe or rfid) on ``port``; FAULT 5 first if the watchdog reset it."""
     kind = config["kind"]
+    app: board.App
     if kind == "shoe":
         app = build_shoe(config, machine, ids_path, scratch)
     elif kind == "rfid":

@@ -4,8 +4,7 @@ The same stdin/stdout JSON command interface, options and answers as the
 behavioural simulator (:mod:`firmware_bridge.simulator.cli`, docs/simulator.md);
 the commands act on the physical world around the firmware
 (:mod:`firmware_bridge.firmware_host.commands`). The board's flash is a
-temporary folder. When this build has no RFID reader firmware, ``rfid``
-answers one error line and exits with status 1.
+temporary folder.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from pathlib import Path
 
 from firmware_bridge.firmware_host.commands import handle_firmware_command
 from firmware_bridge.firmware_host.flash import board_config
-from firmware_bridge.firmware_host.rfid_world import available
 from firmware_bridge.firmware_host.runner import FirmwareRunner
 from firmware_bridge.simulator.cli import answer, serve, stdin_reader
 
@@ -31,10 +29,6 @@ __all__ = ["run_reference"]
 
 async def run_reference(args: argparse.Namespace) -> int:
     """Run the reference firmware as the ``args.kind`` board until EOF, ``quit`` or SIGTERM."""
-    if args.kind == "rfid" and not available():
-        answer({"ok": False, "error": "the RFID reader's reference firmware is not in this build yet: "
-                "use the simulator (without --reference-firmware)"})
-        return 1
     loop = asyncio.get_running_loop()
     decks = getattr(args, "decks", 6) or 6
     config = board_config(args.kind, args.serial or f"REF-{args.kind.upper()}-0001", decks)

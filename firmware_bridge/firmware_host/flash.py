@@ -76,9 +76,6 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def flash_main(args: argparse.Namespace, out: TextIO) -> int:
     """Copy the firmware (or print how, with ``--dry-run``); returns the exit status."""
-    if args.kind == "rfid" and not (FOLDER / "spot_reader.py").is_file():
-        out.write("the RFID reader's firmware (spot_reader.py) is not in this build\n")
-        return 2
     if not 1 <= args.decks <= 35 or not args.serial or len(args.serial.encode()) > 255:
         out.write("--decks is 1 to 35 and --serial 1 to 255 bytes\n")
         return 2

@@ -12,25 +12,15 @@ run on :class:`VirtualTime`, which skips them: the model answers at once. The mo
 
 from __future__ import annotations
 
-import importlib
 import time
 from typing import Any
 
 from firmware_bridge.firmware_host.machine_fake import FakeMachine
+from firmware_bridge.firmware_host.pn5180_model import PN5180Model
+from firmware_bridge.firmware_host.tags import Tag
 from firmware_bridge.link.messages import Inventory, unpack
 
 INVENTORY = 0x30
-
-
-def available() -> bool:
-    """Whether this build has the RFID reader's firmware and its PN5180 model."""
-    from firmware_bridge.firmware import FOLDER
-
-    try:
-        importlib.import_module("firmware_bridge.firmware_host.pn5180_model")
-    except ImportError:
-        return False
-    return bool((FOLDER / "spot_reader.py").is_file())
 
 
 class VirtualTime:
@@ -98,9 +88,7 @@ class RfidWorld:
     """The PN5180 model, the tags on each antenna, and the lights, for the board of ``config``."""
 
     def __init__(self, config: dict[str, Any]) -> None:
-        model = importlib.import_module("firmware_bridge.firmware_host.pn5180_model")
-        self._tag = importlib.import_module("firmware_bridge.firmware_host.tags").Tag
-        self.model = model.PN5180Model()
+        self.model = PN5180Model()
         self.pins = config["pins"]
         self.antennas: list[int] = list(config["antennas"])
         self.levels: dict[int, int] = {}
@@ -126,16 +114,15 @@ class RfidWorld:
     def _reported(self, inventory: Inventory) -> None:
         self.reported[inventory.antenna] = {chip.uid: chip.value for chip in inventory.chips}
 
-    def _antenna(self, antenna: int) -> list[Any]:
+    def _antenna(self, antenna: int) -> list[Tag]:
         if antenna not in self.antennas:
             raise ValueError(f"antenna {antenna}: this board reads antennas {self.antennas}")
-        fields: list[Any] = self.model.fields[antenna]
-        return fields
+        return self.model.fields[antenna]
 
     def place(self, antenna: int, chips: list[tuple[str, int]]) -> None:
         """Put chips (uid in hex, value in cents) in ``antenna``'s field; a uid already there is replaced."""
         field = self._antenna(antenna)
-        tags = [self._tag(int(uid, 16), value) for uid, value in chips]
+        tags = [Tag(int(uid, 16), value) for uid, value in chips]
         uids = {tag.uid for tag in tags}
         field[:] = [tag for tag in field if tag.uid not in uids] + tags
         self.chips[antenna] = {f"{tag.uid:016x}": tag.value for tag in field}

@@ -1,7 +1,7 @@
 """End to end with the reference firmware as the boards: the daemon as a subprocess, the shoe board the
 MicroPython firmware itself (``firmware-bridge simulate shoe --reference-firmware``: marked cards pushed
 past its scanner and through its beam), the RFID reader the simulator, or its reference firmware too
-(tags in the fields of a PN5180 model's antennas) when this build has it."""
+(tags in the fields of a PN5180 model's antennas)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.firmware_host.rfid_world import available
 from tests.rigs.daemon_rig import TableRig, chip
 
 
@@ -84,7 +83,6 @@ def test_a_watchdog_reset_keeps_the_shoe_and_loses_the_card_not_yet_acknowledged
     assert not [e for e in rig.pit.taken() if e["type"] == "shoe.loaded" and e["data"]["shoe_id"] != shoe_id]
 
 
-@pytest.mark.skipif(not available(), reason="the RFID reader's reference firmware is not in this build")
 def test_a_whole_hand_with_both_boards_running_the_reference_firmware(tmp_path: Path) -> None:
     rig = TableRig(tmp_path, payout_check=False, reference_firmware=("shoe", "rfid"))
     try:

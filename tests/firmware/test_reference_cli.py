@@ -1,6 +1,6 @@
 """``firmware-bridge simulate shoe --reference-firmware`` as a subprocess: the simulator's command interface
-over the reference firmware, a HostLink on its pty; commands with no physical meaning refused; rfid not
-in this build."""
+over the reference firmware (the shoe, the RFID reader), a HostLink on its pty; commands with no physical
+meaning refused."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.link.host import HostLink
-from firmware_bridge.link.messages import Card, CardUnreadable, Hello, Message, ShoeLoaded
+from firmware_bridge.link.messages import Card, CardUnreadable, Chip, Hello, Inventory, Message, ShoeLoaded
 
 TIMEOUT = 10.0
 
@@ -83,8 +83,34 @@ async def test_the_reference_shoe_behind_the_simulators_commands(tmp_path: Path)
             await process.wait()
 
 
-async def test_rfid_has_no_reference_firmware_in_this_build() -> None:
-    process = await start("rfid")
-    answer = await line(process)
-    assert answer["ok"] is False and "not in this build" in answer["error"]
-    assert await asyncio.wait_for(process.wait(), TIMEOUT) == 1
+async def test_the_reference_rfid_reader_behind_the_simulators_commands(tmp_path: Path) -> None:
+    link = tmp_path / "rfid"
+    process = await start("rfid", "--link", str(link), "--seed", "2")
+    delivered: list[Message] = []
+    host = HostLink(str(link), on_message=delivered.append, on_online=lambda hello: None,
+                    on_offline=lambda reason: None)
+    try:
+        assert await line(process) == {"pty": str(link)}
+        await host.start()
+        chips = ('{"cmd": "place", "antenna": 3, '
+                 '"chips": [["e004010000000a01", 500], ["e004010000000a02", 2500]]}')
+        assert await ask(process, chips) == {"ok": True, "antenna": 3, "count": 2}
+        assert (await ask(process, "wait_idle 5"))["pending"] == 0
+        assert Inventory(3, (Chip("e004010000000a01", 500), Chip("e004010000000a02", 2500))) in delivered
+        assert await ask(process, "remove 3 e004010000000a01") == {"ok": True, "antenna": 3, "count": 1}
+        assert await ask(process, "clear 3") == {"ok": True, "antenna": 3, "count": 0}
+        assert (await ask(process, "wait_idle 5"))["pending"] == 0
+        assert [m for m in delivered if isinstance(m, Inventory) and m.antenna == 3][-1] == Inventory(3, ())
+        answer = await ask(process, "place 17 e004010000000a01:500")
+        assert answer["ok"] is False and "antenna 17" in answer["error"]
+        answer = await ask(process, "draw")
+        assert answer["ok"] is False and "not a shoe board" in answer["error"]
+        status = await ask(process, "status")
+        assert status["kind"] == "rfid" and status["rfid"]["antennas"]["3"] == []
+        assert (await ask(process, "quit"))["ok"]
+        assert await asyncio.wait_for(process.wait(), TIMEOUT) == 0
+    finally:
+        await host.close()
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

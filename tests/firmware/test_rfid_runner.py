@@ -1,6 +1,6 @@
 """The reference RFID reader run as the board (FirmwareRunner with the PN5180 model on a real pty), the
 host's HostLink on the other end: chips placed and taken off, the spot lights, a watchdog reset followed
-by a full re-read. Skipped while this build has no RFID reader firmware."""
+by a full re-read."""
 
 from __future__ import annotations
 
@@ -12,13 +12,9 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.firmware_host.flash import board_config
-from firmware_bridge.firmware_host.rfid_world import available
 from firmware_bridge.firmware_host.runner import FirmwareRunner
 from firmware_bridge.link.host import HostLink
 from firmware_bridge.link.messages import Chip, Fault, Inventory, Message, SpotLights
-
-pytestmark = pytest.mark.skipif(not available(),
-                                reason="the RFID reader's reference firmware is not in this build")
 
 TIMEOUT = 10.0
 CHIPS = [("e004010000000a01", 500), ("e004010000000b02", 2500)]
