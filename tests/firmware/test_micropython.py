@@ -106,9 +106,22 @@ def test_flash_copies_the_shoe_files_and_its_config_with_mpremote() -> None:
     assert steps[-1] == "reset"
 
 
+def test_flash_copies_the_rfid_readers_files_and_its_antennas() -> None:
+    out = io.StringIO()
+    assert main(["flash", "rfid", "--serial", "RF-3", "--antennas", "1", "2", "3", "--dry-run"], out) == 0
+    text = out.getvalue()
+    end = text.index("\n}\n") + 3
+    config = json.loads(text[:end])
+    assert (config["kind"], config["antennas"], config["pins"]["busy"]) == ("rfid", [1, 2, 3], 20)
+    names = [word for word in text[end:].split() if word.startswith(":")]
+    assert names == [":board.py", ":iso15693.py", ":link.py", ":main.py", ":pn5180.py", ":spot_reader.py",
+                     ":board.json"]
+
+
 def test_flash_refuses_bad_arguments() -> None:
     out = io.StringIO()
     assert main(["flash", "shoe", "--serial", "SH-1", "--decks", "0", "--dry-run"], out) == 2
+    assert main(["flash", "rfid", "--serial", "RF-1", "--antennas", "17", "--dry-run"], out) == 2
     with pytest.raises(SystemExit):
         main(["flash", "shoe", "--dry-run"], io.StringIO())            # no serial number
     with pytest.raises(SystemExit):
