@@ -51,6 +51,7 @@ SETTLE_MS = 150
 STUCK_MS = 3000
 DEBOUNCE_MS = 500
 MAX_LINE = 64
+MAX_READS = 16
 
 
 class ShoeApp:
@@ -173,12 +174,20 @@ class ShoeApp:
         for byte in data or b"":
             if byte in (10, 13):
                 if self._line:
-                    self._reads.append((now_ms, cardcode.parse(self._line)))
-                    if self._reads[-1][1] is None:
-                        self.garbage += 1
+                    self._add_read(now_ms, cardcode.parse(self._line))
                 self._line = bytearray()
             elif len(self._line) < MAX_LINE:
                 self._line.append(byte)
+
+    def _add_read(self, now_ms: int, code: "tuple[int, int, int] | None") -> None:
+        """Keep a read: the same code (or garbage) read again only refreshes its time, and at most
+        MAX_READS are kept (a scanner repeating itself for hours must not fill the memory)."""
+        if code is None:
+            self.garbage += 1
+        self._reads = [read for read in self._reads if read[1] != code]
+        self._reads.append((now_ms, code))
+        if len(self._reads) > MAX_READS:
+            self._reads.pop(0)
 
     def _edge(self, blocked: bool, now_ms: int) -> None:
         if blocked and self._blocked_at is None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.firmware import cardcode
+from firmware_bridge.firmware import cardcode, shoe
 from firmware_bridge.firmware_host.flash import board_config
 from firmware_bridge.firmware_host.runner import FirmwareRunner
 from firmware_bridge.link.host import HostLink
@@ -154,3 +154,18 @@ async def test_a_power_cut_forgets_the_shoe_but_never_reuses_a_shoe_id(table: Ta
     await table.runner.play(table.world.load(6, ["2c"], 0))
     await table.runner.play(table.world.draw(1))
     assert (await table.settled(4))[2:] == [ShoeLoaded(shoe_id + 1, 6), Card(1, 2, 0)]
+
+
+async def test_a_scanner_repeating_itself_while_a_card_is_stuck_keeps_little_and_reads_one_card(
+        table: Table) -> None:
+    await load(table, ["Qh", "Kd"])
+    await table.runner.play(table.world.stick())
+    code = (cardcode.code(1, 12, 2) + "\r\n").encode()
+    for number in range(60):
+        garbage = b"#%?" + bytes([65 + number % 26])
+        await table.runner.play(table.world.scanner_line(code if number % 2 else garbage))
+    assert len(table.runner.core.app._reads) <= shoe.MAX_READS
+    await table.runner.play(table.world.unstick())
+    await table.until(lambda: any(isinstance(m, Card) for m in table.messages))
+    await table.runner.wait_idle()
+    assert [m for m in table.reports()[1:] if not isinstance(m, Fault)] == [Card(1, 12, 2)]   # FAULT 1 if slow
