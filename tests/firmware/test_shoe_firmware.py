@@ -168,4 +168,4 @@ async def test_a_scanner_repeating_itself_while_a_card_is_stuck_keeps_little_and
     await table.runner.play(table.world.unstick())
     await table.until(lambda: any(isinstance(m, Card) for m in table.messages))
     await table.runner.wait_idle()
-    assert [m for m in table.reports()[1:] if not isinstance(m, Fault)] == [Card(1, 12, 2)]   # FAULT 1 if slow
+    assert [m for m in table.reports()[1:] if not isinstance(m, Fault)] == [Card(1, 12, 2)]  # FAULT 1: slow
