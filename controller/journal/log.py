@@ -401,7 +401,7 @@ class Journal:
             written = os.write(self._fd, data)
             while written < len(data):
                 written += os.write(self._fd, data[written:])
-            os.fsync(self._fd)
+            self._fsync(self._fd)
         except BaseException:
             self._broken = True
             with contextlib.suppress(OSError):
@@ -412,6 +412,11 @@ class Journal:
             self._size += len(line)
             self.last_seq = record.seq
             self._recent.append(record)
+
+    def _fsync(self, fd: int) -> None:
+        """The one sync of a step (``fsync``), after its one write; a subclass may watch it
+        (tests/e2e/test_durable_before_visible.py does, to see what is on the disk when it returns)."""
+        os.fsync(fd)
 
     def since(self, from_seq: int) -> list[Record]:
         """Return the records with ``seq >= from_seq`` still held (at least the last ``keep``);
