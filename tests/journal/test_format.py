@@ -56,8 +56,9 @@ def parsed_v1() -> list[tuple[bytes, Record]]:
 def test_the_journal_of_the_earlier_release_reads_back_record_for_record(state: Path) -> None:
     expected = parsed_v1()
     assert [r.seq for _, r in expected] == list(range(1, 16))
-    assert [r.topic for _, r in expected][:6] == ["T07/table.opened", "T07/device.online", "T07/device.online",
-                                                  "T07/shoe.loaded", "T07/bet.placed", "T07/hand.started"]
+    assert [r.topic for _, r in expected][:6] == [
+        "T07/table.opened", "T07/device.online", "T07/device.online", "T07/shoe.loaded", "T07/bet.placed",
+        "T07/hand.started"]
     assert expected[8][1].private["card"] == "5h"                  # the hole card: in the journal only
     assert b'"card":null' in expected[8][1].body
     journal = Journal.open(state / "journal.log")
