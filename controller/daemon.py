@@ -9,7 +9,10 @@ each, ``refresh`` saves a checkpoint if one is due, publishes the table's pictur
 the button lights and the spot lights up to date (the spots of the seat in turn
 and, while betting is open, the spots the game lights for betting). A control
 command that carries ``"supervisor"`` is let through only with that supervisor's
-PIN (:mod:`controller.security.supervisor_gate`). Under systemd the daemon says
+PIN (:mod:`controller.security.supervisor_gate`). The journal, the checkpoint and the
+published mark are checked at start, before DEAL and after every hand
+(:mod:`controller.journal.critical_memory`); a check that fails latches a fault
+that stops DEAL until a supervisor's ``critical_memory_clear``. Under systemd the daemon says
 READY once all that has started, keeps its status line current and pings the
 watchdog from the loop (:mod:`controller.service`).
 """
@@ -29,6 +32,7 @@ from controller.boards import find_board
 from controller.config.loader import Config
 from controller.games.catalog import find_game, rules_json
 from controller.journal import checkpoint, high_water
+from controller.journal.critical_memory import FAULT_NAME, CriticalMemory
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
 from controller.pit.events import VIEW_TYPE, encode_event, now_timestamp
@@ -88,6 +92,8 @@ class Daemon:
         self.journal, self.checkpoint = checkpoint.open_journal(
             config.state_dir / JOURNAL_NAME, self.checkpoint_path, keep=REPLAY_WINDOW)
         self.high_water = HighWater.open(config.state_dir / HIGH_WATER_NAME)
+        self.memory = CriticalMemory(self.journal, self.high_water, self.checkpoint_path,
+                                     config.state_dir / FAULT_NAME)
         self.start = self.begin()
         """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
@@ -118,6 +124,8 @@ class Daemon:
         """The drivers of the configured boards (``[devices]``), once started."""
         self.panel: DealerPanel | None = None
         self.systemd = SystemdLink()
+        self.in_hand = False
+        """Whether a hand was in play at the last :meth:`refresh` (one that ends is checked after)."""
 
     async def run(self) -> None:
         """Run until SIGTERM or SIGINT, then stop cleanly."""
@@ -147,6 +155,13 @@ class Daemon:
         await self.pit.start()
         self.table.set_publisher(self.pit.publish)
         self.table.open(recovered=self.journal.last_seq > 0, journal_damage=self.journal_damage())
+        found = self.memory.at_start()
+        if found is not None:
+            self.latch(f"at start: {found}")
+        elif self.memory.fault is not None:
+            log.critical("critical memory fault latched before this start: %s", self.memory.fault)
+            self.table.critical_memory(self.memory.fault)
+        self.in_hand = self.table.state.in_hand
         self.check_integrity()
         self.boards = [
             find_board(name).from_setup(BoardSetup(
@@ -280,6 +295,28 @@ class Daemon:
             self.failure = error
             self.stopping.set()
 
+    def check_memory(self, when: str) -> None:
+        """Check the critical memory (:meth:`CriticalMemory.check`), unless a fault is latched already;
+        a check that fails latches one."""
+        if self.memory.fault is None:
+            problem = self.memory.check()
+            if problem is not None:
+                self.latch(f"{when}: {problem}")
+
+    def latch(self, reason: str) -> None:
+        """Latch a critical memory fault: kept across restarts, DEAL refused, the alert raised."""
+        log.critical("critical memory fault: %s", reason)
+        self.memory.latch(reason, now_timestamp())
+        self.table.critical_memory(reason)
+
+    def clear_fault(self, supervisor: str) -> str | None:
+        """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes."""
+        refused = self.memory.clear()
+        if refused is None:
+            log.warning("critical memory fault cleared by supervisor %r", supervisor)
+            self.table.critical_memory(None, supervisor)
+        return refused
+
     def dispatch(self, item: DriverInput) -> None:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""
         try:
@@ -298,6 +335,8 @@ class Daemon:
         """A button pressed on the panel or through the control socket (with an ``amount`` for an
         action whose amount no spot holds), or an action sent by ``act`` (not ``physical``: no
         button needed); returns a refusal or None."""
+        if button == "deal" and self.table.phase == "betting":
+            self.check_memory(f"before hand {self.table.state.hand_no + 1}")
         return self.guarded(lambda: self.table.press(button, amount, physical=physical),
                             f"pressing {button}", "press")
 
@@ -319,7 +358,11 @@ class Daemon:
 
     def refresh(self) -> None:
         """After every input: a checkpoint if one is due, the table's picture published if it
-        changed, and the display and lights up to date."""
+        changed, and the display and lights up to date; when a hand has just ended, the critical
+        memory is checked first."""
+        if self.in_hand and not self.table.state.in_hand:
+            self.check_memory(f"after hand {self.table.state.hand_no}")
+        self.in_hand = self.table.state.in_hand
         self.save_checkpoint()
         picture = table_picture(self.table)
         self.publish_picture(picture)
@@ -356,7 +399,9 @@ class Daemon:
         if state.in_hand or state.seq - since < checkpoint.EVERY:
             return
         try:
-            self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint())
+            self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint(),
+                                              self.checkpoint)
+            self.memory.saved(self.checkpoint)
         except OSError as error:
             self.repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
                               f"checkpoint not written ({error}); the journal is still complete")
@@ -409,6 +454,13 @@ class Daemon:
                                               "the supervisor's id and PIN"}
             reason = self.table.resync_shoe(supervisor)
             self.refresh()
+            return self.answer(reason)
+        if cmd == "critical_memory_clear":
+            supervisor = request.get("supervisor")
+            if not isinstance(supervisor, str):
+                return {"ok": False, "error": f"{cmd} is a supervisor's command: it needs "
+                                              "the supervisor's id and PIN"}
+            reason = self.guarded(lambda: self.clear_fault(supervisor), f"running {cmd}", "command")
             return self.answer(reason)
         if isinstance(cmd, str) and cmd in self.table.game.commands:
             # After the daemon's own commands, which a game cannot hide.

@@ -121,6 +121,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     daemon.journal.close()                        # the same file, opened as a journal that is watched
     daemon.journal = WatchedJournal.open(daemon.journal.path, keep=REPLAY_WINDOW)
     daemon.journal.syncs_per_step = []
+    daemon.memory.journal = daemon.journal
     made = Rig(daemon, shoe, rfid)
     refresh = daemon.refresh
 

@@ -12,6 +12,7 @@ table unreadable, and fails here.
 from __future__ import annotations
 
 import binascii
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -77,7 +78,8 @@ def test_the_earlier_checkpoint_and_mark_read_back(state: Path) -> None:
     assert data["seq"] == 15 and data["window"] == [1, 0]
     assert data["body_crc"] == binascii.crc32(records[15].body)     # ties it to the journal's event
     saved = checkpoint.load(state / "checkpoint.json")
-    assert saved == checkpoint.Checkpoint(15, data["body_crc"], (1, 0), data["state"])
+    assert saved == checkpoint.Checkpoint(15, data["body_crc"], (1, 0), data["state"], None, 0,
+                                          hashlib.sha256((V1 / "checkpoint.json").read_bytes()).hexdigest())
 
     line = (V1 / "published.mark").read_bytes()
     text = b"%020d %020d" % (EPOCH, 15)
