@@ -102,6 +102,9 @@ PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
 """The mode of the state folder that holds them."""
 
+SCRUB_LINES = 200
+"""Lines checked before read again by each :meth:`Journal.verify`, in turn through the records held."""
+
 log = logging.getLogger(__name__)
 
 
@@ -357,6 +360,8 @@ class Journal:
         """The link to the last line (what the next record's ``prev`` is)."""
         self._verified: tuple[int, int, str] | None = None
         """``(byte offset, seq, link)`` of the last line :meth:`verify` read back (None: none yet)."""
+        self._scrub_next = 0
+        """The seq of the held record :meth:`verify` reads again next."""
 
     @classmethod
     def open(cls, path: Path, *, keep: int = 10_000, start: tuple[int, int] = (1, 0)) -> Journal:
@@ -516,8 +521,11 @@ class Journal:
         the bytes written; the last line checked before still hashes to its link; every line after
         it has its crc, the next seq and its link to the line before; and the last line is the
         last one written (its link is the chain's head in memory). So a line changed anywhere after
-        the last check, or the line the chain goes on from, is found at the next. With ``whole``,
-        every line from where opening began (:attr:`start`) is read again.
+        the last check, or the line the chain goes on from, is found at the next. Then the next
+        :data:`SCRUB_LINES` of the records held (:meth:`since`) are read again, in turn, each
+        compared with the link it had when it was written or first read: every held record is
+        read again once every ``keep / SCRUB_LINES`` calls. With ``whole``, every line from where
+        opening began (:attr:`start`) is read again.
         """
         if self._fd is None:
             raise ValueError("the journal is closed")
@@ -559,6 +567,25 @@ class Journal:
         if (found[1] if found else 0) != self.last_seq or (found is not None and found[2] != self._head):
             return f"{self.path}: the last record is not the last one written (seq {self.last_seq})"
         self._verified = found
+        return self._scrub()
+
+    def _scrub(self) -> str | None:
+        """Read the next :data:`SCRUB_LINES` held records again (see :meth:`verify`)."""
+        if not self._recent:
+            return None
+        assert self._fd is not None
+        oldest = self._recent[0].seq
+        first = self._scrub_next if oldest <= self._scrub_next <= self.last_seq else oldest
+        index = first - oldest
+        offsets = list(itertools.islice(self._offsets, index, index + SCRUB_LINES + 1))
+        links = list(itertools.islice(self._links, index, index + SCRUB_LINES))
+        end = offsets[len(links)] if len(offsets) > len(links) else self._size
+        data = os.pread(self._fd, end - offsets[0], offsets[0])
+        lines = data.splitlines(keepends=True)
+        for number, (line, link) in enumerate(itertools.zip_longest(lines, links), start=first):
+            if line is None or link is None or line_hash(line) != link:
+                return f"{self.path}: record {number} has changed since it was written (read again)"
+        self._scrub_next = first + len(links)
         return None
 
     def close(self) -> None:
