@@ -10,6 +10,7 @@ fails stops DEAL with the reason on the dealer's instruction line, raises the cr
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -207,3 +208,31 @@ def test_the_mark_and_the_fault_file_damaged_hold_the_fault_across_kill_9(rig: T
     stopped(rig, "at start", "published.mark", since=opened["seq"])
     cleared(rig)
     hand(rig)
+
+
+def test_a_state_folder_of_the_earlier_release_runs_on_and_is_checked(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "journal-v1", state)
+    state.chmod(0o700)
+    old = (state / "journal.log").read_bytes()
+    rig = table(tmp_path)
+    try:
+        rig.start()
+        first, opened = [e for e in rig.pit.events if e["type"] == "table.opened"]    # caught up from 1
+        assert first["seq"] == 1
+        assert (opened["seq"], opened["epoch"], opened["data"]["recovered"]) == (16, 1795000000, True)
+        assert "state from the checkpoint at seq 15" in rig.log_text()     # the single file, read
+        rig.load(CARDS, cut_at=0)
+        rig.bet(1, "main", chip("a", 1))
+        rig.next("bet.placed")
+        hand(rig)                                                   # checked before and after: no fault
+        assert rig.kill() == -9
+        opened = rig.start()
+        assert opened["epoch"] == 1795000000
+        hand(rig)
+    finally:
+        rig.close()
+    assert not (state / "critical_memory.fault").exists()
+    journal = (state / "journal.log").read_bytes()
+    assert journal.startswith(old)                                  # the old lines as they were
+    assert b'"v":2' in journal[len(old):].splitlines()[0]          # new ones chained after them
