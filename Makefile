@@ -13,7 +13,7 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 demo: $(BIN)/.installed
-	$(BIN)/python -m controller.devkit.demo
+	$(BIN)/python -m controller.devkit.demo $(DEMO_ARGS)
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check controller drivers firmware_bridge tests bench
