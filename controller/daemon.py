@@ -156,7 +156,7 @@ class Daemon:
         await self.pit.start()
         self.table.set_publisher(self.pit.publish)
         self.table.open(recovered=self.journal.last_seq > 0, journal_damage=self.journal_damage())
-        found = self.memory.at_start()
+        found = self.memory.at_start(self.checkpoint)
         if found is not None:
             self.latch(f"at start: {found}")
         elif self.memory.fault is not None:
@@ -300,7 +300,11 @@ class Daemon:
         """Check the critical memory (:meth:`CriticalMemory.check`), unless a fault is latched already;
         a check that fails latches one."""
         if self.memory.fault is None:
-            problem = self.memory.check()
+            try:
+                problem = self.memory.check()
+            except Exception as error:                      # what cannot be read back is no better
+                log.exception("the critical memory check failed")
+                problem = f"the check itself failed ({type(error).__name__}: {error})"
             if problem is not None:
                 self.latch(f"{when}: {problem}")
 
@@ -308,7 +312,10 @@ class Daemon:
         """Latch a critical memory fault: kept across restarts, DEAL refused, the alert raised."""
         log.critical("critical memory fault: %s", reason)
         self.memory.latch(reason, now_timestamp())
-        self.table.critical_memory(reason)
+        try:
+            self.table.critical_memory(reason)
+        except OSError:                                     # the journal failed too: the daemon stops
+            self.table.critical_fault = reason
 
     def clear_fault(self, supervisor: str) -> str | None:
         """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes."""

@@ -227,5 +227,6 @@ def verify(path: Path, written: Mapping[int, str], journal: Journal) -> str | No
             newest = saved
     held = journal.link_at(newest.seq) if newest is not None else None
     if newest is not None and held is not None and newest.link is not None and newest.link != held:
-        return f"the checkpoint at seq {newest.seq} does not match the journal's record {newest.seq}"
+        return (f"checkpoint copy {newest.copy}, at seq {newest.seq}, does not match the journal's record "
+                f"{newest.seq} (remove that copy if the journal is right)")
     return None

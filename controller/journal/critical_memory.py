@@ -92,10 +92,14 @@ class CriticalMemory:
         self.copies: dict[int, str] = {}
         """The checkpoint copies to read back: copy -> its checksum, as written or read in this run."""
 
-    def at_start(self) -> str | None:
-        """What the start-up checks found (beyond the journal's own), or None; notes the copies read."""
+    def at_start(self, used: Checkpoint | None) -> str | None:
+        """What the start-up checks found (beyond the journal's own), or None. The copies read back
+        from now on are those that read, up to ``used``, the checkpoint the start used (a newer copy
+        did not match the journal, as after a journal that lost its tail: the next checkpoint is
+        written over it)."""
         found, damaged = checkpoint.read(self.checkpoint_path)
-        self.copies = {saved.copy: saved.digest for saved in found if saved.copy in checkpoint.COPIES}
+        self.copies = {saved.copy: saved.digest for saved in found
+                       if saved.copy in checkpoint.COPIES and used is not None and saved.seq <= used.seq}
         problems = []
         if damaged and not found:
             problems.append("every copy of the checkpoint is damaged: " + "; ".join(damaged))
