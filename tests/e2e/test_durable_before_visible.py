@@ -165,7 +165,7 @@ async def test_every_event_is_on_the_disk_before_it_is_published_and_each_step_s
     rig.rfid.place(1, [CHIP])
     await rig.until(lambda: not daemon.table.deal_problems())
     assert daemon.press("deal") is None
-    rig.shoe.draw(3)
+    rig.shoe.draw(2)
     await rig.until(lambda: phase_of(daemon.table) == "players")
     assert daemon.press("stand") is None
     await rig.until(lambda: phase_of(daemon.table) == "settled")
