@@ -2,7 +2,9 @@
 
 ``tests/data/journal-v1/`` was written once by the code of main as of November 2026 (a journal
 of one Easy Jack hand in epoch 1795000000, the checkpoint taken after it, the published mark) and
-is committed as it was written. Every checksum is worked out here from the format as
+is committed as it was written; ``tests/data/journal-v2/`` is the same hand written by the code
+that chains the journal and keeps the checkpoint as two copies (the first copy only: one
+checkpoint was taken). Every checksum is worked out here from the format as
 docs/architecture.md describes it ("The files of the state folder"), with ``binascii`` and
 ``hashlib`` directly, never with the code under test: a change of a checksum, of a field or of the
 line layout, on the writing side and the reading side at once, makes every journal already on a
@@ -29,6 +31,7 @@ from controller.journal.log import Journal, Record
 from controller.table.machine import Table, TableSettings
 
 V1 = Path(__file__).resolve().parents[1] / "data" / "journal-v1"
+V2 = V1.with_name("journal-v2")
 EPOCH = 1795000000
 
 
@@ -100,3 +103,52 @@ def test_the_earlier_checkpoint_holds_what_a_replay_of_the_journal_gives(state: 
     saved: dict[str, Any] = json.loads((V1 / "checkpoint.json").read_bytes())["state"]
     assert table.state.checkpoint() == saved
     assert table.state.hand_no == 1 and not table.state.in_hand
+
+
+def parsed_v2() -> list[tuple[bytes, Record]]:
+    """The chained journal's lines, each checked by hand: ``<crc32, 8 hex> <json>\\n``, the json's
+    ``prev`` the first 16 hex digits of the SHA-256 of the line before (sixteen zeros first)."""
+    lines = []
+    prev = "0" * 16
+    for line in (V2 / "journal.log").read_bytes().splitlines(keepends=True):
+        text = line[9:-1]
+        assert line[:9] == b"%08x " % binascii.crc32(text) and line.endswith(b"\n")
+        document = json.loads(text)
+        assert list(document) == ["v", "seq", "topic", "body", "private", "prev"]
+        assert document["v"] == 2 and document["prev"] == prev
+        prev = hashlib.sha256(line).hexdigest()[:16]
+        lines.append((line, Record(document["seq"], document["topic"], document["body"].encode(),
+                                   document["private"])))
+    return lines
+
+
+def test_the_chained_journal_reads_back_and_holds_the_same_events(tmp_path: Path) -> None:
+    expected = parsed_v2()
+    assert [r for _, r in expected] == [r for _, r in parsed_v1()]   # the same hand, the same bytes
+    folder = tmp_path / "state"
+    shutil.copytree(V2, folder)
+    journal = Journal.open(folder / "journal.log")
+    try:
+        assert journal.damage is None and list(journal.records()) == [r for _, r in expected]
+        assert journal.verify(whole=True) is None
+        assert journal.link_at(15) == hashlib.sha256(expected[-1][0]).hexdigest()[:16]
+    finally:
+        journal.close()
+
+
+def test_the_checkpoint_copy_reads_back(tmp_path: Path) -> None:
+    lines = parsed_v2()
+    content = (V2 / "checkpoint.1.json").read_bytes()
+    text = content[65:-1]
+    assert content[:65] == hashlib.sha256(text).hexdigest().encode() + b" " and content.endswith(b"\n")
+    data = json.loads(text)
+    assert list(data) == ["seq", "body_crc", "window", "state", "link"]
+    assert data["body_crc"] == binascii.crc32(lines[-1][1].body)
+    assert data["link"] == hashlib.sha256(lines[-1][0]).hexdigest()[:16]
+    assert data["state"] == json.loads((V1 / "checkpoint.json").read_bytes())["state"]
+    folder = tmp_path / "state"
+    shutil.copytree(V2, folder)
+    saved = checkpoint.load(folder / "checkpoint.json")
+    assert saved == checkpoint.Checkpoint(15, data["body_crc"], (1, 0), data["state"], data["link"], 1,
+                                          content[:64].decode())
+    assert (V2 / "published.mark").read_bytes() == (V1 / "published.mark").read_bytes()
