@@ -411,6 +411,9 @@ class Daemon:
                                               self.checkpoint)
             self.memory.saved(self.checkpoint)
         except OSError as error:
+            # The copy being written may or may not have been replaced: it is not read back until the next.
+            for copy in [checkpoint.next_copy(self.checkpoint)] if self.checkpoint else checkpoint.COPIES:
+                self.memory.copies.pop(copy, None)
             self.repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
                               f"checkpoint not written ({error}); the journal is still complete")
 

@@ -180,13 +180,18 @@ def open_journal(journal_path: Path, checkpoint_path: Path, *,
     return journal, saved
 
 
+def next_copy(after: Checkpoint | None) -> int:
+    """The copy written after ``after`` (the checkpoint written or read last): the other one."""
+    return COPIES[1] if after is not None and after.copy == COPIES[0] else COPIES[0]
+
+
 def save(path: Path, journal: Journal, state: dict[str, Any], after: Checkpoint | None = None) -> Checkpoint:
     """Write a checkpoint of ``state``, taken at the journal's last event, durably, over the copy that
     is not ``after`` (the checkpoint written or read last; None: the copies on the disk are read
     to find it)."""
     if after is None:
         after = next(iter(read(path)[0]), None)
-    copy = COPIES[1] if after is not None and after.copy == COPIES[0] else COPIES[0]
+    copy = next_copy(after)
     last = journal.since(journal.last_seq)[0]
     crc, link = body_crc(last.body), journal.link_at(last.seq)
     data = {"seq": last.seq, "body_crc": crc, "window": list(journal.window), "state": state, "link": link}
