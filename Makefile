@@ -35,6 +35,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/ratings_bench.py
 	$(BIN)/python bench/screen_bench.py
 	$(BIN)/python bench/bjx_math_bench.py
+	$(BIN)/python bench/reader_bench.py
 
 # Buster Blackjack X's base wager simulated for the example rules (~1 min on 2 cores) and stored with the game,
 # where `table-controller math` finds it (docs/games/buster-blackjack-x.md, House edge). After any change
