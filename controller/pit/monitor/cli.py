@@ -41,6 +41,7 @@ from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.collector import THRESHOLDS, freeze_when_settled
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.guard import server_names
+from controller.pit.monitor.protection_load import replay_stored
 from controller.pit.monitor.rated import NO_PIT, Rated
 from controller.pit.monitor.recorder import Recorder
 from controller.pit.monitor.report import TYPES, TableReport, as_csv, as_json, as_text, bound, rate
@@ -178,6 +179,8 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     protection = _protection_settings(args.tables)
     if protection.enabled:
         floor.protect(Protection(protection, strategies=strategies))
+        if rated is not None:
+            await replay_stored(rated, floor)
     runner = make_runner(make_app(floor, users, names=server_names(args.host, args.server_name),
                                   actions=actions))
     await runner.setup()

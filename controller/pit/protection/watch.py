@@ -108,6 +108,8 @@ class _Table:
     """The subjects whose sat-out hands count here."""
     held: list[tuple[str, Round | Decision]] = field(default_factory=list)
     unchecked: str | None = None
+    last: tuple[str, int] | None = None
+    """The epoch and seq of the last event read (one read already is skipped)."""
 
 
 class Protection:
@@ -135,11 +137,18 @@ class Protection:
 
     def feed(self, name: str, epoch: str, message: Mapping[str, Any]) -> list[Raised]:
         """One event of table ``name`` (in order); the alerts it raises. An event that cannot be read
-        is left out and kept in :attr:`problems`."""
+        is left out and kept in :attr:`problems`; one read already (of the epoch of the last one read,
+        and not after it) is skipped, so that the stored events may be read first and a follower's
+        then, which may repeat the last few."""
         kind = message.get("type")
         if kind not in TYPES:
             return []
         table = self._table(name)
+        seq = message.get("seq")
+        if isinstance(seq, int) and not isinstance(seq, bool):
+            if table.last is not None and table.last[0] == epoch and seq <= table.last[1]:
+                return []           # read already (the stored events, then a follower's last few)
+            table.last = (epoch, seq)
         table.epoch = epoch
         data = message.get("data")
         if not isinstance(data, Mapping):
