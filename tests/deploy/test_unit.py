@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.web.guard import STREAMS
 from tests.deploy.conftest import ROOT
 
 UNIT = ROOT / "systemd" / "table-controller.service"
@@ -150,6 +151,7 @@ def test_the_screen_runs_apart_from_the_table_and_the_kiosk_restarts_on_its_own_
     assert screen["Restart"] == ["on-failure"] and screen["IPAddressAllow"] == ["localhost"]
     assert screen["InaccessiblePaths"] == ["-/var/lib/table-controller"]    # the journal's cards
     assert screen["DevicePolicy"] == ["closed"] and screen["CapabilityBoundingSet"] == [""]
+    assert int(screen["LimitNOFILE"][0]) >= 4 * STREAMS      # capped streams leave room for the rest
     kiosk = settings(KIOSK)
     assert kiosk["User"] == ["table-kiosk"] and kiosk["PAMName"] == ["login"]
     assert kiosk["TTYPath"] == ["/dev/tty1"] and kiosk["Conflicts"] == ["getty@tty1.service"]

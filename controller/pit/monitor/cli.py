@@ -39,12 +39,12 @@ from controller.pit.monitor import player_report, shift_report
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.collector import THRESHOLDS, freeze_when_settled
 from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.guard import server_names
 from controller.pit.monitor.rated import NO_PIT, Rated
 from controller.pit.monitor.recorder import Recorder
 from controller.pit.monitor.report import TYPES, TableReport, as_csv, as_json, as_text, bound, rate
 from controller.pit.monitor.store import Store, open_store
 from controller.pit.ratings.shift import Shifts, ShiftsError, read_floor
+from controller.web.guard import server_names
 
 log = logging.getLogger("pit-monitor")
 
