@@ -44,6 +44,7 @@ from controller.pit.monitor.recorder import Recorder
 from controller.pit.monitor.report import TYPES, TableReport, as_csv, as_json, as_text, bound, rate
 from controller.pit.monitor.store import Store, open_store
 from controller.pit.ratings.shift import Shifts, ShiftsError, read_floor
+from controller.security.permissions import foreign_owner
 from controller.web.guard import server_names
 
 log = logging.getLogger("pit-monitor")
@@ -280,6 +281,10 @@ def main(argv: list[str] | None = None) -> int:
             refusal = may_listen(args.host, bool(args.tls_cert), bool(args.password_file))
             if refusal:
                 raise UsageError(refusal)
+            owners = [*foreign_owner(args.password_file, "the password file"),
+                      *foreign_owner(args.tls_key, "the TLS key")]
+            if owners:
+                raise UsageError("\n".join(owners))
             asyncio.run(_until_stopped(lambda: _serve(args, sources)))
         else:
             asyncio.run(_until_stopped(lambda: _record(args, sources)))
