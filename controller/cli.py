@@ -195,6 +195,7 @@ def _verify(args: argparse.Namespace) -> int:
         dependency_verdicts,
         digest,
         install_root,
+        passes,
         read_manifest,
         unknown_pth_files,
     )
@@ -214,12 +215,15 @@ def _verify(args: argparse.Namespace) -> int:
     print("runtime dependencies, against the hashes in their RECORD")
     dependencies = dependency_verdicts()
     for name, verdict in dependencies:
-        print(f"  {'ok  ' if verdict == MATCHES else 'FAIL'}  {name} {verdict}")
+        mark = "ok  " if verdict == MATCHES else "skip" if passes(verdict) else "FAIL"
+        print(f"  {mark}  {name} {verdict}")
     strangers = unknown_pth_files()
     for path in strangers:
         print(f"  FAIL  {path} is a .pth file no installed distribution lists (Python runs it at start)")
-    bad = sum(verdict != MATCHES for _, verdict in dependencies) + len(strangers)
-    print(f"dependencies: {'all match' if not bad else f'{bad} problems'}")
+    bad = sum(not passes(verdict) for _, verdict in dependencies) + len(strangers)
+    skipped = sum(passes(verdict) and verdict != MATCHES for _, verdict in dependencies)
+    print(f"dependencies: {'all match' if not bad else f'{bad} problems'}"
+          + (f", {skipped} not checked (installed by the system)" if skipped else ""))
     return 0 if failed == 0 and verdicts and not bad else 1
 
 
