@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from controller.config.loader import Config, ConfigError, load_config
+from firmware_bridge.version import version_line
 
 EXIT_CONFIG = 2
 MIN_PIN = 4
@@ -279,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="table-controller",
         description="table-controller: run the daemon, recall hands, compute a game's house edge.")
+    parser.add_argument("--version", action="version", version=version_line("table-controller"))
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the table daemon")
     run.add_argument("--config", required=True, help=CONFIG_HELP)
@@ -290,6 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the screen's CURVE certificate (.key_secret), when the table uses CURVE")
     screen.add_argument("--curve-server-key", type=Path, metavar="FILE",
                         help="the table's public CURVE key (.key), when the table uses CURVE")
+    screen.add_argument("--version", action="version", version=version_line("table-controller screen"))
     screen.set_defaults(handler=_screen)
     recall = commands.add_parser("recall", help="print the last hands step by step")
     recall.add_argument("--config", required=True, help=CONFIG_HELP)

@@ -10,6 +10,7 @@
 #                                              table's id, from its configuration, confirms it)
 #   DESTDIR=/tmp/stage deploy/install.sh [uninstall [--purge --confirm-table ID]]
 #                                              the same into a staging root, as any user
+#   deploy/install.sh --help                   this text
 #
 # Upgrade replaces the program and rewrites its manifest; it keeps the configuration,
 # the chip registry, the udev rules, the keys and the journal, and puts their owners
@@ -57,7 +58,7 @@ trap 'rm -rf "$BUILD"' EXIT
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { say "$*" >&2; exit 1; }
-USAGE="usage: $0 [install [--with-screen] | uninstall [--purge --confirm-table ID]]"
+USAGE="usage: $0 [install [--with-screen] | uninstall [--purge --confirm-table ID] | --help]"
 usage() { say "$*" >&2; say "$USAGE" >&2; exit 2; }
 staging() { [ -n "$DESTDIR" ]; }
 
@@ -303,5 +304,8 @@ case "${1:-install}" in
         esac
         install_all ;;
     uninstall) shift; uninstall_all "$@" ;;
+    -h | --help | help)
+        printf '%s\n\n' "$USAGE"
+        sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0" ;;  # the comment at the top of this file
     *) usage "unknown command ${1:-}" ;;
 esac

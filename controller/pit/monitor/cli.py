@@ -46,6 +46,7 @@ from controller.pit.monitor.store import Store, open_store
 from controller.pit.ratings.shift import Shifts, ShiftsError, read_floor
 from controller.security.permissions import foreign_owner
 from controller.web.guard import server_names
+from firmware_bridge.version import version_line
 
 log = logging.getLogger("pit-monitor")
 
@@ -71,6 +72,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="pit-monitor",
         description="The pit-monitor command: serve the floor page, record every event, report the ratings.")
+    top.add_argument("--version", action="version", version=version_line("pit-monitor"))
     sub = top.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="follow the tables and serve the floor page")
     _table_options(serve)
