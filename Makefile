@@ -13,7 +13,7 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 demo: $(BIN)/.installed
-	$(BIN)/python -m controller.devkit.demo
+	$(BIN)/python -m controller.devkit.demo $(DEMO_ARGS)
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check controller drivers firmware_bridge tests bench
@@ -35,6 +35,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/ratings_bench.py
 	$(BIN)/python bench/screen_bench.py
 	$(BIN)/python bench/bjx_math_bench.py
+	$(BIN)/python bench/reader_bench.py
 
 # Buster Blackjack X's base wager simulated for the example rules (~1 min on 2 cores) and stored with the game,
 # where `table-controller math` finds it (docs/games/buster-blackjack-x.md, House edge). After any change

@@ -98,6 +98,7 @@ class Daemon:
             buttons=tuple(config.buttons), boards=tuple(config.boards),
             chips=tuple(sorted({chip.value for chip in self.registry if chip.is_active})),
             payout_check=config.payout_check, tray=config.tray, rules=rules_json(config.rules),
+            floor_call_window=config.floor_call_window,
         )
         self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
                            write=self.write, epoch=self.start.epoch,

@@ -76,9 +76,10 @@ DISPLAY_MODES = ("terminal", "log", "off")
 MAX_SEATS = 32
 MAX_ANTENNA = 32
 MAX_PIN = 27
+MAX_FLOOR_CALL_WINDOW = 3600
 
 _SECTIONS = {
-    "table": ("id", "game", "seats", "state_dir", "payout_check"),
+    "table": ("id", "game", "seats", "state_dir", "payout_check", "floor_call_window"),
     "limits": ("min_bet", "max_bet"),
     "game": None,
     "devices": None,
@@ -156,6 +157,8 @@ class Config:
     """The dealer screen, when the table has one (``[screen]``): then no button is required."""
     payout_check: bool = True
     """Whether NEXT checks that every settled spot was paid and collected (``payout_mismatch``)."""
+    floor_call_window: int = 60
+    """Seconds a floor call stays open: the dealer's further calls are counted on it."""
 
     @property
     def tray(self) -> bool:
@@ -283,6 +286,9 @@ class _Parser:
             seats = None
         state_dir = self.path(table, "table.state_dir", "/var/lib/table-controller")
         payout_check = self.value(table, "table.payout_check", bool, True)
+        window = self.value(table, "table.floor_call_window", int, 60)
+        if window is not None and not 1 <= window <= MAX_FLOOR_CALL_WINDOW:
+            self.fail("table.floor_call_window", f"must be 1..{MAX_FLOOR_CALL_WINDOW} seconds, not {window}")
         limits = self.limits()
         rules = self.rules(game)
         boards = self.boards()
@@ -325,6 +331,7 @@ class _Parser:
             integrity_manifest=manifest,
             screen=screen,
             payout_check=payout_check is not False,
+            floor_call_window=_known(window),
         )
 
     def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:

@@ -53,7 +53,8 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
                  buttons: tuple[str, ...] = ("deal", "stand", "next", "void"),
                  limits: tuple[int, int] = (500, 50000),
                  supervisors: Mapping[str, str] | None = None, screen: int | None = None,
-                 payout_check: bool = True, tray: int | None = None) -> Path:
+                 payout_check: bool = True, tray: int | None = None,
+                 floor_call_window: int | None = None) -> Path:
     """Write ``table.toml`` and ``chips.csv`` (``(uid, cents, status)`` rows) in ``folder``.
 
     ``game`` is the text of the ``[game]`` section of the game ``game_name``,
@@ -62,7 +63,8 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
     ``supervisors`` the ``[supervisors]`` section (id -> PIN hash), left out when None;
     ``screen`` the dealer screen's port (``[screen]``, left out when None); ``payout_check``
     False for a table whose tests do not pay and collect the chips at settlement; ``tray`` the
-    chip tray's antenna (left out when None).
+    chip tray's antenna (left out when None); ``floor_call_window`` ``[table] floor_call_window``
+    (left out when None).
     """
     rows = ["uid,value_cents,status", *(f"{uid},{cents},{status}" for uid, cents, status in chips)]
     (folder / "chips.csv").write_text("\n".join(rows) + "\n")
@@ -87,6 +89,7 @@ game = "{game_name}"
 seats = {SEATS}
 state_dir = "state"
 payout_check = {str(payout_check).lower()}
+{"" if floor_call_window is None else f"floor_call_window = {floor_call_window}"}
 
 [limits]
 min_bet = {limits[0]}

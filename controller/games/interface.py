@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
+from controller.events.alerts import alert
 from controller.events.hand import (
     Acted,
     Alerted,
@@ -71,7 +72,7 @@ __all__ = [
     "MeterChanged", "Option", "PlayerEliminated", "Pot", "PotAwarded", "PotsChanged", "Progressive",
     "ProgressiveHit", "ProgressivePaid", "Revealed", "RuleError", "Rules", "SeatHandView", "Session",
     "SessionEvent", "SessionPart", "Settled", "StackChanged", "Stacks", "Target", "Tournament",
-    "TournamentEnded", "WagerResult",
+    "TournamentEnded", "WagerResult", "alert",
 ]
 
 # -- what the table gives a game ------------------------------------------------------------------

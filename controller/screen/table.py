@@ -8,13 +8,21 @@ one, however fast they come. From
 the events it keeps only what the picture does not hold: the progressive hits
 for the meter page and the ``progressive.paid`` that resolve a jackpot's
 banner. :meth:`model` is what the page draws.
+
+A banner whose dismissal takes two steps (:func:`controller.events.alerts.two_steps`:
+one that clears by a supervisor, or a critical one the registry does not know)
+is dismissed only by a confirmation (``confirm``) within :data:`CONFIRM_WITHIN`
+seconds of a first request that armed it; a single request, or a confirmation
+alone, leaves it shown. The arming is the server's, so every page shows it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from controller.pit.follow.picture import TablePicture
@@ -27,11 +35,26 @@ HITS = 10
 PICTURE_WAIT = 0.3
 """Seconds an event may go without its picture before the screen takes a snapshot instead."""
 
+CONFIRM_WITHIN = 10.0
+"""Seconds after the first step of a two-step dismissal within which its confirmation counts."""
+
+
+@dataclass(frozen=True)
+class Dismissal:
+    """What became of a request to dismiss a banner: ``done``, or ``armed`` (a first step taken,
+    its confirmation awaited), or neither, and why (``reason``)."""
+
+    done: bool
+    armed: bool = False
+    reason: str = ""
+
 
 class ScreenTable:
     """One table's picture and what the screen adds to it; tells :attr:`on_change` of every change."""
 
-    def __init__(self, name: str, denominations: tuple[int, ...]) -> None:
+    def __init__(self, name: str, denominations: tuple[int, ...],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock`` (seconds, monotonic) times the confirmation of a two-step dismissal."""
         self.name = name
         self.denominations = denominations
         self.drawn = TablePicture()
@@ -39,6 +62,9 @@ class ScreenTable:
         self.epoch = ""
         self.link_state = {"state": "connecting", "reason": ""}
         self.dismissed: set[str] = set()
+        self.armed: dict[str, float] = {}
+        """Banners whose two-step dismissal is armed, and when."""
+        self._clock = clock
         self.paid: list[tuple[int, int]] = []
         """``(seat, seq)`` of every ``progressive.paid`` seen in this epoch."""
         self.hits: deque[dict[str, Any]] = deque(maxlen=HITS)
@@ -104,16 +130,47 @@ class ScreenTable:
 
     # -- the page -------------------------------------------------------------------------------
 
-    def dismiss(self, key: str) -> bool:
-        """The dealer dismissed a banner; False if no such banner may be dismissed now."""
-        if not any(b["key"] == key and b["dismissable"] for b in self._banners()):
-            return False
+    def dismiss(self, key: str, confirm: bool = False) -> Dismissal:
+        """The dealer touched a banner's Done (``confirm``: its second touch, "Done: sure?")."""
+        banner = next((b for b in self._banners() if b["key"] == key), None)
+        if banner is None or not banner["dismissable"]:
+            return Dismissal(False, reason="this banner goes by itself once it is resolved"
+                             if banner is not None else "no such banner is shown")
+        if banner["confirm"]:
+            if not confirm:
+                self.armed[key] = self._clock()
+                self._expire(key)
+                self.changed()
+                return Dismissal(False, armed=True, reason=f"touch Done again within {CONFIRM_WITHIN:.0f} s "
+                                                           "to confirm")
+            if not banner["armed"]:
+                return Dismissal(False, reason="touch Done first, then confirm")
+        self.armed.pop(key, None)
         self.dismissed.add(key)
         self.changed()
-        return True
+        return Dismissal(True)
+
+    def _armed(self) -> set[str]:
+        """The banners armed no longer ago than :data:`CONFIRM_WITHIN`."""
+        now = self._clock()
+        return {key for key, at in self.armed.items() if now - at < CONFIRM_WITHIN}
+
+    def _expire(self, key: str) -> None:
+        """Draw the banner unarmed again once its confirmation is too late (on a running loop)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        loop.call_later(CONFIRM_WITHIN, self._disarm, key)
+
+    def _disarm(self, key: str) -> None:
+        at = self.armed.get(key)
+        if at is not None and key not in self._armed():
+            del self.armed[key]
+            self.changed()
 
     def _banners(self) -> list[dict[str, Any]]:
-        return banners(self.state or {}, self.epoch, self.dismissed, self.paid)
+        return banners(self.state or {}, self.epoch, self.dismissed, self.paid, self._armed())
 
     def model(self) -> dict[str, Any]:
         """What the page draws: the picture, the link, the banners, the payouts, the chips, the hits."""

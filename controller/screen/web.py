@@ -15,7 +15,10 @@ Pages (plain HTML, CSS and JavaScript from ``static/``, nothing to build):
   supervisor's command (one of the picture's ``commands``, ``shoe_resync``, or
   ``void``, sent as ``act``), with the supervisor's id and PIN as docs/control.md
   says. The PIN is passed on once and neither logged nor kept.
-* ``POST /api/dismiss`` ``{"key"}``: the dealer dismisses a banner.
+* ``POST /api/dismiss`` ``{"key", "confirm"?}``: the dealer dismisses a banner;
+  one that takes two steps is armed by a first request and dismissed by a
+  second with ``"confirm": true`` (:meth:`ScreenTable.dismiss`). The reply is
+  ``{"ok": true}`` once dismissed, else ``{"ok": false, "error", "armed"}``.
 
 Every POST takes JSON only (``Content-Type: application/json``), so another
 page in the browser cannot send one without the browser asking first; as the
@@ -178,8 +181,9 @@ async def _command(request: web.Request) -> web.StreamResponse:
 
 async def _dismiss(request: web.Request) -> web.StreamResponse:
     body = await _body(request)
-    if not request.app[TABLE_KEY].dismiss(str(body.get("key"))):
-        return web.json_response({"ok": False, "error": "this banner goes by itself once it is resolved"})
+    done = request.app[TABLE_KEY].dismiss(str(body.get("key")), body.get("confirm") is True)
+    if not done.done:
+        return web.json_response({"ok": False, "error": done.reason, "armed": done.armed})
     return web.json_response({"ok": True})
 
 

@@ -26,10 +26,7 @@ from drivers.inputs import RejectedChip, SpotWager
 
 CODES = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip", "duplicate": "counterfeit_chip",
          "value_mismatch": "chip_value_mismatch", "crosstalk": "chip_crosstalk"}
-"""Rejection reason -> alert code."""
-
-CHIP_ALERT_CODES = frozenset(CODES.values())
-"""Every chip alert code (during betting they carry the number of the hand being bet on)."""
+"""Rejection reason -> alert code (registered in :mod:`controller.events.alerts`, with its severity)."""
 
 Flagged = set[tuple[int, str]]
 """``(antenna, uid)`` of each rejected chip already alerted."""
@@ -61,7 +58,7 @@ def _words(chip: RejectedChip, wager: SpotWager) -> str:
 
 
 def chip_alerts(wager: SpotWager, flagged: Flagged) -> tuple[list[dict[str, Any]], Flagged]:
-    """The alerts (``code``, ``severity``, ``message`` and data) the rejected chips of ``wager`` raise,
+    """The alerts (``code``, ``message`` and data) the rejected chips of ``wager`` raise,
     and the new set of alerted chips: a chip alerted before on this antenna (or, for crosstalk, on any
     antenna reading it) raises nothing again while it stays rejected."""
     alerts: list[dict[str, Any]] = []
@@ -77,8 +74,6 @@ def chip_alerts(wager: SpotWager, flagged: Flagged) -> tuple[list[dict[str, Any]
             if any((antenna, chip.uid) in flagged for antenna, _, _ in chip.elsewhere):
                 continue
             about["spots"] = [{"seat": seat, "spot": spot} for seat, spot in _spots(chip, wager)]
-        severity = "warning" if chip.reason == "crosstalk" else "critical"
-        alerts.append({"code": CODES[chip.reason], "severity": severity, "message": _words(chip, wager),
-                       **about})
+        alerts.append({"code": CODES[chip.reason], "message": _words(chip, wager), **about})
     present = {(wager.antenna, chip.uid) for chip in wager.rejected}
     return alerts, {chip for chip in flagged if chip[0] != wager.antenna} | present

@@ -29,12 +29,14 @@ itself, once the hand has its results (:meth:`TableState.move` checks both).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from transitions import Machine
 
+from controller.events import alerts as alert_registry
 from controller.events import table as events
 from controller.events.codec import encode
 from controller.events.floor import LimitsSet, MessageAcknowledged
@@ -46,7 +48,7 @@ from controller.games.parts.money import amount_problem, dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
 from controller.table import shoe_checks, tray
-from controller.table.chip_checks import CHIP_ALERT_CODES, chip_alerts
+from controller.table.chip_checks import chip_alerts
 from controller.table.pit_actions import pit_events
 from controller.table.state import DeviceState, MakeGame, TableState
 from controller.table.tray import TRAY
@@ -86,6 +88,9 @@ FLOOR_ACTIONS = ("call_floor", "acknowledge")
 """The dealer's actions towards the pit, open outside the machine's phases: ``call_floor`` at any
 time (a ``floor_called`` alert), ``acknowledge`` while the pit's message is shown."""
 
+FLOOR_CALL_WINDOW = 60.0
+"""Seconds a floor call stays open: further calls in that time are counted on it, not raised again."""
+
 log = logging.getLogger(__name__)
 
 
@@ -109,6 +114,18 @@ class TableSettings:
     rules: Mapping[str, Any] | None = None
     """The game's ``[game]`` options in force as plain JSON, published in ``table.opened``
     (:func:`controller.games.catalog.rules_json`); None: none published."""
+    floor_call_window: float = FLOOR_CALL_WINDOW
+    """Seconds a floor call stays open (``[table] floor_call_window``)."""
+
+
+@dataclass
+class FloorCall:
+    """The dealer's last floor call: the ``seq`` of its ``floor_called`` alert, when it was raised
+    (``at``, monotonic seconds), and the ``calls`` counted on it, the first included."""
+
+    seq: int
+    at: float
+    calls: int = 1
 
 
 Clock = Callable[[], str]
@@ -146,14 +163,17 @@ class Table:
         publish: Callable[[bytes, bytes], None] | None = None,
         epoch: int | None = None,
         remake: MakeGame | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``remake`` binds the game to other limits (the pit's ``set_limits``; None: refused)."""
+        """``remake`` binds the game to other limits (the pit's ``set_limits``; None: refused);
+        ``monotonic`` (seconds) times how long a floor call stays open."""
         self.settings = settings
         self.epoch = epoch
         """The epoch every event is published in (see :mod:`controller.journal.high_water`)."""
         self.state = TableState(game=game, devices={name: DeviceState() for name in settings.boards},
                                 remake=remake)
         self._clock = clock
+        self._monotonic = monotonic
         self._write = write
         self._publish = publish
         self.notice: str | None = None
@@ -163,6 +183,8 @@ class Table:
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
         self._flagged_chips: set[tuple[int, str]] = set()
+        self.floor_call: FloorCall | None = None
+        """The dealer's last floor call since the start (live, not journaled: its alert is)."""
         self.repeats = RepeatLog(log)
         """The log of inputs dropped without an event (a card reported again, a refusal already alerted)."""
         self.machine = Machine(
@@ -228,7 +250,7 @@ class Table:
         self._step([events.TableOpened(settings.game_name, settings.seats, self.limits(), recovered,
                                        settings.rules)])
         if journal_damage is not None:
-            self._alert("journal_corrupt", "critical", journal_damage)
+            self._alert("journal_corrupt", journal_damage)
 
     def limits(self) -> dict[str, int]:
         """The table's limits now, in cents: the pit's last ``set_limits``, else the configuration's."""
@@ -295,7 +317,7 @@ class Table:
     def integrity_alerts(self, problems: Iterable[str]) -> None:
         """One ``software_integrity`` alert per installed file that does not match its manifest."""
         for problem in problems:
-            self._alert("software_integrity", "critical", f"installed software: {problem}")
+            self._alert("software_integrity", f"installed software: {problem}")
 
     def _step(self, events: Sequence[Event], *, call: dict[str, Any] | None = None, at: int = 0,
               result: Hand | None = None) -> None:
@@ -344,16 +366,15 @@ class Table:
             return None
         if self.state.in_hand:
             return self.state.hand_no
-        if kind == "bet.placed" or data.get("code") in CHIP_ALERT_CODES:
+        registration = alert_registry.kind(data.get("code")) if kind == "alert" else None
+        if kind == "bet.placed" or (registration is not None and registration.next_hand):
             return self.state.hand_no + 1
         return None
 
-    def _alert(self, code: str, severity: Literal["info", "warning", "critical"], message: str,
-               **about: Any) -> None:
-        """One ``alert`` step; ``about`` holds its fields (``private``: what only the journal keeps)."""
-        hidden = about.pop("private", None) or {}
-        seat = about.pop("seat", None)
-        self._step([Alerted(code, severity, message, seat, about, hidden)])
+    def _alert(self, code: str, message: str, **fields: Any) -> None:
+        """One ``alert`` step: the registered alert ``code`` (:func:`controller.events.alerts.alert`
+        takes ``fields``: ``severity``, ``seat``, ``hidden`` and what else it concerns)."""
+        self._step([alert_registry.alert(code, message, **fields)])
 
     # -- inputs -----------------------------------------------------------------
 
@@ -384,7 +405,7 @@ class Table:
         elif isinstance(item, DeviceOffline):
             self._on_offline(item)
         elif isinstance(item, DeviceFault):
-            self._alert("device_fault", "warning", f"{item.device} fault {item.code}: {item.text}",
+            self._alert("device_fault", f"{item.device} fault {item.code}: {item.text}",
                         device=item.device, fault=item.code)
         elif isinstance(item, DeviceStatus):
             self.device_status[item.device] = item.flags
@@ -412,9 +433,18 @@ class Table:
         return None
 
     def _floor_action(self, action: str) -> str | None:
-        """The dealer calls the floor (any time), or acknowledges the pit's message."""
+        """The dealer calls the floor (any time), or acknowledges the pit's message. A call while
+        the last one is open (:attr:`TableSettings.floor_call_window`) is counted on it, neither
+        journaled nor raised again."""
         if action == "call_floor":
-            self._alert("floor_called", "warning", "the dealer calls the floor to the table")
+            now, call = self._monotonic(), self.floor_call
+            if call is not None and now - call.at < self.settings.floor_call_window:
+                call.calls += 1
+                self.repeats.note(("floor call", call.seq), logging.INFO,
+                                  f"call_floor counted on the floor call of event {call.seq}")
+                return None
+            self._alert("floor_called", "the dealer calls the floor to the table")
+            self.floor_call = FloorCall(self.state.seq, now)
             return None
         message = self.state.floor.message
         if message is None:
@@ -599,11 +629,10 @@ class Table:
                 continue
             gap = (f"{dollars(expected - read)} short" if read < expected
                    else f"{dollars(read - expected)} over")
-            alerts.append(Alerted(
-                "payout_mismatch", "warning",
+            alerts.append(alert_registry.alert(
+                "payout_mismatch",
                 f"seat {seat} {spot} reads {dollars(read)} at NEXT, should read {dollars(expected)} "
-                f"once paid and collected: {gap}",
-                seat, {"spot": spot, "expected": expected, "read": read}))
+                f"once paid and collected: {gap}", seat=seat, spot=spot, expected=expected, read=read))
         return alerts
 
     def void_hand(self) -> None:
@@ -631,16 +660,16 @@ class Table:
             decision = self.decision() if taken else None
             target = decision.card if decision is not None else None
             named = {} if target is not None and not target.face_up else {"card": card}
-            self._alert("card_over_count", "critical",
+            self._alert("card_over_count",
                         f"card {drawn.index}{' ' + card if named else ''}: more copies than "
                         f"{shoe.decks} decks hold", index=drawn.index, **named)
         if taken:
             self.notice = None
             self.card(drawn)
             return
-        self._alert("card_out_of_turn", "warning",
+        self._alert("card_out_of_turn",
                     f"card {drawn.index} was drawn when no hand may take one: put it aside",
-                    index=drawn.index, private={"card": card})
+                    index=drawn.index, hidden={"card": card})
 
     def _on_unreadable(self, item: CardUnreadable) -> None:
         shoe = self.state.shoe
@@ -650,7 +679,7 @@ class Table:
         if not self._plausible(item.index, None):
             return
         self._check_gap(item.index)
-        self._alert("card_unreadable", "warning",
+        self._alert("card_unreadable",
                     f"card {item.index} could not be read: put it aside and draw again",
                     index=item.index)
 
@@ -682,16 +711,16 @@ class Table:
     def _unknown_shoe(self, shoe_id: int, index: int) -> None:
         """A card from a shoe the table never saw loaded: an alert, and the loaded shoe's count of
         cards drawn is left alone (the alert carries no ``index`` of it)."""
-        self._alert("card_out_of_turn", "critical",
+        self._alert("card_out_of_turn",
                     f"card {index} came from shoe {shoe_id}, which was never loaded: put it aside "
-                    "and load the shoe again", shoe_id=shoe_id)
+                    "and load the shoe again", severity="critical", shoe_id=shoe_id)
 
     def _check_gap(self, index: int) -> None:
         """A critical ``card_gap`` if cards left the shoe unseen before the one at ``index``."""
         last_index = self.state.shoe.last_index
         if index > last_index + 1:
             first, last = last_index + 1, index - 1
-            self._alert("card_gap", "critical",
+            self._alert("card_gap",
                         f"cards {first} to {last} left the shoe unseen: check the table, void if needed",
                         index=first, last_index=last)
 
@@ -739,7 +768,7 @@ class Table:
                 if option.spot == wager.spot and option.low is not None and \
                         expected <= amount <= (option.high if option.high is not None else amount):
                     return
-        self._alert("past_post", "critical",
+        self._alert("past_post",
                     f"seat {wager.seat} {wager.spot} changed from {dollars(before)} to "
                     f"{dollars(amount)}; it should hold {dollars(expected)}",
                     seat=wager.seat, spot=wager.spot, amount=amount, closed=expected)
@@ -758,5 +787,5 @@ class Table:
             return
         self._step([events.DeviceOffline(item.device, item.reason)])
         waiting = " The hand waits until it is back." if self.phase == "in_hand" else ""
-        self._alert("device_offline", "critical" if waiting else "warning",
-                    f"the {item.device} is offline: {item.reason}.{waiting}", device=item.device)
+        self._alert("device_offline", f"the {item.device} is offline: {item.reason}.{waiting}",
+                    severity="critical" if waiting else "warning", device=item.device)

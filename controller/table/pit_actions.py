@@ -10,7 +10,8 @@ the supervisor:
   only; the game is bound to them from the next hand (:class:`TableState`
   rebuilds it when it applies the event, so a restart keeps them);
 - ``dealer_message`` {``text``}: ``dealer.message``, shown to the dealer until
-  acknowledged (the action ``acknowledge``) or replaced;
+  acknowledged (the action ``acknowledge``) or replaced; the text shown already
+  is refused (a repeat records nothing);
 - ``tray_fill`` / ``tray_credit`` {``amount``}: ``tray.fill`` / ``tray.credit``
   (:mod:`controller.table.tray`), between hands only, since the tray's change
   over a hand is checked against the hand's result.
@@ -68,6 +69,8 @@ def pit_events(name: str, args: Mapping[str, Any], state: TableState, *, has_tra
         if problem is not None:
             return problem
         assert isinstance(text, str)
+        if text.strip() == state.floor.message:
+            return "that message is shown to the dealer already"
         return [floor.DealerMessage(text.strip(), supervisor)]
     if name in ("tray_fill", "tray_credit"):
         if not has_tray:

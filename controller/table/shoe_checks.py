@@ -115,30 +115,31 @@ def refusal_alert(shoe: ShoeState, index: int, card: str | None, verdict: Verdic
     assert verdict.reason is not None and verdict.words is not None
     if (index, verdict.reason) in shoe.refused or len(shoe.refused) >= MAX_REFUSALS_ALERTED:
         return None
-    private: dict[str, Any] = {"card": card}
+    hidden: dict[str, Any] = {"card": card}
     if verdict.reason == "conflict":
-        private["read_before"] = shoe.read[index]
+        hidden["read_before"] = shoe.read[index]
     return {
         "code": ALERT_CODE,
-        "severity": "critical",
         "message": f"shoe {shoe.shoe_id}: {verdict.words}. Not dealt, nothing counted: if a card came out, "
                    "put it aside. If every card is refused, load a new shoe (or a supervisor sends "
                    "shoe_resync)",
         "shoe_id": shoe.shoe_id,
         "index": index,
         "reason": verdict.reason,
-        "private": private,
+        "hidden": hidden,
     }
 
 
 def resync_alert(shoe: ShoeState, supervisor: str) -> dict[str, Any] | str:
     """The ``shoe_resync`` alert's fields for a supervisor who lets the loaded shoe's next card come at
-    any index ahead (within the shoe), or why it cannot be done."""
+    any index ahead (within the shoe), or why it cannot be done (no shoe, or one resync waits already:
+    a repeat is not recorded again)."""
     if shoe.shoe_id is None:
         return "shoe_resync: no shoe is loaded"
+    if shoe.resync:
+        return f"shoe_resync: shoe {shoe.shoe_id}'s next card may come at any index already"
     return {
         "code": RESYNC_CODE,
-        "severity": "warning",
         "message": f"supervisor {supervisor} lets shoe {shoe.shoe_id}'s next card come at any index after "
                    f"card {shoe.last_index} (cards skipped are reported as a card_gap)",
         "shoe_id": shoe.shoe_id,

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from controller.events.alerts import alert
 from controller.events.hand import Alerted
 from controller.events.tray import TrayCredited, TrayFilled, TrayTransfer
 from controller.games.parts.money import amount_problem, dollars
@@ -60,10 +61,9 @@ def fill_verdict(tray: TrayState) -> Alerted | None:
         return None
     gap = tray.amount - tray.expected
     words = f"{dollars(-gap)} short" if gap < 0 else f"{dollars(gap)} over"
-    return Alerted(TRAY_CHECKED, "warning",
-                   f"the tray reads {dollars(tray.amount)}, but the fills and credits entered make it "
-                   f"{dollars(tray.expected)}: {words}", None,
-                   {"expected": tray.expected, "read": tray.amount})
+    return alert(TRAY_CHECKED, f"the tray reads {dollars(tray.amount)}, but the fills and credits entered "
+                               f"make it {dollars(tray.expected)}: {words}",
+                 expected=tray.expected, read=tray.amount)
 
 
 def variance(at_start: int | None, now: int | None, house: int) -> Alerted | None:
@@ -73,11 +73,10 @@ def variance(at_start: int | None, now: int | None, house: int) -> Alerted | Non
     if at_start is None or now is None or now - at_start == house:
         return None
     change = now - at_start
-    return Alerted("tray_variance", "warning",
-                   f"the tray changed by {_signed(change)} over the hand, but the house's result "
-                   f"of the hand is {_signed(house)}: {dollars(abs(change - house))} "
-                   f"{'short' if change < house else 'over'}", None,
-                   {"tray_change": change, "house_result": house})
+    return alert("tray_variance",
+                 f"the tray changed by {_signed(change)} over the hand, but the house's result "
+                 f"of the hand is {_signed(house)}: {dollars(abs(change - house))} "
+                 f"{'short' if change < house else 'over'}", tray_change=change, house_result=house)
 
 
 def _signed(cents: int) -> str:

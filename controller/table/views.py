@@ -127,6 +127,8 @@ def table_picture(table: Table) -> dict[str, Any]:
         "commands": list(table.game.commands),
         "live": live,
         "chips": list(table.settings.chips),
+        "floor_call": None if table.floor_call is None else
+        {"seq": table.floor_call.seq, "calls": table.floor_call.calls},
     })
     return picture
 

@@ -62,6 +62,14 @@ def test_ratings_bench() -> None:
     assert monitor["detail_rated"] == 6                        # B0000's page shows its six open ratings
     assert figures["postgresql"] == {"skipped": "--sqlite-only"}
 
+def test_reader_bench() -> None:
+    figures = json.loads(run("reader_bench.py", "--trials", "1", "--sizes", "1", "5", "--spots", "2",
+                             "--spot-chips", "3", "--json"))
+    assert [stack["chips"] for stack in figures["stacks"]] == [1, 5]
+    assert all(0 < stack["reread_ratio_to_ideal"] <= 1 for stack in figures["stacks"])
+    assert figures["table"]["chips"] == 6 and figures["table"]["reread_ms"] > 0
+
+
 def test_bjx_math_bench() -> None:
     figures = json.loads(run("bjx_math_bench.py", "--hands", "300", "--json"))
     assert set(figures) == {"2 decks (default)", "1 deck", "2 decks, no heads-up draws"}

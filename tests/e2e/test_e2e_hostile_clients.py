@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,6 +48,7 @@ def test_a_request_over_the_size_limit_gets_an_error_that_says_so(rig: TableRig)
 def test_a_flood_of_refused_presses_and_malformed_requests_keeps_the_log_small(rig: TableRig) -> None:
     rig.pit.drain()
     before = rig.log.stat().st_size
+    started = time.monotonic()
     context = rig.pit.context
     req = context.socket(zmq.REQ)
     req.connect(rig.endpoints[2])
@@ -65,13 +67,17 @@ def test_a_flood_of_refused_presses_and_malformed_requests_keeps_the_log_small(r
         req.close(linger=0)
         dealer.close(linger=0)
     assert rig.kill(signal.SIGTERM) == 0                       # a clean stop writes the counts
+    seconds = time.monotonic() - started
     flood = rig.log.read_bytes()[before:].decode()
-    assert len(flood) < 100_000, flood[-3000:]                # not 2,000 display blocks (2 MB)
+    # The display's log writes a burst of 60 views, then one a second (drivers/display.py LogRenderer),
+    # however fast the refusals come: not 2,000 blocks (2 MB), and as few on a slow machine as it allows.
+    blocks = flood.count("\nT07 | easy-jack | ")
+    assert blocks <= 60 + seconds + 2, (blocks, seconds)
+    assert len(flood) < 1_000 * blocks + 20_000, flood[-3000:]
     assert flood.count("press refused: next: the hand is not settled yet") == 2   # once, then its count
     assert "press refused: next: the hand is not settled yet (499 more times in " in flood
     assert flood.count("pit control: malformed request: request is not UTF-8 JSON") == 2
     assert flood.count("pit sync: malformed request: from_seq is not a non-negative integer") == 2
-    assert "views of the display left out of the log" in flood
 
 
 def test_an_amount_below_0_or_above_the_ceiling_is_refused_by_the_daemon(rig: TableRig) -> None:

@@ -14,7 +14,7 @@ import zmq.asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
 from controller.pit.follow.control import Control
-from controller.screen.table import ScreenTable
+from controller.screen.table import CONFIRM_WITHIN, ScreenTable
 from controller.screen.web import make_app
 from controller.web.guard import STREAMS_PER_CLIENT
 from tests.rigs.daemon_rig import free_ports
@@ -104,10 +104,52 @@ async def test_the_model_says_what_to_do_and_what_to_pay(
 
     refused = await (await client.post("/api/dismiss", json={"key": "E1:3"})).json()
     assert refused["ok"] is False
-    assert (await (await client.post("/api/dismiss", json={"key": "E1:4"})).json())["ok"] is True
+    assert (await (await client.post("/api/dismiss", json={"key": "E1:5"})).json())["ok"] is True
+    assert (await (await client.post("/api/dismiss", json={"key": "E1:4"})).json())["ok"] is False
+    assert (await (await client.post("/api/dismiss", json={"key": "E1:4", "confirm": True})).json())["ok"]
     screen.picture(None, {"seq": 1, "data": {**PICTURE, "devices": {"rfid": {"online": True}}}})
     model = await (await client.get("/api/model")).json()
-    assert [b["key"] for b in model["banners"]] == ["E1:5"]
+    assert model["banners"] == []
+
+
+async def test_a_critical_banner_is_dismissed_only_by_a_first_touch_and_its_confirmation(
+        served: tuple[TestClient[Any, Any], Table, ScreenTable]) -> None:
+    client, _, _ = served
+
+    async def dismiss(**body: Any) -> dict[str, Any]:
+        reply: dict[str, Any] = await (await client.post("/api/dismiss", json={"key": "E1:4", **body})).json()
+        return reply
+
+    async def shown() -> dict[str, Any] | None:
+        model = await (await client.get("/api/model")).json()
+        return next((b for b in model["banners"] if b["key"] == "E1:4"), None)
+
+    assert (await shown() or {}).get("confirm") is True
+    alone = await dismiss(confirm=True)                   # a confirmation with no first touch
+    assert alone == {"ok": False, "error": "touch Done first, then confirm", "armed": False}
+    armed = await dismiss()
+    assert armed["ok"] is False and armed["armed"] is True
+    assert (await shown() or {}).get("armed") is True     # every page shows "Done: sure?"
+    again = await dismiss()                               # the same request again arms, no more
+    assert again["ok"] is False and (await shown()) is not None
+    assert await dismiss(confirm=True) == {"ok": True}
+    assert await shown() is None
+
+
+def test_a_confirmation_after_its_time_is_refused_and_the_banner_stays() -> None:
+    now = [100.0]
+    screen = ScreenTable("T07", (500,), clock=lambda: now[0])
+    screen.epoch = "E1"
+    screen.picture(None, {"seq": 1, "data": PICTURE})
+    assert screen.dismiss("E1:4").armed
+    now[0] += CONFIRM_WITHIN
+    late = screen.dismiss("E1:4", confirm=True)
+    assert not late.done and late.reason == "touch Done first, then confirm"
+    assert [b["armed"] for b in screen.model()["banners"] if b["key"] == "E1:4"] == [False]
+    assert screen.dismiss("E1:4").armed
+    now[0] += CONFIRM_WITHIN - 1
+    assert screen.dismiss("E1:4", confirm=True).done
+    assert "E1:4" not in [b["key"] for b in screen.model()["banners"]]
 
 
 async def test_event_streams_are_capped_and_the_model_still_answers(

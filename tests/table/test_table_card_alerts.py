@@ -8,6 +8,8 @@ table rebuilt from the journal alone is in the same state.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +88,17 @@ def test_a_hole_card_that_cannot_be_journaled_is_not_named_in_the_log(
         daemon.dispatch(CardDrawn(42, 2, Card.parse("9d")))
     assert daemon.failure is not None
     assert "could not be handled" in caplog.text
-    assert "9d" not in caplog.text and repr(Card.parse("9d")) not in caplog.text
+    said = without_paths(caplog.text, tmp_path)
+    assert "9d" not in said and repr(Card.parse("9d")) not in said
+
+
+def without_paths(text: str, *folders: Path) -> str:
+    """``text`` with the file names of its tracebacks and the given folders taken out: a random
+    temporary folder's name (the checkout's, the test's) may hold any short string."""
+    text = re.sub(r'File "[^"\n]*"', 'File "<path>"', text)
+    for folder in (*folders, Path(__file__).resolve().parents[2], Path(sys.prefix)):
+        text = text.replace(str(folder), "<folder>")
+    return text
 
 
 def implausible(events: list[dict[str, Any]]) -> dict[str, Any]:

@@ -21,11 +21,11 @@ from controller.games.buster_blackjack_x.rules import METER, BusterRules
 from controller.games.buster_blackjack_x.seats import Jackpot, SeatPlay
 from controller.games.buster_blackjack_x.totals import Standing, player_standing
 from controller.games.interface import (
-    Alerted,
     GameEvent,
     MeterChanged,
     ProgressiveHit,
     WagerResult,
+    alert,
 )
 from controller.games.parts.hand_names import hand_number, split_spots
 from controller.games.parts.money import dollars
@@ -69,9 +69,9 @@ def settle(rules: BusterRules, seats: Sequence[SeatPlay], dealer: Standing, up: 
                 jackpots.append(won)
                 meter = meter_after(rules, meter, won.amount)
                 events += [ProgressiveHit(play.seat, 0, won.prize, won.amount),
-                           Alerted("progressive_hit", "warning",
-                                   f"seat {play.seat}: {won.prize} win the Blazing 7's jackpot "
-                                   f"{dollars(won.amount)}; a supervisor must confirm it", play.seat)]
+                           alert("progressive_hit", f"seat {play.seat}: {won.prize} win the Blazing 7's "
+                                 f"jackpot {dollars(won.amount)}; a supervisor must confirm it",
+                                 seat=play.seat)]
         if play.insurance:
             outcome, payout, label = insurance_result(rules, dealer, play.insurance)
             results.append(WagerResult(play.seat, "insurance", 0, outcome, play.insurance, payout, label))

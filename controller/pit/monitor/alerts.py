@@ -5,6 +5,9 @@ An alert is known by its table, the table's ``epoch`` label and its ``seq``
 (and fsynced) as JSON lines to the acknowledgement log, with who and when; the
 log is read back at start, so an alert acknowledged before a restart of the
 monitor stays acknowledged when the table's snapshot brings it back.
+
+What the registry (:mod:`controller.events.alerts`) knows of a code goes with
+it to the page: what the dealer was told to do, and how the table clears it.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.events import alerts as registry
 from controller.pit.events import now_timestamp
 
-SEVERITIES = ("critical", "warning", "info")
+SEVERITIES = registry.SEVERITIES
 """From the most to the least urgent; an unknown severity sorts after ``info``."""
 
 ABOUT = ("seat", "spot", "index", "device", "card", "uid")
@@ -86,12 +90,15 @@ class Alert:
         return (severity, -self.seq)
 
     def to_json(self) -> dict[str, Any]:
-        """The alert as the page shows it."""
+        """The alert as the page shows it: with ``todo``, what the dealer was told (None: the
+        message says it), and ``clears``, how the table resolves it (None: a code not registered)."""
+        registered = registry.kind(self.data.get("code"))
         return {"key": self.key, "table": self.table, "epoch": self.epoch, "seq": self.seq,
                 "hand": self.hand, "ts": self.ts, "code": self.data.get("code"),
                 "severity": self.severity, "message": self.data.get("message", ""),
                 "concerns": concerns(self.data),
                 "about": {k: self.data[k] for k in ABOUT if k in self.data},
+                "todo": registry.todo(self.data), "clears": registered.clears if registered else None,
                 "acked_by": self.acked_by, "acked_at": self.acked_at}
 
 

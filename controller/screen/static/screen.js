@@ -56,21 +56,19 @@ function drawBanners(list) {
                       el("div", {class: "todo", text: b.todo}),
                       b.message ? el("div", {class: "message", text: b.message}) : null);
     if (b.dismissable) {
-      const done = el("button", {type: "button", class: "done", text: "Done"});
-      done.onclick = () => dismiss(b, done);
+      const done = el("button", {type: "button", class: `done${b.armed ? " sure" : ""}`,
+                                 text: b.armed ? "Done: sure?" : "Done"});
+      done.onclick = () => dismiss(b);
       banner.append(done);
     }
     box.append(banner);
   }
 }
 
-function dismiss(banner, button) {
-  if (banner.severity === "critical" && !button.classList.contains("sure")) {
-    button.classList.add("sure");
-    button.textContent = "Done: sure?";
-    return;
-  }
-  post("/api/dismiss", {key: banner.key});
+// A banner that takes two steps is armed by the server at the first touch (every page then shows
+// "Done: sure?") and dismissed by the second, sent as its confirmation.
+function dismiss(banner) {
+  post("/api/dismiss", banner.confirm && banner.armed ? {key: banner.key, confirm: true} : {key: banner.key});
 }
 
 function drawDealer(p) {

@@ -49,6 +49,7 @@ function alertHtml(alert) {
   return `<li class="alert ${esc(alert.severity)}" data-key="${esc(alert.key)}" data-code="${esc(alert.code)}">` +
     `<span class="severity">${esc(alert.severity)}</span> <b class="code">${esc(alert.code)}</b> ${where}` +
     `<div class="message">${esc(alert.message)}</div>` +
+    (alert.todo ? `<div class="todo">dealer: ${esc(alert.todo)}</div>` : "") +
     `<div class="meta">seq ${alert.seq}${hand} ${clock(alert.ts)} ${ack}</div></li>`;
 }
 

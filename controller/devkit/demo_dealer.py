@@ -1,0 +1,272 @@
+"""The demo's dealer and players: what a person at an Easy Jack table does, driven by the pit stream.
+
+:class:`DemoDealer` follows the table on the running loop (the asyncio
+:class:`~controller.pit.follow.aio.Follower`, as the dealer screen does), acts on
+the simulated boards (chips on the RFID reader's antennas, cards out of the
+shoe) and presses through the control socket. It pays what the screen asks:
+after ``hand.settled`` every spot is brought to its wager plus its payout
+(cleared when the wager is lost) and NEXT is pressed only once the reader shows
+it, so the table's payout check finds nothing wrong. It loads a new shoe when
+the cut card is out, and plays a hand by Easy Jack's best play (hit 2 to 5,
+a one-card 6; stand otherwise).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+from controller.devkit.simulated import antenna
+from controller.games.parts.money import dollars
+from controller.pit.follow.aio import Follower
+from controller.pit.follow.control import Control
+from controller.pit.follow.picture import TablePicture
+from firmware_bridge.simulator.board import SimulatedBoard
+
+CHIPS = {"1": 100, "5": 500, "25": 2500, "100": 10000}
+"""The demo's chip denominations by name, in cents."""
+
+CHIPS_EACH = 400
+"""Registered chips of each denomination; the demo uses them in turn."""
+
+COUNTERFEIT = ("feedfacecafebeef", 10000)
+"""A chip that is not in the registry."""
+
+PICTURE_WAIT = 1.0
+"""Seconds an event's picture may take before a snapshot is asked for instead."""
+
+WAIT = 15.0
+"""Seconds the dealer waits for the table to show what an act should cause."""
+
+
+class DemoError(RuntimeError):
+    """The table did not answer as the dealer expects."""
+
+
+def registry() -> list[tuple[str, int, str]]:
+    """Every chip of the demo's registry, as ``write_config`` takes them."""
+    return [(chip_uid(cents, n), cents, "active")
+            for cents in CHIPS.values() for n in range(1, CHIPS_EACH + 1)]
+
+
+def chip_uid(cents: int, number: int) -> str:
+    """The uid of registered chip ``number`` of a denomination.
+
+    >>> chip_uid(500, 3)
+    '000001f400000003'
+    """
+    return f"{cents:08x}{number:08x}"
+
+
+class DemoDealer:
+    """The dealer, the players and a printout of the pit stream (``show`` prints each line)."""
+
+    def __init__(self, shoe: SimulatedBoard, rfid: SimulatedBoard, control: Control, *, pause: float,
+                 show: Callable[[str], None] = print) -> None:
+        self.shoe = shoe
+        self.rfid = rfid
+        self.control = control
+        self.pause = pause
+        self.show = show
+        self.seen = TablePicture()
+        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._changed = asyncio.Event()
+        self._next_chip = dict.fromkeys(CHIPS.values(), 0)
+
+    # ------------------------------------------------------------ the follower's listener
+
+    def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+        """The table's state at the start."""
+        self.seen.restart(snapshot)
+        self._changed.set()
+
+    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+        """A newer state after a gap was repaired."""
+        self.seen.snapshot(snapshot)
+        self._changed.set()
+
+    def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
+              live: bool) -> None:
+        """Print each event and keep it for :meth:`expect`."""
+        self.seen.event(message)
+        if self.seen.stale:                 # its picture may have gone before we listened: ask again
+            asyncio.get_running_loop().call_later(PICTURE_WAIT, self._picture_due, follower)
+        data = json.dumps(message["data"], separators=(",", ":"))
+        self.show(f"  pit> {message['seq']:>4} {message['type']:<16} hand={message['hand']} {data}")
+        self.events.put_nowait(message)
+
+    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
+        """The table's picture after a step."""
+        self.seen.view(message)
+        self._changed.set()
+
+    def _picture_due(self, follower: Follower) -> None:
+        if self.seen.stale:
+            follower.refresh()
+
+    def link(self, follower: Follower) -> None:
+        """Say when the stream stops or comes back."""
+        self.show(f"  pit> link {follower.link_state} {follower.reason}".rstrip())
+
+    # ------------------------------------------------------------ waiting for the table
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The table's picture now."""
+        state = self.seen.state
+        if state is None:
+            raise DemoError("the table has not been heard yet")
+        return state
+
+    async def until(self, what: str, ready: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """Wait until the table's picture satisfies ``ready``; ``what`` names it in the error."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT
+        while self.seen.state is None or self.seen.stale or not ready(self.state):
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise DemoError(f"the table did not show {what} within {WAIT:g} s") from None
+        return self.state
+
+    async def expect(self, kind: str, **data: Any) -> dict[str, Any]:
+        """The next event of ``kind`` (with these data fields)."""
+        while True:
+            try:
+                event = await asyncio.wait_for(self.events.get(), WAIT)
+            except TimeoutError:
+                raise DemoError(f"no {kind} event within {WAIT:g} s") from None
+            if event["type"] == kind and all(event["data"].get(k) == v for k, v in data.items()):
+                return event
+
+    # ------------------------------------------------------------ acts
+
+    async def press(self, button: str, *, refused: bool = False) -> None:
+        """Act through the control socket, as the screen's touch does; stop if the answer is not as
+        expected."""
+        reply = await self.control.send({"cmd": "act", "action": button})
+        self.show(f"dealer: {button.upper()} -> {'taken' if reply['ok'] else reply.get('error')}")
+        if reply["ok"] == refused:
+            raise DemoError(f"{button} was {'taken' if reply['ok'] else 'refused'}: {reply}")
+        await asyncio.sleep(self.pause)
+
+    def chips(self, cents: int) -> list[tuple[str, int]]:
+        """Registered chips worth ``cents``, the fewest, each not on the table now."""
+        chips: list[tuple[str, int]] = []
+        for value in sorted(CHIPS.values(), reverse=True):
+            while cents >= value:
+                self._next_chip[value] = self._next_chip[value] % CHIPS_EACH + 1
+                chips.append((chip_uid(value, self._next_chip[value]), value))
+                cents -= value
+        if cents:
+            raise DemoError(f"{cents} cents cannot be made of the demo's chips")
+        return chips
+
+    async def put(self, seat: int, spot: str, cents: int) -> None:
+        """Make the chips on a spot worth ``cents`` (none for 0) and wait until the table reads them."""
+        where = antenna(seat, spot)
+        self.rfid.clear(where)
+        if cents:
+            self.rfid.place(where, self.chips(cents))
+        await self.until(f"${cents / 100:.2f} on seat {seat} {spot}",
+                         lambda state: live(state, seat, spot) == cents)
+
+    async def bet(self, seat: int, spot: str, cents: int) -> None:
+        """A player bets ``cents`` on a spot."""
+        self.show(f"seat {seat} bets ${cents / 100:.2f} on {spot}")
+        await self.put(seat, spot, cents)
+        await asyncio.sleep(self.pause)
+
+    async def draw(self, count: int = 1) -> None:
+        """The dealer draws cards, one at a time, each once the table has it."""
+        for _ in range(count):
+            await self._draw_one()
+
+    async def _draw_one(self) -> None:
+        drawn = self.state["shoe"]["cards_drawn"]
+        self.shoe.draw()
+        await self.until("the card drawn", lambda state: state["shoe"]["cards_drawn"] > drawn)
+        await asyncio.sleep(self.pause)
+
+    async def new_shoe(self, cards: list[tuple[int, int]] | None = None, cut_at: int | None = None) -> None:
+        """Load a shoe (shuffled six decks, unless scripted) and wait for the table to take it."""
+        before = self.state["shoe"]["shoe_id"]
+        self.shoe.load_shoe(6, cards=cards, cut_at=cut_at)
+        await self.until("the new shoe", lambda state: state["shoe"]["shoe_id"] != before)
+        self.show(f"dealer: a new shoe ({'scripted' if cards else 'six decks shuffled'})")
+
+    # ------------------------------------------------------------ a hand
+
+    async def play_out(self) -> None:
+        """Draw and stand until the hand is settled: Easy Jack's best play for every seat."""
+        while True:
+            state = await self.until("the hand going on", lambda state: True)
+            if state["results"] is not None:
+                return
+            turn = [a for a in state["actions"] if a["name"] == "stand" and a["seat"] is not None]
+            if not turn:
+                await self.draw()                   # the deal, or the dealer's hand
+                continue
+            seat = next(s for s in state["seats"] if s["seat"] == turn[0]["seat"])
+            hand = seat["hands"][turn[0]["hand_index"] or 0]
+            total, cards = points(hand["total"]), len(hand["cards"])
+            if total <= 5 or (total == 6 and cards == 1):
+                await self.draw()
+            else:
+                await self.press("stand")
+
+    async def pay(self) -> None:
+        """Pay and collect what ``hand.settled`` says, then NEXT; the players take their chips back."""
+        results = self.state["results"] or []
+        for result in results:
+            seat, spot, payout = result["seat"], result["spot"], result["payout"]
+            owed = max(0, result["wager"] + payout)
+            if payout > 0:
+                said = f"pays seat {seat} {spot} {dollars(payout)}: {dollars(owed)} on the spot"
+            elif payout == 0:
+                said = f"leaves seat {seat} {spot}'s {dollars(owed)}"
+            else:
+                said = f"collects {dollars(-payout)} from seat {seat} {spot}, {dollars(owed)} left"
+            self.show(f"dealer {said} ({result['outcome']})")
+            await self.put(seat, spot, owed)
+        await asyncio.sleep(self.pause)
+        await self.press("next")
+        for seat in self.state["seats"]:
+            for spot in seat["bets"]:
+                await self.put(seat["seat"], spot, 0)
+
+    async def random_hand(self, rng: random.Random) -> None:
+        """A hand with a few players betting what they like."""
+        if self.state["shoe"]["cut_card_out"] or self.state["shoe"]["shoe_id"] is None:
+            await self.new_shoe()
+        for seat in sorted(rng.sample(range(1, 7), rng.randint(1, 4))):
+            await self.bet(seat, "main", rng.choice((1000, 2000, 5000, 10000)))
+            if rng.random() < 0.3:
+                await self.bet(seat, "side", rng.choice((500, 1000, 2500)))
+        await self.press("deal")
+        await self.play_out()
+        await self.pay()
+
+
+def live(state: dict[str, Any], seat: int, spot: str) -> int:
+    """The cents the reader shows on a spot now.
+
+    >>> live({"live": {"2": {"main": 1500}}}, 2, "main"), live({"live": {}}, 2, "main")
+    (1500, 0)
+    """
+    amount: int = state["live"].get(str(seat), {}).get(spot, 0)
+    return amount
+
+
+def points(total: str | None) -> int:
+    """The points of a total as the table words it (``"soft 7"``, ``"9"``; 0 for none or a natural).
+
+    >>> points("soft 7"), points("9"), points(None), points("natural")
+    (7, 9, 0, 0)
+    """
+    word = (total or "").rsplit(" ", 1)[-1]
+    return int(word) if word.isdigit() else 0

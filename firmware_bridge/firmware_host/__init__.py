@@ -1,0 +1,1 @@
+"""Host-side (CPython) parts of the reference firmware: fakes of ``machine``, physical models, the runner."""
