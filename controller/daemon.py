@@ -9,7 +9,10 @@ each, ``refresh`` saves a checkpoint if one is due, publishes the table's pictur
 the button lights and the spot lights up to date (the spots of the seat in turn
 and, while betting is open, the spots the game lights for betting). A control
 command that carries ``"supervisor"`` is let through only with that supervisor's
-PIN (:mod:`controller.security.supervisor_gate`). Under systemd the daemon says
+PIN (:mod:`controller.security.supervisor_gate`). The journal, the checkpoint and the
+published mark are checked at start, before DEAL and after every hand
+(:mod:`controller.journal.critical_memory`); a check that fails latches a fault
+that stops DEAL until a supervisor's ``critical_memory_clear``. Under systemd the daemon says
 READY once all that has started, keeps its status line current and pings the
 watchdog from the loop (:mod:`controller.service`).
 """
@@ -26,11 +29,25 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.boards import find_board
+from controller.commands.registry import Command, Request, decode
+from controller.commands.request_ids import Reply, RequestIds, mark
+from controller.commands.table import (
+    PIT_COMMANDS,
+    Act,
+    CriticalMemoryClear,
+    Links,
+    Press,
+    Recall,
+    ShoeResync,
+    State,
+)
 from controller.config.loader import Config
 from controller.games.catalog import find_game, rules_json
 from controller.journal import checkpoint, high_water
+from controller.journal.critical_memory import FAULT_NAME, CriticalMemory
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
+from controller.journal.recall import recall_by_hand
 from controller.pit.events import VIEW_TYPE, encode_event, now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
@@ -39,7 +56,6 @@ from controller.security.supervisor_pins import verify_pin
 from controller.service.status import table_status
 from controller.service.systemd import SystemdLink
 from controller.table.machine import Table, TableSettings
-from controller.table.pit_actions import PIT_COMMANDS
 from controller.table.views import dealer_view, table_picture
 from drivers.board import BoardDriver, BoardSetup
 from drivers.buttons import DealerPanel
@@ -57,9 +73,6 @@ TICK = 1.0
 """Seconds between two looks at the clock for the game (:meth:`Daemon.tick`)."""
 REPLAY_WINDOW = 10_000
 """Events the sync socket can always replay (pit-events.md section 2)."""
-
-MAX_BUTTON_NAME = 32
-"""The longest button name a ``press`` command may carry (the real ones are a word)."""
 
 
 def make_renderer(mode: str) -> Renderer:
@@ -88,6 +101,8 @@ class Daemon:
         self.journal, self.checkpoint = checkpoint.open_journal(
             config.state_dir / JOURNAL_NAME, self.checkpoint_path, keep=REPLAY_WINDOW)
         self.high_water = HighWater.open(config.state_dir / HIGH_WATER_NAME)
+        self.memory = CriticalMemory(self.journal, self.high_water, self.checkpoint_path,
+                                     config.state_dir / FAULT_NAME)
         self.start = self.begin()
         """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
@@ -119,6 +134,10 @@ class Daemon:
         """The drivers of the configured boards (``[devices]``), once started."""
         self.panel: DealerPanel | None = None
         self.systemd = SystemdLink()
+        self.in_hand = False
+        """Whether a hand was in play at the last :meth:`refresh` (one that ends is checked after)."""
+        self.requests = RequestIds()
+        """The request ids of the commands carried out in the latest events (rebuilt at start)."""
 
     async def run(self) -> None:
         """Run until SIGTERM or SIGINT, then stop cleanly."""
@@ -132,6 +151,7 @@ class Daemon:
         log.info("journal at seq %d: %s, %d events replayed", self.journal.last_seq,
                  f"state from the checkpoint at seq {saved.seq}" if saved else "no checkpoint used",
                  replayed)
+        self.requests.rebuild(self.journal.since(0))
         if self.journal.cut_step:
             log.warning("the journal ended inside a step that never reached the disk whole (a crash "
                         "while it was written): that step, never published, was cut off")
@@ -148,6 +168,13 @@ class Daemon:
         await self.pit.start()
         self.table.set_publisher(self.pit.publish)
         self.table.open(recovered=self.journal.last_seq > 0, journal_damage=self.journal_damage())
+        found = self.memory.at_start(self.checkpoint)
+        if found is not None:
+            self.latch(f"at start: {found}")
+        elif self.memory.fault is not None:
+            log.critical("critical memory fault latched before this start: %s", self.memory.fault)
+            self.table.critical_memory(self.memory.fault)
+        self.in_hand = self.table.state.in_hand
         self.check_integrity()
         self.boards = [
             find_board(name).from_setup(BoardSetup(
@@ -281,6 +308,35 @@ class Daemon:
             self.failure = error
             self.stopping.set()
 
+    def check_memory(self, when: str) -> None:
+        """Check the critical memory (:meth:`CriticalMemory.check`), unless a fault is latched already;
+        a check that fails latches one."""
+        if self.memory.fault is None:
+            try:
+                problem = self.memory.check()
+            except Exception as error:                      # what cannot be read back is no better
+                log.exception("the critical memory check failed")
+                problem = f"the check itself failed ({type(error).__name__}: {error})"
+            if problem is not None:
+                self.latch(f"{when}: {problem}")
+
+    def latch(self, reason: str) -> None:
+        """Latch a critical memory fault: kept across restarts, DEAL refused, the alert raised."""
+        log.critical("critical memory fault: %s", reason)
+        self.memory.latch(reason, now_timestamp())
+        try:
+            self.table.critical_memory(reason)
+        except OSError:                                     # the journal failed too: the daemon stops
+            self.table.critical_fault = reason
+
+    def clear_fault(self, supervisor: str) -> str | None:
+        """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes."""
+        refused = self.memory.clear()
+        if refused is None:
+            log.warning("critical memory fault cleared by supervisor %r", supervisor)
+            self.table.critical_memory(None, supervisor)
+        return refused
+
     def dispatch(self, item: DriverInput) -> None:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""
         try:
@@ -299,6 +355,8 @@ class Daemon:
         """A button pressed on the panel or through the control socket (with an ``amount`` for an
         action whose amount no spot holds), or an action sent by ``act`` (not ``physical``: no
         button needed); returns a refusal or None."""
+        if button == "deal" and self.table.phase == "betting":
+            self.check_memory(f"before hand {self.table.state.hand_no + 1}")
         return self.guarded(lambda: self.table.press(button, amount, physical=physical),
                             f"pressing {button}", "press")
 
@@ -320,7 +378,11 @@ class Daemon:
 
     def refresh(self) -> None:
         """After every input: a checkpoint if one is due, the table's picture published if it
-        changed, and the display and lights up to date."""
+        changed, and the display and lights up to date; when a hand has just ended, the critical
+        memory is checked first."""
+        if self.in_hand and not self.table.state.in_hand:
+            self.check_memory(f"after hand {self.table.state.hand_no}")
+        self.in_hand = self.table.state.in_hand
         self.save_checkpoint()
         picture = table_picture(self.table)
         self.publish_picture(picture)
@@ -357,8 +419,13 @@ class Daemon:
         if state.in_hand or state.seq - since < checkpoint.EVERY:
             return
         try:
-            self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint())
+            self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint(),
+                                              self.checkpoint)
+            self.memory.saved(self.checkpoint)
         except OSError as error:
+            # The copy being written may or may not have been replaced: it is not read back until the next.
+            for copy in [checkpoint.next_copy(self.checkpoint)] if self.checkpoint else checkpoint.COPIES:
+                self.memory.copies.pop(copy, None)
             self.repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
                               f"checkpoint not written ({error}); the journal is still complete")
 
@@ -370,63 +437,113 @@ class Daemon:
         """Held events from ``from_seq`` on, byte for byte as published."""
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
-    async def command(self, request: dict[str, Any], client: str | None = None) -> dict[str, Any]:
+    async def command(self, request: dict[str, Any], client: str | None = None) -> Reply:
         """A control command (docs/control.md) from ``client`` (as far as the control socket can
-        tell: :func:`controller.pit.server.control_client`); one that carries ``supervisor`` is taken
-        only with that supervisor's PIN, which goes no further than this check."""
-        cmd = request.get("cmd")
-        if "supervisor" in request:
-            refused = await self.authenticate(request, client)
+        tell: :func:`controller.pit.server.control_client`), decoded and checked here, once
+        (:func:`controller.commands.registry.decode`); one that carries ``supervisor`` is taken only
+        with that supervisor's PIN, which goes no further than this check. A ``request_id`` carried
+        out already is answered as it was the first time and not applied again
+        (:mod:`controller.commands.request_ids`)."""
+        decoded = decode(request)
+        if isinstance(decoded, str):
+            return {"ok": False, "error": decoded}
+        if decoded.supervisor is not None:
+            refused = await self.authenticate(decoded, client)
             if refused is not None:
                 return {"ok": False, "error": refused}
-            request = {key: value for key, value in request.items() if key != "pin"}
-        if cmd in ("press", "act"):
-            field = "button" if cmd == "press" else "action"
-            name, amount = request.get(field), request.get("amount")
-            if not isinstance(name, str) or not 0 < len(name) <= MAX_BUTTON_NAME:
-                return {"ok": False,
-                        "error": f"{cmd} needs {'a button' if cmd == 'press' else 'an action'} name "
-                                 f"(1 to {MAX_BUTTON_NAME} characters)"}
-            if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
-                return {"ok": False, "error": "amount must be a whole number of cents"}
-            reason = self.press(name, amount, physical=cmd == "press")
-            return self.answer(reason)
-        if cmd == "links":
-            return {"ok": True, "links": {
-                driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
-                for driver in self.boards
-            }, "pit": dict(self.pit.served) if self.pit is not None else {}}
-        if cmd in PIT_COMMANDS:
-            if "supervisor" not in request:
-                return {"ok": False, "error": f"{cmd} is a supervisor's command: it needs "
-                                              "the supervisor's id and PIN"}
-            name = str(cmd)
-            return self.answer(self.guarded(lambda: self.table.pit_command(name, request),
-                                            f"running {name}", "command"))
-        if cmd == "shoe_resync":
-            supervisor = request.get("supervisor")
-            if not isinstance(supervisor, str):
-                return {"ok": False, "error": f"{cmd} is a supervisor's command: it needs "
-                                              "the supervisor's id and PIN"}
-            reason = self.table.resync_shoe(supervisor)
-            self.refresh()
-            return self.answer(reason)
-        if isinstance(cmd, str) and cmd in self.table.game.commands:
-            # After the daemon's own commands, which a game cannot hide.
-            reason = self.guarded(lambda: self.table.command(cmd, request), f"running {cmd}", "command")
-            return self.answer(reason)
-        return {"ok": False, "error": f"unknown command {str(cmd)[:40]!r}"}
+        order = decoded.command
+        handler = self.handlers.get(type(order))
+        if handler is None:
+            if order.name not in self.table.game.commands:
+                return {"ok": False, "error": f"unknown command {order.name!r}"}
+            handler = self.game_command
+        if decoded.request_id is None:
+            return handler(decoded)
+        repeat = self.requests.repeat(decoded)
+        if repeat is not None:
+            self.repeats.note(("repeat", order.name, str(repeat.get("ok"))), logging.INFO,
+                              f"{order.name}: request_id {decoded.request_id!r} was carried out "
+                              f"already: answered {repeat}, not taken again")
+            return repeat
+        self.table.request_mark = mark(decoded)
+        try:
+            return handler(decoded)
+        finally:
+            self.table.request_mark = None
+            if self.table.marked is not None:
+                self.requests.note(*self.table.marked)
+                self.table.marked = None
+
+    @property
+    def handlers(self) -> dict[type[Command], Callable[[Request], Reply]]:
+        """The table's own commands by record (a game's own go to :meth:`game_command`)."""
+        return {Press: self.press_command, Act: self.press_command, State: self.state_command,
+                Links: self.links_command, ShoeResync: self.resync_command, Recall: self.recall_command,
+                CriticalMemoryClear: self.clear_command,
+                **dict.fromkeys(PIT_COMMANDS, self.pit_command)}
+
+    def press_command(self, request: Request) -> Reply:
+        """``press`` (a button this table has) or ``act`` (any action open now)."""
+        order = request.command
+        assert isinstance(order, Press | Act)
+        return self.answer(self.press(order.subject, order.amount, physical=isinstance(order, Press)))
+
+    def state_command(self, request: Request) -> Reply:
+        """``state`` (the pit server answers it before it gets here)."""
+        return {"ok": True, **self.snapshot()}
+
+    def links_command(self, request: Request) -> Reply:
+        """Each board's link and counters, and the sync requests the pit sockets answered."""
+        return {"ok": True, "links": {
+            driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
+            for driver in self.boards
+        }, "pit": dict(self.pit.served) if self.pit is not None else {}}
+
+    def recall_command(self, request: Request) -> Reply:
+        """A supervisor's ``recall``: the last hands step by step, from the records the journal holds
+        (docs/control.md), as the pit saw them: a card face down reads so until it is revealed."""
+        order = request.command
+        assert isinstance(order, Recall)
+        hands = recall_by_hand(self.journal.since(0), order.hands)
+        return {"ok": True, "hands": [{"hand": hand, "lines": lines} for hand, lines in hands]}
+
+    def pit_command(self, request: Request) -> Reply:
+        """One of the pit's commands, a supervisor's (decoding made sure it names one)."""
+        order, supervisor = request.command, request.supervisor
+        assert supervisor is not None
+        return self.answer(self.guarded(lambda: self.table.pit_command(order, supervisor),
+                                        f"running {order.name}", "command"))
+
+    def resync_command(self, request: Request) -> Reply:
+        """A supervisor's ``shoe_resync``."""
+        assert request.supervisor is not None
+        reason = self.table.resync_shoe(request.supervisor)
+        self.refresh()
+        return self.answer(reason)
+
+    def clear_command(self, request: Request) -> Reply:
+        """A supervisor's ``critical_memory_clear``."""
+        supervisor = request.supervisor
+        assert supervisor is not None
+        return self.answer(self.guarded(lambda: self.clear_fault(supervisor),
+                                        "running critical_memory_clear", "command"))
+
+    def game_command(self, request: Request) -> Reply:
+        """A game's own command (after the daemon's own commands, which a game cannot hide)."""
+        name, args = request.command.name, request.args()
+        return self.answer(self.guarded(lambda: self.table.command(name, args), f"running {name}",
+                                        "command"))
 
     @staticmethod
-    def answer(reason: str | None) -> dict[str, Any]:
+    def answer(reason: str | None) -> Reply:
         """The control socket's reply to a step that was taken (None) or refused (the reason)."""
         return {"ok": True} if reason is None else {"ok": False, "error": reason}
 
-    async def authenticate(self, request: dict[str, Any], client: str | None) -> str | None:
+    async def authenticate(self, request: Request, client: str | None) -> str | None:
         """Check a supervisor's id and PIN (the slow hash runs off the loop); every refusal is
         logged with the id and the client, never the PIN. Returns None when the supervisor is who
         they say."""
-        supervisor, pin = request.get("supervisor"), request.get("pin")
+        supervisor, pin = request.supervisor, request.pin
         refused = self.supervisors.before(supervisor, pin, time.monotonic(), client)
         if refused is None:
             assert isinstance(supervisor, str) and isinstance(pin, str)
@@ -435,7 +552,7 @@ class Daemon:
                 None, lambda: verify_pin(gate.stored(supervisor), pin))
             refused = self.supervisors.after(supervisor, matched, time.monotonic(), client)
         if refused is not None:
-            cmd, shown = str(request.get("cmd"))[:32], str(supervisor)[:32]
+            cmd, shown = request.command.name, str(supervisor)[:32]
             sender = "" if client is None else f" from {client}"
             kind = refused.partition(":")[0]                   # the reason, less its seconds
             self.repeats.note(("supervisor refused", cmd, shown, kind), logging.WARNING,

@@ -24,7 +24,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from controller.commands.registry import Command, decode
+from controller.commands.table import CloseTable, DealerMessage, OpenTable, SetLimits
 from controller.devkit.pit_table import EnvelopeTable
+from controller.games.parts.money import dollars
 from controller.pit.monitor.rated import NO_PIT, Rated
 from controller.pit.monitor.store import Store
 from controller.pit.ratings.edges import Edges
@@ -37,7 +40,8 @@ SUPERVISOR, SUPERVISOR_PIN = "S101", "1234"
 PIT_USER, PIT_PASSWORD = "anna", "floor-sim"
 """The pit boss the monitor knows when the simulated floor asks for a sign-in, and her password."""
 
-PIT_COMMANDS = frozenset({"close_table", "open_table", "set_limits", "dealer_message"})
+PIT_COMMANDS = (CloseTable, OpenTable, SetLimits, DealerMessage)
+"""The pit's commands a simulated table carries out (the monitor's: docs/control.md)."""
 
 BANKED_EDGES_NOTE = "a player-dealer banks every hand of the simulated banked game"
 
@@ -67,45 +71,44 @@ class PitTable(EnvelopeTable):
         return self.server.endpoints["control"]
 
     async def _command(self, request: dict[str, Any], client: str | None) -> dict[str, Any]:
-        cmd = request.get("cmd")
-        if cmd not in PIT_COMMANDS:
+        if request.get("cmd") not in {cls.name for cls in PIT_COMMANDS}:
             return await super()._command(request, client)
-        if request.get("supervisor") != SUPERVISOR or request.get("pin") != SUPERVISOR_PIN:
+        decoded = decode(request)               # the real table's decoding, and its words
+        if isinstance(decoded, str):
+            return {"ok": False, "error": decoded}
+        if decoded.supervisor != SUPERVISOR or decoded.pin != SUPERVISOR_PIN:
             return {"ok": False, "error": "wrong supervisor id or PIN"}
-        refusal = self._refusal(str(cmd), request)
+        order = decoded.command
+        refusal = self._refusal(order)
         if refusal:
-            return {"ok": False, "error": f"{cmd}: {refusal}"}
-        if cmd == "close_table":
+            return {"ok": False, "error": f"{order.name}: {refusal}"}
+        if isinstance(order, CloseTable):
             self.closed = True
             self.open_again.clear()
             self.emit("table.closed", None, {"supervisor": SUPERVISOR})
-        elif cmd == "open_table":
+        elif isinstance(order, OpenTable):
             self.closed = False
             self.open_again.set()
             self.emit("table.reopened", None, {"supervisor": SUPERVISOR})
-        elif cmd == "set_limits":
-            self.limits = {"min_bet": request["min_bet"], "max_bet": request["max_bet"]}
+        elif isinstance(order, SetLimits):
+            self.limits = {"min_bet": order.min_bet, "max_bet": order.max_bet}
             self.emit("table.limits", None, {**self.limits, "supervisor": SUPERVISOR})
-        else:
-            self.emit("dealer.message", self.hand, {"text": request["text"], "supervisor": SUPERVISOR})
+        elif isinstance(order, DealerMessage):
+            self.emit("dealer.message", self.hand, {"text": order.text, "supervisor": SUPERVISOR})
         return {"ok": True}
 
-    def _refusal(self, cmd: str, request: Mapping[str, Any]) -> str:
+    def _refusal(self, order: Command) -> str:
         """Why the table will not do it now, in the real table's words ('' if it will)."""
-        if cmd == "dealer_message":
-            text = request.get("text")
-            return "" if isinstance(text, str) and 0 < len(text) <= 200 and text.isprintable() \
-                else "text is 1 to 200 characters, no control characters"
+        if isinstance(order, DealerMessage):
+            return ""
         if self.hand is not None:
             return "only between hands: finish the hand (NEXT) or void it first"
-        if cmd == "close_table" and self.closed:
+        if isinstance(order, CloseTable) and self.closed:
             return "the table is closed already"
-        if cmd == "open_table" and not self.closed:
+        if isinstance(order, OpenTable) and not self.closed:
             return "the table is open already"
-        if cmd == "set_limits":
-            low, high = request.get("min_bet"), request.get("max_bet")
-            if not (isinstance(low, int) and isinstance(high, int) and 0 < low <= high <= 1_000_000_000):
-                return "min_bet and max_bet are whole cents, 1 to 1,000,000,000, min_bet <= max_bet"
+        if isinstance(order, SetLimits) and order.min_bet > order.max_bet:
+            return f"min_bet {dollars(order.min_bet)} is above max_bet {dollars(order.max_bet)}"
         return ""
 
 

@@ -283,7 +283,9 @@ class Game(ABC, Generic[HandT_co]):
     """A game bound to its rules and the table's limits.
 
     Class attributes declare the game as data: its ``spots``, the ``actions``
-    its hands may offer, the ``phases`` of a hand and the ``flow`` between them
+    its hands may offer (with ``action_labels``, each action's name for people,
+    declared beside the action: :class:`~controller.games.parts.actions.Action`),
+    the ``phases`` of a hand and the ``flow`` between them
     (drawn in ``docs/state-machine.md``), the control ``commands`` that
     change the session (buy-ins, a supervisor's confirmation), and the
     ``betting_lights``: the spots whose lights are on while betting is open
@@ -301,6 +303,7 @@ class Game(ABC, Generic[HandT_co]):
 
     spots: tuple[str, ...] = ()
     actions: tuple[str, ...] = ()
+    action_labels: tuple[tuple[str, str], ...] = ()
     phases: tuple[str, ...] = ()
     flow: tuple[tuple[str, str], ...] = ()
     commands: tuple[str, ...] = ()

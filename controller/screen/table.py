@@ -27,6 +27,7 @@ from typing import Any
 
 from controller.pit.follow.picture import TablePicture
 from controller.screen.advice import banners
+from controller.screen.forms import action_labels, offered
 from controller.screen.payouts import payout_checks
 
 HITS = 10
@@ -189,6 +190,8 @@ class ScreenTable:
             "payouts": payout_checks(picture, denominations) if picture is not None else [],
             "denominations": sorted(denominations, reverse=True),
             "hits": list(self.hits),
+            "forms": offered(picture),
+            "labels": action_labels(picture),
         }
         self._model = (self.version, model)
         return model

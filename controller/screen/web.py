@@ -10,15 +10,23 @@ Pages (plain HTML, CSS and JavaScript from ``static/``, nothing to build):
   Streams are capped as the monitor's are (:class:`controller.web.guard.Streams`:
   16 from one address, 256 in all; one more is refused ``503``), so no local
   process can hold every file descriptor and starve ``/api/model`` and the touches.
-* ``POST /api/act`` ``{"action", "amount"?}``: the control command ``act``.
-* ``POST /api/command`` ``{"cmd", "supervisor", "pin", "seat"?, "amount"?}``: a
-  supervisor's command (one of the picture's ``commands``, ``shoe_resync``, or
-  ``void``, sent as ``act``), with the supervisor's id and PIN as docs/control.md
-  says. The PIN is passed on once and neither logged nor kept.
+* ``POST /api/act`` ``{"action", "amount"?, "request_id"?}``: the control command ``act``.
+* ``POST /api/command`` ``{"cmd", "supervisor", "pin", "seat"?, "amount"?,
+  "request_id"?}``: a supervisor's command (one of the picture's ``commands``,
+  ``shoe_resync``, or ``void``, sent as ``act``), with the supervisor's id and PIN
+  as docs/control.md says. The PIN is passed on once and neither logged nor kept.
+  The model's ``forms`` gives each command offered its label and fields.
 * ``POST /api/dismiss`` ``{"key", "confirm"?}``: the dealer dismisses a banner;
   one that takes two steps is armed by a first request and dismissed by a
   second with ``"confirm": true`` (:meth:`ScreenTable.dismiss`). The reply is
   ``{"ok": true}`` once dismissed, else ``{"ok": false, "error", "armed"}``.
+
+``act`` and ``command`` are decoded as the daemon decodes them
+(:mod:`controller.commands`) and sent as built from the command's record, so a
+bad field is refused here with the table's words and a name cannot be misspelt.
+The page gives each person's action a ``request_id`` and sends the same one
+again when it retries, so a command that was carried out but whose answer was
+lost is not carried out twice (docs/control.md, "Request ids").
 
 Every POST takes JSON only (``Content-Type: application/json``), so another
 page in the browser cannot send one without the browser asking first; as the
@@ -37,7 +45,11 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.commands import load_games
+from controller.commands.registry import Request, decode
+from controller.commands.table import Act
 from controller.pit.follow.control import Control
+from controller.screen.forms import VOID, offered
 from controller.screen.table import ScreenTable
 from controller.web.guard import MAX_BODY, Streams, foreign_origin, misdirected, server_names
 from controller.web.sse import HEADERS, sse, stream_refusal
@@ -46,9 +58,6 @@ STATIC = Path(__file__).with_name("static")
 
 KEEPALIVE = 15.0
 """Seconds between comment lines on an idle event stream (so a dead page is noticed)."""
-
-SUPERVISOR_EXTRA = ("shoe_resync", "void")
-"""Supervisor commands offered beside the game's own."""
 
 
 class Pages:
@@ -140,43 +149,42 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-def _whole(value: Any, name: str) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise web.HTTPBadRequest(text=f"{name} must be a whole number")
-    return value
+def _decoded(body: dict[str, Any]) -> Request:
+    """The request ``body`` asks for, decoded as the daemon will (:mod:`controller.commands`), so a
+    bad field is refused here in the table's words (``400``)."""
+    decoded = decode(body)
+    if isinstance(decoded, str):
+        raise web.HTTPBadRequest(text=decoded)
+    return decoded
+
+
+def _sent(decoded: Request) -> dict[str, object]:
+    """The control request for ``decoded``, built from its record."""
+    return decoded.command.to_request(supervisor=decoded.supervisor, pin=decoded.pin,
+                                      request_id=decoded.request_id)
 
 
 async def _act(request: web.Request) -> web.StreamResponse:
     body = await _body(request)
-    action = body.get("action")
-    if not isinstance(action, str) or not action:
+    if not isinstance(body.get("action"), str) or not body["action"]:
         raise web.HTTPBadRequest(text="act needs an action name")
-    command: dict[str, Any] = {"cmd": "act", "action": action}
-    amount = _whole(body.get("amount"), "amount")
-    if amount is not None:
-        command["amount"] = amount
-    return web.json_response(await request.app[CONTROL_KEY].send(command))
+    decoded = _decoded({**body, "cmd": Act.name})
+    return web.json_response(await request.app[CONTROL_KEY].send(_sent(decoded)))
 
 
 async def _command(request: web.Request) -> web.StreamResponse:
     body = await _body(request)
     table = request.app[TABLE_KEY]
     cmd = body.get("cmd")
-    offered = [*((table.state or {}).get("commands") or []), *SUPERVISOR_EXTRA]
-    if cmd not in offered:
+    if not isinstance(cmd, str) or cmd not in offered(table.state):
         raise web.HTTPBadRequest(text=f"the table offers no command {cmd!r}")
     supervisor, pin = body.get("supervisor"), body.get("pin")
     if not isinstance(supervisor, str) or not isinstance(pin, str):
         raise web.HTTPBadRequest(text="a supervisor's command needs the supervisor's id and PIN")
-    command: dict[str, Any] = ({"cmd": "act", "action": "void"} if cmd == "void" else {"cmd": cmd})
-    for name in ("seat", "amount"):
-        value = _whole(body.get(name), name)
-        if value is not None:
-            command[name] = value
-    command.update(supervisor=supervisor, pin=pin)
-    return web.json_response(await request.app[CONTROL_KEY].send(command))
+    if cmd == VOID:
+        body = {**{k: v for k, v in body.items() if k != "cmd"}, "cmd": Act.name, "action": VOID}
+    decoded = _decoded(body)
+    return web.json_response(await request.app[CONTROL_KEY].send(_sent(decoded)))
 
 
 async def _dismiss(request: web.Request) -> web.StreamResponse:
@@ -189,6 +197,7 @@ async def _dismiss(request: web.Request) -> web.StreamResponse:
 
 def make_app(table: ScreenTable, control: Control) -> web.Application:
     """The screen's web app over ``table``, sending commands through ``control``."""
+    load_games()                     # every game's commands, to decode what the page sends
     app = web.Application(middlewares=[_guard], client_max_size=MAX_BODY)
     app[TABLE_KEY] = table
     app[PAGES_KEY] = Pages(table)

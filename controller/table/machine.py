@@ -36,6 +36,8 @@ from typing import Any
 
 from transitions import Machine
 
+from controller.commands.registry import Command
+from controller.commands.request_ids import PRIVATE_KEY as REQUEST_KEY
 from controller.events import alerts as alert_registry
 from controller.events import table as events
 from controller.events.codec import encode
@@ -44,7 +46,7 @@ from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted
 from controller.games.interface import Decision, Game, GameEvent, Hand, Limits, RuleError, Stacks
-from controller.games.parts.money import amount_problem, dollars
+from controller.games.parts.money import dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
 from controller.table import shoe_checks, tray
@@ -183,6 +185,15 @@ class Table:
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
         self._flagged_chips: set[tuple[int, str]] = set()
+        self.critical_fault: str | None = None
+        """The critical memory fault latched (:mod:`controller.journal.critical_memory`): while there
+        is one, DEAL is refused."""
+        self._verified: tuple[Hand, str, int | None] | None = None
+        """The hand, action and amount :meth:`refusal` last verified (see :meth:`action_allowed`)."""
+        self.request_mark: dict[str, str] | None = None
+        """The request id of the command being run (:mod:`controller.commands.request_ids`): journaled
+        with the first step it makes, then :attr:`marked` says at which seq."""
+        self.marked: tuple[dict[str, str], int] | None = None
         self.floor_call: FloorCall | None = None
         """The dealer's last floor call since the start (live, not journaled: its alert is)."""
         self.repeats = RepeatLog(log)
@@ -259,12 +270,14 @@ class Table:
             return dict(self.settings.limits)
         return {"min_bet": set_by_pit.min_bet, "max_bet": set_by_pit.max_bet}
 
-    def pit_command(self, name: str, args: Mapping[str, Any]) -> str | None:
-        """One of the pit's commands (:data:`PIT_COMMANDS`: close or open the table, set its limits,
-        a message to the dealer, a tray fill or credit); returns None if it was taken, else why not.
-        ``args`` carries the supervisor's id, already authenticated."""
+    def pit_command(self, order: Command, supervisor: str) -> str | None:
+        """One of the pit's commands (:data:`controller.commands.table.PIT_COMMANDS`: close or open
+        the table, set its limits, a message to the dealer, a tray fill or credit), already decoded,
+        for ``supervisor``, already authenticated; returns None if it was taken, else why not."""
         configured = Limits(self.settings.limits["min_bet"], self.settings.limits["max_bet"])
-        made = pit_events(name, args, self.state, has_tray=self.settings.tray, configured=configured)
+        name = order.name
+        made = pit_events(order, supervisor, self.state, has_tray=self.settings.tray,
+                          configured=configured)
         if isinstance(made, str):
             return self._refuse(f"{name}: {made}")
         for event in made:
@@ -286,14 +299,11 @@ class Table:
         return None
 
     def command(self, name: str, args: Mapping[str, Any]) -> str | None:
-        """A game's control command that changes the session (:attr:`Game.commands`); returns
-        None if it was taken, else why not. Its events are one step."""
+        """A game's control command that changes the session (:attr:`Game.commands`), its ``args``
+        decoded and checked as its registered record (:mod:`controller.commands`); returns None if
+        it was taken, else why not. Its events are one step."""
         if name not in self.game.commands:
             return f"unknown command {name!r}"
-        amount = args.get("amount")
-        problem = amount_problem(amount) if isinstance(amount, int) else None
-        if problem is not None:
-            return self._refuse(f"{name}: {problem}")
         seat = args.get("seat")
         if isinstance(seat, int) and not 1 <= seat <= self.settings.seats:
             return self._refuse(f"{name}: there is no seat {seat} at this table (seats 1 to "
@@ -313,6 +323,18 @@ class Table:
             due = self.game.due(self.state.session, self._clock())
             if due:
                 self._step(due)
+
+    def critical_memory(self, fault: str | None, supervisor: str | None = None) -> None:
+        """A critical memory fault latched (``fault``: the ``critical_memory`` alert, critical; DEAL
+        stops), or cleared by ``supervisor`` (``fault`` None: the same alert, info)."""
+        self.critical_fault = fault
+        if fault is not None:
+            self._alert("critical_memory",
+                        f"critical memory: {fault}; DEAL is stopped until a supervisor clears it")
+        else:
+            self._alert("critical_memory",
+                        f"critical memory fault cleared by supervisor {supervisor}: the check passes",
+                        severity="info")
 
     def integrity_alerts(self, problems: Iterable[str]) -> None:
         """One ``software_integrity`` alert per installed file that does not match its manifest."""
@@ -342,6 +364,9 @@ class Table:
             topic, body = encode_event(table_id, seq, stamp, kind, number, data, epoch=self.epoch)
             if call is not None and position == at:
                 private = {**private, "input": call}
+            if position == 0 and self.request_mark is not None:
+                private = {**private, REQUEST_KEY: self.request_mark}
+                self.marked, self.request_mark = (self.request_mark, seq), None
             if position < last:
                 private = {**private, "more": True}
             records.append(Record(seq=seq, topic=topic.decode(), body=body, private=private))
@@ -414,14 +439,12 @@ class Table:
         """Press a dealer button (or give the same action by control command, with an ``amount``
         where it takes one that no spot holds); returns None if it was taken, else why not (also
         in :attr:`notice`). A ``physical`` button must be one the table has (``[buttons]``); an
-        action sent by the control socket's ``act`` (a dealer screen) needs no button."""
+        action sent by the control socket's ``act`` (a dealer screen) needs no button. The
+        ``amount`` was bounded where the command was decoded (:mod:`controller.commands`)."""
         if physical and button in TABLE_BUTTONS and button not in self.settings.buttons:
             return self._refuse(f"there is no {button!r} button at this table")
         if button in FLOOR_ACTIONS:
             return self._floor_action(button)
-        problem = amount_problem(amount) if amount is not None else None
-        if problem is not None:
-            return self._refuse(f"{button}: {problem}")
         reason = self.refusal(button, amount)
         if reason is not None:
             return self._refuse(f"{button}: {reason}")
@@ -485,10 +508,12 @@ class Table:
                 return "this game does not use that button"
             if self.phase != "in_hand" or self.state.hand is None:
                 return "no hand is in play"
+            taken = self._amount(button, amount)
             try:
-                self.state.hand.verify(button, self._amount(button, amount))
+                self.state.hand.verify(button, taken)
             except RuleError as error:
                 return str(error)
+            self._verified = (self.state.hand, button, taken)
             return None
         if getattr(self, f"may_{button}")():
             return None
@@ -519,6 +544,9 @@ class Table:
     def deal_problems(self) -> list[str]:
         """Why a deal cannot start now (empty when it can)."""
         problems: list[str] = []
+        if self.critical_fault is not None:
+            problems.append(f"critical memory fault ({self.critical_fault}): a supervisor clears it "
+                            "once it is repaired")
         if self.state.floor.closed:
             problems.append("the table is closed by the pit")
         devices = self.state.devices
@@ -550,8 +578,15 @@ class Table:
         return self.state.hand is not None and self.state.hand.can_deal()
 
     def action_allowed(self, action: str, amount: int | None) -> bool:
-        """Condition of ``act``: the game allows ``action`` with ``amount`` now."""
-        return self.state.hand is not None and self.state.hand.can(action, amount)
+        """Condition of ``act``: the game allows ``action`` with ``amount`` now (known without asking
+        the game again when :meth:`refusal` has just verified it on this very hand: hands are frozen,
+        so the same hand object allows the same action)."""
+        hand, verified = self.state.hand, self._verified
+        if hand is None:
+            return False
+        if verified is not None and verified[0] is hand and verified[1:] == (action, amount):
+            return True
+        return hand.can(action, amount)
 
     def hand_settled(self) -> bool:
         """Condition of ``settle``: the hand has its results."""

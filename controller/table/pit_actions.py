@@ -16,76 +16,67 @@ the supervisor:
   (:mod:`controller.table.tray`), between hands only, since the tray's change
   over a hand is checked against the hand's result.
 
-:func:`pit_events` is pure: the command and the table's state in, the events
-(or the refusal's words) out.
+:func:`pit_events` is pure: the command's record (:mod:`controller.commands.table`,
+decoded and checked where it entered) and the table's state in, the events (or
+the refusal's words) out.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable
 
+from controller.commands.registry import Command
+from controller.commands.table import (
+    CloseTable,
+    DealerMessage,
+    OpenTable,
+    SetLimits,
+    TrayCredit,
+    TrayFill,
+)
 from controller.events import floor
 from controller.events.registry import Event
 from controller.games.interface import Limits
-from controller.games.parts.money import MAX_AMOUNT, dollars
+from controller.games.parts.money import dollars
 from controller.table import tray
 from controller.table.state import TableState
 
-PIT_COMMANDS = ("close_table", "open_table", "set_limits", "dealer_message", "tray_fill", "tray_credit")
-"""The pit's commands, each a supervisor's (docs/control.md, "The pit's commands")."""
+BETWEEN_HANDS = (CloseTable, OpenTable, SetLimits, TrayFill, TrayCredit)
 
-MAX_MESSAGE = 200
-"""The most characters a message to the dealer may have (it must fit the dealer display)."""
-
-BETWEEN_HANDS = frozenset({"close_table", "open_table", "set_limits", "tray_fill", "tray_credit"})
+Made = list[Event] | str
 
 
-def pit_events(name: str, args: Mapping[str, Any], state: TableState, *, has_tray: bool,
-               configured: Limits) -> list[Event] | str:
-    """The events the pit's command ``name`` makes (``args`` carries the authenticated
-    ``supervisor``), or why it is refused. ``has_tray``: whether a tray antenna is configured;
-    ``configured``: the limits of the configuration."""
-    supervisor = args.get("supervisor")
-    if not isinstance(supervisor, str):
-        return "a supervisor's command: it needs the supervisor's id and PIN"
-    if name in BETWEEN_HANDS and state.in_hand:
+def pit_events(order: Command, supervisor: str, state: TableState, *, has_tray: bool,
+               configured: Limits) -> Made:
+    """The events the pit's command ``order`` (already decoded: its fields are checked) makes for
+    the authenticated ``supervisor``, or why it is refused. ``has_tray``: whether a tray antenna is
+    configured; ``configured``: the limits of the configuration."""
+    if isinstance(order, BETWEEN_HANDS) and state.in_hand:
         return "only between hands: finish the hand (NEXT) or void it first"
-    if name == "close_table":
-        if state.floor.closed:
-            return "the table is closed already"
-        verdict = tray.fill_verdict(state.tray)
-        return [*([verdict] if verdict is not None else []), floor.TableClosed(supervisor)]
-    if name == "open_table":
-        if not state.floor.closed:
-            return "the table is open already"
-        return [floor.TableReopened(supervisor)]
-    if name == "set_limits":
-        return _limits(args, supervisor, state.floor.limits or configured)
-    if name == "dealer_message":
-        text = args.get("text")
-        problem = message_problem(text)
-        if problem is not None:
-            return problem
-        assert isinstance(text, str)
-        if text.strip() == state.floor.message:
-            return "that message is shown to the dealer already"
-        return [floor.DealerMessage(text.strip(), supervisor)]
-    if name in ("tray_fill", "tray_credit"):
-        if not has_tray:
-            return 'this table has no tray: configure its antenna as "tray" in [antennas]'
-        made = tray.transfer(name.removeprefix("tray_"), args.get("amount"), supervisor, state.tray)
-        return made if isinstance(made, str) else [made]
-    return f"unknown command {name!r}"
+    handler = _HANDLERS.get(type(order))
+    if handler is None:
+        return f"unknown command {order.name!r}"
+    return handler(order, supervisor, state, has_tray, configured)
 
 
-def _limits(args: Mapping[str, Any], supervisor: str, now: Limits) -> list[Event] | str:
-    low, high = args.get("min_bet"), args.get("max_bet")
-    for key, value in (("min_bet", low), ("max_bet", high)):
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_AMOUNT:
-            return f"{key} must be a whole number of cents from 1 to {MAX_AMOUNT}"
-    assert isinstance(low, int) and isinstance(high, int)
+def _close(order: Command, supervisor: str, state: TableState, has_tray: bool, now: Limits) -> Made:
+    if state.floor.closed:
+        return "the table is closed already"
+    verdict = tray.fill_verdict(state.tray)
+    return [*([verdict] if verdict is not None else []), floor.TableClosed(supervisor)]
+
+
+def _open(order: Command, supervisor: str, state: TableState, has_tray: bool, now: Limits) -> Made:
+    if not state.floor.closed:
+        return "the table is open already"
+    return [floor.TableReopened(supervisor)]
+
+
+def _limits(order: Command, supervisor: str, state: TableState, has_tray: bool,
+            configured: Limits) -> Made:
+    assert isinstance(order, SetLimits)
+    low, high = order.min_bet, order.max_bet
+    now = state.floor.limits or configured
     if low > high:
         return f"min_bet {dollars(low)} is above max_bet {dollars(high)}"
     if (low, high) == (now.min_bet, now.max_bet):
@@ -93,17 +84,24 @@ def _limits(args: Mapping[str, Any], supervisor: str, now: Limits) -> list[Event
     return [floor.LimitsSet(low, high, supervisor)]
 
 
-def message_problem(text: object) -> str | None:
-    """Why ``text`` cannot go to the dealer's display (not a string, empty, too long, a control
-    character), or None.
+def _message(order: Command, supervisor: str, state: TableState, has_tray: bool, now: Limits) -> Made:
+    assert isinstance(order, DealerMessage)
+    if order.text.strip() == state.floor.message:
+        return "that message is shown to the dealer already"
+    return [floor.DealerMessage(order.text.strip(), supervisor)]
 
-    >>> message_problem("Fill on the way"), message_problem("two\\nlines")
-    (None, 'text must hold no control characters (line breaks, tabs, escapes)')
-    """
-    if not isinstance(text, str) or not text.strip():
-        return "text must be the message, in words"
-    if len(text) > MAX_MESSAGE:
-        return f"text may have at most {MAX_MESSAGE} characters, not {len(text)}"
-    if any(unicodedata.category(char).startswith("C") for char in text):
-        return "text must hold no control characters (line breaks, tabs, escapes)"
-    return None
+
+def _transfer(order: Command, supervisor: str, state: TableState, has_tray: bool, now: Limits) -> Made:
+    assert isinstance(order, TrayFill | TrayCredit)
+    if not has_tray:
+        return 'this table has no tray: configure its antenna as "tray" in [antennas]'
+    made = tray.transfer("fill" if isinstance(order, TrayFill) else "credit", order.amount,
+                         supervisor, state.tray)
+    return made if isinstance(made, str) else [made]
+
+
+_HANDLERS: dict[type[Command], Callable[[Command, str, TableState, bool, Limits], Made]] = {
+    CloseTable: _close, OpenTable: _open, SetLimits: _limits, DealerMessage: _message,
+    TrayFill: _transfer, TrayCredit: _transfer,
+}
+"""Each pit command's rule, by its record."""

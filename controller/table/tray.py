@@ -26,7 +26,7 @@ from __future__ import annotations
 from controller.events.alerts import alert
 from controller.events.hand import Alerted
 from controller.events.tray import TrayCredited, TrayFilled, TrayTransfer
-from controller.games.parts.money import amount_problem, dollars
+from controller.games.parts.money import dollars
 from controller.table.state import TRAY_CHECKED, TrayState
 
 TRAY = (0, "tray")
@@ -36,14 +36,10 @@ TRAY_WORD = "tray"
 """What ``[antennas] N = "tray"`` says."""
 
 
-def transfer(kind: str, amount: object, supervisor: str, tray: TrayState) -> TrayTransfer | str:
-    """The ``tray.fill`` (``kind`` ``"fill"``) or ``tray.credit`` event for ``amount`` cents, or why
-    it is refused."""
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-        return "amount must be a whole number of cents above 0"
-    problem = amount_problem(amount)
-    if problem is not None:
-        return problem
+def transfer(kind: str, amount: int, supervisor: str, tray: TrayState) -> TrayTransfer | str:
+    """The ``tray.fill`` (``kind`` ``"fill"``) or ``tray.credit`` event for ``amount`` cents (above
+    0, bounded where the command was decoded: :mod:`controller.commands.table`), or why it is
+    refused."""
     if tray.amount is None:
         return "the tray has not been read yet"
     base = tray.expected if tray.expected is not None else tray.amount

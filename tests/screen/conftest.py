@@ -18,9 +18,13 @@ from typing import Any
 
 import pytest
 
+from controller.commands import load_games
+from controller.commands.registry import by_name
 from tests.rigs.browser import headless_chromium
 from tests.rigs.daemon_rig import TIMEOUT, TableRig
 from tests.rigs.served import Served
+
+load_games()                         # every game's commands, for their labels
 
 WAIT = 15.0
 
@@ -130,9 +134,10 @@ class Station:
                    lambda: self.rig.pit.control({"cmd": "state"})["seq"] > before)
         return self.check()
 
-    def supervisor(self, who: str, pin: str, cmd: str, seat: int | None, dollars: str) -> str:
+    def supervisor(self, who: str, pin: str, cmd: str, seat: int | None, dollars: str | None) -> str:
         """Open the supervisor panel, type the id and PIN on its keypads, choose the command, the
-        seat and the amount (``""``: none), check the confirmation and send; the panel's reply."""
+        seat (None: the command takes none) and the amount (``""``: none; None: the command takes
+        none), check the confirmation (the command's label) and send; the panel's reply."""
         if self.page("return document.getElementById('panel').hidden"):
             self.key("#supervisor-open")
             for key in who:
@@ -144,10 +149,14 @@ class Station:
         assert self.page("return document.getElementById('panel-shown').textContent") == "\u2022" * len(pin)
         self.key("#panel-ok")
         self.key(f"#panel-body [data-choice='{cmd}']")
-        self.key(f"#panel-body [data-choice='{seat if seat is not None else ''}']")
-        self.type_amount(dollars)
+        if seat is not None:
+            self.key(f"#panel-body [data-choice='{seat}']")
+        if dollars is not None:
+            self.type_amount(dollars)
         confirm = self.page("return document.getElementById('panel-shown').textContent")
-        assert confirm.startswith(cmd.replace("_", " ")) and (seat is None or f"seat {seat}" in confirm)
+        record = by_name(cmd)
+        label = record.label if record is not None else cmd
+        assert confirm.startswith(label) and (seat is None or f"seat {seat}" in confirm), confirm
         assert not dollars or f"${dollars}" in confirm.replace(",", ""), confirm
         self.page("document.getElementById('panel-reply').textContent = ''")
         self.key("#panel-ok")

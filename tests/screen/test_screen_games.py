@@ -139,15 +139,15 @@ def test_a_blackjack_extreme_hand_with_turn_up_and_the_re_buy_prompt_from_the_sc
                                  ".textContent")
         return text
 
-    assert label("split") == "split · seat 3 · main spot"          # one hand: no number
+    assert label("split") == "Split · seat 3 · main spot"          # its label; one hand: no number
     station.step("split")
     rig.draw()
     station.check()
-    assert label("stand") == "stand · seat 3 hand 1"               # split: every hand from 1
+    assert label("stand") == "Stand · seat 3 hand 1"               # split: every hand from 1
     station.step("stand")
     rig.draw()
     station.check()
-    assert label("stand") == "stand · seat 3 hand 2"               # hand_index 1
+    assert label("stand") == "Stand · seat 3 hand 2"               # hand_index 1
     station.step("stand")
     rig.draw()                                                     # seat 4 busts
     station.step("stand")                                          # seat 5 stands on 19
@@ -179,7 +179,7 @@ def test_a_buster_jackpot_confirmed_on_the_screen_after_a_buy_in_through_the_sup
     station, rig = buster, buster.rig
     assert station.supervisor("S101", WRONG_PIN, "buy_in", 6, "500") == "wrong supervisor id or PIN"
     assert rig.pit.control({"cmd": "state"})["state"]["seats"][5].get("stack") is None
-    assert station.supervisor("S101", PIN, "buy_in", 6, "500") == "buy in: done"
+    assert station.supervisor("S101", PIN, "buy_in", 6, "500") == "Buy in: done"
     assert rig.next("seat.stack", seat=6)["data"]["amount"] == 50_000
     assert station.check()["seats"][5]["stack"] == 50_000
     station.key("#panel-cancel")
@@ -201,7 +201,7 @@ def test_a_buster_jackpot_confirmed_on_the_screen_after_a_buy_in_through_the_sup
     assert banner[2] is False                                     # it goes once confirmed, not before
     screenshots(station, "buster-blackjack-x")
 
-    assert station.supervisor("S101", PIN, "confirm_progressive", 1, "") == "confirm progressive: done"
+    assert station.supervisor("S101", PIN, "confirm_progressive", 1, None) == "Confirm jackpot: done"
     assert rig.next("progressive.paid")["data"]["supervisor"] == "S101"
     station.until("the banner gone", lambda: station.page(
         "return ![...document.querySelectorAll('.banner')].some(b => b.textContent.includes('Jackpot'))"))

@@ -90,6 +90,39 @@ async def test_touches_and_supervisor_commands_reach_the_control_socket_as_docum
     assert len(table.requests) == 3
 
 
+async def test_a_request_is_decoded_as_the_table_decodes_it_and_carries_its_request_id(
+        served: tuple[TestClient[Any, Any], Table, ScreenTable]) -> None:
+    """The screen checks each field as the daemon will (one reason per bad field, the table's
+    words), sends only the command's own fields built from its record, and passes the page's
+    ``request_id`` on; the model gives each command offered its label and fields."""
+    client, table, _ = served
+    refusals = {
+        "seat": "buy_in: seat must be a whole number",
+        "amount": "buy_in: amount -5 is below 0 cents",
+        "request_id": "request_id must be 1 to 64 letters, digits or . _ : - (one id per action, "
+                      "the same for its retries)",
+        "text": "buy_in takes no field 'text'",
+    }
+    for field, words in refusals.items():
+        body = {"cmd": "buy_in", "seat": 3, "amount": 20000, "supervisor": "S101", "pin": "4321"}
+        body[field] = {"seat": "three", "amount": -5, "request_id": "no spaces", "text": "x"}[field]
+        reply = await client.post("/api/command", json=body)
+        assert (reply.status, await reply.text()) == (400, words)
+    assert table.requests == []
+    sent = {"cmd": "buy_in", "seat": 3, "amount": 20000, "supervisor": "S101", "pin": "4321",
+            "request_id": "a1b2"}
+    assert await (await client.post("/api/command", json=sent)).json() == {"ok": True}
+    touched = await client.post("/api/act", json={"action": "hit", "request_id": "c3"})
+    assert await touched.json() == {"ok": True}
+    assert table.requests == [sent, {"cmd": "act", "action": "hit", "request_id": "c3"}]
+    model = await (await client.get("/api/model")).json()
+    assert model["forms"] == {"buy_in": {"label": "Buy in", "fields": ["seat", "amount"], "books": True},
+                              "recall": {"label": "Recall the last hands", "fields": ["hands"],
+                                         "books": False},
+                              "shoe_resync": {"label": "Resync the shoe", "fields": [], "books": True},
+                              "void": {"label": "Void the hand", "fields": [], "books": True}}
+
+
 async def test_the_model_says_what_to_do_and_what_to_pay(
         served: tuple[TestClient[Any, Any], Table, ScreenTable]) -> None:
     client, _, screen = served

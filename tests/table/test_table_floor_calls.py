@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from controller.commands.table import DealerMessage
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
@@ -71,14 +72,14 @@ def test_a_call_once_the_window_is_over_is_a_new_alert(tmp_path: Path) -> None:
 def test_a_pit_message_shown_already_and_a_second_shoe_resync_are_refused_and_not_journaled(
         tmp_path: Path) -> None:
     table = Clocked(tmp_path)
-    message = {"supervisor": "S101", "text": "Fill on the way"}
-    assert table.table.pit_command("dealer_message", message) is None
+    message = DealerMessage("Fill on the way")
+    assert table.table.pit_command(message, "S101") is None
     records = table.records()
-    assert table.table.pit_command("dealer_message", message) == (
+    assert table.table.pit_command(message, "S101") == (
         "dealer_message: that message is shown to the dealer already")
-    assert table.table.pit_command("dealer_message", {**message, "text": "  Fill on the way "}) is not None
+    assert table.table.pit_command(DealerMessage("  Fill on the way "), "S101") is not None
     assert table.records() == records
-    assert table.table.pit_command("dealer_message", {**message, "text": "Fill coming"}) is None
+    assert table.table.pit_command(DealerMessage("Fill coming"), "S101") is None
 
     table.table.handle(ShoeLoaded(42, 6))
     assert table.table.resync_shoe("S101") is None

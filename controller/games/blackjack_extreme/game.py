@@ -26,8 +26,10 @@ ButtonMoved(seat=3))
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from controller.games.blackjack_extreme.actions import ACTIONS
+from controller.commands.registry import ANYONE, Command, command, seat_field
+from controller.games.blackjack_extreme.actions import ACTION_TABLE, ACTIONS
 from controller.games.blackjack_extreme.hand import FLOW, PHASES, BlackjackExtremeHand
 from controller.games.blackjack_extreme.positions import clockwise, next_dealer, required
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
@@ -53,7 +55,22 @@ from controller.games.parts.money import dollars
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
 from controller.games.parts.tournament import Schedule, alive, eliminations
 
-COMMANDS = (*STACK_COMMANDS, "button", "pass_deal")
+
+@command("button", who=ANYONE, label="Give the deal")
+@dataclass(frozen=True)
+class GiveButton(Command):
+    """Give the deal to a seat (in a tournament this starts the clock)."""
+
+    seat: int = seat_field()
+
+
+@command("pass_deal", who=ANYONE, label="Pass the deal")
+@dataclass(frozen=True)
+class PassDeal(Command):
+    """The deal passes to the left without a hand (the dealer cannot cover one minimum)."""
+
+
+COMMANDS = (*STACK_COMMANDS, GiveButton.name, PassDeal.name)
 
 
 class BlackjackExtreme(Game[BlackjackExtremeHand]):
@@ -61,6 +78,7 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
 
     spots = (SPOT,)
     actions = ACTIONS
+    action_labels = tuple(ACTION_TABLE.labels.items())
     phases = PHASES
     flow = FLOW
     commands = COMMANDS

@@ -21,9 +21,11 @@ three cards.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
+from controller.commands.registry import SUPERVISOR, Command, command, seat_field
 from controller.games.buster_blackjack_x.bank import BANKED_SPOTS, banker_for, next_banker
-from controller.games.buster_blackjack_x.hand import ACTIONS, FLOW, PHASES, BusterHand
+from controller.games.buster_blackjack_x.hand import ACTION_TABLE, ACTIONS, FLOW, PHASES, BusterHand
 from controller.games.buster_blackjack_x.rules import METER, SPOTS, BusterRules
 from controller.games.buster_blackjack_x.seats import PlayerHand, SeatPlay
 from controller.games.interface import (
@@ -47,7 +49,16 @@ from controller.games.parts.limits import limit_problems, spot_problems, wagered
 from controller.games.parts.money import dollars
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
 
-CONFIRM = "confirm_progressive"
+
+@command("confirm_progressive", who=SUPERVISOR, label="Confirm jackpot")
+@dataclass(frozen=True)
+class ConfirmProgressive(Command):
+    """A supervisor confirms the oldest Blazing 7's jackpot waiting at a seat."""
+
+    seat: int = seat_field()
+
+
+CONFIRM = ConfirmProgressive.name
 """The supervisor's command that confirms a Blazing 7's jackpot."""
 
 
@@ -56,6 +67,7 @@ class BusterBlackjackX(Game[BusterHand]):
 
     spots = SPOTS
     actions = ACTIONS
+    action_labels = tuple(ACTION_TABLE.labels.items())
     phases = PHASES
     flow = FLOW
     commands = (*STACK_COMMANDS, CONFIRM)

@@ -560,13 +560,13 @@ def _status(hand: PlayerHand) -> str | None:
 
 
 ACTION_TABLE: Actions[BusterHand] = Actions("Buster Blackjack X", {
-    "stand": Action(BusterHand.verify_stand, BusterHand.stand),
-    "hit": Action(BusterHand.verify_hit, BusterHand.hit),
-    "double": Action(BusterHand.verify_double, BusterHand.double),
-    "split": Action(BusterHand.verify_split, BusterHand.split),
-    "surrender": Action(BusterHand.verify_surrender, BusterHand.surrender),
-    "insurance": Action(BusterHand.verify_insurance, BusterHand.insurance),
-    "next": Action(BusterHand.verify_next, BusterHand.next),
+    "stand": Action(BusterHand.verify_stand, BusterHand.stand, "Stand"),
+    "hit": Action(BusterHand.verify_hit, BusterHand.hit, "Hit"),
+    "double": Action(BusterHand.verify_double, BusterHand.double, "Double down"),
+    "split": Action(BusterHand.verify_split, BusterHand.split, "Split"),
+    "surrender": Action(BusterHand.verify_surrender, BusterHand.surrender, "Surrender"),
+    "insurance": Action(BusterHand.verify_insurance, BusterHand.insurance, "Insurance"),
+    "next": Action(BusterHand.verify_next, BusterHand.next, "Next"),
 })
 """Every decision a hand may offer (``next``: no insurance for the seat asked), with the methods
 that verify and take it."""

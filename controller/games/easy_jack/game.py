@@ -29,6 +29,7 @@ class EasyJack(Game[EasyJackHand]):
 
     spots = SPOTS
     actions = ACTION_TABLE.names
+    action_labels = tuple(ACTION_TABLE.labels.items())
     phases = PHASES
     flow = FLOW
 

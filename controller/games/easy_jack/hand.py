@@ -273,6 +273,6 @@ def _add_card(rules: EasyJackRules, seat: SeatHand, held: HandCard) -> SeatHand:
 
 
 ACTION_TABLE: Actions[EasyJackHand] = Actions("Easy Jack", {
-    "stand": Action(EasyJackHand.verify_stand, EasyJackHand.stand),
+    "stand": Action(EasyJackHand.verify_stand, EasyJackHand.stand, "Stand"),
 })
 """The one action of a hand, with the methods that verify and take it."""

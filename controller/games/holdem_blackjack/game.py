@@ -60,6 +60,7 @@ class HoldemBlackjack(Game[HoldemHand]):
 
     spots = (SPOT,)
     actions = ACTION_TABLE.names
+    action_labels = tuple(ACTION_TABLE.labels.items())
     phases = PHASES
     flow = FLOW
     commands = STACK_COMMANDS

@@ -536,11 +536,11 @@ def _betting_rules(rules: HoldemBlackjackRules) -> BettingRules:
 def _round_action(action: str) -> Action[HoldemHand]:
     """Betting ``action``, verified and taken by the round under way."""
     return Action(lambda hand, amount: hand.verify_betting(action, amount),
-                  lambda hand, amount: hand.take_betting(action, amount))
+                  lambda hand, amount: hand.take_betting(action, amount), action.capitalize())
 
 
 ACTION_TABLE: Actions[HoldemHand] = Actions("Hold'em Blackjack", {
     **{action: _round_action(action) for action in ACTIONS},
-    "stand": Action(HoldemHand.verify_stand, HoldemHand.stand),
+    "stand": Action(HoldemHand.verify_stand, HoldemHand.stand, "Stand"),
 })
 """Every action of a hand: the betting round's, and ``stand`` to complete a hand."""

@@ -12,9 +12,9 @@ is its ``verify`` (with any check of its own that comes first) and then
 
 >>> from controller.games.interface import RuleError
 >>> bell = Actions("Bell", {"ring": Action(lambda n, amount: no_amount("ring", amount),
-...                                        lambda n, amount: (n + 1, ()))})
->>> bell.names, bell.take(41, "ring", None)
-(('ring',), (42, ()))
+...                                        lambda n, amount: (n + 1, ()), "Ring the bell")})
+>>> bell.names, bell.labels, bell.take(41, "ring", None)
+(('ring',), {'ring': 'Ring the bell'}, (42, ()))
 >>> bell.verify(41, "knock", None)
 Traceback (most recent call last):
 ...
@@ -42,10 +42,12 @@ Moved = tuple[HandT, tuple[GameEvent, ...]]
 @dataclass(frozen=True)
 class Action(Generic[HandT]):
     """One action: ``verify(hand, amount)`` raises RuleError unless it is allowed now, saying why;
-    ``take(hand, amount)`` returns the hand after it and its events (the ``Acted`` record first)."""
+    ``take(hand, amount)`` returns the hand after it and its events (the ``Acted`` record first);
+    ``label``: its name for people (the dealer screen's button), declared beside it."""
 
     verify: Callable[[HandT, int | None], None]
     take: Callable[[HandT, int | None], Moved[HandT]]
+    label: str
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,11 @@ class Actions(Generic[HandT]):
     def names(self) -> tuple[str, ...]:
         """Every action's name, in the table's order."""
         return tuple(self.table)
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """Every action's label for people, by name."""
+        return {name: action.label for name, action in self.table.items()}
 
     def find(self, name: str) -> Action[HandT]:
         """The action ``name``; raises RuleError if the game has no such action."""

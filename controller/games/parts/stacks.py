@@ -26,10 +26,38 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from controller.commands.registry import ANYONE, Command, cents, command, seat_field
 from controller.games.interface import RuleError, Session, StackChanged, Stacks
 from controller.games.parts.money import MAX_AMOUNT
 
-STACK_COMMANDS = ("buy_in", "top_up", "cash_out")
+
+@command("buy_in", who=ANYONE, label="Buy in")
+@dataclass(frozen=True)
+class BuyIn(Command):
+    """A seat's first stack, in cents (a game may let a tournament's buy-in leave it out)."""
+
+    seat: int = seat_field()
+    amount: int | None = cents(optional=True)
+
+
+@command("top_up", who=ANYONE, label="Top up")
+@dataclass(frozen=True)
+class TopUp(Command):
+    """Chips added to a seat's stack, in cents (a tournament's re-buy may leave it out)."""
+
+    seat: int = seat_field()
+    amount: int | None = cents(optional=True)
+
+
+@command("cash_out", who=ANYONE, label="Cash out")
+@dataclass(frozen=True)
+class CashOut(Command):
+    """A seat leaves with its stack."""
+
+    seat: int = seat_field()
+
+
+STACK_COMMANDS = (BuyIn.name, TopUp.name, CashOut.name)
 """The control commands of :func:`stack_command`."""
 
 

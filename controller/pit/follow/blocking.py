@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import zmq
 
+from controller.commands.registry import Command
+from controller.commands.table import Press
 from controller.pit.follow.core import SyncError, Tracker
 from controller.pit.follow.picture import TablePicture
 
@@ -157,8 +160,8 @@ class PitClient(Tracker):
 
     # -- asking ---------------------------------------------------------------------
 
-    def control(self, request: dict[str, Any], timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
-        """One control command and its reply."""
+    def control(self, request: Mapping[str, object], timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        """One control request as it is (a test's malformed one too) and its reply."""
         req = self._socket(zmq.REQ)
         req.setsockopt(zmq.LINGER, 0)
         req.connect(self.control_endpoint)
@@ -171,9 +174,15 @@ class PitClient(Tracker):
         finally:
             req.close()
 
+    def command(self, order: Command, *, supervisor: str | None = None, pin: str | None = None,
+                request_id: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        """One control command built from its record (:mod:`controller.commands`), and its reply."""
+        return self.control(order.to_request(supervisor=supervisor, pin=pin, request_id=request_id),
+                            timeout)
+
     def press(self, button: str) -> dict[str, Any]:
         """Press a dealer button through the control socket."""
-        return self.control({"cmd": "press", "button": button})
+        return self.command(Press(button))
 
     def sync(self, *frames: bytes, timeout: float = DEFAULT_TIMEOUT) -> list[list[bytes]]:
         """One sync request; every reply message up to ``snapshot``, ``end`` or ``error``."""

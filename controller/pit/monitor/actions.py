@@ -2,7 +2,8 @@
 
 A pit boss closes or opens a table, sets its limits or sends its dealer a
 message (docs/control.md, "The pit's commands") from the table's page. The
-monitor checks the request's shape (:func:`parse_order`), sends it through the
+monitor decodes the request as the table does (:func:`parse_order`, from the
+command registry: :mod:`controller.commands`), sends it through the
 table's control socket (the floor file's ``control``, with the table's CURVE
 keys) with the supervisor's id and PIN, and gives back the table's reply as it
 is: the table checks the PIN, the phase and the figures, and a refusal is its
@@ -10,7 +11,7 @@ own words. Every attempt of a signed-in user at a table is appended (and
 fsynced) to the action record, a JSON-lines file (:class:`ActionBook`)::
 
     {"at": "...Z", "who": "anna", "table": "T07", "cmd": "set_limits", "supervisor": "S101",
-     "fields": {"min_bet": 2000, "max_bet": 10000}, "ok": true, "error": null}
+     "fields": {"min_bet": 2000, "max_bet": 10000}, "ok": true, "error": null, "request_id": "9c1f..."}
 
 The PIN goes to the table and nowhere else: it is in no record, no log line,
 no reply and no ``repr``.
@@ -26,20 +27,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.commands.registry import Command, decode
+from controller.commands.table import CloseTable, DealerMessage, OpenTable, SetLimits
 from controller.pit.events import now_timestamp
 from controller.pit.follow.control import Control
 
-COMMANDS: dict[str, tuple[str, ...]] = {
-    "close_table": (),
-    "open_table": (),
-    "set_limits": ("min_bet", "max_bet"),
-    "dealer_message": ("text",),
-}
-"""The pit's commands the monitor sends, each with its own fields (docs/control.md)."""
+COMMANDS: tuple[type[Command], ...] = (CloseTable, OpenTable, SetLimits, DealerMessage)
+"""The pit's commands the monitor sends, each a record of the command registry (docs/control.md)."""
+
+_BY_NAME = {cls.name: cls for cls in COMMANDS}
 
 LONGEST = 256
-"""Characters at most in a supervisor id, a PIN or a text field (the table has its own, tighter,
-bounds; this one keeps the record's lines short)."""
+"""Characters at most in a supervisor id or a PIN (the table has its own, tighter, bounds; this one
+keeps the record's lines short)."""
 
 KEPT = 10_000
 """Records held in memory (the newest) for ``GET /api/actions``; the file keeps every one."""
@@ -47,16 +47,28 @@ KEPT = 10_000
 
 @dataclass(frozen=True)
 class Order:
-    """One pit command as asked: the command, the supervisor, the PIN (never shown) and its fields."""
+    """One pit command as asked: the command's record, the supervisor, the PIN (never shown) and
+    the page's request id (one per person's action, the same for its retries: docs/control.md)."""
 
-    cmd: str
+    command: Command
     supervisor: str
     pin: str = field(repr=False)
-    fields: dict[str, Any] = field(default_factory=dict)
+    request_id: str | None = None
 
-    def request(self) -> dict[str, Any]:
-        """The control request for the table (with the PIN)."""
-        return {"cmd": self.cmd, **self.fields, "supervisor": self.supervisor, "pin": self.pin}
+    @property
+    def cmd(self) -> str:
+        """The command's name."""
+        return self.command.name
+
+    @property
+    def fields(self) -> dict[str, object]:
+        """The command's own fields."""
+        return self.command.fields()
+
+    def request(self) -> dict[str, object]:
+        """The control request for the table (with the PIN), built from the record."""
+        return self.command.to_request(supervisor=self.supervisor, pin=self.pin,
+                                       request_id=self.request_id)
 
 
 def _text(body: Mapping[str, Any], key: str) -> str:
@@ -69,40 +81,31 @@ def _text(body: Mapping[str, Any], key: str) -> str:
 
 
 def parse_order(body: Any) -> Order:
-    """The order in a request's JSON body; ``ValueError`` says what is wrong (and never quotes the PIN).
+    """The order in a request's JSON body, decoded as the table decodes it
+    (:func:`controller.commands.registry.decode`); ``ValueError`` says what is wrong, one field at a
+    time in the table's words (and never quotes the PIN).
 
     >>> parse_order({"cmd": "set_limits", "supervisor": "S101", "pin": "1234", "min_bet": 500,
-    ...              "max_bet": 50000})
-    Order(cmd='set_limits', supervisor='S101', fields={'min_bet': 500, 'max_bet': 50000})
+    ...              "max_bet": 50000, "request_id": "r1"})
+    Order(command=SetLimits(min_bet=500, max_bet=50000), supervisor='S101', request_id='r1')
     >>> parse_order({"cmd": "close_table", "supervisor": "S101", "pin": "1234", "text": "x"})
     Traceback (most recent call last):
     ...
-    ValueError: close_table takes no field text
+    ValueError: close_table takes no field 'text'
     >>> parse_order({"cmd": "set_limits", "supervisor": "S101", "pin": "1234", "min_bet": "5"})
     Traceback (most recent call last):
     ...
-    ValueError: set_limits: min_bet is whole cents
+    ValueError: set_limits: min_bet must be a whole number of cents
     """
     if not isinstance(body, dict):
         raise ValueError("send a JSON object: {\"cmd\", \"supervisor\", \"pin\", and the command's fields}")
-    cmd = body.get("cmd")
-    if cmd not in COMMANDS:
-        raise ValueError(f"cmd is one of {', '.join(COMMANDS)}")
+    if body.get("cmd") not in _BY_NAME:
+        raise ValueError(f"cmd is one of {', '.join(_BY_NAME)}")
     supervisor, pin = _text(body, "supervisor"), _text(body, "pin")
-    own = COMMANDS[cmd]
-    extra = sorted(set(body) - {"cmd", "supervisor", "pin", *own})
-    if extra:
-        raise ValueError(f"{cmd} takes no field {', '.join(extra)}")
-    fields: dict[str, Any] = {}
-    for name in own:
-        value = body.get(name)
-        if name == "text":
-            fields[name] = _text(body, name)
-        elif not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"{cmd}: {name} is whole cents")
-        else:
-            fields[name] = value
-    return Order(cmd, supervisor, pin, fields)
+    decoded = decode(body)
+    if isinstance(decoded, str):
+        raise ValueError(decoded)
+    return Order(decoded.command, supervisor, pin, decoded.request_id)
 
 
 class ActionBook:
@@ -124,7 +127,8 @@ class ActionBook:
         """Append one attempt and its outcome (durably, before answering); the record."""
         record = {"at": now_timestamp(), "who": who, "table": table, "cmd": order.cmd,
                   "supervisor": order.supervisor, "fields": order.fields, "ok": bool(reply.get("ok")),
-                  "error": None if reply.get("ok") else str(reply.get("error", ""))}
+                  "error": None if reply.get("ok") else str(reply.get("error", "")),
+                  "request_id": order.request_id}
         if self.path is not None:
             with open(self.path, "a", encoding="utf-8") as file:
                 file.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -34,6 +34,12 @@ function follow(draw, lost) {
   open();
 }
 
+function requestId() {                  // a fresh id for one person's action (docs/control.md)
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function post(path, body) {
   try {
     const reply = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},

@@ -132,7 +132,7 @@ function drawSeats(p, payouts) {
 }
 
 function label(a) {
-  let text = words(a.name);
+  let text = (model.labels && model.labels[a.name]) || words(a.name);   // as the game declares it
   // A seat with several hands (a split) numbers each from 1, as the display does: hand_index N-1.
   const seat = a.seat !== null ? model.picture.seats.find((s) => s.seat === a.seat) : undefined;
   const several = seat !== undefined && seat.hands.length > 1;
@@ -184,7 +184,9 @@ async function act(name, amount) {
   if (busy) return;
   busy = true;
   try {
-    say(await post("/api/act", amount === null ? {action: name} : {action: name, amount}));
+    const body = {action: name, request_id: requestId()};
+    if (amount !== null) body.amount = amount;
+    say(await post("/api/act", body));
   } finally {
     busy = false;
   }
@@ -239,7 +241,29 @@ function askAmount(title, low, high, then, optional) {
 
 // -- the supervisor panel: id, PIN (never shown), command, seat, amount, confirm ---------------------
 
-const panel = {id: "", pin: "", cmd: null, seat: null, amount: null, step: "id"};
+const panel = {id: "", pin: "", cmd: null, seat: null, amount: null, step: "id", pending: null};
+
+function forms() {
+  return (model && model.forms) || {};
+}
+
+function named(cmd) {                     // the command's label, as its game declares it
+  const form = forms()[cmd];
+  return form ? form.label : words(cmd);
+}
+
+function takes(cmd, field) {
+  const form = forms()[cmd];
+  return !!form && form.fields.includes(field);
+}
+
+function after(cmd, field) {              // the panel's step after asking ``field`` (or after the command)
+  const order = ["seat", "amount"];
+  for (const next of order.slice(field === null ? 0 : order.indexOf(field) + 1)) {
+    if (takes(cmd, next)) return next;
+  }
+  return "confirm";
+}
 
 function clearPin() {
   panel.pin = "";
@@ -302,16 +326,16 @@ function step(name) {
     title.textContent = `Supervisor ${panel.id}: which command?`;
     shown.textContent = "";
     ok.hidden = true;
-    const offered = [...((model && model.picture && model.picture.commands) || []), "shoe_resync", "void"];
-    choices(offered.map((c) => [c, words(c)]), (c) => { panel.cmd = c; step("seat"); });
+    choices(Object.entries(forms()).map(([c, form]) => [c, form.label]),
+            (c) => { panel.cmd = c; step(after(c, null)); });
   } else if (name === "seat") {
-    title.textContent = `${words(panel.cmd)}: for which seat?`;
+    title.textContent = `${named(panel.cmd)}: for which seat?`;
     ok.hidden = true;
     const seats = ((model && model.picture && model.picture.seats) || []).map((s) => [s.seat, `Seat ${s.seat}`]);
-    choices([...seats, ["", "No seat"]], (s) => { panel.seat = s === "" ? null : Number(s); step("amount"); });
+    choices(seats, (s) => { panel.seat = Number(s); step(after(panel.cmd, "seat")); });
   } else if (name === "amount") {
     document.getElementById("panel").hidden = true;
-    askAmount(`${words(panel.cmd)}${panel.seat ? ` · seat ${panel.seat}` : ""}: amount (none: OK)`, 0, null,
+    askAmount(`${named(panel.cmd)}${panel.seat ? ` · seat ${panel.seat}` : ""}: amount (none: OK)`, 0, null,
               (cents) => { panel.amount = cents; document.getElementById("panel").hidden = false; step("confirm"); },
               true);
     document.querySelector("#amount [data-key=cancel]").onclick = () => {
@@ -319,7 +343,7 @@ function step(name) {
     };
   } else if (name === "confirm") {
     title.textContent = "Send this?";
-    const parts = [words(panel.cmd)];
+    const parts = [named(panel.cmd)];
     if (panel.seat !== null) parts.push(`seat ${panel.seat}`);
     if (panel.amount !== null) parts.push(money(panel.amount));
     shown.textContent = parts.join(" · ");
@@ -331,19 +355,42 @@ function step(name) {
 }
 
 async function send() {
-  const body = {cmd: panel.cmd, supervisor: panel.id, pin: panel.pin};
+  const body = {cmd: panel.cmd, supervisor: panel.id};
   if (panel.seat !== null) body.seat = panel.seat;
   if (panel.amount !== null) body.amount = panel.amount;
+  // One request id per person's action, the same when they send it again after no answer: the
+  // table carries it out once (docs/control.md, "Request ids"). A new action gets a new id.
+  const key = JSON.stringify(body);
+  if (!panel.pending || panel.pending.key !== key) panel.pending = {key, id: requestId()};
+  if (forms()[panel.cmd]?.books !== false) body.request_id = panel.pending.id;   // a read takes none
+  body.pin = panel.pin;
   clearPin();                            // the PIN goes with this one command and is not kept
   const reply = await post("/api/command", body);
   body.pin = "";
+  if (reply.ok) panel.pending = null;
+  if (reply.ok && reply.hands) { showRecall(named(panel.cmd), reply.hands); return; }
   document.getElementById("panel-ok").textContent = "OK";
   const out = document.getElementById("panel-reply");
-  out.textContent = reply.ok ? `${words(panel.cmd)}: done` : reply.error;
+  out.textContent = reply.ok ? `${named(panel.cmd)}: done` : reply.error;
   out.className = `reply ${reply.ok ? "ok" : "refused"}`;
   Object.assign(panel, {cmd: null, seat: null, amount: null});
   step(reply.ok ? "id" : "pin");
   if (reply.ok) { panel.id = ""; document.getElementById("panel-shown").textContent = ""; }
+}
+
+function showRecall(name, hands) {         // the last hands step by step, the newest last, until Close
+  Object.assign(panel, {id: "", cmd: null, seat: null, amount: null, step: "recall"});
+  document.getElementById("panel-title").textContent =
+    hands.length ? `The last ${hands.length} hands, step by step` : "No hand recorded yet";
+  document.getElementById("panel-shown").textContent = "";
+  document.getElementById("panel-ok").hidden = true;
+  const out = document.getElementById("panel-reply");
+  out.textContent = `${name}: ${hands.length} shown`;
+  out.className = "reply ok";
+  const body = document.getElementById("panel-body");
+  body.className = "recall";
+  body.replaceChildren(...hands.map((h) => el("pre", {"data-hand": h.hand, text: h.lines.join("\n")})));
+  body.lastElementChild?.scrollIntoView({block: "end"});
 }
 
 document.getElementById("supervisor-open").onclick = () => {

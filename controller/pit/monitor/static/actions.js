@@ -26,6 +26,20 @@ const pitField = (id) => document.getElementById(id);
 const prefilled = {"min-bet": null, "max-bet": null};
 let pitPending = null;     // the order waiting for its confirmation (with the PIN)
 let pitSeen = null;        // the table's pit-side state last drawn
+let pitLast = null;        // {key, id}: the request id of the last order not yet done, for its retries
+
+// One request id per person's action, the same when the same order is sent again after no answer,
+// so the table carries it out once (docs/control.md, "Request ids"); another order gets a new one.
+function withRequestId(body) {
+  const {pin, ...shown} = body;
+  const key = JSON.stringify(shown);
+  if (!pitLast || pitLast.key !== key) {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    pitLast = {key, id: Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")};
+  }
+  return {...body, request_id: pitLast.id};
+}
 
 // Dollars typed ("25", "25.50", "$1,000") as cents; null if it is not an amount.
 function centsOf(text) {
@@ -94,9 +108,10 @@ async function pitSend(body) {
   pitAnswer(null, "sent, waiting for the table…");
   try {
     const reply = await fetch(`/api/tables/${encodeURIComponent(pitTable)}/command`, {method: "POST",
-      headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify(withRequestId(body))});
     if ((reply.headers.get("Content-Type") || "").startsWith("application/json")) {
       const outcome = await reply.json();
+      if (outcome.ok) pitLast = null;
       pitAnswer(outcome.ok, outcome.ok ? `${pitTable} did it.` : `Refused: ${outcome.error}`);
     } else {
       pitAnswer(false, `Refused by the monitor: ${await reply.text()}`);
