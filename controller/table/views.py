@@ -21,6 +21,7 @@ from controller.games.interface import Button, HandView, Progressive, Stacks, To
 from controller.games.parts.hand_names import hand_number, split_spots
 from controller.games.parts.money import dollars
 from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table
+from controller.table.money_view import money_picture
 from drivers.display import HandLine, SeatView, TableView
 
 BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
@@ -130,6 +131,8 @@ def table_picture(table: Table) -> dict[str, Any]:
         "floor_call": None if table.floor_call is None else
         {"seq": table.floor_call.seq, "calls": table.floor_call.calls},
     })
+    settled = table.state.hand if table.state.results is not None else None
+    picture.update(money_picture(table, settled.view() if settled is not None else None))
     return picture
 
 
