@@ -28,12 +28,13 @@ from typing import Any
 from controller.boards import find_board
 from controller.commands.registry import Command, Request, decode
 from controller.commands.request_ids import Reply, RequestIds, mark
-from controller.commands.table import PIT_COMMANDS, Act, Links, Press, ShoeResync, State
+from controller.commands.table import PIT_COMMANDS, Act, Links, Press, Recall, ShoeResync, State
 from controller.config.loader import Config
 from controller.games.catalog import find_game, rules_json
 from controller.journal import checkpoint, high_water
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
+from controller.journal.recall import recall_by_hand
 from controller.pit.events import VIEW_TYPE, encode_event, now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
@@ -413,7 +414,7 @@ class Daemon:
     def handlers(self) -> dict[type[Command], Callable[[Request], Reply]]:
         """The table's own commands by record (a game's own go to :meth:`game_command`)."""
         return {Press: self.press_command, Act: self.press_command, State: self.state_command,
-                Links: self.links_command, ShoeResync: self.resync_command,
+                Links: self.links_command, ShoeResync: self.resync_command, Recall: self.recall_command,
                 **dict.fromkeys(PIT_COMMANDS, self.pit_command)}
 
     def press_command(self, request: Request) -> Reply:
@@ -432,6 +433,14 @@ class Daemon:
             driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
             for driver in self.boards
         }, "pit": dict(self.pit.served) if self.pit is not None else {}}
+
+    def recall_command(self, request: Request) -> Reply:
+        """A supervisor's ``recall``: the last hands step by step, from the records the journal holds
+        (docs/control.md), as the pit saw them: a card face down reads so until it is revealed."""
+        order = request.command
+        assert isinstance(order, Recall)
+        hands = recall_by_hand(self.journal.since(0), order.hands)
+        return {"ok": True, "hands": [{"hand": hand, "lines": lines} for hand, lines in hands]}
 
     def pit_command(self, request: Request) -> Reply:
         """One of the pit's commands, a supervisor's (decoding made sure it names one)."""
