@@ -12,6 +12,7 @@ NEXT publishes. A pot game's ``moves`` and the jackpot's box are checked here to
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Limits
 from controller.screen.payouts import payout_checks
-from controller.table.views import table_picture
+from controller.table.views import public_state, table_picture
 from tests.games.blackjack_extreme.test_table import BUTTONS as EXTREME_BUTTONS
 from tests.games.blackjack_extreme.test_table import SHORT, short_hand
 from tests.rigs.table_rig import Rig
@@ -237,3 +238,29 @@ def test_extreme_no_box_and_each_stack_change_as_next_publishes_it(tmp_path: Pat
         rig.press("next")
     changes = stacks_at_next(rig)
     assert {c["seat"] for c in changes} >= {1, 2, 4}
+
+
+# -- the picture's keys and docs/pit-events.md ------------------------------------------------------------
+
+DOC = Path(__file__).parents[2] / "docs" / "pit-events.md"
+
+
+def documented_keys(after: str) -> list[str]:
+    """The keys of the first ``| key | value |`` table of docs/pit-events.md after the line ``after``."""
+    text = DOC.read_text()
+    start = text.index("| key | value |", text.index(after))
+    rows = text[start:].split("\n\n", 1)[0].splitlines()[2:]
+    return [key for row in rows for key in re.findall(r"`([^`]+)`", row.split("|")[1])]
+
+
+def test_the_picture_has_exactly_the_keys_docs_pit_events_gives_it(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, payout_check=True)
+    rig.ready(s1_main=1000)
+    rig.press("deal")
+    for card in ("As", "9h", "7d"):
+        rig.card(card)
+    state, picture = public_state(rig.table), table_picture(rig.table)
+    assert list(state) == documented_keys("### The state object")
+    live = documented_keys("and then what the table knows live")
+    assert sorted(list(picture)[len(state):]) == sorted(live) and len(set(live)) == len(live)
+
