@@ -98,6 +98,13 @@ class Recall(Command):
     hands: int = count_field(1, RECALL_HANDS, RECALL_HANDS)
 
 
+@command("critical_memory_clear", who=SUPERVISOR, label="Clear the memory fault")
+@dataclass(frozen=True)
+class CriticalMemoryClear(Command):
+    """Clear the critical memory fault, once the whole check passes again
+    (:mod:`controller.journal.critical_memory`)."""
+
+
 @command("close_table", who=SUPERVISOR, label="Close the table")
 @dataclass(frozen=True)
 class CloseTable(Command):
