@@ -30,8 +30,12 @@ SETTLED_WORDS = "Pay and collect as shown, then press NEXT"
 
 def public_state(table: Table) -> dict[str, Any]:
     """The table's whole state as a snapshot shows it (docs/pit-events.md, sync socket)."""
+    return _state(table, table.state.hand.view() if table.state.hand is not None else None)
+
+
+def _state(table: Table, view: HandView | None) -> dict[str, Any]:
+    """:func:`public_state`, the hand in play's public ``view`` given (None between hands)."""
     state = table.state
-    view = state.hand.view() if state.hand is not None else None
     in_hand = {s.seat: s for s in view.seats} if view is not None else {}
     decision = table.decision()
     seats: list[dict[str, Any]] = []
@@ -115,7 +119,8 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
 def table_picture(table: Table) -> dict[str, Any]:
     """What any consumer needs to draw the table now: :func:`public_state` and what the table
     knows live (docs/pit-events.md, "The table's picture")."""
-    picture = public_state(table)
+    view = table.state.hand.view() if table.state.hand is not None else None
+    picture = _state(table, view)
     live: dict[str, dict[str, int]] = {}
     for (seat, spot), wager in sorted(table.live_spots.items()):
         if wager.amount:
@@ -131,8 +136,7 @@ def table_picture(table: Table) -> dict[str, Any]:
         "floor_call": None if table.floor_call is None else
         {"seq": table.floor_call.seq, "calls": table.floor_call.calls},
     })
-    settled = table.state.hand if table.state.results is not None else None
-    picture.update(money_picture(table, settled.view() if settled is not None else None))
+    picture.update(money_picture(table, view if table.state.results is not None else None))
     return picture
 
 
