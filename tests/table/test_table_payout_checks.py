@@ -7,16 +7,21 @@ is paid wrong and every spot without one is given any chips at all, and NEXT
 must raise ``payout_mismatch`` for exactly the spots with a box (and, paid
 right, for none). Where the money goes to a stack the table keeps, no spot has
 a box and the picture's ``stack_changes`` are exactly the ``seat.stack`` that
-NEXT publishes. A pot game's ``moves`` and the jackpot's box are checked here too.
+NEXT publishes; over random Hold'em Blackjack hands, the pushes and the rake of
+the ``moves`` add up to the pots and to what each stack gains. The jackpot's box,
+and the picture's keys against docs/pit-events.md, are checked here too.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from tempfile import TemporaryDirectory
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
@@ -29,6 +34,7 @@ from controller.screen.payouts import payout_checks
 from controller.table.views import public_state, table_picture
 from tests.games.blackjack_extreme.test_table import BUTTONS as EXTREME_BUTTONS
 from tests.games.blackjack_extreme.test_table import SHORT, short_hand
+from tests.rigs.holdem_hands import DECK, play_to_settlement
 from tests.rigs.table_rig import Rig
 
 CHIPS = (100, 500, 2500, 10000)
@@ -222,6 +228,32 @@ def test_holdem_a_hand_won_by_folds_says_what_moves_where(tmp_path: Path) -> Non
     assert [m["seat"] for m in picture["moves"]] == [3, 2, 3, 3]
     assert stacks_at_next(rig) == [{"seat": 2, "change": -100, "stack": 9900},
                                    {"seat": 3, "change": 100, "stack": 10100}]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(),
+       stacks=st.dictionaries(st.integers(1, 6), st.sampled_from([300, 1000, 4000, 20000]),
+                              min_size=2, max_size=4),
+       rake=st.sampled_from([0, 10]), deck=st.permutations(DECK))
+def test_holdem_random_hands_move_every_chip_to_the_stacks_next_publishes_and_check_no_spot(
+        data: st.DataObject, stacks: dict[int, int], rake: int, deck: list[str]) -> None:
+    rules = HoldemBlackjackRules(rake_percent=rake, rake_cap=500, min_buy_in=100)
+    with TemporaryDirectory() as folder:
+        rig = Rig(Path(folder), game=HoldemBlackjack(rules, Limits(100, 100_000)), buttons=HOLDEM_BUTTONS,
+                  payout_check=True)
+        rig.ready()
+        for seat, amount in sorted(stacks.items()):
+            assert rig.table.command("buy_in", {"seat": seat, "amount": amount}) is None
+        play_to_settlement(rig, rules, data, stacks, deck)
+        picture = table_picture(rig.table)
+        moves = picture["moves"]
+        pushed = {seat: sum(m["amount"] for m in moves if m["kind"] == "push" and m["seat"] == seat)
+                  for seat in stacks}
+        raked = sum(m["amount"] for m in moves if m["kind"] == "rake")
+        assert sum(pushed.values()) + raked == sum(p["amount"] for p in picture["pots"])
+        changes = {c["seat"]: c["change"] for c in stacks_at_next(rig)}
+        for result in picture["results"]:
+            assert pushed[result["seat"]] - result["wager"] == changes.get(result["seat"], 0)
 
 
 # -- Blackjack Extreme: every seat's money is a stack ----------------------------------------------------
