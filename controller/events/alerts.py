@@ -180,8 +180,8 @@ register("critical_memory", ("critical", "info"), "supervisor",
 # -- the games, the tray, the floor -----------------------------------------------------------------
 
 register("progressive_hit", ("warning",), "condition",
-         lambda a: f"Jackpot at {_where(a)}! Call a supervisor to confirm it "
-                   "(supervisor panel) before paying.")
+         lambda a: f"Jackpot{' ' + _money(a, 'amount') if 'amount' in a else ''} at {_where(a)}! Call a "
+                   "supervisor to confirm it (supervisor panel): it is not paid from the tray.")
 register("tray_variance", ("warning",), "dealer")
 register("tray_fill_mismatch", ("warning",), "dealer")
 register("floor_called", ("warning",), "dealer")

@@ -6,8 +6,9 @@ aio.py``): the picture is kept by the client library's one reducer
 every ``table.view`` replaces it whole, so the page always draws the latest
 one, however fast they come. From
 the events it keeps only what the picture does not hold: the progressive hits
-for the meter page and the ``progressive.paid`` that resolve a jackpot's
-banner. :meth:`model` is what the page draws.
+for the meter page (the picture's ``jackpots`` says which still wait for a
+supervisor, and so when a jackpot's banner goes). :meth:`model` is what the
+page draws.
 
 A banner whose dismissal takes two steps (:func:`controller.events.alerts.two_steps`:
 one that clears by a supervisor, or a critical one the registry does not know)
@@ -66,8 +67,6 @@ class ScreenTable:
         self.armed: dict[str, float] = {}
         """Banners whose two-step dismissal is armed, and when."""
         self._clock = clock
-        self.paid: list[tuple[int, int]] = []
-        """``(seat, seq)`` of every ``progressive.paid`` seen in this epoch."""
         self.hits: deque[dict[str, Any]] = deque(maxlen=HITS)
         self.version = 0
         self.on_change: Callable[[], None] = lambda: None
@@ -84,7 +83,6 @@ class ScreenTable:
     def snapshot(self, follower: Any, snapshot: dict[str, Any]) -> None:
         """A fresh start: the snapshot's state is the whole picture."""
         self.epoch = follower.epoch
-        self.paid.clear()
         self.hits.clear()
         self.drawn.restart(snapshot)
         self.changed()
@@ -95,7 +93,7 @@ class ScreenTable:
         self.changed()
 
     def event(self, follower: Any, message: dict[str, Any], topic: bytes, body: bytes, live: bool) -> None:
-        """Keep the progressive hits and payments; the picture that follows draws the rest."""
+        """Keep the progressive hits; the picture that follows draws the rest."""
         data = message.get("data") or {}
         self.drawn.event(message)
         if self.drawn.stale and not self._watching:
@@ -104,9 +102,6 @@ class ScreenTable:
         if message.get("type") == "progressive.hit":
             self.hits.appendleft({"seat": data.get("seat"), "prize": data.get("prize"),
                                   "amount": data.get("amount"), "ts": message.get("ts")})
-            self.changed()
-        elif message.get("type") == "progressive.paid" and isinstance(data.get("seat"), int):
-            self.paid.append((data["seat"], message["seq"]))
             self.changed()
 
     def picture(self, follower: Any, message: dict[str, Any]) -> None:
@@ -171,7 +166,7 @@ class ScreenTable:
             self.changed()
 
     def _banners(self) -> list[dict[str, Any]]:
-        return banners(self.state or {}, self.epoch, self.dismissed, self.paid, self._armed())
+        return banners(self.state or {}, self.epoch, self.dismissed, self._armed())
 
     def model(self) -> dict[str, Any]:
         """What the page draws: the picture, the link, the banners, the payouts, the chips, the hits."""

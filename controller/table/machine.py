@@ -651,13 +651,18 @@ class Table:
                 expected[key] = expected.get(key, 0) + result["wager"] + result["payout"]
         return expected
 
+    def payout_checks(self) -> dict[tuple[int, str], int]:
+        """The spots NEXT checks and what each should read then: :meth:`payout_expected`, or none
+        with ``payout_check`` off. The one rule: the picture publishes it (``checks``) and a screen
+        draws a box to pay or collect for exactly these spots."""
+        return self.payout_expected() if self.settings.payout_check else {}
+
     def payout_mismatches(self) -> list[Alerted]:
-        """A ``payout_mismatch`` alert (warning) for each settled spot whose chips, as the RFID
-        reader reads them now, are not what it should hold once paid and collected."""
+        """A ``payout_mismatch`` alert (warning) for each spot NEXT checks (:meth:`payout_checks`)
+        whose chips, as the RFID reader reads them now, are not what it should hold once paid and
+        collected."""
         alerts: list[Alerted] = []
-        if not self.settings.payout_check:
-            return alerts
-        for (seat, spot), expected in sorted(self.payout_expected().items()):
+        for (seat, spot), expected in sorted(self.payout_checks().items()):
             live = self.live_spots.get((seat, spot))
             read = live.amount if live is not None else 0
             if read == expected:

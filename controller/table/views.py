@@ -21,6 +21,7 @@ from controller.games.interface import Button, HandView, Progressive, Stacks, To
 from controller.games.parts.hand_names import hand_number, split_spots
 from controller.games.parts.money import dollars
 from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table
+from controller.table.money_view import money_picture
 from drivers.display import HandLine, SeatView, TableView
 
 BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
@@ -29,8 +30,12 @@ SETTLED_WORDS = "Pay and collect as shown, then press NEXT"
 
 def public_state(table: Table) -> dict[str, Any]:
     """The table's whole state as a snapshot shows it (docs/pit-events.md, sync socket)."""
+    return _state(table, table.state.hand.view() if table.state.hand is not None else None)
+
+
+def _state(table: Table, view: HandView | None) -> dict[str, Any]:
+    """:func:`public_state`, the hand in play's public ``view`` given (None between hands)."""
     state = table.state
-    view = state.hand.view() if state.hand is not None else None
     in_hand = {s.seat: s for s in view.seats} if view is not None else {}
     decision = table.decision()
     seats: list[dict[str, Any]] = []
@@ -114,7 +119,8 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
 def table_picture(table: Table) -> dict[str, Any]:
     """What any consumer needs to draw the table now: :func:`public_state` and what the table
     knows live (docs/pit-events.md, "The table's picture")."""
-    picture = public_state(table)
+    view = table.state.hand.view() if table.state.hand is not None else None
+    picture = _state(table, view)
     live: dict[str, dict[str, int]] = {}
     for (seat, spot), wager in sorted(table.live_spots.items()):
         if wager.amount:
@@ -130,6 +136,7 @@ def table_picture(table: Table) -> dict[str, Any]:
         "floor_call": None if table.floor_call is None else
         {"seq": table.floor_call.seq, "calls": table.floor_call.calls},
     })
+    picture.update(money_picture(table, view if table.state.results is not None else None))
     return picture
 
 

@@ -62,7 +62,13 @@ def test_a_hand_played_from_the_screen_with_its_payout_checked(station: Station)
 
     shown = station.until("the payout to make", lambda: payout())
     assert shown["state"] == "pay" and "Pay $25.00" in shown["text"] and "1 \u00d7 $25.00" in shown["text"]
-    assert station.page("return document.querySelector(\"[data-payout='1:main']\")") is None  # a loser
+    loser = station.page("const p = document.querySelector(\"[data-payout='1:main']\");"
+                         "return [p.dataset.state, p.textContent]")
+    assert loser[0] == "collect" and "Collect $10.00" in loser[1]      # NEXT checks the loser's spot too
+    rig.bet(1, "main")                                                 # collected
+    station.until("the loser's chips collected", lambda: station.page(
+        "return document.querySelector(\"[data-payout='1:main']\").textContent"
+    ).startswith("main: Collected"))
 
     rig.add(3, "main", chip("a", 3))                                   # paid short: $5 instead of $25
     short = station.until("a short payout", lambda: (p := payout())["state"] == "short" and p)
@@ -82,7 +88,9 @@ def test_a_hand_played_from_the_screen_with_its_payout_checked(station: Station)
         station.browser.set_window_size(1280, 800)
     station.touch("next")
     rig.next("hand.ended")
-    assert station.check()["table_phase"] == "betting"
+    state = station.check()
+    assert state["table_phase"] == "betting"
+    assert not [a for a in state["alerts"] if a["code"] == "payout_mismatch"]
 
 
 def test_the_daemon_killed_mid_hand_shows_reconnecting_then_the_table_as_it_is(station: Station) -> None:

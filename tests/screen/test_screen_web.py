@@ -28,6 +28,7 @@ PICTURE: dict[str, Any] = {
         {"seq": 5, "hand": None, "code": "new_code", "severity": "info", "message": "something new"}],
     "devices": {"rfid": {"online": False}},
     "results": [{"seat": 2, "spot": "main", "hand_index": 0, "wager": 1000, "payout": 1500}],
+    "checks": [{"seat": 2, "spot": "main", "expected": 2500}],
     "live": {"2": {"main": 2000}},
 }
 

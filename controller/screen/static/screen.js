@@ -86,18 +86,8 @@ function drawDealer(p) {
     box.append(el("div", {class: "pot", "data-pot": i,
                           text: `${i ? "side pot" : "pot"} ${money(pot.amount)} (seats ${pot.seats.join(", ")})`}));
   }
+  box.append(...tableMoves(p));
   box.hidden = !box.childElementCount;
-}
-
-function payoutBox(check) {
-  const state = {pay: `Pay ${money(check.to_pay)}`, paid: "Paid ✓",
-                 short: `Short ${money(check.to_pay)}`, over: `Over ${money(-check.to_pay)}`}[check.state];
-  const chips = check.chips.map(([value, count]) => `${count} × ${money(value)}`).join(" + ");
-  return el("div", {class: `payout ${check.state}`, "data-payout": `${check.seat}:${check.spot}`,
-                    "data-state": check.state},
-            el("div", {class: "what", text: `${words(check.spot)}: ${state}`}),
-            el("div", {class: "how", text: check.state === "paid" ? `reads ${money(check.read)}`
-              : `${chips}${check.rest ? ` + ${money(check.rest)}` : ""} · should read ${money(check.expected)}, reads ${money(check.read)}`}));
 }
 
 function drawSeats(p, payouts) {
@@ -113,22 +103,78 @@ function drawSeats(p, payouts) {
     if (button === s.seat) head.append(el("span", {class: "button-mark", text: "D"}));
     if (s.stack !== undefined) head.append(el("span", {class: "stack", "data-stack": s.stack, text: money(s.stack)}));
     seat.append(head);
-    const spots = new Set([...Object.keys(s.bets), ...Object.keys(live)]);
+    const due = (p.committed || {})[String(s.seat)] || {};
+    const spots = new Set([...Object.keys(s.bets), ...Object.keys(live), ...Object.keys(due)]);
     if (spots.size) {
       const list = el("div", {class: "spots"});
-      for (const spot of [...spots].sort()) {
-        const bet = s.bets[spot] || 0;
-        const reads = live[spot] || 0;
-        list.append(el("span", {class: `spot${reads !== bet ? " moved" : ""}`, "data-spot": spot, "data-bet": bet,
-                                "data-live": reads,
-                                text: `${words(spot)} ${money(bet)}${reads !== bet ? ` (reads ${money(reads)})` : ""}`}));
-      }
+      for (const spot of [...spots].sort()) list.append(spotLine(p, s, spot, live[spot] || 0, due[spot]));
       seat.append(list);
     }
     s.hands.forEach((h, i) => seat.append(hand(h, i, s.hands.length)));
-    for (const check of payouts) if (check.seat === s.seat) seat.append(payoutBox(check));
+    seat.append(...settlement(p, s.seat, payouts));
     box.append(seat);
   }
+}
+
+// -- money at settlement: the boxes of the spots NEXT checks, the stacks, a pot game's moves ---------
+// The picture's `checks` are exactly the spots the table checks at NEXT (one rule, the table's): a
+// spot gets a box to pay or collect if and only if it is among them. Where the money goes to a stack
+// the table keeps, the seat shows what NEXT does to its stack (`stack_changes`); a pot game's chips
+// to move come in order as `moves` (numbered, so the bets are gathered before a pot is pushed).
+
+function spotLine(p, s, spot, reads, due) {
+  // A spot shows what it reads; during a hand, one that does not hold what the hand says is marked
+  // (not the seat in turn's: its player is putting in the chips of the action being taken).
+  const bet = s.bets[spot] || 0;
+  const wrong = p.table_phase === "in_hand" && due !== undefined && reads !== due && !s.in_turn;
+  return el("span", {class: `spot${wrong ? " moved" : ""}`, "data-spot": spot, "data-bet": bet, "data-live": reads,
+                     text: `${words(spot)} ${money(reads)}${wrong ? ` (should hold ${money(due)})` : ""}`});
+}
+
+function payoutBox(check) {
+  const done = check.payout > 0 ? "Paid ✓" : check.payout < 0 ? "Collected ✓" : "Push ✓";
+  const state = {pay: `Pay ${money(check.to_pay)}`, collect: `Collect ${money(-check.to_pay)}`, paid: done,
+                 short: `Short ${money(check.to_pay)}`, over: `Over ${money(-check.to_pay)}`}[check.state];
+  const chips = check.chips.map(([value, count]) => `${count} × ${money(value)}`).join(" + ");
+  const how = check.state === "paid" ? `reads ${money(check.read)}`
+    : check.to_pay < 0 ? `take ${money(-check.to_pay)} · should read ${money(check.expected)}`
+    : `${chips}${check.rest ? ` + ${money(check.rest)}` : ""} · should read ${money(check.expected)}, reads ${money(check.read)}`;
+  return el("div", {class: `payout ${check.state}`, "data-payout": `${check.seat}:${check.spot}`,
+                    "data-state": check.state},
+            el("div", {class: "what", text: `${words(check.spot)}: ${state}`}),
+            el("div", {class: "how", text: how}),
+            check.jackpot ? jackpotLine(check.jackpot) : null);
+}
+
+function jackpotLine(j) {
+  const text = j.waiting
+    ? `Jackpot ${money(j.amount)} (${words(j.prize)}) waits for a supervisor: pay nothing from the tray`
+    : `Jackpot ${money(j.amount)} confirmed by ${j.supervisor}: paid by the supervisor, not from the tray`;
+  return el("div", {class: `jackpot${j.waiting ? " waiting" : ""}`, "data-jackpot": j.waiting ? "waiting" : "paid",
+                    text});
+}
+
+function moveBox(m, n) {
+  return el("div", {class: `move ${m.kind}`, "data-move": m.kind, "data-amount": m.amount ?? "",
+                    "data-pot": m.pot ?? "", text: `${n}. ${m.words}`});
+}
+
+function settlement(p, seat, payouts) {
+  const boxes = [];
+  (p.moves || []).forEach((m, i) => { if (m.seat === seat) boxes.push(moveBox(m, i + 1)); });
+  for (const check of payouts) if (check.seat === seat) boxes.push(payoutBox(check));
+  for (const c of p.stack_changes || []) {
+    if (c.seat !== seat) continue;
+    boxes.push(el("div", {class: `stack-change${c.change < 0 ? " loses" : ""}`, "data-change": c.change,
+                          text: `Stack ${c.change > 0 ? "+" : "−"}${money(Math.abs(c.change))} → ${money(c.stack)} at NEXT`}));
+  }
+  return boxes;
+}
+
+function tableMoves(p) {
+  const boxes = [];
+  (p.moves || []).forEach((m, i) => { if (m.seat === null) boxes.push(moveBox(m, i + 1)); });
+  return boxes;
 }
 
 function label(a) {
