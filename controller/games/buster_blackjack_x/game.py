@@ -143,7 +143,7 @@ class BusterBlackjackX(Game[BusterHand]):
         banker = banker_for(rules, session)
         if banker is None:
             return [f"no seat has a bank of at least {dollars(rules.min_bank)} to be the player-dealer: "
-                    "buy_in a bank"]
+                    "a supervisor buys in a bank"]
         found = []
         stack = session[Stacks].stack(banker)
         if stack < max(rules.min_bank, rules.collection_fee):

@@ -54,7 +54,7 @@ def test_a_player_dealer_needs_a_bank_and_empty_spots_and_no_jackpot_may_wait() 
     rotating = game(banker="rotate", collection_fee=100)
     bets = {1: {"main": 1000}, 3: {"main": 500}}
     assert rotating.bet_problems(bets, Session()) == [
-        "no seat has a bank of at least $100.00 to be the player-dealer: buy_in a bank"]
+        "no seat has a bank of at least $100.00 to be the player-dealer: a supervisor buys in a bank"]
     session = Session.of(Stacks({3: 20_000}))
     assert rotating.dealer_seat(session) == 3
     assert rotating.bet_problems(bets, session) == ["seat 3 is the player-dealer: its spots must be empty"]
