@@ -36,14 +36,14 @@ function hand(h, index, count) {
 
 function drawTop(p) {
   document.getElementById("table-name").textContent = `${p.table} · ${words(p.game)}`;
-  document.getElementById("hand-no").textContent = p.hand !== null ? `hand ${p.hand}` : `next hand ${p.next_hand}`;
+  document.getElementById("hand-no").textContent = p.hand !== null ? `Hand ${p.hand}` : `Hand ${p.next_hand} next`;
   document.getElementById("phase").textContent = words(p.phase);
   const devices = document.getElementById("devices");
   devices.replaceChildren();
   for (const [name, d] of Object.entries(p.devices || {})) {
     const flags = (p.device_status || {})[name] || [];
     const bad = !d.online || flags.length;
-    devices.append(el("span", {class: `device${bad ? " bad" : ""}`, "data-device": name,
+    devices.append(el("span", {class: `device${bad ? " bad" : ""}`, "data-device": name, role: "status",
                                text: `${name}: ${d.online ? (flags.join(", ") || "ok") : "offline"}`}));
   }
 }
@@ -93,9 +93,11 @@ function payoutBox(check) {
   const state = {pay: `Pay ${money(check.to_pay)}`, paid: "Paid ✓",
                  short: `Short ${money(check.to_pay)}`, over: `Over ${money(-check.to_pay)}`}[check.state];
   const chips = check.chips.map(([value, count]) => `${count} × ${money(value)}`).join(" + ");
+  const why = ((model && model.reasons) || {})[`${check.seat}:${check.spot}`];
   return el("div", {class: `payout ${check.state}`, "data-payout": `${check.seat}:${check.spot}`,
                     "data-state": check.state},
             el("div", {class: "what", text: `${words(check.spot)}: ${state}`}),
+            why ? el("div", {class: "why", "data-why": why, text: why}) : null,
             el("div", {class: "how", text: check.state === "paid" ? `reads ${money(check.read)}`
               : `${chips}${check.rest ? ` + ${money(check.rest)}` : ""} · should read ${money(check.expected)}, reads ${money(check.read)}`}));
 }
@@ -141,15 +143,45 @@ function label(a) {
   return text;
 }
 
+// -- the action bar: one button per open action, on one line; a dangerous one (VOID, a dealer
+// leaving) set apart at the end and taken only at a second touch within ARMED_FOR ----------------
+
+const ARMED_FOR = 5000;      // ms a dangerous action's first touch waits for its second
+let armed = null;            // {name, at} of the dangerous action touched once
+
 function drawActions(p) {
   const box = document.getElementById("actions");
   box.replaceChildren();
+  const danger = new Set(model.dangerous || []);
   for (const a of p.actions || []) {
-    const b = el("button", {type: "button", class: `action${a.seat === null ? " table" : ""}`,
-                            "data-action": a.name, text: label(a)});
-    b.onclick = () => touch(a);
+    const risky = danger.has(a.name);
+    const sure = risky && armed !== null && armed.name === a.name && Date.now() - armed.at < ARMED_FOR;
+    const text = label(a);
+    const cut = text.indexOf(" · ");
+    const b = el("button", {type: "button", "data-action": a.name,
+                            class: `action${a.seat === null ? " table" : ""}${risky ? " danger" : ""}${sure ? " sure" : ""}`},
+                 el("span", {class: "name", text: cut < 0 ? text : text.slice(0, cut)}),
+                 cut < 0 ? null : el("span", {class: "who", text: text.slice(cut)}),
+                 sure ? el("span", {class: "again", text: ": touch again"}) : null);
+    b.onclick = () => {
+      if (risky) { dangerous(a); return; }
+      armed = null;                        // another touch: a dangerous action waits for a fresh first touch
+      touch(a);
+    };
     box.append(b);
   }
+}
+
+function dangerous(a) {
+  if (armed !== null && armed.name === a.name && Date.now() - armed.at < ARMED_FOR) {
+    armed = null;
+    touch(a);
+  } else {
+    armed = {name: a.name, at: Date.now()};
+    setTimeout(() => { if (armed && Date.now() - armed.at >= ARMED_FOR) { armed = null; if (model) drawActions(model.picture); } },
+               ARMED_FOR + 50);
+  }
+  drawActions(model.picture);
 }
 
 function draw(next) {
@@ -167,6 +199,8 @@ function draw(next) {
   drawDealer(p);
   drawSeats(p, next.payouts);
   drawActions(p);
+  drawTournament(p);
+  drawAnswers(next);
   document.body.dataset.seq = next.seq;
   document.body.dataset.phase = p.table_phase;
 }
@@ -276,6 +310,8 @@ function closePanel() {
   document.getElementById("panel-body").replaceChildren();
   document.getElementById("panel-reply").textContent = "";
   document.getElementById("panel").hidden = true;
+  document.getElementById("panel-ok").textContent = "OK";
+  document.getElementById("panel-ok").classList.remove("danger");
 }
 
 function keypad(keys, onKey) {
@@ -317,10 +353,11 @@ function step(name) {
   } else if (name === "pin") {
     title.textContent = `Supervisor ${panel.id}: your PIN`;
     shown.textContent = "";
-    keypad([..."123456789", "⌫", "0"], (k) => {
-      panel.pin = k === "⌫" ? panel.pin.slice(0, -1) : (panel.pin + k).slice(0, 32);
+    keypad([..."123456789", "⌫", "0", "Clear"], (k) => {        // a phone's 3x4 pad
+      panel.pin = k === "Clear" ? "" : k === "⌫" ? panel.pin.slice(0, -1) : (panel.pin + k).slice(0, 32);
       shown.textContent = "•".repeat(panel.pin.length);
     });
+    document.getElementById("panel-body").className = "keys pin";
     ok.onclick = () => { if (panel.pin) step("command"); };
   } else if (name === "command") {
     title.textContent = `Supervisor ${panel.id}: which command?`;
@@ -350,6 +387,7 @@ function step(name) {
     shown.dataset.confirm = parts.join(" · ");
     document.getElementById("panel-body").replaceChildren();
     ok.textContent = "Send";
+    ok.classList.toggle("danger", (model.dangerous || []).includes(panel.cmd));   // a cash-out, VOID
     ok.onclick = send;
   }
 }
@@ -369,6 +407,7 @@ async function send() {
   body.pin = "";
   if (reply.ok) panel.pending = null;
   document.getElementById("panel-ok").textContent = "OK";
+  document.getElementById("panel-ok").classList.remove("danger");
   const out = document.getElementById("panel-reply");
   out.textContent = reply.ok ? `${named(panel.cmd)}: done` : reply.error;
   out.className = `reply ${reply.ok ? "ok" : "refused"}`;
