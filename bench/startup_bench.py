@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import zmq
@@ -29,7 +30,7 @@ from controller.devkit.simulated import ipc_endpoints, write_config
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
-from controller.journal.log import encode_record
+from controller.journal.log import CHAIN_START, Record, encode_record, line_hash
 from controller.pit.follow.blocking import PitClient
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
@@ -41,12 +42,21 @@ ROOT = Path(__file__).resolve().parent.parent
 def write_journal(path: Path, events: int) -> None:
     """About ``events`` events of six-seat hands."""
     rng = random.Random(5)
+    link = CHAIN_START
+
+    def write(step: Sequence[Record]) -> None:
+        nonlocal link
+        for record in step:
+            line = encode_record(record, link)
+            out.write(line)
+            link = line_hash(line)
+
     with open(path, "wb") as out:
         settings = TableSettings("BENCH", "easy-jack", 6, {"min_bet": 500, "max_bet": 50000},
                                  ("deal", "stand", "next"), ("shoe", "rfid"))
         table = Table(settings, EasyJack(EasyJackRules(), Limits(500, 50000)),
                       clock=lambda: "2026-11-21T00:00:00.000Z",
-                      write=lambda step: out.write(b"".join(map(encode_record, step))))
+                      write=write)
         table.open(recovered=False)
         table.handle(DeviceOnline("shoe", "f", "s"))
         table.handle(DeviceOnline("rfid", "f", "s"))

@@ -9,7 +9,10 @@ each, ``refresh`` saves a checkpoint if one is due, publishes the table's pictur
 the button lights and the spot lights up to date (the spots of the seat in turn
 and, while betting is open, the spots the game lights for betting). A control
 command that carries ``"supervisor"`` is let through only with that supervisor's
-PIN (:mod:`controller.security.supervisor_gate`). Under systemd the daemon says
+PIN (:mod:`controller.security.supervisor_gate`). The journal, the checkpoint and the
+published mark are checked at start, before DEAL and after every hand
+(:mod:`controller.journal.critical_memory`); a check that fails latches a fault
+that stops DEAL until a supervisor's ``critical_memory_clear``. Under systemd the daemon says
 READY once all that has started, keeps its status line current and pings the
 watchdog from the loop (:mod:`controller.service`).
 """
@@ -28,12 +31,23 @@ from typing import Any
 from controller.boards import find_board
 from controller.commands.registry import Command, Request, decode
 from controller.commands.request_ids import Reply, RequestIds, mark
-from controller.commands.table import PIT_COMMANDS, Act, Links, Press, ShoeResync, State
+from controller.commands.table import (
+    PIT_COMMANDS,
+    Act,
+    CriticalMemoryClear,
+    Links,
+    Press,
+    Recall,
+    ShoeResync,
+    State,
+)
 from controller.config.loader import Config
 from controller.games.catalog import find_game, rules_json
 from controller.journal import checkpoint, high_water
+from controller.journal.critical_memory import FAULT_NAME, CriticalMemory
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
+from controller.journal.recall import recall_by_hand
 from controller.pit.events import VIEW_TYPE, encode_event, now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
@@ -87,6 +101,8 @@ class Daemon:
         self.journal, self.checkpoint = checkpoint.open_journal(
             config.state_dir / JOURNAL_NAME, self.checkpoint_path, keep=REPLAY_WINDOW)
         self.high_water = HighWater.open(config.state_dir / HIGH_WATER_NAME)
+        self.memory = CriticalMemory(self.journal, self.high_water, self.checkpoint_path,
+                                     config.state_dir / FAULT_NAME)
         self.start = self.begin()
         """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
@@ -118,6 +134,8 @@ class Daemon:
         """The drivers of the configured boards (``[devices]``), once started."""
         self.panel: DealerPanel | None = None
         self.systemd = SystemdLink()
+        self.in_hand = False
+        """Whether a hand was in play at the last :meth:`refresh` (one that ends is checked after)."""
         self.requests = RequestIds()
         """The request ids of the commands carried out in the latest events (rebuilt at start)."""
 
@@ -150,6 +168,13 @@ class Daemon:
         await self.pit.start()
         self.table.set_publisher(self.pit.publish)
         self.table.open(recovered=self.journal.last_seq > 0, journal_damage=self.journal_damage())
+        found = self.memory.at_start(self.checkpoint)
+        if found is not None:
+            self.latch(f"at start: {found}")
+        elif self.memory.fault is not None:
+            log.critical("critical memory fault latched before this start: %s", self.memory.fault)
+            self.table.critical_memory(self.memory.fault)
+        self.in_hand = self.table.state.in_hand
         self.check_integrity()
         self.boards = [
             find_board(name).from_setup(BoardSetup(
@@ -283,6 +308,35 @@ class Daemon:
             self.failure = error
             self.stopping.set()
 
+    def check_memory(self, when: str) -> None:
+        """Check the critical memory (:meth:`CriticalMemory.check`), unless a fault is latched already;
+        a check that fails latches one."""
+        if self.memory.fault is None:
+            try:
+                problem = self.memory.check()
+            except Exception as error:                      # what cannot be read back is no better
+                log.exception("the critical memory check failed")
+                problem = f"the check itself failed ({type(error).__name__}: {error})"
+            if problem is not None:
+                self.latch(f"{when}: {problem}")
+
+    def latch(self, reason: str) -> None:
+        """Latch a critical memory fault: kept across restarts, DEAL refused, the alert raised."""
+        log.critical("critical memory fault: %s", reason)
+        self.memory.latch(reason, now_timestamp())
+        try:
+            self.table.critical_memory(reason)
+        except OSError:                                     # the journal failed too: the daemon stops
+            self.table.critical_fault = reason
+
+    def clear_fault(self, supervisor: str) -> str | None:
+        """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes."""
+        refused = self.memory.clear()
+        if refused is None:
+            log.warning("critical memory fault cleared by supervisor %r", supervisor)
+            self.table.critical_memory(None, supervisor)
+        return refused
+
     def dispatch(self, item: DriverInput) -> None:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""
         try:
@@ -301,6 +355,8 @@ class Daemon:
         """A button pressed on the panel or through the control socket (with an ``amount`` for an
         action whose amount no spot holds), or an action sent by ``act`` (not ``physical``: no
         button needed); returns a refusal or None."""
+        if button == "deal" and self.table.phase == "betting":
+            self.check_memory(f"before hand {self.table.state.hand_no + 1}")
         return self.guarded(lambda: self.table.press(button, amount, physical=physical),
                             f"pressing {button}", "press")
 
@@ -322,7 +378,11 @@ class Daemon:
 
     def refresh(self) -> None:
         """After every input: a checkpoint if one is due, the table's picture published if it
-        changed, and the display and lights up to date."""
+        changed, and the display and lights up to date; when a hand has just ended, the critical
+        memory is checked first."""
+        if self.in_hand and not self.table.state.in_hand:
+            self.check_memory(f"after hand {self.table.state.hand_no}")
+        self.in_hand = self.table.state.in_hand
         self.save_checkpoint()
         picture = table_picture(self.table)
         self.publish_picture(picture)
@@ -359,8 +419,13 @@ class Daemon:
         if state.in_hand or state.seq - since < checkpoint.EVERY:
             return
         try:
-            self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint())
+            self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint(),
+                                              self.checkpoint)
+            self.memory.saved(self.checkpoint)
         except OSError as error:
+            # The copy being written may or may not have been replaced: it is not read back until the next.
+            for copy in [checkpoint.next_copy(self.checkpoint)] if self.checkpoint else checkpoint.COPIES:
+                self.memory.copies.pop(copy, None)
             self.repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
                               f"checkpoint not written ({error}); the journal is still complete")
 
@@ -413,7 +478,8 @@ class Daemon:
     def handlers(self) -> dict[type[Command], Callable[[Request], Reply]]:
         """The table's own commands by record (a game's own go to :meth:`game_command`)."""
         return {Press: self.press_command, Act: self.press_command, State: self.state_command,
-                Links: self.links_command, ShoeResync: self.resync_command,
+                Links: self.links_command, ShoeResync: self.resync_command, Recall: self.recall_command,
+                CriticalMemoryClear: self.clear_command,
                 **dict.fromkeys(PIT_COMMANDS, self.pit_command)}
 
     def press_command(self, request: Request) -> Reply:
@@ -433,6 +499,14 @@ class Daemon:
             for driver in self.boards
         }, "pit": dict(self.pit.served) if self.pit is not None else {}}
 
+    def recall_command(self, request: Request) -> Reply:
+        """A supervisor's ``recall``: the last hands step by step, from the records the journal holds
+        (docs/control.md), as the pit saw them: a card face down reads so until it is revealed."""
+        order = request.command
+        assert isinstance(order, Recall)
+        hands = recall_by_hand(self.journal.since(0), order.hands)
+        return {"ok": True, "hands": [{"hand": hand, "lines": lines} for hand, lines in hands]}
+
     def pit_command(self, request: Request) -> Reply:
         """One of the pit's commands, a supervisor's (decoding made sure it names one)."""
         order, supervisor = request.command, request.supervisor
@@ -446,6 +520,13 @@ class Daemon:
         reason = self.table.resync_shoe(request.supervisor)
         self.refresh()
         return self.answer(reason)
+
+    def clear_command(self, request: Request) -> Reply:
+        """A supervisor's ``critical_memory_clear``."""
+        supervisor = request.supervisor
+        assert supervisor is not None
+        return self.answer(self.guarded(lambda: self.clear_fault(supervisor),
+                                        "running critical_memory_clear", "command"))
 
     def game_command(self, request: Request) -> Reply:
         """A game's own command (after the daemon's own commands, which a game cannot hide)."""

@@ -10,7 +10,12 @@
   does (:class:`~firmware_bridge.link.host.HostLink`) and prints one JSON line per
   delivered data message and per link change until SIGINT or SIGTERM.
 * ``firmware-bridge simulate shoe|rfid``: a simulated board on a pty
-  (:mod:`firmware_bridge.simulator.cli`).
+  (:mod:`firmware_bridge.simulator.cli`); with ``--reference-firmware``, the
+  reference board firmware itself (:mod:`firmware_bridge.firmware_host.cli`).
+* ``firmware-bridge codes --decks N [--csv]``: the code sheet for marking a
+  house's cards for the reference shoe (:mod:`firmware_bridge.codes`).
+* ``firmware-bridge flash shoe|rfid --serial SN [--port P] [--dry-run]``: copy
+  the reference firmware to a Pico (:mod:`firmware_bridge.firmware_host.flash`).
 
 >>> decode_capture("0201010404f0b200")
 [{'type': 'ACK', 'seq': 0, 'ack': 4}]
@@ -122,7 +127,7 @@ async def _connect(port: str, baudrate: int, out: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``firmware-bridge`` argument parser with its three subcommands."""
+    """The ``firmware-bridge`` argument parser with its subcommands."""
     parser = argparse.ArgumentParser(prog="firmware-bridge", description="Table I/O link tools.")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -140,6 +145,15 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", type=int, metavar="N", help="seed of all randomness")
     simulate.add_argument("--firmware", metavar="STR", help="firmware version in HELLO")
     simulate.add_argument("--serial", metavar="STR", help="serial number in HELLO")
+    simulate.add_argument("--reference-firmware", action="store_true",
+                          help="run the reference board firmware (firmware_bridge/firmware) as the board")
+
+    codes = commands.add_parser("codes", help="the code sheet for marking cards for the reference shoe")
+    codes.add_argument("--decks", type=int, default=6, metavar="N", help="decks to mark (default 6)")
+    codes.add_argument("--csv", action="store_true", help="CSV instead of text")
+
+    flash = commands.add_parser("flash", help="copy the reference firmware to a Pico with mpremote")
+    importlib.import_module("firmware_bridge.firmware_host.flash").build_parser(flash)
     return parser
 
 
@@ -154,6 +168,17 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             return asyncio.run(_connect(args.port, args.baud, stream))
         return 0
+    if args.command == "codes":
+        from firmware_bridge.codes import write_sheet
+
+        try:
+            write_sheet(args.decks, stream, as_csv=args.csv)
+        except ValueError as error:
+            sys.stderr.write(f"firmware-bridge codes: {error}\n")
+            return 2
+        return 0
+    if args.command == "flash":
+        return int(importlib.import_module("firmware_bridge.firmware_host.flash").flash_main(args, stream))
     simulator_cli = importlib.import_module("firmware_bridge.simulator.cli")
     return int(simulator_cli.simulate_main(args) or 0)
 

@@ -76,6 +76,11 @@ def seat_field() -> int:
     return dataclasses.field(metadata={"kind": "seat"})  # type: ignore[no-any-return]
 
 
+def count_field(low: int, high: int, default: int) -> int:
+    """A whole number from ``low`` to ``high`` (``default`` when left out)."""
+    return dataclasses.field(default=default, metadata={"kind": "count", "low": low, "high": high})
+
+
 def text_field(check: Callable[[object], str | None]) -> str:
     """Words, checked by ``check`` (None: fine; else why not)."""
     return dataclasses.field(metadata={"kind": "text", "check": check})  # type: ignore[no-any-return]
@@ -266,6 +271,11 @@ def _check(cmd: str, key: str, metadata: Mapping[str, object], value: object) ->
         return _Refused(f"{cmd}: {key} must be a whole number")
     if kind == "seat" and value < 1:
         return _Refused(f"{cmd}: there is no seat {value}: seats count from 1")
+    if kind == "count":
+        low, high = metadata["low"], metadata["high"]
+        assert isinstance(low, int) and isinstance(high, int)
+        if not low <= value <= high:
+            return _Refused(f"{cmd}: {key} must be a whole number from {low} to {high}")
     return value
 
 

@@ -9,7 +9,16 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from controller.commands.registry import ANYONE, SUPERVISOR, Command, cents, command, name_field, text_field
+from controller.commands.registry import (
+    ANYONE,
+    SUPERVISOR,
+    Command,
+    cents,
+    command,
+    count_field,
+    name_field,
+    text_field,
+)
 
 MAX_MESSAGE = 200
 """The most characters a message to the dealer may have (it must fit the dealer display)."""
@@ -75,6 +84,25 @@ class Links(Command):
 @dataclass(frozen=True)
 class ShoeResync(Command):
     """The loaded shoe's next card may come at any index ahead, once."""
+
+
+RECALL_HANDS = 10
+"""The most hands ``recall`` gives back (and how many unless asked for fewer)."""
+
+
+@command("recall", who=SUPERVISOR, label="Recall the last hands", books=False)
+@dataclass(frozen=True)
+class Recall(Command):
+    """The last hands step by step, as the pit saw them (a dispute settled at the table)."""
+
+    hands: int = count_field(1, RECALL_HANDS, RECALL_HANDS)
+
+
+@command("critical_memory_clear", who=SUPERVISOR, label="Clear the memory fault")
+@dataclass(frozen=True)
+class CriticalMemoryClear(Command):
+    """Clear the critical memory fault, once the whole check passes again
+    (:mod:`controller.journal.critical_memory`)."""
 
 
 @command("close_table", who=SUPERVISOR, label="Close the table")

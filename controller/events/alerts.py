@@ -188,6 +188,10 @@ register("software_integrity", ("critical",), "supervisor",
          lambda a: "The table's software was changed. Call a supervisor and a technician; do not deal.")
 register("journal_corrupt", ("critical",), "supervisor",
          lambda a: "The table's record was damaged and repaired. Call a supervisor.")
+register("critical_memory", ("critical", "info"), "supervisor",
+         lambda a: "A supervisor cleared the memory fault: the table may deal again."
+         if a.get("severity") == "info" else
+         "The table's memory failed its check: DEAL is stopped. Call a supervisor and a technician.")
 
 # -- the games, the tray, the floor -----------------------------------------------------------------
 

@@ -144,6 +144,8 @@ class HighWater:
         self._fd: int | None = fd
         self.mark = mark
         """The mark as last read or written (None: there was none, or it could not be read)."""
+        self.damaged: str | None = None
+        """What the file held when it was opened, if that was not a mark (None: a mark, or nothing)."""
         self._unsynced = False
 
     @classmethod
@@ -165,7 +167,22 @@ class HighWater:
             mark = Mark(int(match[1]), int(match[2]))
         elif data:
             log.warning("%s is not a high-water mark (%r): the checkpoint stands in for it", path, data[:64])
-        return cls(path, fd, mark)
+        opened = cls(path, fd, mark)
+        if data and mark is None:
+            opened.damaged = f"{path} is not a high-water mark ({data[:64]!r})"
+        return opened
+
+    def verify(self) -> str | None:
+        """Read the mark back and check it is the one last written (or read); returns what is wrong,
+        or None."""
+        if self._fd is None:
+            raise ValueError("the high-water mark is closed")
+        data = os.pread(self._fd, 64, 0)
+        if self.mark is None:
+            # Nothing written yet: a file that was damaged when opened is reported from there.
+            return None if not data or self.damaged else f"{self.path} holds {data!r}, no mark was written"
+        expected = _line(self.mark)
+        return None if data == expected else f"{self.path} holds {data!r} where {expected!r} was written"
 
     def record(self, epoch: int, seq: int) -> None:
         """Make ``(epoch, seq)`` the mark: one write in place, not synced (see :meth:`sync`)."""

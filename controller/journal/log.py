@@ -5,9 +5,16 @@ a restart replays the journal to rebuild the table exactly. One line per record:
 
     <crc32 of the json text, 8 lowercase hex digits> <json>\\n
 
-where the json is ``{"seq": .., "topic": .., "body": .., "private": {..}}``: ``body``
-is the exact published body decoded as UTF-8 text (it round-trips byte for byte) and
-``private`` is data that is never published (a face-down card's identity).
+where the json is ``{"v": 2, "seq": .., "topic": .., "body": .., "private": {..}, "prev": ..}``:
+``body`` is the exact published body decoded as UTF-8 text (it round-trips byte for byte),
+``private`` is data that is never published (a face-down card's identity), and ``prev``
+chains the record to the line before it: the first 16 hex digits of the SHA-256 of that
+whole line (crc, space and newline included), or sixteen zeros on the first line of the
+file. ``"v": 2`` marks a chained record. A journal written before the chain holds records
+of version 1, ``{"seq", "topic", "body", "private"}`` and nothing else, checked as they
+always were (crc, seq); the first chained record after them links to the last of them, and
+once one record is chained every later one must be. A line whose link does not match the
+line before it is bad like one whose crc does not match.
 
 The records of one step (the events one input caused) are written with one
 ``write()`` on an ``O_APPEND`` descriptor and one fsync, so a crash can only leave a
@@ -42,6 +49,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import fcntl
+import hashlib
 import itertools
 import json
 import logging
@@ -80,12 +88,22 @@ class JournalCorrupt(Exception):
 
 
 _CRC = re.compile(rb"[0-9a-f]{8}")
+_LINK = re.compile(r"[0-9a-f]{16}")
+
+CHAIN_START = "0" * 16
+"""The ``prev`` of the first line of a journal."""
+
+VERSION = 2
+"""The version of the records this code writes (``"v"``; records of version 1 carry none)."""
 
 PRIVATE_FILE = 0o600
 """The mode of every file that may hold a face-down card (the journal, its quarantines, checkpoints)."""
 
 PRIVATE_DIR = 0o700
 """The mode of the state folder that holds them."""
+
+SCRUB_LINES = 200
+"""Lines checked before read again by each :meth:`Journal.verify`, in turn through the records held."""
 
 log = logging.getLogger(__name__)
 
@@ -98,24 +116,43 @@ _JSON = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 """The encoder of every journal line (made once: it is on the path of every event)."""
 
 
-def encode_record(record: Record) -> bytes:
-    """Return the journal line for ``record``, newline included.
+def line_hash(line: bytes) -> str:
+    """The link to ``line`` (newline included) that the next line carries as ``prev``.
 
-    >>> encode_record(Record(1, "T07/hand.ended", b'{"hand":5}', {}))
-    b'60b95acf {"seq":1,"topic":"T07/hand.ended","body":"{\\\\"hand\\\\":5}","private":{}}\\n'
+    >>> line_hash(b"")
+    'e3b0c44298fc1c14'
+    """
+    return hashlib.sha256(line).hexdigest()[:16]
+
+
+def encode_record(record: Record, prev: str) -> bytes:
+    """Return the journal line for ``record``, newline included, chained to the line whose
+    :func:`line_hash` is ``prev`` (:data:`CHAIN_START` for the first line).
+
+    >>> line = encode_record(Record(1, "T07/hand.ended", b'{"hand":5}', {}), CHAIN_START)
+    >>> print(line[:56].decode(), line[56:].decode(), sep="\\n", end="")
+    cb2fc559 {"v":2,"seq":1,"topic":"T07/hand.ended","body":
+    "{\\"hand\\":5}","private":{},"prev":"0000000000000000"}
     """
     document = {
+        "v": VERSION,
         "seq": record.seq,
         "topic": record.topic,
         "body": record.body.decode("utf-8"),
         "private": dict(record.private),
+        "prev": prev,
     }
     text = _JSON.encode(document).encode("ascii")
     return b"%08x %s\n" % (zlib.crc32(text), text)
 
 
-def _decode_line(line: bytes, expected_seq: int) -> Record:
-    """Check one line (newline included) and return its record, or raise :class:`_BadLine`."""
+_V1_KEYS = {"seq", "topic", "body", "private"}
+_V2_KEYS = {"v", "seq", "topic", "body", "private", "prev"}
+
+
+def _decode_line(line: bytes, expected_seq: int) -> tuple[Record, str | None]:
+    """Check one line (newline included) on its own; return its record and its ``prev`` (None for
+    a record of version 1), or raise :class:`_BadLine`."""
     if not line.endswith(b"\n"):
         raise _BadLine("torn write (no end of line)")
     stored, space, text = line[:8], line[8:9], line[9:-1]
@@ -128,8 +165,12 @@ def _decode_line(line: bytes, expected_seq: int) -> Record:
         document = json.loads(text)
     except ValueError as exc:
         raise _BadLine(f"not valid JSON ({exc})") from None
-    if not isinstance(document, dict) or set(document) != {"seq", "topic", "body", "private"}:
-        raise _BadLine("not a record (expected keys seq, topic, body, private)")
+    if not isinstance(document, dict) or set(document) not in (_V1_KEYS, _V2_KEYS):
+        raise _BadLine("not a record (expected keys seq, topic, body, private; v and prev if chained)")
+    prev = document.get("prev")
+    if "v" in document and (document["v"] != VERSION or not isinstance(prev, str)
+                            or _LINK.fullmatch(prev) is None):
+        raise _BadLine(f"not a record of version {VERSION} (v {document['v']!r}, prev {prev!r})")
     seq, topic, body, private = (document[k] for k in ("seq", "topic", "body", "private"))
     if type(seq) is not int or not isinstance(topic, str):
         raise _BadLine("seq must be an integer and topic a string")
@@ -137,7 +178,7 @@ def _decode_line(line: bytes, expected_seq: int) -> Record:
         raise _BadLine("body must be a string and private an object")
     if seq != expected_seq:
         raise _BadLine(f"seq {seq} where {expected_seq} was expected")
-    return Record(seq, topic, body.encode("utf-8"), private)
+    return Record(seq, topic, body.encode("utf-8"), private), prev
 
 
 def read_records(path: Path, start: tuple[int, int] = (1, 0)) -> Iterator[Record]:
@@ -154,27 +195,45 @@ def read_records(path: Path, start: tuple[int, int] = (1, 0)) -> Iterator[Record
     return _stream(path, 0, 1)
 
 
-def _checked(
-    lines: Iterable[bytes], path: Path, offset: int, first_seq: int
-) -> Iterator[tuple[bytes, Record | _BadLine]]:
-    """Check ``lines``, read from byte ``offset`` of ``path``, the first being record ``first_seq``.
+def _linked(line: bytes, number: int, link: str | None, chained: bool) -> tuple[Record, bool]:
+    """Check one line and its link to the line before (whose :func:`line_hash` is ``link``; None:
+    not known, so not checked); ``chained`` says whether a chained record came before. Returns
+    the record and whether it is chained, or raises :class:`_BadLine`."""
+    record, prev = _decode_line(line, number)
+    if prev is None and chained:
+        raise _BadLine("a record without its link (version 1) after chained ones")
+    if prev is not None and link is not None and prev != link:
+        raise _BadLine(f"broken chain (prev {prev}, the line before hashes to {link})")
+    return record, chained or prev is not None
 
-    Yields ``(line, record)`` for each good line. A bad *last* line (a torn tail) is
-    yielded last, as ``(line, error)``; a bad line with more lines after it is not a
-    crash's doing and raises :class:`JournalCorrupt`.
+
+def _checked(
+    lines: Iterable[bytes], path: Path, offset: int, first_seq: int, link: str | None = None
+) -> Iterator[tuple[bytes, Record | _BadLine, str]]:
+    """Check ``lines``, read from byte ``offset`` of ``path``, the first being record ``first_seq``
+    and linked to ``link`` (the :func:`line_hash` of the line before it: :data:`CHAIN_START` at
+    offset 0; None when not known, so not checked).
+
+    Yields ``(line, record, line_hash(line))`` for each good line. A bad *last* line (a torn
+    tail) is yielded last, as ``(line, error, link)``; a bad line with more lines after it is
+    not a crash's doing and raises :class:`JournalCorrupt`.
     """
-    bad: tuple[bytes, _BadLine] | None = None
+    if offset == 0:
+        link = CHAIN_START
+    chained = False
+    bad: tuple[bytes, _BadLine, str] | None = None
     for number, line in enumerate(lines, start=first_seq):
         if bad is not None:
             raise JournalCorrupt(
                 f"line {number - 1}: {bad[1]}, at byte {offset} of {path}, with more lines after it"
             )
         try:
-            record = _decode_line(line, number)
+            record, chained = _linked(line, number, link, chained)
         except _BadLine as exc:
-            bad = (line, exc)
+            bad = (line, exc, line_hash(line))
             continue
-        yield line, record
+        link = line_hash(line)
+        yield line, record, link
         offset += len(line)
     if bad is not None:
         yield bad
@@ -188,7 +247,7 @@ def _stream(path: Path, offset: int, first_seq: int) -> Iterator[Record]:
         return
     with lines:
         lines.seek(offset)
-        for _, checked in _checked(lines, path, offset, first_seq):
+        for _, checked, _ in _checked(lines, path, offset, first_seq):
             if isinstance(checked, _BadLine):
                 return
             yield checked
@@ -296,6 +355,13 @@ class Journal:
         self._broken = False
         self._recent: collections.deque[Record] = collections.deque(maxlen=keep)
         self._offsets: collections.deque[int] = collections.deque(maxlen=keep)
+        self._links: collections.deque[str] = collections.deque(maxlen=keep)
+        self._head = CHAIN_START
+        """The link to the last line (what the next record's ``prev`` is)."""
+        self._verified: tuple[int, int, str] | None = None
+        """``(byte offset, seq, link)`` of the last line :meth:`verify` read back (None: none yet)."""
+        self._scrub_next = 0
+        """The seq of the held record :meth:`verify` reads again next."""
 
     @classmethod
     def open(cls, path: Path, *, keep: int = 10_000, start: tuple[int, int] = (1, 0)) -> Journal:
@@ -325,6 +391,10 @@ class Journal:
         except BaseException:
             journal.close()
             raise
+        if not journal._links and journal.start != (1, 0):
+            # All that was read from the window was cut off: the link to go on from is before it.
+            journal.close()
+            return cls.open(path, keep=keep)
         return journal
 
     def _scan(self) -> None:
@@ -334,20 +404,25 @@ class Journal:
         self.last_seq = first_seq - 1
         with open(self.path, "rb") as lines:
             lines.seek(self._size)
-            for line, checked in _checked(lines, self.path, self._size, first_seq):
+            for line, checked, link in _checked(lines, self.path, self._size, first_seq):
                 if isinstance(checked, _BadLine):
                     tail = checked
                     break
                 self._recent.append(checked)
                 self._offsets.append(self._size)
+                self._links.append(link)
                 self.last_seq = checked.seq
                 self._size += len(line)
         while self._recent and self._recent[-1].private.get("more"):
             # The rest of this step never reached the disk: none of it was published.
             self._recent.pop()
+            self._links.pop()
             self._size = self._offsets.pop()
             self.last_seq -= 1
             self.cut_step = True
+        if self._links:
+            self._head = self._links[-1]
+            self._verified = (self._offsets[-1], self.last_seq, self._head)
         if tail is not None:
             quarantine = _quarantine(self.path, self._size)
             assert self._fd is not None
@@ -392,26 +467,37 @@ class Journal:
         if self._broken:
             raise OSError(f"{self.path}: an earlier write failed; reopen the journal")
         lines: list[bytes] = []
+        links: list[str] = []
+        prev = self._head
         for number, record in enumerate(records, start=self.last_seq + 1):
             if record.seq != number:
                 raise ValueError(f"seq {record.seq} does not follow {number - 1}")
-            lines.append(encode_record(record))
+            lines.append(encode_record(record, prev))
+            prev = line_hash(lines[-1])
+            links.append(prev)
         data = b"".join(lines)
         try:
             written = os.write(self._fd, data)
             while written < len(data):
                 written += os.write(self._fd, data[written:])
-            os.fsync(self._fd)
+            self._fsync(self._fd)
         except BaseException:
             self._broken = True
             with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, self._size)
             raise
-        for record, line in zip(records, lines, strict=True):
+        for record, line, link in zip(records, lines, links, strict=True):
             self._offsets.append(self._size)
+            self._links.append(link)
             self._size += len(line)
             self.last_seq = record.seq
             self._recent.append(record)
+        self._head = prev
+
+    def _fsync(self, fd: int) -> None:
+        """The one sync of a step (``fsync``), after its one write; a subclass may watch it
+        (tests/e2e/test_durable_before_visible.py does, to see what is on the disk when it returns)."""
+        os.fsync(fd)
 
     def since(self, from_seq: int) -> list[Record]:
         """Return the records with ``seq >= from_seq`` still held (at least the last ``keep``);
@@ -420,6 +506,87 @@ class Journal:
             return []
         skip = max(0, from_seq - self._recent[0].seq)
         return list(itertools.islice(self._recent, skip, None))
+
+    def link_at(self, seq: int) -> str | None:
+        """The :func:`line_hash` of record ``seq``'s line, if the record is still held."""
+        if not self._recent or not self._recent[0].seq <= seq <= self.last_seq:
+            return None
+        return self._links[seq - self._recent[0].seq]
+
+    def verify(self, *, whole: bool = False) -> str | None:
+        """Read back from the disk what was written since the last call and check it; returns
+        what is wrong, or None.
+
+        Checked: the file at :attr:`path` is still the one this journal writes to and holds exactly
+        the bytes written; the last line checked before still hashes to its link; every line after
+        it has its crc, the next seq and its link to the line before; and the last line is the
+        last one written (its link is the chain's head in memory). So a line changed anywhere after
+        the last check, or the line the chain goes on from, is found at the next. Then the next
+        :data:`SCRUB_LINES` of the records held (:meth:`since`) are read again, in turn, each
+        compared with the link it had when it was written or first read: every held record is
+        read again once every ``keep / SCRUB_LINES`` calls. With ``whole``, every line from where
+        opening began (:attr:`start`) is read again.
+        """
+        if self._fd is None:
+            raise ValueError("the journal is closed")
+        try:
+            status = os.fstat(self._fd)
+            named = os.stat(self.path)
+        except FileNotFoundError:
+            return f"{self.path} is gone"
+        if (named.st_dev, named.st_ino) != (status.st_dev, status.st_ino):
+            return f"{self.path} is no longer the file the journal writes to (it was replaced)"
+        if status.st_size != self._size:
+            return f"{self.path} holds {status.st_size} bytes where {self._size} were written"
+        joined = None if whole else self._verified
+        offset, seq = (self.start[1], self.start[0]) if joined is None else joined[:2]
+        data = b""
+        while len(data) < self._size - offset:
+            chunk = os.pread(self._fd, self._size - offset - len(data), offset + len(data))
+            if not chunk:
+                return f"{self.path} ends before the {self._size} bytes written"
+            data += chunk
+        lines = data.splitlines(keepends=True)
+        link: str | None = None
+        if joined is not None:
+            if not lines or line_hash(lines[0]) != joined[2]:
+                return f"{self.path}: record {seq}, checked before, has changed (at byte {offset})"
+            link = joined[2]
+            offset, seq = offset + len(lines[0]), seq + 1
+            lines = lines[1:]
+        found = joined
+        try:
+            for line, checked, after in _checked(lines, self.path, offset, seq, link):
+                if isinstance(checked, _BadLine):
+                    number = found[1] + 1 if found else seq
+                    return f"{self.path}: record {number}: {checked} (at byte {offset})"
+                found = (offset, checked.seq, after)
+                offset += len(line)
+        except JournalCorrupt as error:
+            return str(error)
+        if (found[1] if found else 0) != self.last_seq or (found is not None and found[2] != self._head):
+            return f"{self.path}: the last record is not the last one written (seq {self.last_seq})"
+        self._verified = found
+        return self._scrub()
+
+    def _scrub(self) -> str | None:
+        """Read the next :data:`SCRUB_LINES` held records again (see :meth:`verify`)."""
+        if not self._recent:
+            return None
+        assert self._fd is not None
+        oldest = self._recent[0].seq
+        first = self._scrub_next if oldest <= self._scrub_next <= self.last_seq else oldest
+        index = first - oldest
+        offsets = list(itertools.islice(self._offsets, index, index + SCRUB_LINES + 1))
+        links = list(itertools.islice(self._links, index, index + SCRUB_LINES))
+        end = offsets[len(links)] if len(offsets) > len(links) else self._size
+        data = os.pread(self._fd, end - offsets[0], offsets[0])
+        lines = data.splitlines(keepends=True)
+        for number, (line, link) in enumerate(itertools.zip_longest(lines, links), start=first):
+            if line is None or link is None or line_hash(line) != link:
+                return f"{self.path}: record {number} has changed since it was written (read again)"
+        self._scrub_next = first + len(links)
+        return None
 
     def close(self) -> None:
         """Release the file (and its lock); closing twice is harmless."""

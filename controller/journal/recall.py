@@ -135,6 +135,12 @@ def recall_hands(records: Iterable[Record], count: int = 10) -> list[str]:
     Each hand is a header line followed by one indented line per event (a settlement
     gives one line per wager). Only the last ``count`` hands are held while reading.
     """
+    return [line for _, lines in recall_by_hand(records, count) for line in lines]
+
+
+def recall_by_hand(records: Iterable[Record], count: int = 10) -> list[tuple[int, list[str]]]:
+    """The last ``count`` hands in ``records``, oldest first: each hand's number and its lines (a
+    header, then one indented line per event), as :func:`recall_hands` prints them."""
     hands: dict[int, list[str]] = {}
     split: dict[int, set[object]] = {}          # per hand, the seats that have several hands
     for record in records:
@@ -168,4 +174,4 @@ def recall_hands(records: Iterable[Record], count: int = 10) -> list[str]:
             describe = _LINES.get(kind)
             text = describe(data) if describe is not None else _generic(kind, data)
         hands[hand] += [f"  {line}" for line in text.split("\n")]
-    return [line for lines in hands.values() for line in lines]
+    return list(hands.items())

@@ -12,37 +12,38 @@ import contextlib
 from collections.abc import Mapping
 
 from controller.commands.registry import by_name, field_names
-from controller.commands.table import TABLE_ACTIONS, ShoeResync
+from controller.commands.table import TABLE_ACTIONS, Recall, ShoeResync
 from controller.games.catalog import find_game
 from controller.plugins import PluginError
 
 VOID = "void"
 """The table's action a supervisor may take from the screen's panel (sent as ``act``)."""
 
-SUPERVISOR_EXTRA = (ShoeResync.name, VOID)
+SUPERVISOR_EXTRA = (Recall.name, ShoeResync.name, VOID)
 """Supervisor commands offered beside the game's own."""
 
 
 def offered(state: Mapping[str, object] | None) -> dict[str, dict[str, object]]:
     """The supervisor's commands offered now (the picture's ``commands``, then
-    :data:`SUPERVISOR_EXTRA`), each ``{"label", "fields"}``.
+    :data:`SUPERVISOR_EXTRA`), each ``{"label", "fields", "books"}`` (``books``: it changes the
+    table, so it carries a ``request_id``).
 
     >>> import controller.games.parts.stacks   # registers the seat stacks' commands
     >>> offered({"commands": ["buy_in"]})["buy_in"]
-    {'label': 'Buy in', 'fields': ['seat', 'amount']}
+    {'label': 'Buy in', 'fields': ['seat', 'amount'], 'books': True}
     >>> list(offered(None))
-    ['shoe_resync', 'void']
+    ['recall', 'shoe_resync', 'void']
     """
     listed = (state or {}).get("commands")
     names = [*(listed if isinstance(listed, list) else []), *SUPERVISOR_EXTRA]
     forms: dict[str, dict[str, object]] = {}
     for name in names:
         if name == VOID:
-            forms[name] = {"label": "Void the hand", "fields": []}
+            forms[name] = {"label": "Void the hand", "fields": [], "books": True}
             continue
         cls = by_name(name) if isinstance(name, str) else None
         if cls is not None:
-            forms[name] = {"label": cls.label, "fields": list(field_names(cls))}
+            forms[name] = {"label": cls.label, "fields": list(field_names(cls)), "books": cls.books}
     return forms
 
 

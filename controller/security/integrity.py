@@ -2,8 +2,10 @@
 
 ``table-controller manifest --output FILE`` records the SHA-256 of every file
 of the three packages (``controller``, ``drivers``, ``firmware_bridge``) as
-installed, less what the daemon never runs: the development tools
-(``controller/devkit``, ``firmware_bridge/simulator``) and the pit monitor
+installed, less what the daemon never runs: the development and service tools
+(``controller/devkit``, ``firmware_bridge/simulator``; the reference board
+firmware, ``firmware_bridge/firmware``, which runs on the boards, its host
+runner ``firmware_bridge/firmware_host`` and the code sheet tool) and the pit monitor
 (``controller/pit/monitor``, which runs on a podium PC). With ``[integrity]
 manifest`` set, the daemon checks them at start and raises a
 ``software_integrity`` alert for each file that differs, is missing, or is not
@@ -30,9 +32,11 @@ import drivers
 import firmware_bridge
 
 PACKAGES = (controller, drivers, firmware_bridge)
-NOT_SHIPPED = ("controller/devkit/", "firmware_bridge/simulator/", "controller/pit/monitor/")
+NOT_SHIPPED = ("controller/devkit/", "firmware_bridge/simulator/", "controller/pit/monitor/",
+               "firmware_bridge/firmware/", "firmware_bridge/firmware_host/", "firmware_bridge/codes.py")
 """Inside the packages but not part of what the daemon runs, so not hashed: the development tools,
-and the pit monitor (it runs on a podium PC, not on the table)."""
+the pit monitor (it runs on a podium PC, not on the table), and the reference board firmware with its
+host tools (it runs on the boards)."""
 
 
 def install_root() -> Path:

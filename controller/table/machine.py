@@ -199,6 +199,9 @@ class Table:
         self.device_status: dict[str, tuple[str, ...]] = {}
         """Each board's STATUS flags in words (live, not journaled: boards repeat them every second)."""
         self._flagged_chips: set[tuple[int, str]] = set()
+        self.critical_fault: str | None = None
+        """The critical memory fault latched (:mod:`controller.journal.critical_memory`): while there
+        is one, DEAL is refused."""
         self._verified: tuple[Hand, str, int | None] | None = None
         """The hand, action and amount :meth:`refusal` last verified (see :meth:`action_allowed`)."""
         self.request_mark: dict[str, str] | None = None
@@ -334,6 +337,18 @@ class Table:
             due = self.game.due(self.state.session, self._clock())
             if due:
                 self._step(due)
+
+    def critical_memory(self, fault: str | None, supervisor: str | None = None) -> None:
+        """A critical memory fault latched (``fault``: the ``critical_memory`` alert, critical; DEAL
+        stops), or cleared by ``supervisor`` (``fault`` None: the same alert, info)."""
+        self.critical_fault = fault
+        if fault is not None:
+            self._alert("critical_memory",
+                        f"critical memory: {fault}; DEAL is stopped until a supervisor clears it")
+        else:
+            self._alert("critical_memory",
+                        f"critical memory fault cleared by supervisor {supervisor}: the check passes",
+                        severity="info")
 
     def integrity_alerts(self, problems: Iterable[str]) -> None:
         """One ``software_integrity`` alert per installed file that does not match its manifest."""
@@ -560,6 +575,9 @@ class Table:
     def deal_problems(self) -> list[str]:
         """Why a deal cannot start now (empty when it can)."""
         problems: list[str] = []
+        if self.critical_fault is not None:
+            problems.append(f"critical memory fault ({self.critical_fault}): a supervisor clears it "
+                            "once it is repaired")
         if self.state.floor.closed:
             problems.append("the table is closed by the pit")
         devices = self.state.devices

@@ -56,6 +56,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,8 @@ from firmware_bridge.link.messages import PayloadError, from_json
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card
 
-__all__ = ["CommandError", "build_parser", "handle_command", "main", "parse_command", "simulate_main"]
+__all__ = ["CommandError", "answer", "build_parser", "chips_field", "handle_command", "int_field", "main",
+           "parse_command", "serve", "simulate_main", "stdin_reader"]
 
 _LINE_LIMIT = 1 << 20
 
@@ -154,7 +156,8 @@ def parse_command(line: str) -> dict[str, Any]:
             command[key] = _word(value)
     return command
 
-def _int(command: dict[str, Any], key: str, default: int | None = None) -> int:
+def int_field(command: dict[str, Any], key: str, default: int | None = None) -> int:
+    """The command's integer field ``key`` (``default`` if absent); raises :class:`CommandError`."""
     value = command.get(key, default)
     if value is None:
         raise CommandError(f"{command['cmd']} needs {key!r}")
@@ -168,7 +171,8 @@ def _rate(command: dict[str, Any]) -> float:
         raise CommandError(f"rate must be a number from 0 to 1, not {value!r}")
     return float(value)
 
-def _chips(command: dict[str, Any]) -> list[tuple[str, int]]:
+def chips_field(command: dict[str, Any]) -> list[tuple[str, int]]:
+    """The ``chips`` of a ``place`` command as ``(uid, value_cents)``; raises :class:`CommandError`."""
     chips = command.get("chips")
     if not isinstance(chips, list):
         raise CommandError('place needs "chips": [[uid, value_cents], ...]')
@@ -253,18 +257,18 @@ async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, deck
         cards = command.get("cards")
         cut_at = command.get("cut_at")
         if cut_at is not None:
-            cut_at = _int(command, "cut_at")
+            cut_at = int_field(command, "cut_at")
         if cards is not None:
             if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
                 raise CommandError('"cards" is a list of cards in pit notation, like ["As", "Td"]')
-            board.load_shoe(_int(command, "decks", decks), [parse_card(card) for card in cards], cut_at)
+            board.load_shoe(int_field(command, "decks", decks), [parse_card(card) for card in cards], cut_at)
         else:
-            board.load_shoe(_int(command, "decks", decks), None, cut_at)
+            board.load_shoe(int_field(command, "decks", decks), None, cut_at)
         return {"shoe_id": shoe.shoe_id, "cards": shoe.remaining, "cut_at": shoe.cut_at}
     if name == "draw":
         assert shoe is not None
         before = shoe.position
-        board.draw(_int(command, "count", 1))
+        board.draw(int_field(command, "count", 1))
         return {"drawn": shoe.position - before, "position": shoe.position, "remaining": shoe.remaining}
     if name == "skip":
         assert shoe is not None
@@ -275,26 +279,26 @@ async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, deck
         return {}
     if name == "place":
         assert rfid is not None
-        antenna = _int(command, "antenna")
-        board.place(antenna, _chips(command))
+        antenna = int_field(command, "antenna")
+        board.place(antenna, chips_field(command))
         return {"antenna": antenna, "count": len(rfid.chips(antenna))}
     if name == "remove":
         assert rfid is not None
-        antenna = _int(command, "antenna")
+        antenna = int_field(command, "antenna")
         uids = command.get("uids")
         if not isinstance(uids, list) or not all(isinstance(uid, str) for uid in uids):
             raise CommandError('remove needs "uids": a list of chip uids')
         board.remove(antenna, uids)
         return {"antenna": antenna, "count": len(rfid.chips(antenna))}
     if name == "clear":
-        antenna = _int(command, "antenna")
+        antenna = int_field(command, "antenna")
         board.clear(antenna)
         return {"antenna": antenna, "count": 0}
     if name == "fault":
         text = command.get("text", "")
         if not isinstance(text, str):
             raise CommandError("fault text must be a string")
-        board.fault(_int(command, "code"), text)
+        board.fault(int_field(command, "code"), text)
         return {}
     if name == "send":
         message = command.get("message")
@@ -306,7 +310,7 @@ async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, deck
             raise CommandError(f"send: {error}") from None
         return {}
     if name == "noise":
-        count = _int(command, "bytes")
+        count = int_field(command, "bytes")
         if not 0 <= count <= 1 << 20:
             raise CommandError("noise is 0 to 1048576 bytes")
         board.noise(count)
@@ -344,11 +348,11 @@ async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, deck
         return {"commands": _HELP}
     raise CommandError(f"unknown command {name!r} (try help)")
 
-def _answer(payload: dict[str, Any]) -> None:
+def answer(payload: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(payload) + "\n")
     sys.stdout.flush()
 
-async def _stdin_reader() -> asyncio.StreamReader:
+async def stdin_reader() -> asyncio.StreamReader:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=_LINE_LIMIT)
     try:
@@ -359,12 +363,14 @@ async def _stdin_reader() -> asyncio.StreamReader:
         reader.feed_eof()
     return reader
 
-async def _serve(board: SimulatedBoard, reader: asyncio.StreamReader, decks: int) -> None:
+async def serve(reader: asyncio.StreamReader,
+                handle: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]) -> None:
+    """Answer the command lines of ``reader`` with ``handle`` (one JSON line each) until EOF or ``quit``."""
     while True:
         try:
             raw = await reader.readline()
         except ValueError:
-            _answer({"ok": False, "error": f"line longer than {_LINE_LIMIT} bytes"})
+            answer({"ok": False, "error": f"line longer than {_LINE_LIMIT} bytes"})
             continue
         if not raw:
             return
@@ -376,15 +382,15 @@ async def _serve(board: SimulatedBoard, reader: asyncio.StreamReader, decks: int
             command = parse_command(line)
             ident = command.get("id")
             if command["cmd"] in ("quit", "exit"):
-                _answer(_with_id({"ok": True}, ident))
+                answer(_with_id({"ok": True}, ident))
                 return
-            result = await handle_command(board, command, decks=decks)
-            _answer(_with_id({"ok": True, **result}, ident))
+            result = await handle(command)
+            answer(_with_id({"ok": True, **result}, ident))
         except BrokenPipeError:
             return  # nobody reads the answers any more
         except Exception as error:  # a bad command must never end the simulator
             try:
-                _answer(_with_id({"ok": False, "error": str(error) or type(error).__name__}, ident))
+                answer(_with_id({"ok": False, "error": str(error) or type(error).__name__}, ident))
             except BrokenPipeError:
                 return
 
@@ -412,16 +418,18 @@ async def _run(args: argparse.Namespace) -> int:
     try:
         path = await board.start()
     except OSError as error:
-        _answer({"ok": False, "error": f"cannot start the board: {error}"})
+        answer({"ok": False, "error": f"cannot start the board: {error}"})
         await board.close()
         return 1
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     try:
-        _answer({"pty": path})
-        reader = await _stdin_reader()
-        serving = asyncio.create_task(_serve(board, reader, getattr(args, "decks", 6) or 6))
+        answer({"pty": path})
+        reader = await stdin_reader()
+        decks = getattr(args, "decks", 6) or 6
+        serving = asyncio.create_task(
+            serve(reader, lambda command: handle_command(board, command, decks=decks)))
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
         for task in (serving, stopping):
@@ -443,6 +451,10 @@ def simulate_main(args: argparse.Namespace) -> int:
     pty or link cannot be made)."""
     if args.kind not in ("shoe", "rfid"):
         raise SystemExit(f"unknown board kind {args.kind!r}")
+    if getattr(args, "reference_firmware", False):
+        from firmware_bridge.firmware_host.cli import run_reference
+
+        return asyncio.run(run_reference(args))
     return asyncio.run(_run(args))
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
@@ -456,6 +468,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--seed", type=int, help="seed of all randomness (shuffles, faults)")
     parser.add_argument("--firmware", help="firmware version in HELLO")
     parser.add_argument("--serial", help="serial number in HELLO")
+    parser.add_argument("--reference-firmware", action="store_true",
+                        help="run the reference board firmware (firmware_bridge/firmware) as the board")
     return parser
 
 def main(argv: list[str] | None = None) -> int:

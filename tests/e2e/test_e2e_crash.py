@@ -78,7 +78,7 @@ def test_a_restart_after_a_checkpoint_reads_only_the_end_of_the_journal(rig: Tab
         rig.next("alert", index=300)
     rig.bet(1, "main", chip("a", 1))                              # the checkpoint comes after this input
     rig.next("bet.placed")
-    assert (rig.folder / "state" / "checkpoint.json").exists()
+    assert (rig.folder / "state" / "checkpoint.1.json").exists()
     rig.load(["5h", "9d"])
     rig.pit.press("deal")
     rig.draw()

@@ -7,10 +7,12 @@ replayed."
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from pathlib import Path
 
+from controller.journal import checkpoint
 from controller.journal.log import Journal
 from controller.table.views import public_state
 from tests.journal.test_checkpoint import KEEP, play_hands
@@ -29,14 +31,16 @@ def test_a_checkpoint_that_does_not_match_makes_the_daemon_replay_the_whole_jour
     expected = public_state(live.table)
     last_seq = live.table.state.seq
     live.journal.close()
-    path = tmp_path / "state" / "checkpoint.json"
-    saved = json.loads(path.read_text())
-    assert saved["window"][0] > 1
-    journal = Journal.open(tmp_path / "state" / "journal.log", start=tuple(saved["window"]))
-    assert journal.start != (1, 0)                  # the window still points at a good record
-    journal.close()
-    saved["body_crc"] ^= 1                          # but the checkpoint was taken on another journal
-    path.write_text(json.dumps(saved))
+    for copy in checkpoint.COPIES:
+        path = checkpoint.copy_path(tmp_path / "state" / "checkpoint.json", copy)
+        saved = json.loads(path.read_bytes()[65:])
+        assert saved["window"][0] > 1
+        journal = Journal.open(tmp_path / "state" / "journal.log", start=tuple(saved["window"]))
+        assert journal.start != (1, 0)              # the window still points at a good record
+        journal.close()
+        saved["body_crc"] ^= 1                      # but the checkpoint was taken on another journal
+        text = json.dumps(saved).encode()
+        path.write_bytes(hashlib.sha256(text).hexdigest().encode() + b" " + text + b"\n")
 
     table = TableRig(tmp_path, table="T01")
     try:

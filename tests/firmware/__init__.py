@@ -1,0 +1,1 @@
+"""Tests of the reference board firmware (firmware_bridge/firmware) and its host runner."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import binascii
+import hashlib
 import json
 import os
 import signal
@@ -12,7 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal.log import Journal, JournalCorrupt, Record, encode_record, read_records
+from controller.journal.log import (
+    CHAIN_START,
+    Journal,
+    JournalCorrupt,
+    Record,
+    encode_record,
+    line_hash,
+    read_records,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -40,6 +50,11 @@ def fill(path: Path, count: int) -> None:
     for seq in range(journal.last_seq + 1, journal.last_seq + count + 1):
         journal.append(record(seq))
     journal.close()
+
+
+def last_link(path: Path) -> str:
+    """The link to the last line of the journal at ``path`` (what a next line carries)."""
+    return line_hash(path.read_bytes().splitlines(keepends=True)[-1])
 
 
 def reopen(path: Path) -> Journal:
@@ -77,9 +92,10 @@ def test_line_format(path: Path) -> None:
     crc, _, text = line.rstrip(b"\n").partition(b" ")
     assert len(crc) == 8 and crc == crc.lower()
     document = json.loads(text)
-    assert set(document) == {"seq", "topic", "body", "private"}
+    assert list(document) == ["v", "seq", "topic", "body", "private", "prev"]
+    assert document["v"] == 2 and document["prev"] == "0" * 16
     assert document["body"].encode() == record(1).body
-    assert line == encode_record(record(1))
+    assert line == encode_record(record(1), CHAIN_START)
 
 
 def test_seq_must_follow(journal: Journal, path: Path) -> None:
@@ -148,7 +164,7 @@ def test_crc_corrupt_last_line_is_cut_without_overwriting_quarantine(path: Path)
 def test_valid_crc_but_wrong_seq_at_the_end_is_damage(path: Path) -> None:
     fill(path, 2)
     with path.open("ab") as out:
-        out.write(encode_record(record(7)))
+        out.write(encode_record(record(7), last_link(path)))
     journal = Journal.open(path)
     assert journal.damage is not None
     assert journal.damage.reason == "line 3: seq 7 where 3 was expected"
@@ -199,8 +215,12 @@ def test_since(journal: Journal) -> None:
 
 def test_since_holds_the_last_ten_thousand(path: Path) -> None:
     path.parent.mkdir()
+    link = CHAIN_START
     with path.open("wb") as out:
-        out.writelines(encode_record(record(seq)) for seq in range(1, 20_001))
+        for seq in range(1, 20_001):
+            line = encode_record(record(seq), link)
+            out.write(line)
+            link = line_hash(line)
     journal = Journal.open(path)
     assert journal.last_seq == 20_000
     held = journal.since(1)
@@ -341,7 +361,7 @@ def test_read_records_is_read_only_and_works_beside_the_writer(
     for seq in (1, 2, 3):
         journal.append(record(seq))
     with path.open("ab") as out:
-        out.write(encode_record(record(4))[:15])  # a write in progress
+        out.write(encode_record(record(4), last_link(path))[:15])  # a write in progress
     before = path.read_bytes()
     assert [r.seq for r in read_records(path)] == [1, 2, 3]
     assert path.read_bytes() == before
@@ -354,3 +374,94 @@ def test_read_records_refuses_corruption_in_the_middle(path: Path) -> None:
     path.write_bytes(b"".join([lines[0], b"garbage\n", *lines[2:]]))
     with pytest.raises(JournalCorrupt, match=r"^line 2: no crc"):
         list(read_records(path))
+
+
+def recrc(line: bytes, old: bytes, new: bytes) -> bytes:
+    """``line`` with ``old`` replaced by ``new`` and its crc made right again (a forged line)."""
+    text = line[9:-1].replace(old, new)
+    assert text != line[9:-1]
+    return b"%08x %s\n" % (binascii.crc32(text), text)
+
+
+def test_each_line_is_chained_to_the_one_before(path: Path) -> None:
+    fill(path, 3)
+    lines = path.read_bytes().splitlines(keepends=True)
+    links = [json.loads(line[9:])["prev"] for line in lines]
+    assert links == ["0" * 16, *(hashlib.sha256(line).hexdigest()[:16] for line in lines[:2])]
+
+
+def test_a_line_changed_with_its_crc_made_right_breaks_the_chain(path: Path) -> None:
+    fill(path, 5)
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[2] = recrc(lines[2], b"T07/meter", b"T07/metre")
+    path.write_bytes(b"".join(lines))
+    with pytest.raises(JournalCorrupt, match=r"^line 4: broken chain"):
+        Journal.open(path)
+
+
+def test_verify_finds_what_changed_on_the_disk_since_it_last_looked(path: Path) -> None:
+    fill(path, 5)
+    journal = Journal.open(path)
+    try:
+        assert journal.verify() is None
+        journal.append(record(6), record(7))
+        assert journal.verify() is None and journal.verify(whole=True) is None
+        journal.append(record(8))
+        journal.append(record(9))
+        good = path.read_bytes()
+        lines = good.splitlines(keepends=True)
+        path.write_bytes(b"".join([*lines[:7], recrc(lines[7], b"meter", b"metre"), lines[8]]))
+        problem = journal.verify()                          # record 8 changed, its crc made right
+        assert problem is not None and "record 9: broken chain" in problem
+        path.write_bytes(good)
+        assert journal.verify(whole=True) is None           # put back: whole again
+
+        os.truncate(path, len(good) - 3)                  # a torn end
+        problem = journal.verify()
+        assert problem is not None and f"where {len(good)} were written" in problem
+        path.write_bytes(good)
+        assert journal.verify(whole=True) is None
+
+        lines = path.read_bytes().splitlines(keepends=True)
+        flipped = bytearray(lines[8])
+        flipped[20] ^= 0x01                                 # a flipped bit in the line checked last
+        path.write_bytes(b"".join([*lines[:8], bytes(flipped)]))
+        problem = journal.verify()
+        assert problem is not None and "checked before, has changed" in problem
+        problem = journal.verify(whole=True)
+        assert problem is not None and "crc mismatch" in problem
+    finally:
+        journal.close()
+
+
+def test_verify_finds_a_journal_replaced_under_it(path: Path) -> None:
+    fill(path, 3)
+    journal = Journal.open(path)
+    try:
+        copy = path.with_name("copy")
+        copy.write_bytes(path.read_bytes())
+        os.replace(copy, path)                               # the same bytes, another file
+        problem = journal.verify()
+        assert problem is not None and "replaced" in problem
+    finally:
+        journal.close()
+
+
+def test_a_journal_of_version_1_goes_on_chained(path: Path) -> None:
+    path.parent.mkdir()
+    old = [b'%08x %s\n' % (binascii.crc32(text), text) for text in (
+        json.dumps({"seq": seq, "topic": "T07/meter", "body": record(seq).body.decode(), "private": {}},
+                   separators=(",", ":")).encode() for seq in (1, 2))]
+    path.write_bytes(b"".join(old))
+    journal = Journal.open(path)
+    journal.append(record(3))
+    assert journal.verify(whole=True) is None
+    journal.close()
+    lines = path.read_bytes().splitlines(keepends=True)
+    assert lines[:2] == old                                  # the old lines are left as they are
+    assert json.loads(lines[2][9:])["prev"] == hashlib.sha256(old[1]).hexdigest()[:16]
+    assert [r.seq for r in reopen(path).records()] == [1, 2, 3]
+    path.write_bytes(b"".join([*lines, recrc(old[0], b'"seq":1', b'"seq":4')]))
+    journal = Journal.open(path)                            # a version 1 line after a chained one
+    assert journal.damage is not None and "without its link" in journal.damage.reason
+    journal.close()

@@ -3,6 +3,7 @@ and without a checkpoint, a step still being written left out."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -63,9 +64,11 @@ def test_the_record_from_a_checkpoint_and_a_step_still_being_written(tmp_path: P
     hits = record.session[Progressive].hits
     assert [(h.seat, h.amount, h.supervisor) for h in hits] == [(1, 100_005, "S3")]
     assert "confirmed by S3" in report_lines(record)[-1]
-    wrong = json.loads(path.read_text())
+    copy = checkpoint.copy_path(path, 1)
+    wrong = json.loads(copy.read_bytes()[65:])
     wrong["body_crc"] += 1                                       # a checkpoint of another journal
-    path.write_text(json.dumps(wrong))
+    text = json.dumps(wrong).encode()
+    copy.write_bytes(hashlib.sha256(text).hexdigest().encode() + b" " + text + b"\n")
     again = read_progressive(rig.journal.path, path)
     assert again.session[Progressive].hits == record.session[Progressive].hits
     assert again.session[Progressive].unpaid == ()

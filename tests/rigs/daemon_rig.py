@@ -101,11 +101,12 @@ class LineProcess:
 
 
 class Board(LineProcess):
-    """A ``firmware-bridge simulate`` process."""
+    """A ``firmware-bridge simulate`` process (with ``--reference-firmware``: the board's own firmware)."""
 
-    def __init__(self, kind: str, link: Path, seed: int = 1) -> None:
+    def __init__(self, kind: str, link: Path, seed: int = 1, *, reference_firmware: bool = False) -> None:
         super().__init__([sys.executable, "-m", "firmware_bridge.cli", "simulate", kind,
-                          "--link", str(link), "--seed", str(seed)])
+                          "--link", str(link), "--seed", str(seed)]
+                         + (["--reference-firmware"] if reference_firmware else []))
         self.path = self.read_line()["pty"]
 
     def cmd(self, cmd: str, **fields: Any) -> dict[str, Any]:
@@ -123,14 +124,17 @@ class TableRig:
 
     def __init__(self, folder: Path, *, game: str = "", table: str = "T07",
                  curve: tuple[Path, Path] | None = None,
-                 client_keys: tuple[bytes, bytes, bytes] | None = None, **config: Any) -> None:
-        """``config`` goes on to :func:`write_config` (another game's name, spots, buttons)."""
+                 client_keys: tuple[bytes, bytes, bytes] | None = None,
+                 reference_firmware: tuple[str, ...] = (), **config: Any) -> None:
+        """``config`` goes on to :func:`write_config` (another game's name, spots, buttons);
+        ``reference_firmware`` names the boards (``"shoe"``) run by the reference firmware
+        (``firmware-bridge simulate --reference-firmware``) instead of the simulator."""
         self.folder = folder
         self.table = table
         publish, sync, control = (f"tcp://127.0.0.1:{port}" for port in free_ports(3))
         self.endpoints = (publish, sync, control)
-        self.shoe = Board("shoe", folder / "shoe", seed=7)
-        self.rfid = Board("rfid", folder / "rfid", seed=8)
+        self.shoe = Board("shoe", folder / "shoe", seed=7, reference_firmware="shoe" in reference_firmware)
+        self.rfid = Board("rfid", folder / "rfid", seed=8, reference_firmware="rfid" in reference_firmware)
         chips = [(f"{kind}{n:015x}", value, "active") for kind, value in CHIP_VALUES.items()
                  for n in range(1, 40)]
         chips.append((f"d{1:015x}", 10000, "void"))

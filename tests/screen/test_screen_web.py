@@ -115,9 +115,11 @@ async def test_a_request_is_decoded_as_the_table_decodes_it_and_carries_its_requ
     assert await touched.json() == {"ok": True}
     assert table.requests == [sent, {"cmd": "act", "action": "hit", "request_id": "c3"}]
     model = await (await client.get("/api/model")).json()
-    assert model["forms"] == {"buy_in": {"label": "Buy in", "fields": ["seat", "amount"]},
-                              "shoe_resync": {"label": "Resync the shoe", "fields": []},
-                              "void": {"label": "Void the hand", "fields": []}}
+    assert model["forms"] == {"buy_in": {"label": "Buy in", "fields": ["seat", "amount"], "books": True},
+                              "recall": {"label": "Recall the last hands", "fields": ["hands"],
+                                         "books": False},
+                              "shoe_resync": {"label": "Resync the shoe", "fields": [], "books": True},
+                              "void": {"label": "Void the hand", "fields": [], "books": True}}
 
 
 async def test_the_model_says_what_to_do_and_what_to_pay(

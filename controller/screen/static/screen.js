@@ -400,12 +400,13 @@ async function send() {
   // table carries it out once (docs/control.md, "Request ids"). A new action gets a new id.
   const key = JSON.stringify(body);
   if (!panel.pending || panel.pending.key !== key) panel.pending = {key, id: requestId()};
-  body.request_id = panel.pending.id;
+  if (forms()[panel.cmd]?.books !== false) body.request_id = panel.pending.id;   // a read takes none
   body.pin = panel.pin;
   clearPin();                            // the PIN goes with this one command and is not kept
   const reply = await post("/api/command", body);
   body.pin = "";
   if (reply.ok) panel.pending = null;
+  if (reply.ok && reply.hands) { showRecall(named(panel.cmd), reply.hands); return; }
   document.getElementById("panel-ok").textContent = "OK";
   document.getElementById("panel-ok").classList.remove("danger");
   const out = document.getElementById("panel-reply");
@@ -414,6 +415,21 @@ async function send() {
   Object.assign(panel, {cmd: null, seat: null, amount: null});
   step(reply.ok ? "id" : "pin");
   if (reply.ok) { panel.id = ""; document.getElementById("panel-shown").textContent = ""; }
+}
+
+function showRecall(name, hands) {         // the last hands step by step, the newest last, until Close
+  Object.assign(panel, {id: "", cmd: null, seat: null, amount: null, step: "recall"});
+  document.getElementById("panel-title").textContent =
+    hands.length ? `The last ${hands.length} hands, step by step` : "No hand recorded yet";
+  document.getElementById("panel-shown").textContent = "";
+  document.getElementById("panel-ok").hidden = true;
+  const out = document.getElementById("panel-reply");
+  out.textContent = `${name}: ${hands.length} shown`;
+  out.className = "reply ok";
+  const body = document.getElementById("panel-body");
+  body.className = "recall";
+  body.replaceChildren(...hands.map((h) => el("pre", {"data-hand": h.hand, text: h.lines.join("\n")})));
+  body.lastElementChild?.scrollIntoView({block: "end"});
 }
 
 document.getElementById("supervisor-open").onclick = () => {

@@ -1,0 +1,148 @@
+"""The physical side of the reference RFID spot reader: a PN5180 (the register-level model) with chips'
+tags in the fields of its antennas, and the spot lights.
+
+:class:`RfidWorld` wires the model into a :class:`~firmware_bridge.firmware_host.machine_fake.FakeMachine`
+(its SPI bus and its NSS, BUSY, RST and multiplexer select pins, on the pin numbers of the board's
+config) and keeps what is on each spot. Commands put tags in an antenna's field or take them out,
+never touch the firmware; :meth:`RfidWorld.settled` says whether the firmware's last INVENTORY of an
+antenna lists exactly what is on it (what the runner waits for). The PN5180 driver's microsecond waits
+run on :class:`VirtualTime`, which skips them: the model answers at once. The model and its tags are
+``firmware_bridge.firmware_host.pn5180_model`` and ``tags``, the RFID reader's own host parts.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from firmware_bridge.firmware_host.machine_fake import FakeMachine
+from firmware_bridge.firmware_host.pn5180_model import PN5180Model
+from firmware_bridge.firmware_host.tags import Tag
+from firmware_bridge.link.messages import Inventory, unpack
+
+INVENTORY = 0x30
+
+
+class VirtualTime:
+    """MicroPython's ``time`` for the PN5180 driver: the host's clock in µs, and ``sleep_us`` that skips
+    ahead instead of sleeping."""
+
+    def __init__(self) -> None:
+        self.skipped_us = 0
+
+    def ticks_us(self) -> int:
+        """Microseconds, the host's monotonic clock plus every wait skipped."""
+        return time.perf_counter_ns() // 1000 + self.skipped_us
+
+    def ticks_ms(self) -> int:
+        """Milliseconds of the same clock."""
+        return self.ticks_us() // 1000
+
+    @staticmethod
+    def ticks_diff(a: int, b: int) -> int:
+        """``a - b`` (these ticks do not wrap)."""
+        return a - b
+
+    def sleep_us(self, us: int) -> None:
+        """The wait passes at once."""
+        self.skipped_us += max(0, us)
+
+    def sleep_ms(self, ms: int) -> None:
+        """The wait passes at once."""
+        self.sleep_us(ms * 1000)
+
+
+class WatchedApp:
+    """The reader's application as the board core sees it, telling ``on_inventory`` each INVENTORY."""
+
+    def __init__(self, app: Any, on_inventory: Any) -> None:
+        self.app = app
+        self.kind = app.kind
+        self.on_inventory = on_inventory
+
+    def poll(self, now_ms: int) -> None:
+        self.app.poll(now_ms)
+
+    def take_messages(self) -> list[tuple[int, bytes]]:
+        out: list[tuple[int, bytes]] = self.app.take_messages()
+        for msg_type, payload in out:
+            if msg_type == INVENTORY:
+                self.on_inventory(unpack(msg_type, payload))
+        return out
+
+    def snapshot(self) -> list[tuple[int, bytes]]:
+        return list(self.app.snapshot())
+
+    def status_flags(self) -> int:
+        return int(self.app.status_flags())
+
+    def on_spot_lights(self, mask: int) -> None:
+        self.app.on_spot_lights(mask)
+
+    def next_deadline_ms(self, now_ms: int) -> int | None:
+        deadline: int | None = self.app.next_deadline_ms(now_ms)
+        return deadline
+
+
+class RfidWorld:
+    """The PN5180 model, the tags on each antenna, and the lights, for the board of ``config``."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.model = PN5180Model()
+        self.pins = config["pins"]
+        self.antennas: list[int] = list(config["antennas"])
+        self.levels: dict[int, int] = {}
+        """The GPIO levels (the lights), kept across the board's reboots."""
+        self.chips: dict[int, dict[str, int]] = {}
+        """What is on each spot: uid (16 hex digits) -> value in cents."""
+        self.reported: dict[int, dict[str, int]] = {}
+        """The chips of the firmware's last INVENTORY of each antenna."""
+        self.time = VirtualTime()
+
+    def attach(self, machine: FakeMachine) -> None:
+        """The board (re)booted with this machine: the PN5180 is on its SPI bus and pins."""
+        machine.spi = self.model.spi
+        machine.devices = {self.pins["nss"]: self.model.nss, self.pins["busy"]: self.model.busy,
+                           self.pins["rst"]: self.model.rst}
+        for select, pin in zip(self.pins["select"], self.model.select, strict=True):
+            machine.devices[select] = pin
+
+    def watch(self, app: Any) -> WatchedApp:
+        """The application, watched for what it reports."""
+        return WatchedApp(app, self._reported)
+
+    def _reported(self, inventory: Inventory) -> None:
+        self.reported[inventory.antenna] = {chip.uid: chip.value for chip in inventory.chips}
+
+    def _antenna(self, antenna: int) -> list[Tag]:
+        if antenna not in self.antennas:
+            raise ValueError(f"antenna {antenna}: this board reads antennas {self.antennas}")
+        return self.model.fields[antenna]
+
+    def place(self, antenna: int, chips: list[tuple[str, int]]) -> None:
+        """Put chips (uid in hex, value in cents) in ``antenna``'s field; a uid already there is replaced."""
+        field = self._antenna(antenna)
+        tags = [Tag(int(uid, 16), value) for uid, value in chips]
+        uids = {tag.uid for tag in tags}
+        field[:] = [tag for tag in field if tag.uid not in uids] + tags
+        self.chips[antenna] = {f"{tag.uid:016x}": tag.value for tag in field}
+
+    def remove(self, antenna: int, uids: list[str]) -> None:
+        """Take the chips with these uids out of ``antenna``'s field."""
+        gone = {int(uid, 16) for uid in uids}
+        field = self._antenna(antenna)
+        field[:] = [tag for tag in field if tag.uid not in gone]
+        self.chips[antenna] = {f"{tag.uid:016x}": tag.value for tag in field}
+
+    def clear(self, antenna: int) -> None:
+        """Take every chip out of ``antenna``'s field."""
+        self._antenna(antenna).clear()
+        self.chips[antenna] = {}
+
+    def settled(self, antenna: int) -> bool:
+        """Whether the firmware's last INVENTORY of ``antenna`` lists what is on it."""
+        return self.reported.get(antenna, {}) == self.chips.get(antenna, {})
+
+    def spot_lights(self) -> int:
+        """The lit spots as a mask (bit n-1: the light of the n-th light pin)."""
+        return sum(1 << n for n, pin in enumerate(self.pins["lights"]) if self.levels.get(pin))
