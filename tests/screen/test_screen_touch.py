@@ -169,6 +169,9 @@ def test_touch_targets_contrast_void_twice_a_board_offline_and_why_a_payout_pays
     looks_right(station, "the reader offline")
     refused = act(station, "stand")
     assert refused == {"ok": False, "error": "stand: the rfid is offline: the hand waits until it is back"}
+    assert station.until("the refusal in the dealer's words", lambda: station.page(
+        "return document.getElementById('notice').textContent")) == (
+        "Stand: the rfid is offline: the hand waits until it is back")
     rig.rfid.cmd("replug")
     rig.next("device.online", timeout=8)
     assert "stand" in [a["name"] for a in station.check()["actions"]]

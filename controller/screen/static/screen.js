@@ -194,7 +194,7 @@ function draw(next) {
   drawTop(p);
   drawBanners(next.banners);
   document.getElementById("instruction").textContent = p.instruction || "";
-  document.getElementById("notice").textContent = p.notice || "";
+  document.getElementById("notice").textContent = spoken(p.notice);
   document.getElementById("pit-message").textContent = p.message ? `From the pit: ${p.message}` : "";
   drawDealer(p);
   drawSeats(p, next.payouts);
@@ -205,13 +205,20 @@ function draw(next) {
   document.body.dataset.phase = p.table_phase;
 }
 
+// A refusal as the table words it ("turn_up: ..."), the action it names put as its button says it.
+function spoken(text) {
+  const named = /^([a-z][a-z_]*): /.exec(text || "");
+  const labels = (model && model.labels) || {};
+  return named && labels[named[1]] ? `${labels[named[1]]}: ${text.slice(named[0].length)}` : (text || "");
+}
+
 function lost() {
   document.getElementById("link").hidden = false;
   document.getElementById("link-reason").textContent = "the screen's server does not answer";
 }
 
 function say(reply) {
-  if (!reply.ok) document.getElementById("notice").textContent = reply.error;
+  if (!reply.ok) document.getElementById("notice").textContent = spoken(reply.error);
 }
 
 async function act(name, amount) {
