@@ -1,9 +1,11 @@
 """A Blackjack Extreme tournament on the dealer screen (issue 25 item 3), in Chromium over a real
 daemon with a screen and no button: the level, its blinds and the time left always on screen, a new
-level announced with its blinds, the header's hand number, and a chip count's answer shown."""
+level announced with its blinds, the header's hand number, and a chip count's answer shown.
+``SCREENSHOTS=1`` writes the tournament's screenshot of docs/dealer-screen.md."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from tests.rigs.daemon_rig import chip
 from tests.screen.conftest import Station, station_for
 
+DOCS = Path(__file__).parents[2] / "docs"
 TOURNAMENT = 'format = "tournament"\nstarting_stack = 1000\n[game.levels]\n"1" = 500\n"2" = 1000\n'
 
 
@@ -67,3 +70,6 @@ def test_the_clock_a_new_level_the_hand_number_and_a_chip_count(station: Station
     assert (asked["action"], asked["seat"], asked["amount"]) == ("count", 2, 1000)
     assert station.until("the count's answer", lambda: text(station, "#answers")) == (
         "Seat 2 asked: the dealer has $10.00")
+    if os.environ.get("SCREENSHOTS"):
+        station.screenshot(DOCS / "dealer-screen-tournament-800.png", 800, 480)
+        station.browser.set_window_size(1280, 800)
