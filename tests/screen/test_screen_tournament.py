@@ -15,6 +15,7 @@ import pytest
 
 from tests.rigs.daemon_rig import chip
 from tests.screen.conftest import Station, station_for
+from tests.screen.sight import CONTRAST
 
 DOCS = Path(__file__).parents[2] / "docs"
 TOURNAMENT = 'format = "tournament"\nstarting_stack = 1000\n[game.levels]\n"1" = 500\n"2" = 1000\n'
@@ -70,6 +71,11 @@ def test_the_clock_a_new_level_the_hand_number_and_a_chip_count(station: Station
     assert (asked["action"], asked["seat"], asked["amount"]) == ("count", 2, 1000)
     assert station.until("the count's answer", lambda: text(station, "#answers")) == (
         "Seat 2 asked: the dealer has $10.00")
+    station.page("draw({...model, picture: {...model.picture, session: {...model.picture.session, "
+                 "level: 2, blinds: [1000, 2000, 3000]}}})")          # the clock, the news, the answer
+    checked, low = station.page(CONTRAST)
+    assert checked > 10 and low == [], low
+    station.page("document.getElementById('level-news').hidden = true")
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-tournament-800.png", 800, 480)
         station.browser.set_window_size(1280, 800)
