@@ -305,7 +305,9 @@ class Game(ABC, Generic[HandT_co]):
 
     Class attributes declare the game as data: its ``spots``, the ``actions``
     its hands may offer (with ``action_labels``, each action's name for people,
-    declared beside the action: :class:`~controller.games.parts.actions.Action`),
+    declared beside the action: :class:`~controller.games.parts.actions.Action`;
+    ``dangerous_actions``, those a screen confirms by a second touch; and
+    ``action_answers``, the words of an action whose amount answers a question),
     the ``phases`` of a hand and the ``flow`` between them
     (drawn in ``docs/state-machine.md``), the control ``commands`` that
     change the session (buy-ins, a supervisor's confirmation), and the
@@ -325,6 +327,8 @@ class Game(ABC, Generic[HandT_co]):
     spots: tuple[str, ...] = ()
     actions: tuple[str, ...] = ()
     action_labels: tuple[tuple[str, str], ...] = ()
+    dangerous_actions: tuple[str, ...] = ()
+    action_answers: tuple[tuple[str, str], ...] = ()
     phases: tuple[str, ...] = ()
     flow: tuple[tuple[str, str], ...] = ()
     commands: tuple[str, ...] = ()

@@ -28,8 +28,10 @@ from typing import Any
 
 from controller.pit.follow.picture import TablePicture
 from controller.screen.advice import banners
-from controller.screen.forms import action_labels, offered
+from controller.screen.answers import Answers
+from controller.screen.forms import action_labels, dangerous, offered
 from controller.screen.payouts import payout_checks
+from controller.screen.reasons import payout_reasons
 
 HITS = 10
 """Progressive hits kept for the meter page."""
@@ -68,6 +70,8 @@ class ScreenTable:
         """Banners whose two-step dismissal is armed, and when."""
         self._clock = clock
         self.hits: deque[dict[str, Any]] = deque(maxlen=HITS)
+        self.answers = Answers()
+        """The answers given during the hand in play (a chip count)."""
         self.version = 0
         self.on_change: Callable[[], None] = lambda: None
         self._model: tuple[int, dict[str, Any]] | None = None
@@ -84,6 +88,7 @@ class ScreenTable:
         """A fresh start: the snapshot's state is the whole picture."""
         self.epoch = follower.epoch
         self.hits.clear()
+        self.answers.clear()
         self.drawn.restart(snapshot)
         self.changed()
 
@@ -96,6 +101,8 @@ class ScreenTable:
         """Keep the progressive hits; the picture that follows draws the rest."""
         data = message.get("data") or {}
         self.drawn.event(message)
+        if self.answers.event(message, self.state):
+            self.changed()
         if self.drawn.stale and not self._watching:
             self._watching = True
             asyncio.get_running_loop().call_later(PICTURE_WAIT, self._picture_due, follower)
@@ -187,6 +194,9 @@ class ScreenTable:
             "hits": list(self.hits),
             "forms": offered(picture),
             "labels": action_labels(picture),
+            "dangerous": dangerous(picture),
+            "answers": self.answers.now(picture.get("hand") if picture is not None else None),
+            "reasons": payout_reasons(picture) if picture is not None else {},
         }
         self._model = (self.version, model)
         return model

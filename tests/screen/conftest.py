@@ -126,10 +126,13 @@ class Station:
         self.page("document.querySelector(`#actions [data-action='${arguments[0]}']`).click()", action)
 
     def step(self, action: str) -> dict[str, Any]:
-        """Touch an action's button, wait until the table took it (its seq moved on), and check the
-        page against the table's state, which is returned."""
+        """Touch an action's button (twice for a dangerous one), wait until the table took it (its seq
+        moved on), and check the page against the table's state, which is returned."""
         before = self.rig.pit.control({"cmd": "state"})["seq"]
         self.touch(action)
+        if self.page("return !!document.querySelector(`#actions .danger[data-action='${arguments[0]}']`)",
+                     action):
+            self.touch(action)                     # a dangerous action (VOID, leave) takes a second touch
         self.until(f"{action!r} taken by the table",
                    lambda: self.rig.pit.control({"cmd": "state"})["seq"] > before)
         return self.check()

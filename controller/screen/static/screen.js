@@ -36,14 +36,14 @@ function hand(h, index, count) {
 
 function drawTop(p) {
   document.getElementById("table-name").textContent = `${p.table} · ${words(p.game)}`;
-  document.getElementById("hand-no").textContent = p.hand !== null ? `hand ${p.hand}` : `next hand ${p.next_hand}`;
+  document.getElementById("hand-no").textContent = p.hand !== null ? `Hand ${p.hand}` : `Hand ${p.next_hand} next`;
   document.getElementById("phase").textContent = words(p.phase);
   const devices = document.getElementById("devices");
   devices.replaceChildren();
   for (const [name, d] of Object.entries(p.devices || {})) {
     const flags = (p.device_status || {})[name] || [];
     const bad = !d.online || flags.length;
-    devices.append(el("span", {class: `device${bad ? " bad" : ""}`, "data-device": name,
+    devices.append(el("span", {class: `device${bad ? " bad" : ""}`, "data-device": name, role: "status",
                                text: `${name}: ${d.online ? (flags.join(", ") || "ok") : "offline"}`}));
   }
 }
@@ -139,9 +139,11 @@ function payoutBox(check) {
   const how = check.state === "paid" ? `reads ${money(check.read)}`
     : check.to_pay < 0 ? `take ${money(-check.to_pay)} · should read ${money(check.expected)}`
     : `${chips}${check.rest ? ` + ${money(check.rest)}` : ""} · should read ${money(check.expected)}, reads ${money(check.read)}`;
+  const why = ((model && model.reasons) || {})[`${check.seat}:${check.spot}`];
   return el("div", {class: `payout ${check.state}`, "data-payout": `${check.seat}:${check.spot}`,
                     "data-state": check.state},
             el("div", {class: "what", text: `${words(check.spot)}: ${state}`}),
+            why ? el("div", {class: "why", "data-why": why, text: why}) : null,
             el("div", {class: "how", text: how}),
             check.jackpot ? jackpotLine(check.jackpot) : null);
 }
@@ -187,15 +189,45 @@ function label(a) {
   return text;
 }
 
+// -- the action bar: one button per open action, on one line; a dangerous one (VOID, a dealer
+// leaving) set apart at the end and taken only at a second touch within ARMED_FOR ----------------
+
+const ARMED_FOR = 5000;      // ms a dangerous action's first touch waits for its second
+let armed = null;            // {name, at} of the dangerous action touched once
+
 function drawActions(p) {
   const box = document.getElementById("actions");
   box.replaceChildren();
+  const danger = new Set(model.dangerous || []);
   for (const a of p.actions || []) {
-    const b = el("button", {type: "button", class: `action${a.seat === null ? " table" : ""}`,
-                            "data-action": a.name, text: label(a)});
-    b.onclick = () => touch(a);
+    const risky = danger.has(a.name);
+    const sure = risky && armed !== null && armed.name === a.name && Date.now() - armed.at < ARMED_FOR;
+    const text = label(a);
+    const cut = text.indexOf(" · ");
+    const b = el("button", {type: "button", "data-action": a.name,
+                            class: `action${a.seat === null ? " table" : ""}${risky ? " danger" : ""}${sure ? " sure" : ""}`},
+                 el("span", {class: "name", text: cut < 0 ? text : text.slice(0, cut)}),
+                 cut < 0 ? null : el("span", {class: "who", text: text.slice(cut)}),
+                 sure ? el("span", {class: "again", text: ": touch again"}) : null);
+    b.onclick = () => {
+      if (risky) { dangerous(a); return; }
+      armed = null;                        // another touch: a dangerous action waits for a fresh first touch
+      touch(a);
+    };
     box.append(b);
   }
+}
+
+function dangerous(a) {
+  if (armed !== null && armed.name === a.name && Date.now() - armed.at < ARMED_FOR) {
+    armed = null;
+    touch(a);
+  } else {
+    armed = {name: a.name, at: Date.now()};
+    setTimeout(() => { if (armed && Date.now() - armed.at >= ARMED_FOR) { armed = null; if (model) drawActions(model.picture); } },
+               ARMED_FOR + 50);
+  }
+  drawActions(model.picture);
 }
 
 function draw(next) {
@@ -208,13 +240,22 @@ function draw(next) {
   drawTop(p);
   drawBanners(next.banners);
   document.getElementById("instruction").textContent = p.instruction || "";
-  document.getElementById("notice").textContent = p.notice || "";
+  document.getElementById("notice").textContent = spoken(p.notice);
   document.getElementById("pit-message").textContent = p.message ? `From the pit: ${p.message}` : "";
   drawDealer(p);
   drawSeats(p, next.payouts);
   drawActions(p);
+  drawTournament(p);
+  drawAnswers(next);
   document.body.dataset.seq = next.seq;
   document.body.dataset.phase = p.table_phase;
+}
+
+// A refusal as the table words it ("turn_up: ..."), the action it names put as its button says it.
+function spoken(text) {
+  const named = /^([a-z][a-z_]*): /.exec(text || "");
+  const labels = (model && model.labels) || {};
+  return named && labels[named[1]] ? `${labels[named[1]]}: ${text.slice(named[0].length)}` : (text || "");
 }
 
 function lost() {
@@ -223,7 +264,7 @@ function lost() {
 }
 
 function say(reply) {
-  if (!reply.ok) document.getElementById("notice").textContent = reply.error;
+  if (!reply.ok) document.getElementById("notice").textContent = spoken(reply.error);
 }
 
 async function act(name, amount) {
@@ -322,6 +363,8 @@ function closePanel() {
   document.getElementById("panel-body").replaceChildren();
   document.getElementById("panel-reply").textContent = "";
   document.getElementById("panel").hidden = true;
+  document.getElementById("panel-ok").textContent = "OK";
+  document.getElementById("panel-ok").classList.remove("danger");
 }
 
 function keypad(keys, onKey) {
@@ -363,10 +406,11 @@ function step(name) {
   } else if (name === "pin") {
     title.textContent = `Supervisor ${panel.id}: your PIN`;
     shown.textContent = "";
-    keypad([..."123456789", "⌫", "0"], (k) => {
-      panel.pin = k === "⌫" ? panel.pin.slice(0, -1) : (panel.pin + k).slice(0, 32);
+    keypad([..."123456789", "⌫", "0", "Clear"], (k) => {        // a phone's 3x4 pad
+      panel.pin = k === "Clear" ? "" : k === "⌫" ? panel.pin.slice(0, -1) : (panel.pin + k).slice(0, 32);
       shown.textContent = "•".repeat(panel.pin.length);
     });
+    document.getElementById("panel-body").className = "keys pin";
     ok.onclick = () => { if (panel.pin) step("command"); };
   } else if (name === "command") {
     title.textContent = `Supervisor ${panel.id}: which command?`;
@@ -396,6 +440,7 @@ function step(name) {
     shown.dataset.confirm = parts.join(" · ");
     document.getElementById("panel-body").replaceChildren();
     ok.textContent = "Send";
+    ok.classList.toggle("danger", (model.dangerous || []).includes(panel.cmd));   // a cash-out, VOID
     ok.onclick = send;
   }
 }
@@ -416,6 +461,7 @@ async function send() {
   if (reply.ok) panel.pending = null;
   if (reply.ok && reply.hands) { showRecall(named(panel.cmd), reply.hands); return; }
   document.getElementById("panel-ok").textContent = "OK";
+  document.getElementById("panel-ok").classList.remove("danger");
   const out = document.getElementById("panel-reply");
   out.textContent = reply.ok ? `${named(panel.cmd)}: done` : reply.error;
   out.className = `reply ${reply.ok ? "ok" : "refused"}`;
