@@ -12,9 +12,10 @@ command that carries ``"supervisor"`` is let through only with that supervisor's
 PIN (:mod:`controller.security.supervisor_gate`). The journal, the checkpoint and the
 published mark are checked at start, before DEAL and after every hand
 (:mod:`controller.journal.critical_memory`); a check that fails latches a fault
-that stops DEAL until a supervisor's ``critical_memory_clear``. Under systemd the daemon says
-READY once all that has started, keeps its status line current and pings the
-watchdog from the loop (:mod:`controller.service`).
+that stops DEAL until a supervisor's ``critical_memory_clear``. After a hand's check, the journal
+is rotated and old segments pruned when due (``[journal]``, :meth:`Daemon.rotate_journal`). Under
+systemd the daemon says READY once all that has started, keeps its status line current and pings
+the watchdog from the loop (:mod:`controller.service`).
 """
 
 from __future__ import annotations
