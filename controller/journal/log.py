@@ -741,11 +741,6 @@ class Journal:
         """The live file's length: what :meth:`rotate` would close."""
         return self._size
 
-    @property
-    def closed(self) -> list[Segment]:
-        """The closed segments kept, oldest first."""
-        return list(self._closed)
-
     def rotate(self) -> Segment | None:
         """Close the live file as a segment and start a new, empty one (None: the live file is empty,
         nothing is done). Between two steps only. The steps, each safe to crash after: the live file
