@@ -309,6 +309,7 @@ def _last_line(path: Path) -> bytes:
 
 
 def _first_line(path: Path) -> bytes:
+    """The first line of the file ``path`` (b"" if it is empty)."""
     with open(path, "rb") as file:
         return file.readline()
 
@@ -326,21 +327,20 @@ class _Part:
     """The last seq a closed segment must end with (its name's)."""
 
 
-def _plan(path: Path, start: tuple[int, int] | None) -> tuple[list[_Part], list[Segment], int]:
-    """The files to read to go through the journal ``path`` from ``start`` (``(seq, byte offset)``;
-    None, or no good record ``seq`` there: from the oldest file kept); the closed segments on the
-    disk and the live file's first seq. Raises :class:`JournalCorrupt` if a segment is missing
-    from the run being read."""
+def _plan(path: Path, start: tuple[int, int]) -> tuple[list[_Part], list[Segment], int]:
+    """The files to read to go through the journal ``path`` from ``start`` (``(seq, byte offset)``
+    within the file holding that seq; no good record ``seq`` there: from the oldest file kept); the
+    closed segments on the disk and the live file's first seq. Raises :class:`JournalCorrupt` if a
+    segment is missing from the run being read."""
     closed = segments(path)
     live_first = closed[-1].last + 1 if closed else 1
     parts = [_Part(s.path, 0, s.first, True, s.last) for s in closed] + [_Part(path, 0, live_first, False)]
     begin = 0
-    if start is not None:
-        seq, offset = start
-        index = max((i for i, part in enumerate(parts) if part.seq <= seq), default=0)
-        if parts[index].path.exists() and _starts_at(parts[index].path, offset, seq):
-            begin = index
-            parts[index] = dataclasses.replace(parts[index], offset=offset, seq=seq)
+    seq, offset = start
+    index = max((i for i, part in enumerate(parts) if part.seq <= seq), default=0)
+    if parts[index].path.exists() and _starts_at(parts[index].path, offset, seq):
+        begin = index
+        parts[index] = dataclasses.replace(parts[index], offset=offset, seq=seq)
     gap = _gap(closed[begin:])
     if gap is not None:
         raise JournalCorrupt(gap)
