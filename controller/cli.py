@@ -97,16 +97,16 @@ def _run(args: argparse.Namespace) -> int:
 
 def _recall(args: argparse.Namespace) -> int:
     from controller.daemon import JOURNAL_NAME
-    from controller.journal.log import JournalCorrupt, read_records
-    from controller.journal.recall import recall_hands
+    from controller.journal.log import JournalCorrupt, segments
+    from controller.journal.recall import recall_journal
 
     config = _load(args.config)
     journal = config.state_dir / JOURNAL_NAME
-    if not journal.exists():
+    if not journal.exists() and not segments(journal):
         print(f"no journal at {journal}: no hand was played at this table yet")
         return 0
     try:
-        lines = recall_hands(read_records(journal), args.count)
+        lines = [line for _, hand in recall_journal(journal, args.count) for line in hand]
     except JournalCorrupt as error:
         print(f"table-controller: the journal is damaged: {error}", file=sys.stderr)
         return 1

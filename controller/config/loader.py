@@ -92,6 +92,7 @@ _SECTIONS = {
     "display": ("mode",),
     "screen": ("listen", "port"),
     "integrity": ("manifest",),
+    "journal": ("segment_bytes", "keep_days"),
 }
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]+")
 _ENDPOINT = re.compile(r"tcp://(?:\*|\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}|ipc://.+")
@@ -123,6 +124,20 @@ class ScreenConfig:
 
     listen: str
     port: int
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    """The journal's rotation and retention (``[journal]``, docs/configuration.md): the live file is
+    closed as a segment between hands once it holds ``segment_bytes``; a closed segment is deleted
+    once it was closed more than ``keep_days`` ago and start-up no longer needs it."""
+
+    segment_bytes: int = 16 * 1024 * 1024
+    keep_days: int = 400
+
+
+MIN_SEGMENT_BYTES = 4096
+"""The smallest ``[journal] segment_bytes`` (a segment closes between hands, whatever it holds)."""
 
 
 SCREEN_PORT = 8070
@@ -159,6 +174,8 @@ class Config:
     """Whether NEXT checks that every settled spot was paid and collected (``payout_mismatch``)."""
     floor_call_window: int = 60
     """Seconds a floor call stays open: the dealer's further calls are counted on it."""
+    journal: JournalConfig = JournalConfig()
+    """The journal's rotation and retention (``[journal]``)."""
 
     @property
     def tray(self) -> bool:
@@ -310,6 +327,7 @@ class _Parser:
             self.fail("display.mode", f"must be one of {', '.join(DISPLAY_MODES)}, not {mode!r}")
         integrity = self.section(self.data, "integrity", False)
         manifest = self.optional_path(integrity or {}, "integrity.manifest")
+        journal = self.journal()
         if self.problems:
             raise ConfigError(self.problems)
         return Config(
@@ -332,6 +350,7 @@ class _Parser:
             screen=screen,
             payout_check=payout_check is not False,
             floor_call_window=_known(window),
+            journal=journal,
         )
 
     def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:
@@ -424,6 +443,18 @@ class _Parser:
                 owners[seat, spot] = int(name)
                 found[int(name)] = (seat, spot)
         return found
+
+    def journal(self) -> JournalConfig:
+        """``[journal]``: the rotation's segment size and the retention of closed segments."""
+        section = self.section(self.data, "journal", False)
+        default = JournalConfig()
+        size = self.value(section, "journal.segment_bytes", int, default.segment_bytes)
+        days = self.value(section, "journal.keep_days", int, default.keep_days)
+        if size is not None and size < MIN_SEGMENT_BYTES:
+            self.fail("journal.segment_bytes", f"must be at least {MIN_SEGMENT_BYTES}, not {size}")
+        if days is not None and days < 0:
+            self.fail("journal.keep_days", f"must be 0 or more days, not {days}")
+        return JournalConfig(size or default.segment_bytes, default.keep_days if days is None else days)
 
     def screen(self) -> ScreenConfig | None:
         if "screen" not in self.data:

@@ -479,3 +479,14 @@ def test_every_example_configuration_in_deploy_loads_and_every_game_has_one() ->
         assert {spot for _, spot in config.antennas.values()} == spots, path
         games.add(config.game)
     assert games == set(game_names())
+
+
+def test_the_journal_section_sets_rotation_and_retention(tmp_path: Path) -> None:
+    default = load_config(write(tmp_path, MINIMAL)).journal
+    assert (default.segment_bytes, default.keep_days) == (16 * 1024 * 1024, 400)
+    config = load_config(write(tmp_path, MINIMAL + "\n[journal]\nsegment_bytes = 65536\nkeep_days = 0\n"))
+    assert (config.journal.segment_bytes, config.journal.keep_days) == (65536, 0)
+    assert problems(tmp_path, MINIMAL + "\n[journal]\nsegment_bytes = 100\nkeep_days = -1\nkeep = 3\n") == [
+        "journal.keep: unknown key",
+        "journal.segment_bytes: must be at least 4096, not 100",
+        "journal.keep_days: must be 0 or more days, not -1"]

@@ -36,6 +36,7 @@ from controller.pit.follow.aio import SILENCE, Follower
 from controller.pit.follow.control import Control
 from controller.pit.follow.sources import TablesError, TableSource, load_sources
 from controller.pit.monitor import player_report, shift_report
+from controller.pit.monitor.actions import KEEP_DAYS
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.collector import THRESHOLDS, freeze_when_settled
 from controller.pit.monitor.floor import Floor
@@ -53,6 +54,17 @@ log = logging.getLogger("pit-monitor")
 
 class UsageError(Exception):
     """The arguments cannot work; the message says why (one line per mistake)."""
+
+
+def _days(text: str) -> int:
+    """A number of days of at least 1 (``--actions-keep-days``)."""
+    try:
+        days = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from None
+    if days < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 day, not {days}")
+    return days
 
 
 def _table_options(parser: argparse.ArgumentParser) -> None:
@@ -91,6 +103,8 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--actions", type=Path, default=Path("pit-monitor-actions.jsonl"), metavar="FILE",
                        help="where the pit's actions (close, open, limits, dealer messages) are recorded "
                             "(JSON lines; default %(default)s)")
+    serve.add_argument("--actions-keep-days", type=_days, default=KEEP_DAYS, metavar="DAYS",
+                       help="days a closed part of the action record is kept (default %(default)s)")
     serve.add_argument("--db", metavar="PATH|URL",
                        help="the recorder's database (SQLite file or postgresql:// URL): rated play and "
                             "shift figures (shift start times from the floor file's [shifts])")
@@ -166,7 +180,7 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     context = _context(len(sources))
     floor = Floor([s.name for s in sources], AlertBook(args.acks), {s.name: s.pit for s in sources})
     controls = {s.name: Control(s.control, context, s.curve) if s.control else None for s in sources}
-    actions = PitActions(controls, ActionBook(args.actions))
+    actions = PitActions(controls, ActionBook(args.actions, keep_days=args.actions_keep_days))
     rated = await _rated(args, sources) if args.db else None
     if rated is not None:
         floor.rate(rated)
