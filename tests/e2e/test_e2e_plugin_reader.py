@@ -33,7 +33,7 @@ def plugin_path(folder: Path) -> dict[str, str]:
 def text_rig(tmp_path: Path) -> Iterator[TableRig]:
     (tmp_path / "table").mkdir()
     table = TableRig(tmp_path / "table", payout_check=False, rfid_board=TEXT_BOARD,
-                     devices={"rfid": 'driver = "text-reader"\nsilence = 2'})
+                     devices={"rfid": 'driver = "text-reader"\nsilence = 5'})
     try:
         yield table
     finally:
