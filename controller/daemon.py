@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from controller.boards import find_board
+from controller.boards import make_board
 from controller.commands.registry import Command, Request, decode
 from controller.commands.request_ids import Reply, RequestIds, mark
 from controller.commands.table import (
@@ -178,15 +178,15 @@ class Daemon:
         self.in_hand = self.table.state.in_hand
         self.check_integrity()
         self.boards = [
-            find_board(name).from_setup(BoardSetup(
-                port, on_input=self.dispatch, antennas=config.antennas, registry=self.registry,
-                shoe_id=self.table.state.shoe.shoe_id))
-            for name, port in config.boards.items()]
+            make_board(board.driver, BoardSetup(
+                role, board.options, on_input=self.dispatch, antennas=config.antennas,
+                registry=self.registry, shoe_id=self.table.state.shoe.shoe_id))
+            for role, board in config.boards.items()]
         self.panel = DealerPanel(config.buttons, config.lights, loop=loop, on_press=self.panel_pressed)
         for board in self.boards:
             await board.start()
         self.refresh()
-        boards_checked = loop.call_later(max(board.link.offline_after for board in self.boards),
+        boards_checked = loop.call_later(max(board.offline_after for board in self.boards),
                                          self.check_boards)
         self.ticking = loop.call_later(TICK, self.tick)
         # What start-up made (the replayed journal, the modules) lives as long as the daemon: out of
@@ -526,7 +526,7 @@ class Daemon:
     def links_command(self, request: Request) -> Reply:
         """Each board's link and counters, and the sync requests the pit sockets answered."""
         return {"ok": True, "links": {
-            driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
+            driver.device: {"online": driver.is_online, **driver.counters()}
             for driver in self.boards
         }, "pit": dict(self.pit.served) if self.pit is not None else {}}
 

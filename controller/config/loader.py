@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from controller.boards import REQUIRED, find_board
+from controller.boards import DEFAULT_DRIVER, REQUIRED, find_board, find_driver
 from controller.config.options import describe, parse_options, type_mismatch
 from controller.games.catalog import find_game
 from controller.games.interface import Limits
@@ -147,6 +147,15 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 @dataclass(frozen=True)
+class BoardConfig:
+    """One ``[devices.<role>]``: the installed ``driver`` that talks to the board, and its ``options``
+    (an instance of the driver's ``Options``, checked by it: the section's keys beside ``driver``)."""
+
+    driver: str
+    options: Any
+
+
+@dataclass(frozen=True)
 class Config:
     """A checked table configuration. ``antennas`` maps antenna -> (seat, spot); the chip tray's
     antenna, if one is ``"tray"``, maps to :data:`~controller.table.tray.TRAY`."""
@@ -158,8 +167,8 @@ class Config:
     state_dir: Path
     limits: Limits
     rules: Any
-    boards: Mapping[str, str]
-    """Each board the table runs (``[devices.<name>]``, an installed board) -> its serial port."""
+    boards: Mapping[str, BoardConfig]
+    """Each board the table runs (``[devices.<role>]``, an installed role) -> its driver and options."""
     antennas: Mapping[int, tuple[int, str]]
     chip_registry: Path
     buttons: Mapping[str, int]
@@ -250,7 +259,7 @@ class _Parser:
         if not isinstance(value, dict):
             self.fail(key, f"must be a table, not {describe(value)}")
             return None
-        allowed = _SECTIONS.get(key, ("port",) if key.startswith("devices.") else None)
+        allowed = _SECTIONS.get(key)
         for name in value:
             if allowed is not None and name not in allowed:
                 self.fail(f"{key}.{name}", "unknown key")
@@ -365,13 +374,14 @@ class _Parser:
             self.fail("table.game", str(error))
         return None
 
-    def boards(self) -> dict[str, str]:
-        """``[devices]``: a section per board, each an installed board with its ``port``; the shoe
-        and the RFID reader are required (:data:`controller.boards.REQUIRED`)."""
+    def boards(self) -> dict[str, BoardConfig]:
+        """``[devices]``: a section per board, each an installed role whose ``driver`` (the link
+        protocol's when left out) checks the section's other keys; the shoe and the RFID reader are
+        required (:data:`controller.boards.REQUIRED`)."""
         devices = self.section(self.data, "devices", True)
         if devices is None:
             return {}
-        found: dict[str, str] = {}
+        found: dict[str, BoardConfig] = {}
         for name in [*REQUIRED, *(name for name in devices if name not in REQUIRED)]:
             board = self.section(devices, f"devices.{name}", name in REQUIRED)
             if board is None:
@@ -381,9 +391,19 @@ class _Parser:
             except PluginError as error:
                 self.fail(f"devices.{name}", str(error))
                 continue
-            port = self.value(board, f"devices.{name}.port", str, None)
-            if port is not None:
-                found[name] = port
+            driver = self.value(board, f"devices.{name}.driver", str, DEFAULT_DRIVER)
+            if driver is None:
+                continue
+            try:
+                options_type = find_driver(driver, name).Options
+            except PluginError as error:
+                self.fail(f"devices.{name}.driver", str(error))
+                continue
+            settings = {key: value for key, value in board.items() if key != "driver"}
+            options, problems = parse_options(options_type, settings, f"devices.{name}")
+            self.problems += problems
+            if options is not None:
+                found[name] = BoardConfig(driver, options)
         return found
 
     def limits(self) -> Limits | None:
