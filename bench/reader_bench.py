@@ -27,7 +27,7 @@ import statistics
 
 from firmware_bridge.firmware import spot_reader
 from firmware_bridge.firmware.pn5180 import PN5180
-from firmware_bridge.firmware.spot_reader import SpotReader
+from firmware_bridge.firmware.spot_reader import PinLights, SpotReader
 from firmware_bridge.firmware_host.air_time import ideal_us
 from firmware_bridge.firmware_host.pn5180_model import HostTime, ModelPin, PN5180Model
 from firmware_bridge.firmware_host.tags import Tag
@@ -49,10 +49,11 @@ def uids(rng: random.Random, count: int, sequential: bool) -> list[int]:
 def read_table(stacks: list[list[int]], quiet: bool = False) -> tuple[list[float], list[float], list[int]]:
     """Read every antenna twice through the firmware: the air time (us) of each first read and re-read,
     and the PN5180 commands of each re-read."""
-    model = PN5180Model()
+    model = PN5180Model(antennas=32 if len(stacks) > 16 else 16)   # past 16: the 32-antenna wiring
     chip = PN5180(model.spi, model.nss, model.busy, model.rst, HostTime())
     antennas = list(range(1, len(stacks) + 1))
-    reader = SpotReader(chip, model.select, [ModelPin() for _ in antennas], antennas, interval_ms=1000)
+    lights = PinLights([ModelPin() for _ in antennas])
+    reader = SpotReader(chip, model.select, lights, antennas, interval_ms=1000)
     reader.inventory.quiet = quiet
     reader.slice_us = 10**9                         # a read in one poll: slices change no air time
     for antenna, stack in zip(antennas, stacks, strict=True):

@@ -5,9 +5,13 @@ shuffled shoe; records written without fsync to save time), then starts
 ``table-controller run`` on it and times how long it takes to publish
 ``table.opened`` (from the event's own timestamp), i.e. to open, check and
 replay the journal: once with no checkpoint (the whole journal is read; the
-daemon then writes a checkpoint), and once more from that checkpoint.
+daemon then writes a checkpoint), and once more from that checkpoint. With
+``--segment-bytes``, the journal is first cut into closed segments of about
+that size, as the daemon's rotation leaves it, so that both starts read across
+segments.
 
     .venv/bin/python bench/startup_bench.py --events 100000 200000
+    .venv/bin/python bench/startup_bench.py --events 200000 --segment-bytes 16777216
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from controller.devkit.simulated import ipc_endpoints, write_config
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
-from controller.journal.log import CHAIN_START, Record, encode_record, line_hash
+from controller.journal.log import CHAIN_START, Record, encode_record, line_hash, segment_path
 from controller.pit.follow.blocking import PitClient
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
@@ -84,6 +88,20 @@ def write_journal(path: Path, events: int) -> None:
             table.press("next")
 
 
+def cut_into_segments(path: Path, size: int) -> int:
+    """Cut the journal ``path`` into closed segments of about ``size`` bytes, each ending with a step,
+    as rotations leave it (the live file keeps the rest); returns how many."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    count, first, chunk = 0, 1, bytearray()
+    for seq, line in enumerate(lines, start=1):
+        chunk += line
+        if len(chunk) >= size and not json.loads(line[9:])["private"].get("more"):
+            segment_path(path, first, seq).write_bytes(chunk)
+            count, first, chunk = count + 1, seq + 1, bytearray()
+    path.write_bytes(chunk)
+    return count
+
+
 def start_up(folder: Path) -> float:
     """Seconds from starting the daemon to its ``table.opened``."""
     pit = PitClient("BENCH", *ipc_endpoints(folder), context=zmq.Context())
@@ -110,6 +128,7 @@ def start_up(folder: Path) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, nargs="+", default=[0, 100_000])
+    parser.add_argument("--segment-bytes", type=int, help="cut the journal into closed segments of this size")
     args = parser.parse_args()
     for events in args.events:
         with tempfile.TemporaryDirectory(prefix="table-startup-") as name:
@@ -119,10 +138,14 @@ def main() -> None:
             write_journal(folder / "state" / "journal.log", events)
             made = time.monotonic() - begun
             size = (folder / "state" / "journal.log").stat().st_size
+            cut = 0
+            if args.segment_bytes:
+                cut = cut_into_segments(folder / "state" / "journal.log", args.segment_bytes)
             full = start_up(folder)
             again = start_up(folder)
-            print(f"{events:>9} events ({size / 2**20:6.1f} MiB, made in {made:5.1f} s): start-up "
-                  f"{full:6.2f} s reading it all, {again:5.2f} s from a checkpoint", flush=True)
+            print(f"{events:>9} events ({size / 2**20:6.1f} MiB in {cut} closed segments and the live file, "
+                  f"made in {made:5.1f} s): start-up {full:6.2f} s reading it all, {again:5.2f} s from a "
+                  f"checkpoint", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,10 @@ command that carries ``"supervisor"`` is let through only with that supervisor's
 PIN (:mod:`controller.security.supervisor_gate`). The journal, the checkpoint and the
 published mark are checked at start, before DEAL and after every hand
 (:mod:`controller.journal.critical_memory`); a check that fails latches a fault
-that stops DEAL until a supervisor's ``critical_memory_clear``. Under systemd the daemon says
-READY once all that has started, keeps its status line current and pings the
-watchdog from the loop (:mod:`controller.service`).
+that stops DEAL until a supervisor's ``critical_memory_clear``. After a hand's check, the journal
+is rotated and old segments pruned when due (``[journal]``, :meth:`Daemon.rotate_journal`). Under
+systemd the daemon says READY once all that has started, keeps its status line current and pings
+the watchdog from the loop (:mod:`controller.service`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from controller.boards import find_board
+from controller.boards import make_board
 from controller.commands.registry import Command, Request, decode
 from controller.commands.request_ids import Reply, RequestIds, mark
 from controller.commands.table import (
@@ -177,15 +178,15 @@ class Daemon:
         self.in_hand = self.table.state.in_hand
         self.check_integrity()
         self.boards = [
-            find_board(name).from_setup(BoardSetup(
-                port, on_input=self.dispatch, antennas=config.antennas, registry=self.registry,
-                shoe_id=self.table.state.shoe.shoe_id))
-            for name, port in config.boards.items()]
+            make_board(board.driver, BoardSetup(
+                role, board.options, on_input=self.dispatch, antennas=config.antennas,
+                registry=self.registry, shoe_id=self.table.state.shoe.shoe_id))
+            for role, board in config.boards.items()]
         self.panel = DealerPanel(config.buttons, config.lights, loop=loop, on_press=self.panel_pressed)
         for board in self.boards:
             await board.start()
         self.refresh()
-        boards_checked = loop.call_later(max(board.link.offline_after for board in self.boards),
+        boards_checked = loop.call_later(max(board.offline_after for board in self.boards),
                                          self.check_boards)
         self.ticking = loop.call_later(TICK, self.tick)
         # What start-up made (the replayed journal, the modules) lives as long as the daemon: out of
@@ -379,11 +380,14 @@ class Daemon:
     def refresh(self) -> None:
         """After every input: a checkpoint if one is due, the table's picture published if it
         changed, and the display and lights up to date; when a hand has just ended, the critical
-        memory is checked first."""
-        if self.in_hand and not self.table.state.in_hand:
+        memory is checked first, and the journal rotated after the checkpoint if it is due."""
+        ended = self.in_hand and not self.table.state.in_hand
+        if ended:
             self.check_memory(f"after hand {self.table.state.hand_no}")
         self.in_hand = self.table.state.in_hand
         self.save_checkpoint()
+        if ended:
+            self.rotate_journal()
         picture = table_picture(self.table)
         self.publish_picture(picture)
         view = dealer_view(self.table, picture)
@@ -428,6 +432,33 @@ class Daemon:
                 self.memory.copies.pop(copy, None)
             self.repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
                               f"checkpoint not written ({error}); the journal is still complete")
+
+    def rotate_journal(self) -> None:
+        """Between hands, once the live journal file holds ``[journal] segment_bytes`` (and no critical
+        memory fault is latched): close it as a segment (:meth:`Journal.rotate`), then delete the
+        closed segments past ``keep_days`` that neither checkpoint copy nor the replay window needs
+        (none while a copy is missing or damaged). A rotation that fails stops the table, as a
+        write does; a deletion that fails is logged and tried again at the next rotation."""
+        settings = self.config.journal
+        if self.memory.fault is not None or self.journal.live_bytes < settings.segment_bytes:
+            return
+        try:
+            closed = self.journal.rotate()
+        except OSError as error:
+            self.fail(error)
+            return
+        if closed is not None:
+            log.info("journal records %d to %d closed in %s", closed.first, closed.last, closed.path.name)
+        copies, damaged = checkpoint.read(self.checkpoint_path)
+        if len(copies) < len(checkpoint.COPIES) or damaged:
+            return
+        needed = min([self.journal.window[0], *(copy.window[0] for copy in copies)])
+        try:
+            for path in self.journal.prune(needed, time.time() - settings.keep_days * 86400):
+                log.info("journal segment %s deleted: older than %d days", path.name, settings.keep_days)
+        except OSError as error:
+            self.repeats.note(("prune", type(error).__name__), logging.ERROR,
+                              f"a closed journal segment could not be deleted ({error})")
 
     def snapshot(self) -> dict[str, Any]:
         """The sync socket's snapshot: the state as of the last event."""
@@ -495,7 +526,7 @@ class Daemon:
     def links_command(self, request: Request) -> Reply:
         """Each board's link and counters, and the sync requests the pit sockets answered."""
         return {"ok": True, "links": {
-            driver.device: {"online": driver.is_online, **driver.stats.snapshot()}
+            driver.device: {"online": driver.is_online, **driver.counters()}
             for driver in self.boards
         }, "pit": dict(self.pit.served) if self.pit is not None else {}}
 

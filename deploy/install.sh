@@ -10,6 +10,8 @@
 #                                              table's id, from its configuration, confirms it)
 #   DESTDIR=/tmp/stage deploy/install.sh [uninstall [--purge --confirm-table ID]]
 #                                              the same into a staging root, as any user
+#   deploy/install.sh packages [--with-screen] the system packages install would take here
+#   deploy/install.sh --help                   this text
 #
 # Upgrade replaces the program and rewrites its manifest; it keeps the configuration,
 # the chip registry, the udev rules, the keys and the journal, and puts their owners
@@ -57,7 +59,7 @@ trap 'rm -rf "$BUILD"' EXIT
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { say "$*" >&2; exit 1; }
-USAGE="usage: $0 [install [--with-screen] | uninstall [--purge --confirm-table ID]]"
+USAGE="usage: $0 [install [--with-screen] | uninstall [--purge --confirm-table ID] | --help]"
 usage() { say "$*" >&2; say "$USAGE" >&2; exit 2; }
 staging() { [ -n "$DESTDIR" ]; }
 
@@ -92,13 +94,45 @@ keep() {
     own "$1" "$2" "$4"
 }
 
+# Package names differ between Raspberry Pi OS and Debian: Chromium is chromium-browser on
+# Raspberry Pi OS (and chromium on its newer releases), chromium on Debian; python3-lgpio is
+# Raspberry Pi OS's alone. Each wanted package is a list of candidates, "a|b": the first
+# that this system's package lists can install is taken; none, and it is skipped, saying so.
+installable() {  # whole output first: grep -q would end apt-cache early, a failure under pipefail
+    local policy
+    policy=$(apt-cache policy "$1" 2>/dev/null || true)
+    grep -q '^ *Candidate: [^(]' <<<"$policy"
+}
+choose_packages() {  # print the packages to install, one per line; say each one skipped on stderr
+    local wanted candidate found
+    for wanted in "$@"; do
+        found=""
+        for candidate in ${wanted//|/ }; do
+            if installable "$candidate"; then found=$candidate; break; fi
+        done
+        if [ -n "$found" ]; then
+            printf '%s\n' "$found"
+        else
+            say "skipped: no package ${wanted//|/ or } in this system's package lists" >&2
+        fi
+    done
+}
+apt_install() {  # install the first installable candidate of each argument ("a|b")
+    local chosen
+    chosen=$(choose_packages "$@")
+    [ -n "$chosen" ] || return 0
+    say "packages: $(printf '%s' "$chosen" | tr '\n' ' ')"
+    # shellcheck disable=SC2086  # one word per package
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $chosen
+}
+BASE_PACKAGES=("python3-venv" "python3-lgpio")
+SCREEN_PACKAGES=("cage" "chromium-browser|chromium")
+
 prepare_system() {
     [ "$(id -u)" = 0 ] || die "run as root (sudo), or with DESTDIR=<folder> for a staging root"
     if command -v apt-get >/dev/null; then
-        say "packages: python3-venv, python3-lgpio"
         apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            python3-venv python3-lgpio
+        apt_install "${BASE_PACKAGES[@]}"
     fi
     getent group gpio >/dev/null || groupadd --system gpio
     if ! id "$USER_NAME" >/dev/null 2>&1; then
@@ -114,9 +148,7 @@ prepare_system() {
     usermod -a -G "$USER_NAME" "$SCREEN_USER"
     if [ "$WITH_SCREEN" = yes ]; then
         if command -v apt-get >/dev/null; then
-            say "packages for the dealer screen: cage, chromium-browser"
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-                cage chromium-browser
+            apt_install "${SCREEN_PACKAGES[@]}"
         fi
         # The kiosk's session gets the display, the GPU and the touch screen through logind.
         if ! id "$KIOSK_USER" >/dev/null 2>&1; then
@@ -190,6 +222,11 @@ install_system_files() {
     put 0644 root:root "systemd/$TIMER" "$UNITS/$TIMER"
     put 0644 root:root "systemd/$SCREEN" "$UNITS/$SCREEN"
     put 0644 root:root "systemd/$KIOSK" "$UNITS/$KIOSK"
+    browser=$(command -v chromium-browser || command -v chromium || true)
+    if ! staging && [ -n "$browser" ] && [ "$browser" != /usr/bin/chromium-browser ]; then
+        say "the kiosk runs $browser"              # Debian's Chromium, not Raspberry Pi OS's name
+        sed -i "s|/usr/bin/chromium-browser |$browser |" "$UNITS/$KIOSK"
+    fi
     system "$(dirname "$RULES")"
     keep 0644 root:root deploy/70-table-devices.rules "$RULES"
     system "$(dirname "$MODULES")"
@@ -303,5 +340,12 @@ case "${1:-install}" in
         esac
         install_all ;;
     uninstall) shift; uninstall_all "$@" ;;
+    packages)  # the system packages this machine would get, as install chose them
+        shift
+        choose_packages "${BASE_PACKAGES[@]}"
+        [ "${1:-}" != --with-screen ] || choose_packages "${SCREEN_PACKAGES[@]}" ;;
+    -h | --help | help)
+        printf '%s\n\n' "$USAGE"
+        sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0" ;;  # the comment at the top of this file
     *) usage "unknown command ${1:-}" ;;
 esac

@@ -1,133 +1,164 @@
-"""What every board driver shares: one board behind a :class:`HostLink`, started by name.
+"""A board is a role played through a driver: what every role and every driver shares.
 
-A board driver is a plug-in: a :class:`BoardDriver` subclass named in the
-entry-point group ``table_controller.boards`` (the shoe's and the RFID reader's
-in ``pyproject.toml``), configured as ``[devices.<name>] port``. The daemon
-starts each configured board with :meth:`BoardDriver.from_setup`.
+The table knows each board by its ROLE (``"shoe"``, ``"rfid"``: the section
+``[devices.<role>]``): what the board's readings mean to the table and what the
+table is told of them (the shoe's cards, the spot reader's wagers with their
+crosstalk and chip registry). A :class:`Role` hands the table plain inputs: the
+board coming online, going offline, its status flags when they change, and
+faults (one input for a fault and its repeats within the next 10 s, so a fault
+that goes on recurring is raised again every 10 s or so).
 
-A :class:`BoardDriver` turns the link's events into plain inputs: the board
-coming online (only if the board on the port is the kind expected there),
-going offline, its STATUS flags when they change, and FAULTs: one input for a
-fault and its repeats within the next 10 s (docs/protocol.md section 3), so a
-fault that goes on recurring is raised again every 10 s or so.
+A DRIVER (:class:`BoardDriver`) is the protocol that talks to the board over its
+transport: the link protocol of ``firmware_bridge/link`` (:mod:`drivers.link_driver`,
+the default), or any other a plug-in brings (``[devices.<role>] driver``). It tells
+its role what the board read, in the role's words (:meth:`drivers.shoe.Shoe.card`,
+:meth:`drivers.rfid.SpotReader.inventory`), and answers the daemon's few questions:
+whether the board is online, how long to wait for it at start, its counters.
+
+Roles and drivers are plug-ins (entry-point groups ``table_controller.boards`` and
+``table_controller.drivers``); the daemon starts each configured board with
+:meth:`BoardDriver.from_setup`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from drivers.chips import ChipRegistry
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
-from firmware_bridge.link.host import HostLink
-from firmware_bridge.link.messages import DEVICE_KINDS, Fault, Hello, Message, Status, raised_flags
-from firmware_bridge.link.stats import LinkStats
+from firmware_bridge.link.messages import raised_flags
 
 FAULT_REPEAT_WINDOW = 10.0
-"""Seconds within which a repeated FAULT is the same fault (it may come again after a link reset)."""
+"""Seconds within which a repeated fault is the same fault (it may come again after a link reset)."""
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class BoardSetup:
-    """What the daemon hands a board driver it starts: the board's serial ``port``, where its
-    inputs go, and what the table knows that a board may need (the betting spots over the
+    """What the daemon hands a board it starts: its ``role`` (the ``[devices.<role>]`` name), the
+    driver's ``options`` (as the driver's :attr:`BoardDriver.Options` parsed them from that section),
+    where its inputs go, and what the table knows that a role may need (the betting spots over the
     ``antennas``, the chip ``registry``, the shoe loaded before a restart)."""
 
-    port: str
+    role: str
+    options: Any
     on_input: Callable[[DriverInput], None]
     antennas: Mapping[int, tuple[int, str]]
     registry: ChipRegistry
     shoe_id: int | None
 
 
-class BoardDriver:
-    """One board (``device`` is its kind: ``"shoe"``, ``"rfid"``) on the serial ``port``.
-
-    Subclasses handle the board's own messages in :meth:`on_data`. Every input
-    is handed to ``on_input`` on the loop thread, in the order it happened.
-    """
+class Role:
+    """What the table is told of one board (``device`` is the role: ``"shoe"``, ``"rfid"``),
+    whatever protocol its driver speaks. Every input goes to ``on_input`` on the loop thread, in
+    the order it happened."""
 
     device = "board"
     flag_names: tuple[str, ...] = ()
-    """The board's STATUS flag bits in words, bit ``n`` at ``n`` (from the protocol's
-    :data:`~firmware_bridge.link.messages.STATUS_FLAGS`)."""
+    """The board's status flag bits in words, bit ``n`` at ``n``."""
 
-    def __init__(self, port: str, *, on_input: Callable[[DriverInput], None],
-                 offline_after: float = 3.0, reopen_interval: float = 1.0,
+    def __init__(self, on_input: Callable[[DriverInput], None], *,
                  fault_window: float = FAULT_REPEAT_WINDOW) -> None:
         self._emit = on_input
         self._fault_window = fault_window
         self._faults: dict[tuple[int, str], float] = {}
         """When each fault raised its input, within the last ``fault_window`` seconds."""
         self.status_flags: int | None = None
-        self._accepted = False
-        self.link = HostLink(port, on_message=self._on_message, on_online=self._on_online,
-                             on_offline=self._on_offline, offline_after=offline_after,
-                             reopen_interval=reopen_interval)
+        """The status flags last reported (None: none yet)."""
+
+    @classmethod
+    def from_setup(cls, setup: BoardSetup) -> Role:
+        """The role as the daemon starts it (a role that needs more of the setup overrides this)."""
+        return cls(setup.on_input)
+
+    def online(self, firmware: str, serial: str) -> None:
+        """The right board answered: it is online, running ``firmware``, serial number ``serial``."""
+        self._emit(DeviceOnline(self.device, firmware, serial))
+
+    def wrong_board(self, found: str) -> None:
+        """A board of another kind (``found``) answered on this role's port: it stays offline."""
+        self._emit(DeviceFault(self.device, 0, f"a {found} board is connected on the {self.device} port"))
+
+    def offline(self, reason: str) -> None:
+        """The board that was online fell silent or its port failed."""
+        self._emit(DeviceOffline(self.device, reason))
+
+    def status(self, flags: int) -> None:
+        """The board's status flags (bit ``n`` is :attr:`flag_names` ``[n]``, as in the link protocol's
+        STATUS): handed on in words when they change."""
+        if flags != self.status_flags:
+            self.status_flags = flags
+            self._emit(DeviceStatus(self.device, raised_flags(self.flag_names, flags)))
+
+    def fault(self, code: int, text: str, now: float) -> None:
+        """A fault the board reported at ``now`` (seconds on the loop's clock): handed on unless it
+        repeats one handed on within the fault window."""
+        self._faults = {k: t for k, t in self._faults.items() if now - t <= self._fault_window}
+        key = (code, text)
+        if key not in self._faults:
+            self._faults[key] = now
+            self._emit(DeviceFault(self.device, code, text))
+
+
+class BoardDriver:
+    """The protocol that talks to one board playing ``role``.
+
+    A subclass names the roles it can play in :attr:`roles` and its ``[devices.<role>]`` options
+    in :attr:`Options` (a frozen dataclass, checked like a game's options: every key typed, unknown
+    keys refused, and its own ``problems()`` for the rest), and tells the role what the board says.
+    """
+
+    roles: tuple[str, ...] = ()
+    """The roles this driver can play (the ``[devices.<role>]`` it may be named in)."""
+
+    @dataclass(frozen=True)
+    class Options:
+        """The driver's ``[devices.<role>]`` keys beside ``driver`` (by default just ``port``)."""
+
+        port: str
+        """The board's serial port."""
+
+    def __init__(self, options: Any, role: Role) -> None:
+        self.options = options
+        self.role = role
+
+    @property
+    def device(self) -> str:
+        """The role this board plays (its name in ``device.online``, ``links``)."""
+        return self.role.device
+
+    @classmethod
+    def from_setup(cls, setup: BoardSetup, role: Role) -> BoardDriver:
+        """The driver of ``role`` as the daemon starts it."""
+        return cls(setup.options, role)
 
     @property
     def is_online(self) -> bool:
-        """Whether the right board is connected and in a link session."""
-        return self._accepted and self.link.online
+        """Whether the right board is connected and talking."""
+        raise NotImplementedError
 
     @property
-    def stats(self) -> LinkStats:
-        """The link's statistics."""
-        return self.link.stats
+    def offline_after(self) -> float:
+        """Seconds of silence after which the board is offline (the daemon waits that long at start
+        before it calls a board the journal left online but that never answered offline)."""
+        raise NotImplementedError
 
-    @classmethod
-    def from_setup(cls, setup: BoardSetup) -> BoardDriver:
-        """The driver as the daemon starts it (a board that needs more of the setup overrides this)."""
-        return cls(setup.port, on_input=setup.on_input)
+    def counters(self) -> dict[str, Any]:
+        """The board's connection counters, by name (what ``links`` reports beside ``online``)."""
+        raise NotImplementedError
 
     async def start(self) -> None:
-        """Open the port (or keep trying) and start the link."""
-        await self.link.start()
+        """Open the port (or keep trying) and start talking."""
+        raise NotImplementedError
 
     async def close(self) -> None:
-        """Close the link and the port."""
-        await self.link.close()
+        """Stop talking and close the port."""
+        raise NotImplementedError
 
     def light_spots(self, antennas: set[int]) -> None:
         """Light the betting spots over these antennas, on a board that has spot lights (after every
         input, the spots of the seat in turn); a board without them ignores it."""
-
-    def on_data(self, message: Message) -> None:
-        """A data message from the board, other than STATUS and FAULT."""
-        raise NotImplementedError
-
-    def _on_online(self, hello: Hello) -> None:
-        kind = DEVICE_KINDS.get(hello.kind, f"kind {hello.kind}")
-        if kind != self.device:
-            self._accepted = False
-            log.error("%s port %s: a %s board answered", self.device, self.link.port, kind)
-            self._emit(DeviceFault(self.device, 0, f"a {kind} board is connected on the {self.device} port"))
-            return
-        self._accepted = True
-        self._emit(DeviceOnline(self.device, hello.firmware, hello.serial))
-
-    def _on_offline(self, reason: str) -> None:
-        if self._accepted:
-            self._accepted = False
-            self._emit(DeviceOffline(self.device, reason))
-
-    def _on_message(self, message: Message) -> None:
-        if not self._accepted:
-            return
-        if isinstance(message, Status):
-            if message.flags != self.status_flags:
-                self.status_flags = message.flags
-                self._emit(DeviceStatus(self.device, raised_flags(self.flag_names, message.flags)))
-        elif isinstance(message, Fault):
-            now = asyncio.get_running_loop().time()
-            self._faults = {k: t for k, t in self._faults.items() if now - t <= self._fault_window}
-            key = (message.code, message.text)
-            if key not in self._faults:
-                self._faults[key] = now
-                self._emit(DeviceFault(self.device, message.code, message.text))
-        else:
-            self.on_data(message)

@@ -5,7 +5,9 @@
   in order: ``{"type": NAME, "seq": n, "ack": n, ...payload fields}`` for a
   valid frame (a CARD also has ``"card"``: the card in pit notation, ``"Qh"``),
   ``{"error": "<why>"}`` for one that is dropped, whose payload
-  does not fit its type or whose type is unknown. Exit status 0.
+  does not fit its type or whose type is unknown. An argument that is not hex
+  is said on stderr. Exit status 0 when every frame decoded, 1 when one did
+  not, 2 when an argument was not hex.
 * ``firmware-bridge connect PORT``: opens the link exactly as the controller
   does (:class:`~firmware_bridge.link.host.HostLink`) and prints one JSON line per
   delivered data message and per link change until SIGINT or SIGTERM.
@@ -41,6 +43,7 @@ from firmware_bridge.cards import Card
 from firmware_bridge.link.frames import Frame, FrameError, FrameReader
 from firmware_bridge.link.messages import DEVICE_KINDS, Hello, Message, PayloadError, to_json, unpack
 from firmware_bridge.link.messages import Card as CardMessage
+from firmware_bridge.version import version_line
 
 __all__ = ["build_parser", "decode_capture", "decode_frame_json", "main"]
 
@@ -89,11 +92,23 @@ def _print_json(obj: dict[str, Any], out: TextIO) -> None:
     out.flush()
 
 
-def _decode_main(captures: Sequence[str], out: TextIO) -> int:
-    for text in captures:
+def _decode_main(captures: Sequence[str], out: TextIO, err: TextIO) -> int:
+    """Each capture's frames decoded on ``out``, an ``{"error"}`` line for each that does not decode;
+    an argument that is not hex said on ``err``. Status 2 if an argument was not hex, else 1 if a
+    frame did not decode, else 0."""
+    status = 0
+    for number, text in enumerate(captures, 1):
+        try:
+            bytes.fromhex(text)
+        except ValueError as error:
+            err.write(f"firmware-bridge: decode: argument {number} is not hex: {error}\n")
+            status = 2
+            continue
         for obj in decode_capture(text):
             _print_json(obj, out)
-    return 0
+            if "error" in obj:
+                status = max(status, 1)
+    return status
 
 
 async def _connect(port: str, baudrate: int, out: TextIO) -> int:
@@ -129,6 +144,7 @@ async def _connect(port: str, baudrate: int, out: TextIO) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The ``firmware-bridge`` argument parser with its subcommands."""
     parser = argparse.ArgumentParser(prog="firmware-bridge", description="Table I/O link tools.")
+    parser.add_argument("--version", action="version", version=version_line("firmware-bridge"))
     commands = parser.add_subparsers(dest="command", required=True)
 
     decode = commands.add_parser("decode", help="decode wire captures given in hex")
@@ -157,12 +173,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run ``firmware-bridge`` with ``argv`` (default: the command line); returns the exit status."""
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
+         err: TextIO | None = None) -> int:
+    """Run ``firmware-bridge`` with ``argv`` (default: the command line); returns the exit status.
+    ``out`` and ``err``: where output and errors go (default stdout and stderr)."""
     args = build_parser().parse_args(argv)
     stream = out if out is not None else sys.stdout
     if args.command == "decode":
-        return _decode_main(args.captures, stream)
+        return _decode_main(args.captures, stream, err if err is not None else sys.stderr)
     if args.command == "connect":
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         with contextlib.suppress(KeyboardInterrupt):

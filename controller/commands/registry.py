@@ -89,12 +89,13 @@ def text_field(check: Callable[[object], str | None]) -> str:
 class Command:
     """The base of every control command record: ``name``, ``who`` and ``label`` are set by
     :func:`command`; ``books``: whether it changes the table, so that it takes a ``request_id``
-    (every command but the ones that only read)."""
+    (every command but the ones that only read); ``danger``: a screen confirms it by a second touch."""
 
     name: ClassVar[str]
     who: ClassVar[Who]
     label: ClassVar[str]
     books: ClassVar[bool]
+    danger: ClassVar[bool]
 
     @property
     def subject(self) -> str:
@@ -148,8 +149,9 @@ C = TypeVar("C", bound=type[Command])
 _BY_NAME: dict[str, type[Command]] = {}
 
 
-def command(name: str, *, who: Who, label: str, books: bool = True) -> Callable[[C], C]:
-    """Register the decorated record class under ``name`` (one class per name)."""
+def command(name: str, *, who: Who, label: str, books: bool = True, danger: bool = False) -> Callable[[C], C]:
+    """Register the decorated record class under ``name`` (one class per name); ``danger``: it
+    cannot be undone by the dealer (a cash-out), so a screen asks for a second touch."""
 
     def register(cls: C) -> C:
         if not dataclasses.is_dataclass(cls) or not cls.__dataclass_params__.frozen:
@@ -157,7 +159,7 @@ def command(name: str, *, who: Who, label: str, books: bool = True) -> Callable[
         held = _BY_NAME.get(name)
         if held is not None and held is not cls:
             raise ValueError(f"command {name!r} is already {held.__module__}.{held.__name__}")
-        cls.name, cls.who, cls.label, cls.books = name, who, label, books
+        cls.name, cls.who, cls.label, cls.books, cls.danger = name, who, label, books, danger
         _BY_NAME[name] = cls
         return cls
 

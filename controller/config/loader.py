@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from controller.boards import REQUIRED, find_board
+from controller.boards import DEFAULT_DRIVER, REQUIRED, find_board, find_driver
 from controller.config.options import describe, parse_options, type_mismatch
 from controller.games.catalog import find_game
 from controller.games.interface import Limits
@@ -92,6 +92,7 @@ _SECTIONS = {
     "display": ("mode",),
     "screen": ("listen", "port"),
     "integrity": ("manifest",),
+    "journal": ("segment_bytes", "keep_days"),
 }
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]+")
 _ENDPOINT = re.compile(r"tcp://(?:\*|\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}|ipc://.+")
@@ -125,10 +126,33 @@ class ScreenConfig:
     port: int
 
 
+@dataclass(frozen=True)
+class JournalConfig:
+    """The journal's rotation and retention (``[journal]``, docs/configuration.md): the live file is
+    closed as a segment between hands once it holds ``segment_bytes``; a closed segment is deleted
+    once it was closed more than ``keep_days`` ago and start-up no longer needs it."""
+
+    segment_bytes: int = 16 * 1024 * 1024
+    keep_days: int = 400
+
+
+MIN_SEGMENT_BYTES = 4096
+"""The smallest ``[journal] segment_bytes`` (a segment closes between hands, whatever it holds)."""
+
+
 SCREEN_PORT = 8070
 """The dealer screen's port when ``[screen] port`` is not given."""
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 """The addresses the dealer screen may listen on: the kiosk runs on the table's own computer."""
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    """One ``[devices.<role>]``: the installed ``driver`` that talks to the board, and its ``options``
+    (an instance of the driver's ``Options``, checked by it: the section's keys beside ``driver``)."""
+
+    driver: str
+    options: Any
 
 
 @dataclass(frozen=True)
@@ -143,8 +167,8 @@ class Config:
     state_dir: Path
     limits: Limits
     rules: Any
-    boards: Mapping[str, str]
-    """Each board the table runs (``[devices.<name>]``, an installed board) -> its serial port."""
+    boards: Mapping[str, BoardConfig]
+    """Each board the table runs (``[devices.<role>]``, an installed role) -> its driver and options."""
     antennas: Mapping[int, tuple[int, str]]
     chip_registry: Path
     buttons: Mapping[str, int]
@@ -159,6 +183,8 @@ class Config:
     """Whether NEXT checks that every settled spot was paid and collected (``payout_mismatch``)."""
     floor_call_window: int = 60
     """Seconds a floor call stays open: the dealer's further calls are counted on it."""
+    journal: JournalConfig = JournalConfig()
+    """The journal's rotation and retention (``[journal]``)."""
 
     @property
     def tray(self) -> bool:
@@ -233,7 +259,7 @@ class _Parser:
         if not isinstance(value, dict):
             self.fail(key, f"must be a table, not {describe(value)}")
             return None
-        allowed = _SECTIONS.get(key, ("port",) if key.startswith("devices.") else None)
+        allowed = _SECTIONS.get(key)
         for name in value:
             if allowed is not None and name not in allowed:
                 self.fail(f"{key}.{name}", "unknown key")
@@ -310,6 +336,7 @@ class _Parser:
             self.fail("display.mode", f"must be one of {', '.join(DISPLAY_MODES)}, not {mode!r}")
         integrity = self.section(self.data, "integrity", False)
         manifest = self.optional_path(integrity or {}, "integrity.manifest")
+        journal = self.journal()
         if self.problems:
             raise ConfigError(self.problems)
         return Config(
@@ -332,6 +359,7 @@ class _Parser:
             screen=screen,
             payout_check=payout_check is not False,
             floor_call_window=_known(window),
+            journal=journal,
         )
 
     def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:
@@ -346,13 +374,14 @@ class _Parser:
             self.fail("table.game", str(error))
         return None
 
-    def boards(self) -> dict[str, str]:
-        """``[devices]``: a section per board, each an installed board with its ``port``; the shoe
-        and the RFID reader are required (:data:`controller.boards.REQUIRED`)."""
+    def boards(self) -> dict[str, BoardConfig]:
+        """``[devices]``: a section per board, each an installed role whose ``driver`` (the link
+        protocol's when left out) checks the section's other keys; the shoe and the RFID reader are
+        required (:data:`controller.boards.REQUIRED`)."""
         devices = self.section(self.data, "devices", True)
         if devices is None:
             return {}
-        found: dict[str, str] = {}
+        found: dict[str, BoardConfig] = {}
         for name in [*REQUIRED, *(name for name in devices if name not in REQUIRED)]:
             board = self.section(devices, f"devices.{name}", name in REQUIRED)
             if board is None:
@@ -362,9 +391,19 @@ class _Parser:
             except PluginError as error:
                 self.fail(f"devices.{name}", str(error))
                 continue
-            port = self.value(board, f"devices.{name}.port", str, None)
-            if port is not None:
-                found[name] = port
+            driver = self.value(board, f"devices.{name}.driver", str, DEFAULT_DRIVER)
+            if driver is None:
+                continue
+            try:
+                options_type = find_driver(driver, name).Options
+            except PluginError as error:
+                self.fail(f"devices.{name}.driver", str(error))
+                continue
+            settings = {key: value for key, value in board.items() if key != "driver"}
+            options, problems = parse_options(options_type, settings, f"devices.{name}")
+            self.problems += problems
+            if options is not None:
+                found[name] = BoardConfig(driver, options)
         return found
 
     def limits(self) -> Limits | None:
@@ -424,6 +463,18 @@ class _Parser:
                 owners[seat, spot] = int(name)
                 found[int(name)] = (seat, spot)
         return found
+
+    def journal(self) -> JournalConfig:
+        """``[journal]``: the rotation's segment size and the retention of closed segments."""
+        section = self.section(self.data, "journal", False)
+        default = JournalConfig()
+        size = self.value(section, "journal.segment_bytes", int, default.segment_bytes)
+        days = self.value(section, "journal.keep_days", int, default.keep_days)
+        if size is not None and size < MIN_SEGMENT_BYTES:
+            self.fail("journal.segment_bytes", f"must be at least {MIN_SEGMENT_BYTES}, not {size}")
+        if days is not None and days < 0:
+            self.fail("journal.keep_days", f"must be 0 or more days, not {days}")
+        return JournalConfig(size or default.segment_bytes, default.keep_days if days is None else days)
 
     def screen(self) -> ScreenConfig | None:
         if "screen" not in self.data:

@@ -2,7 +2,9 @@
 
 Everything is real but the boards: the daemon (the same :class:`Daemon` that
 ``table-controller run`` starts) talks to a simulated shoe and RFID reader over
-ptys, the buttons are gpiozero mock pins, and the dealer and players of
+ptys (with ``--reference-firmware``, to the reference firmware of both boards
+run on the host, :mod:`controller.devkit.firmware_boards`), the buttons are
+gpiozero mock pins, and the dealer and players of
 :mod:`controller.devkit.demo_dealer` act on the boards and touch through the
 control socket, paying what the screen asks.
 
@@ -32,7 +34,8 @@ import zmq.asyncio
 
 from controller.config.loader import load_config
 from controller.daemon import Daemon
-from controller.devkit.demo_dealer import COUNTERFEIT, DemoDealer, DemoError, registry
+from controller.devkit.demo_dealer import COUNTERFEIT, DemoDealer, DemoError, Reader, Shoe, registry
+from controller.devkit.firmware_boards import ReferenceReader, ReferenceShoe
 from controller.devkit.simulated import antenna, write_config
 from controller.pit.follow.aio import Follower
 from controller.pit.follow.control import Control
@@ -114,11 +117,11 @@ async def story(dealer: DemoDealer) -> None:
     print("== The cut card is out: the next hand starts a new shoe ==", flush=True)
 
 
-async def deal(dealer: DemoDealer, hands: int, seed: int) -> None:
-    """The story, then random hands: ``hands`` in all (0: until cancelled)."""
+async def deal(dealer: DemoDealer, hands: int, seed: int, boards: str) -> None:
+    """The story, then random hands: ``hands`` in all (0: until cancelled); ``boards`` says which."""
     await dealer.until("both boards online", lambda state: all(
         state["devices"].get(name, {}).get("online") for name in ("shoe", "rfid")))
-    print(f"== Table {TABLE} is open on simulated boards ==", flush=True)
+    print(f"== Table {TABLE} is open on {boards} ==", flush=True)
     await story(dealer)
     rng = random.Random(seed)
     played = 3
@@ -128,12 +131,22 @@ async def deal(dealer: DemoDealer, hands: int, seed: int) -> None:
         await dealer.random_hand(rng)
 
 
-async def run(folder: Path, hands: int, pause: float, seed: int) -> None:
+async def run(folder: Path, hands: int, pause: float, seed: int, reference_firmware: bool = False) -> None:
     """Boards, daemon, screen and dealer up; the hands; everything closed, also on Ctrl-C."""
-    shoe = SimulatedBoard("shoe", link=folder / "shoe", rng=random.Random(seed))
-    rfid = SimulatedBoard("rfid", link=folder / "rfid", rng=random.Random(seed + 1))
-    await shoe.start()
-    await rfid.start()
+    shoe_board: ReferenceShoe | SimulatedBoard
+    rfid_board: ReferenceReader | SimulatedBoard
+    if reference_firmware:
+        boards = "the reference firmware's boards"
+        shoe_board = ReferenceShoe(folder, random.Random(seed))
+        rfid_board = ReferenceReader(folder, random.Random(seed + 1))
+    else:
+        boards = "simulated boards"
+        shoe_board = SimulatedBoard("shoe", link=folder / "shoe", rng=random.Random(seed))
+        rfid_board = SimulatedBoard("rfid", link=folder / "rfid", rng=random.Random(seed + 1))
+    shoe: Shoe = shoe_board
+    rfid: Reader = rfid_board
+    await shoe_board.start()
+    await rfid_board.start()
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     endpoints = pit_endpoints()
     config = write_config(folder, table=TABLE, chips=registry(), game="side_max_bet = 2500",
@@ -149,7 +162,7 @@ async def run(folder: Path, hands: int, pause: float, seed: int) -> None:
     follower = Follower(TableSource(TABLE, endpoints[0], endpoints[1]), dealer, context=context)
     table = asyncio.create_task(daemon.run())        # it stops on SIGINT (Ctrl-C) and SIGTERM
     following = asyncio.create_task(follower.run())
-    dealing = asyncio.create_task(deal(dealer, hands, seed))
+    dealing = asyncio.create_task(deal(dealer, hands, seed, boards))
     try:
         await asyncio.wait((table, dealing), return_when=asyncio.FIRST_COMPLETED)
         if dealing.done():
@@ -167,8 +180,8 @@ async def run(folder: Path, hands: int, pause: float, seed: int) -> None:
         daemon.stopping.set()
         await table
         context.destroy(linger=0)
-        await shoe.close()
-        await rfid.close()
+        await shoe_board.close()
+        await rfid_board.close()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -183,6 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
                         metavar="SECONDS", help="pause after each act, for a human eye (default 0.4, or "
                                                 "DEMO_PAUSE)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the shuffles and the players")
+    parser.add_argument("--reference-firmware", action="store_true",
+                        help="run the boards' reference firmware on this machine (the shoe, and the spot "
+                             "reader of 32 antennas), instead of the simulated boards")
     return parser
 
 
@@ -191,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="table-demo-") as folder:
         try:
-            asyncio.run(run(Path(folder), args.hands, args.pause, args.seed))
+            asyncio.run(run(Path(folder), args.hands, args.pause, args.seed, args.reference_firmware))
         except DemoError as error:
             print(f"demo failed: {error}", file=sys.stderr)
             return 1

@@ -2,8 +2,9 @@
 
 :class:`DemoDealer` follows the table on the running loop (the asyncio
 :class:`~controller.pit.follow.aio.Follower`, as the dealer screen does), acts on
-the simulated boards (chips on the RFID reader's antennas, cards out of the
-shoe) and presses through the control socket. It pays what the screen asks:
+the boards (chips on the RFID reader's antennas, cards out of the shoe: the
+simulated boards, or the reference firmware's, through the small interface of
+:class:`Shoe` and :class:`Reader`) and presses through the control socket. It pays what the screen asks:
 after ``hand.settled`` every spot is brought to its wager plus its payout
 (cleared when the wager is lost) and NEXT is pressed only once the reader shows
 it, so the table's payout check finds nothing wrong. It loads a new shoe when
@@ -16,15 +17,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from controller.devkit.simulated import antenna
 from controller.games.parts.money import dollars
 from controller.pit.follow.aio import Follower
 from controller.pit.follow.control import Control
 from controller.pit.follow.picture import TablePicture
-from firmware_bridge.simulator.board import SimulatedBoard
 
 CHIPS = {"1": 100, "5": 500, "25": 2500, "100": 10000}
 """The demo's chip denominations by name, in cents."""
@@ -46,6 +46,27 @@ class DemoError(RuntimeError):
     """The table did not answer as the dealer expects."""
 
 
+class Shoe(Protocol):
+    """What the dealer does to the shoe board (a simulated one, or the reference firmware's)."""
+
+    def load_shoe(self, decks: int, cards: Sequence[tuple[int, int]] | None = None,
+                  cut_at: int | None = None) -> None:
+        """Load ``cards`` (``(rank, suit)``; None: ``decks`` shuffled decks), the cut card at ``cut_at``."""
+
+    def draw(self, count: int = 1) -> None:
+        """Draw ``count`` cards."""
+
+
+class Reader(Protocol):
+    """What the players and the dealer do to the spot reader board."""
+
+    def place(self, antenna: int, chips: Sequence[tuple[str, int]]) -> None:
+        """Put chips (uid, cents) on the spot over ``antenna``."""
+
+    def clear(self, antenna: int) -> None:
+        """Take every chip off the spot over ``antenna``."""
+
+
 def registry() -> list[tuple[str, int, str]]:
     """Every chip of the demo's registry, as ``write_config`` takes them."""
     return [(chip_uid(cents, n), cents, "active")
@@ -64,7 +85,7 @@ def chip_uid(cents: int, number: int) -> str:
 class DemoDealer:
     """The dealer, the players and a printout of the pit stream (``show`` prints each line)."""
 
-    def __init__(self, shoe: SimulatedBoard, rfid: SimulatedBoard, control: Control, *, pause: float,
+    def __init__(self, shoe: Shoe, rfid: Reader, control: Control, *, pause: float,
                  show: Callable[[str], None] = print) -> None:
         self.shoe = shoe
         self.rfid = rfid

@@ -54,7 +54,7 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
                  limits: tuple[int, int] = (500, 50000),
                  supervisors: Mapping[str, str] | None = None, screen: int | None = None,
                  payout_check: bool = True, tray: int | None = None,
-                 floor_call_window: int | None = None) -> Path:
+                 floor_call_window: int | None = None, devices: Mapping[str, str] | None = None) -> Path:
     """Write ``table.toml`` and ``chips.csv`` (``(uid, cents, status)`` rows) in ``folder``.
 
     ``game`` is the text of the ``[game]`` section of the game ``game_name``,
@@ -64,7 +64,8 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
     ``screen`` the dealer screen's port (``[screen]``, left out when None); ``payout_check``
     False for a table whose tests do not pay and collect the chips at settlement; ``tray`` the
     chip tray's antenna (left out when None); ``floor_call_window`` ``[table] floor_call_window``
-    (left out when None).
+    (left out when None); ``devices`` more lines of a board's ``[devices.<role>]`` beside its
+    ``port`` (another ``driver`` and its options), by role.
     """
     rows = ["uid,value_cents,status", *(f"{uid},{cents},{status}" for uid, cents, status in chips)]
     (folder / "chips.csv").write_text("\n".join(rows) + "\n")
@@ -100,9 +101,11 @@ max_bet = {limits[1]}
 
 [devices.shoe]
 port = "{folder / 'shoe'}"
+{(devices or {}).get("shoe", "")}
 
 [devices.rfid]
 port = "{folder / 'rfid'}"
+{(devices or {}).get("rfid", "")}
 
 [antennas]
 {antennas}

@@ -141,9 +141,25 @@ register("chip_crosstalk", ("warning",), "dealer",
 register("past_post", ("critical",), "supervisor",
          lambda a: f"Chips moved on {_where(a)} after betting closed: it should hold {_money(a, 'closed')}, "
                    f"it reads {_money(a, 'amount')}. Put it back and call a supervisor.")
-register("payout_mismatch", ("warning",), "dealer",
-         lambda a: f"{_where(a).capitalize()}: pay {_money(a, 'expected')}, it reads {_money(a, 'read')}. "
-                   "Correct the payout.")
+def _payout_off(data: Mapping[str, Any]) -> str:
+    """What a spot paid wrong is short or over, by how much, and what to do.
+
+    >>> _payout_off({"seat": 2, "spot": "main", "expected": 5000, "read": 4500})
+    'Seat 2 main is $5.00 short: add $5.00 (it should read $50.00, it reads $45.00).'
+    >>> _payout_off({"seat": 2, "spot": "main", "expected": 5000, "read": 6000})
+    'Seat 2 main is $10.00 over: take back $10.00 (it should read $50.00, it reads $60.00).'
+    """
+    expected, read = data.get("expected"), data.get("read")
+    reads = f"it should read {_money(data, 'expected')}, it reads {_money(data, 'read')}"
+    if not isinstance(expected, int) or not isinstance(read, int) or expected == read:
+        return f"{_where(data).capitalize()}: {reads}. Correct the payout."
+    off = dollars(abs(expected - read))
+    if read < expected:
+        return f"{_where(data).capitalize()} is {off} short: add {off} ({reads})."
+    return f"{_where(data).capitalize()} is {off} over: take back {off} ({reads})."
+
+
+register("payout_mismatch", ("warning",), "dealer", _payout_off)
 
 # -- the shoe (controller/table/machine.py, controller/table/shoe_checks.py) -----------------------
 
@@ -180,8 +196,8 @@ register("critical_memory", ("critical", "info"), "supervisor",
 # -- the games, the tray, the floor -----------------------------------------------------------------
 
 register("progressive_hit", ("warning",), "condition",
-         lambda a: f"Jackpot at {_where(a)}! Call a supervisor to confirm it "
-                   "(supervisor panel) before paying.")
+         lambda a: f"Jackpot{' ' + _money(a, 'amount') if 'amount' in a else ''} at {_where(a)}! Call a "
+                   "supervisor to confirm it (supervisor panel): it is not paid from the tray.")
 register("tray_variance", ("warning",), "dealer")
 register("tray_fill_mismatch", ("warning",), "dealer")
 register("floor_called", ("warning",), "dealer")

@@ -69,7 +69,7 @@ from firmware_bridge.cards import Card
 __all__ = [
     "RECENT_HITS", "SEAT_WRAP", "Acted", "Alerted", "Bets", "Button", "ButtonMoved", "CardsView", "Dealt",
     "Decision", "Event", "Game", "GameEvent", "Hand", "HandEvent", "HandView", "LevelStarted", "Limits",
-    "MeterChanged", "Option", "PlayerEliminated", "Pot", "PotAwarded", "PotsChanged", "Progressive",
+    "MeterChanged", "Move", "Option", "PlayerEliminated", "Pot", "PotAwarded", "PotsChanged", "Progressive",
     "ProgressiveHit", "ProgressivePaid", "Revealed", "RuleError", "Rules", "SeatHandView", "Session",
     "SessionEvent", "SessionPart", "Settled", "StackChanged", "Stacks", "Target", "Tournament",
     "TournamentEnded", "WagerResult", "alert",
@@ -187,13 +187,33 @@ class SeatHandView:
 
 
 @dataclass(frozen=True)
+class Move:
+    """One movement of chips the dealer makes to settle a pot game's hand, in the order made.
+
+    ``kind`` is ``return`` (an uncalled bet back to its seat), ``gather`` (a
+    spot's bet into the pot), ``rake`` (to the drop box), ``push`` (a pot, or a
+    share of one, to its winner) or ``muck`` (a losing hand thrown away
+    unseen); ``words`` say it to the dealer; ``seat`` is the seat it concerns
+    (None: the table's, as the rake), ``amount`` the cents moved (None for a
+    muck) and ``pot`` the pot's index (0 the main pot) for a push.
+    """
+
+    kind: str
+    words: str
+    seat: int | None = None
+    amount: int | None = None
+    pot: int | None = None
+
+
+@dataclass(frozen=True)
 class HandView:
     """The hand as the pit snapshot and the dealer display show it, hidden cards hidden.
 
     ``dealer`` is the house dealer's or player-dealer's hand (None in a game
     with no dealer hand); ``dealer_seat`` the player-dealer's seat; ``pots``
     a pot game's pots; ``payouts`` the lines the dealer pays and collects by,
-    in the order the rules want them paid.
+    in the order the rules want them paid; ``moves`` the same settlement of a
+    pot game as chips to move, seat by seat, for a screen (empty otherwise).
     """
 
     phase: str
@@ -202,6 +222,7 @@ class HandView:
     dealer_seat: int | None = None
     pots: tuple[Pot, ...] = ()
     payouts: tuple[str, ...] = ()
+    moves: tuple[Move, ...] = ()
 
 
 # -- the game and its hand ------------------------------------------------------------------------
@@ -284,7 +305,9 @@ class Game(ABC, Generic[HandT_co]):
 
     Class attributes declare the game as data: its ``spots``, the ``actions``
     its hands may offer (with ``action_labels``, each action's name for people,
-    declared beside the action: :class:`~controller.games.parts.actions.Action`),
+    declared beside the action: :class:`~controller.games.parts.actions.Action`;
+    ``dangerous_actions``, those a screen confirms by a second touch; and
+    ``action_answers``, the words of an action whose amount answers a question),
     the ``phases`` of a hand and the ``flow`` between them
     (drawn in ``docs/state-machine.md``), the control ``commands`` that
     change the session (buy-ins, a supervisor's confirmation), and the
@@ -304,6 +327,8 @@ class Game(ABC, Generic[HandT_co]):
     spots: tuple[str, ...] = ()
     actions: tuple[str, ...] = ()
     action_labels: tuple[tuple[str, str], ...] = ()
+    dangerous_actions: tuple[str, ...] = ()
+    action_answers: tuple[tuple[str, str], ...] = ()
     phases: tuple[str, ...] = ()
     flow: tuple[tuple[str, str], ...] = ()
     commands: tuple[str, ...] = ()

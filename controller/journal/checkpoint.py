@@ -23,11 +23,16 @@ copy is (the newest that reads, by ``seq``). A ``checkpoint.json`` of an
 earlier release (the json alone, no checksum, one copy) is still read when
 there is no copy, and removed once the first copy is written.
 
-A checkpoint is only a shortcut: the journal stays the record. One that is
-missing, unreadable, or does not match the journal (its event is not where it
-says, or has another body or link) is ignored, with a log line, and the whole
-journal is read and replayed. Lines before ``window`` are not read at start;
-``recall`` and a full replay still check them.
+A checkpoint is a shortcut while the journal still begins at seq 1: one that
+is missing, unreadable, or does not match the journal (its event is not where
+it says, or has another body or link) is ignored, with a log line, and the
+whole journal is read and replayed. Lines before ``window`` are not read at
+start; ``recall`` and a full replay still check them. Once the journal's oldest
+closed segments are deleted after their retention, no full replay is possible:
+a start needs a copy that matches, and refuses to start without one
+(:class:`~controller.journal.log.JournalIncomplete`), naming the reason. The
+``window`` offset is within the file (closed segment or live file) that holds
+the window's seq.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.journal.log import Journal, open_private
+from controller.journal.log import Journal, incomplete, open_private
 
 EVERY = 1000
 """Events between two checkpoints (at least: a checkpoint waits until no hand is in play)."""
@@ -158,15 +163,21 @@ def matches(checkpoint: Checkpoint, journal: Journal) -> bool:
                     checkpoint.seq)
         return False
     return True
+
+
 def open_journal(journal_path: Path, checkpoint_path: Path, *,
                  keep: int) -> tuple[Journal, Checkpoint | None]:
     """Open the journal for a start: from the window of the newest copy of the checkpoint that
     matches it, else whole (with the checkpoint ignored); returns the journal and the checkpoint
-    to use."""
+    to use. Once closed segments were deleted (:meth:`Journal.prune`), the journal no longer begins
+    at seq 1 and a checkpoint copy that matches it is required: without one,
+    :class:`~controller.journal.log.JournalIncomplete` is raised and the table does not start."""
     saved = load(checkpoint_path)
     journal = Journal.open(journal_path, keep=keep, start=saved.window if saved is not None else (1, 0))
-    if saved is None or matches(saved, journal):
+    if saved is not None and matches(saved, journal):
         return journal, saved
+    if saved is None:
+        return _whole(journal, journal_path), None
     damage = journal.damage
     older = [copy for copy in read(checkpoint_path)[0] if copy.seq < saved.seq]
     journal.close()
@@ -177,7 +188,16 @@ def open_journal(journal_path: Path, checkpoint_path: Path, *,
         if saved is None or matches(saved, journal):
             break
         journal.close()
-    return journal, saved
+    return (journal, saved) if saved is not None else (_whole(journal, journal_path), None)
+
+
+def _whole(journal: Journal, journal_path: Path) -> Journal:
+    """``journal``, opened whole for a full replay: refused (closed, and
+    :class:`~controller.journal.log.JournalIncomplete` raised) if it no longer begins at seq 1."""
+    if journal.start[0] != 1:
+        journal.close()
+        raise incomplete(journal_path, journal.start[0])
+    return journal
 
 
 def next_copy(after: Checkpoint | None) -> int:

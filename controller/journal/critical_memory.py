@@ -4,7 +4,9 @@ that holds until a supervisor clears it.
 The journal, the two copies of the checkpoint and the published mark are the table's critical
 memory. :class:`CriticalMemory` checks them:
 
-- **at start**: the journal is read and checked line by line when it is opened (crc, seq, chain);
+- **at start**: the journal is read and checked line by line when it is opened (crc, seq, chain),
+  and the closed segments before where it was read have their seals checked (:attr:`Journal.archive`:
+  the run of their names, each one's first and last line, the next file's link to its last line);
   a checkpoint whose copies are all damaged, or a published mark that does not read, is a fault
   (one damaged copy is not: the other is used, as after a torn write);
 - **before and after every hand** (:meth:`CriticalMemory.check`, cheap: what changed since the last
@@ -18,9 +20,10 @@ journal (one line, ``<crc32 of the json, 8 hex> {"reason": .., "since": ..}``, f
 into place, mode 0600), so it survives a restart or a power cut, and it never clears itself. While
 the file is there, whatever it holds (a torn or altered fault file is a fault too), DEAL is refused.
 Only :meth:`CriticalMemory.clear`, the supervisor's ``critical_memory_clear`` command, removes it,
-and only once :meth:`CriticalMemory.check_all` passes: the journal read back whole from where it
-was opened, every checkpoint copy there reading with its checksum (a damaged copy may be removed:
-the next checkpoint writes it again) and the newest matching the journal, and the mark as written.
+and only once :meth:`CriticalMemory.check_all` passes: the journal read back whole (every closed
+segment kept, then the live file), every checkpoint copy there reading with its checksum (a
+damaged copy may be removed: the next checkpoint writes it again) and the newest matching the
+journal, and the mark as written.
 """
 
 from __future__ import annotations
@@ -101,6 +104,8 @@ class CriticalMemory:
         self.copies = {saved.copy: saved.digest for saved in found
                        if saved.copy in checkpoint.COPIES and used is not None and saved.seq <= used.seq}
         problems = []
+        if self.journal.archive is not None:
+            problems.append(self.journal.archive)
         if damaged and not found:
             problems.append("every copy of the checkpoint is damaged: " + "; ".join(damaged))
         if self.mark.damaged is not None:

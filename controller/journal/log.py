@@ -28,6 +28,18 @@ A bad line anywhere before the last is not a crash's doing: :class:`JournalCorru
 is raised and nothing is guessed. The journal is locked (``flock``) while open, so
 two controllers cannot write to it at once.
 
+The journal rotates: :meth:`Journal.rotate` closes the live file (``journal.log``) by renaming it
+to a **closed segment**, ``journal.<first seq, 20 digits>-<last seq, 20 digits>.log``, and starts a
+new, empty live file whose first record links (``prev``) to the segment's last line, so the chain
+runs on across files and seals each closed segment: a closed segment is never written again, a bad
+line anywhere in it (its last included) is :class:`JournalCorrupt`, and its last line must hash to
+what the next file's first line links to. A rotation is one rename, one new file and one fsync of
+the folder: a crash at any point leaves either the old live file, or the closed segment with no
+live file or an empty one, and opening goes on from there (the live file's first seq is the last
+segment's last plus one). :meth:`Journal.prune` deletes the oldest closed segments that are no
+longer needed. Reading (:meth:`Journal.open` from a checkpoint's window, :func:`read_records`)
+finds a record's file by its seq: a window's byte offset is within the file that holds that seq.
+
 The journal holds face-down cards in its private part, so it is kept from other users:
 the journal and its quarantined tails are created readable and writable by their owner
 only (0600), and the folder holding them is 0700 (created so, or tightened when opened),
@@ -48,6 +60,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import fcntl
 import hashlib
 import itertools
@@ -61,7 +74,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 
 @dataclass(frozen=True)
@@ -85,6 +98,20 @@ class JournalDamage:
 
 class JournalCorrupt(Exception):
     """The journal is damaged before its tail: it is not opened, and nothing is guessed."""
+
+
+class JournalIncomplete(JournalCorrupt):
+    """The journal no longer begins at seq 1 (its oldest closed segments were deleted after their
+    retention) and no checkpoint copy matches it: the table's state cannot be rebuilt from it."""
+
+
+def incomplete(path: Path, oldest: int) -> JournalIncomplete:
+    """The refusal to rebuild the table from the journal ``path`` whose oldest record kept is ``oldest``."""
+    return JournalIncomplete(
+        f"the journal {path} begins at seq {oldest} (the closed segments before it were deleted after "
+        f"their retention) and no checkpoint copy matches it, so the table's state cannot be rebuilt "
+        f"from what is kept: put back a good checkpoint copy ({path.parent}/checkpoint.1.json or .2.json) "
+        f"or the deleted segments from a backup")
 
 
 _CRC = re.compile(rb"[0-9a-f]{8}")
@@ -181,20 +208,6 @@ def _decode_line(line: bytes, expected_seq: int) -> tuple[Record, str | None]:
     return Record(seq, topic, body.encode("utf-8"), private), prev
 
 
-def read_records(path: Path, start: tuple[int, int] = (1, 0)) -> Iterator[Record]:
-    """Stream the records of the journal at ``path`` read-only: no lock, no repair.
-
-    For readers such as ``table-controller recall`` while the daemon holds the journal.
-    A bad last line (a write in progress, or a torn tail not cut yet) ends the stream;
-    a bad line before the last raises :class:`JournalCorrupt`. No file, no records.
-    ``start`` is ``(seq, byte offset)`` of a record to begin at (a checkpoint's window);
-    if no good record ``seq`` stands there, the stream begins at the first record.
-    """
-    if start != (1, 0) and path.exists() and _starts_at(path, start[1], start[0]):
-        return _stream(path, start[1], start[0])
-    return _stream(path, 0, 1)
-
-
 def _linked(line: bytes, number: int, link: str | None, chained: bool) -> tuple[Record, bool]:
     """Check one line and its link to the line before (whose :func:`line_hash` is ``link``; None:
     not known, so not checked); ``chained`` says whether a chained record came before. Returns
@@ -211,15 +224,13 @@ def _checked(
     lines: Iterable[bytes], path: Path, offset: int, first_seq: int, link: str | None = None
 ) -> Iterator[tuple[bytes, Record | _BadLine, str]]:
     """Check ``lines``, read from byte ``offset`` of ``path``, the first being record ``first_seq``
-    and linked to ``link`` (the :func:`line_hash` of the line before it: :data:`CHAIN_START` at
-    offset 0; None when not known, so not checked).
+    and linked to ``link`` (the :func:`line_hash` of the line before it: :data:`CHAIN_START` before
+    the journal's first line; None when not known, so not checked).
 
     Yields ``(line, record, line_hash(line))`` for each good line. A bad *last* line (a torn
     tail) is yielded last, as ``(line, error, link)``; a bad line with more lines after it is
     not a crash's doing and raises :class:`JournalCorrupt`.
     """
-    if offset == 0:
-        link = CHAIN_START
     chained = False
     bad: tuple[bytes, _BadLine, str] | None = None
     for number, line in enumerate(lines, start=first_seq):
@@ -239,18 +250,178 @@ def _checked(
         yield bad
 
 
-def _stream(path: Path, offset: int, first_seq: int) -> Iterator[Record]:
-    """The records from byte ``offset`` on, the first being ``first_seq`` (see :func:`read_records`)."""
+@dataclass(frozen=True)
+class Segment:
+    """A closed segment of the journal: records ``first`` to ``last``, in the file ``path``."""
+
+    first: int
+    last: int
+    path: Path
+
+
+def segment_path(path: Path, first: int, last: int) -> Path:
+    """Where the closed segment of records ``first`` to ``last`` of the journal ``path`` is kept.
+
+    >>> segment_path(Path("state/journal.log"), 1, 12345).name
+    'journal.00000000000000000001-00000000000000012345.log'
+    """
+    return path.with_name(f"{path.stem}.{first:020d}-{last:020d}{path.suffix}")
+
+
+def segments(path: Path) -> list[Segment]:
+    """The closed segments of the journal ``path`` on the disk, oldest first."""
+    pattern = re.compile(re.escape(path.stem) + r"\.([0-9]{20})-([0-9]{20})" + re.escape(path.suffix))
     try:
-        lines = open(path, "rb")  # noqa: SIM115 (closed by the with below)
+        names = os.listdir(path.parent)
     except FileNotFoundError:
-        return
-    with lines:
-        lines.seek(offset)
-        for _, checked, _ in _checked(lines, path, offset, first_seq):
+        return []
+    found = [Segment(int(m[1]), int(m[2]), path.with_name(name))
+             for name in names if (m := pattern.fullmatch(name)) is not None]
+    return sorted(found, key=lambda segment: segment.first)
+
+
+def _gap(closed: list[Segment]) -> str | None:
+    """What breaks the run of ``closed`` segments (one missing between two, or a bad name), or None."""
+    for before, after in itertools.pairwise(closed):
+        if after.first != before.last + 1:
+            return (f"closed segments {before.path.name} and {after.path.name} do not follow each "
+                    f"other (records {before.last + 1} to {after.first - 1} are missing)")
+    for segment in closed:
+        if segment.last < segment.first:
+            return f"closed segment {segment.path.name} names no record"
+    return None
+
+
+def _last_line(path: Path) -> bytes:
+    """The last line of the file ``path`` (b"" if it is empty), read from its end."""
+    with open(path, "rb") as file:
+        end = file.seek(0, os.SEEK_END)
+        data = b""
+        while end > 0:
+            size = min(65536, end)
+            end -= size
+            file.seek(end)
+            data = file.read(size) + data
+            cut = data.rfind(b"\n", 0, len(data) - 1)
+            if cut >= 0:
+                return data[cut + 1:]
+        return data
+
+
+def _first_line(path: Path) -> bytes:
+    """The first line of the file ``path`` (b"" if it is empty)."""
+    with open(path, "rb") as file:
+        return file.readline()
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One file to read: from byte ``offset``, whose first line there is record ``seq``; ``closed``
+    for a closed segment (sealed: a bad line anywhere in it is never a torn tail)."""
+
+    path: Path
+    offset: int
+    seq: int
+    closed: bool
+    last: int | None = None
+    """The last seq a closed segment must end with (its name's)."""
+
+
+def _plan(path: Path, start: tuple[int, int]) -> tuple[list[_Part], list[Segment], int]:
+    """The files to read to go through the journal ``path`` from ``start`` (``(seq, byte offset)``
+    within the file holding that seq; no good record ``seq`` there: from the oldest file kept); the
+    closed segments on the disk and the live file's first seq. Raises :class:`JournalCorrupt` if a
+    segment is missing from the run being read."""
+    closed = segments(path)
+    live_first = closed[-1].last + 1 if closed else 1
+    parts = [_Part(s.path, 0, s.first, True, s.last) for s in closed] + [_Part(path, 0, live_first, False)]
+    begin = 0
+    seq, offset = start
+    index = max((i for i, part in enumerate(parts) if part.seq <= seq), default=0)
+    if parts[index].path.exists() and _starts_at(parts[index].path, offset, seq):
+        begin = index
+        parts[index] = dataclasses.replace(parts[index], offset=offset, seq=seq)
+    gap = _gap(closed[begin:])
+    if gap is not None:
+        raise JournalCorrupt(gap)
+    return parts[begin:], closed, live_first
+
+
+def _walk(parts: list[_Part], link: str | None, files: list[BinaryIO] | None = None
+          ) -> Iterator[tuple[_Part, int, bytes, Record | _BadLine, str]]:
+    """Check the lines of ``parts`` in turn, the first linked to ``link`` (None: not checked), each
+    file's first line to the last line of the one before. Yields ``(part, offset, line, record,
+    link)`` as :func:`_checked` does, with the byte ``offset`` of the line in its file; a bad line
+    in a closed segment, or one that does not end with its last seq, raises :class:`JournalCorrupt`.
+    ``files``, if given, are the parts already open (read from their offsets)."""
+    for number, part in enumerate(parts):
+        if part.offset == 0 and part.seq == 1:
+            link = CHAIN_START
+        offset, seq = part.offset, part.seq - 1
+        try:
+            lines = files[number] if files is not None else open(part.path, "rb")  # noqa: SIM115
+        except FileNotFoundError:
+            if part.closed:
+                raise JournalCorrupt(f"closed segment {part.path} is gone") from None
+            return
+        with lines:
+            lines.seek(part.offset)
+            for line, checked, after in _checked(lines, part.path, part.offset, part.seq, link):
+                if isinstance(checked, _BadLine) and part.closed:
+                    raise JournalCorrupt(f"line {seq + 1}: {checked}, at byte {offset} of the closed "
+                                         f"segment {part.path} (a closed segment is never written again)")
+                yield part, offset, line, checked, after
+                if isinstance(checked, _BadLine):
+                    return
+                offset, seq, link = offset + len(line), checked.seq, after
+        if part.closed and seq != part.last:
+            raise JournalCorrupt(f"closed segment {part.path} ends at record {seq}, not {part.last} as named")
+
+
+def read_records(path: Path, start: tuple[int, int] = (1, 0)) -> Iterator[Record]:
+    """Stream the records of the journal at ``path`` read-only, across its closed segments and its
+    live file: no lock, no repair.
+
+    For readers such as ``table-controller recall`` while the daemon holds the journal.
+    A bad last line of the live file (a write in progress, or a torn tail not cut yet) ends the
+    stream; a bad line before it raises :class:`JournalCorrupt`. No file, no records.
+    ``start`` is ``(seq, byte offset)`` of a record to begin at (a checkpoint's window, the offset
+    within the file holding that seq); if no good record ``seq`` stands there, the stream begins
+    at the oldest record kept. The files are opened before the first record is read (and the
+    folder looked at again, should the daemon rotate meanwhile), so the stream is the journal as
+    it was then.
+    """
+    while True:
+        parts, closed, _ = _plan(path, start)
+        files: list[BinaryIO] = []
+        try:
+            for part in parts:
+                files.append(open(part.path, "rb"))  # noqa: SIM115 (closed by _walk)
+        except FileNotFoundError:
+            pass
+        if segments(path) == closed and len(files) >= len(parts) - 1:
+            break
+        for file in files:
+            file.close()
+    return _records(parts[:len(files)], files)
+
+
+def _records(parts: list[_Part], files: list[BinaryIO]) -> Iterator[Record]:
+    try:
+        for _, _, _, checked, _ in _walk(parts, None, files):
             if isinstance(checked, _BadLine):
                 return
             yield checked
+    finally:
+        for file in files:
+            file.close()
+
+
+def first_seq(path: Path) -> int:
+    """The seq of the oldest record the journal ``path`` keeps a file for (1 until a closed segment
+    is deleted)."""
+    closed = segments(path)
+    return closed[0].first if closed else 1
 
 
 def _starts_at(path: Path, offset: int, seq: int) -> bool:
@@ -335,7 +506,8 @@ def _quarantine(path: Path, offset: int) -> Path:
 
 
 class Journal:
-    """An open journal: validated on open, appended to one step at a time with one fsync each."""
+    """An open journal: validated on open, appended to one step at a time with one fsync each,
+    rotated into closed segments between steps."""
 
     path: Path
     damage: JournalDamage | None
@@ -349,30 +521,44 @@ class Journal:
         """Whether opening cut off the start of a step whose end never reached the disk."""
         self.last_seq = 0
         self.start = (1, 0)
-        """``(seq, byte offset)`` where reading began when the journal was opened."""
+        """``(seq, byte offset)`` where reading began when the journal was opened (the offset within
+        the file that holds that seq)."""
+        self.archive: str | None = None
+        """What is wrong with the closed segments before :attr:`start`, found on opening (None: nothing)."""
         self._fd: int | None = fd
         self._size = 0
+        """The live file's length as written."""
         self._broken = False
         self._recent: collections.deque[Record] = collections.deque(maxlen=keep)
         self._offsets: collections.deque[int] = collections.deque(maxlen=keep)
+        """Each held record's byte offset in its file (a closed segment's, or the live file's)."""
         self._links: collections.deque[str] = collections.deque(maxlen=keep)
         self._head = CHAIN_START
         """The link to the last line (what the next record's ``prev`` is)."""
+        self._closed: list[Segment] = []
+        """The closed segments on the disk, oldest first."""
+        self._live_first = 1
+        """The seq of the live file's first record."""
+        self._live_from: tuple[int, int, str | None] = (0, 1, CHAIN_START)
+        """``(byte offset, seq, link)`` where :meth:`verify` begins in the live file while none of
+        its lines was read back: the first line there must link to ``link`` (None: not checked)."""
         self._verified: tuple[int, int, str] | None = None
-        """``(byte offset, seq, link)`` of the last line :meth:`verify` read back (None: none yet)."""
+        """``(byte offset, seq, link)`` of the last line of the live file :meth:`verify` read back
+        (None: none yet)."""
         self._scrub_next = 0
         """The seq of the held record :meth:`verify` reads again next."""
 
     @classmethod
     def open(cls, path: Path, *, keep: int = 10_000, start: tuple[int, int] = (1, 0)) -> Journal:
-        """Open (or create) the journal at ``path``, check every line and cut off a bad tail.
+        """Open (or create) the journal at ``path``, check every line read and cut off a bad tail.
 
         ``keep`` is how many of the latest records :meth:`since` can always hand back.
         ``start`` is ``(seq, byte offset)`` of the record to begin reading at, known from a
         checkpoint, so that a long journal is not read whole at every start; if no good
-        record ``seq`` stands at that offset, the whole journal is read. :attr:`start` says
-        where reading began. Raises :class:`JournalCorrupt` when a line before the last one
-        (from where reading began) is bad.
+        record ``seq`` stands at that offset, every file kept is read, from the oldest closed
+        segment. :attr:`start` says where reading began. Raises :class:`JournalCorrupt` when
+        a line read is bad before the live file's last one. The closed segments before where
+        reading began are checked for their seals only (:attr:`archive`).
         """
         if keep < 1:
             raise ValueError("keep must be at least 1")
@@ -385,43 +571,80 @@ class Journal:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if not existed:
                 _fsync_dir(path.parent)
-            if start != (1, 0) and existed and _starts_at(path, start[1], start[0]):
-                journal.start = start
-            journal._scan()
+            parts, journal._closed, journal._live_first = _plan(path, start)
+            journal.start = (parts[0].seq, parts[0].offset)
+            journal._scan(parts)
+            journal.archive = journal._seals(len(journal._closed) - len(parts) + 1)
         except BaseException:
             journal.close()
             raise
-        if not journal._links and journal.start != (1, 0):
+        if not journal._links and journal.start != journal._oldest():
             # All that was read from the window was cut off: the link to go on from is before it.
             journal.close()
             return cls.open(path, keep=keep)
         return journal
 
-    def _scan(self) -> None:
-        """Read the file once: validate, remember the latest records, cut a bad tail."""
+    def _live_link(self) -> str:
+        """The link the live file's first line carries: to the last line of the last closed segment."""
+        return line_hash(_last_line(self._closed[-1].path)) if self._closed else CHAIN_START
+
+    def _seals(self, count: int) -> str | None:
+        """Check the seals of the first ``count`` closed segments (those not read on opening): the
+        run of their names, each one's first and last line, and the next file's first line linking
+        to its last; returns what is wrong, or None."""
+        problem = _gap(self._closed)
+        if problem is not None:
+            return problem
+        for number, segment in enumerate(self._closed[:count]):
+            following = self._closed[number + 1].path if number + 1 < len(self._closed) else self.path
+            try:
+                last = _last_line(segment.path)
+                _decode_line(_first_line(segment.path), segment.first)
+                _decode_line(last, segment.last)
+                after = _first_line(following)
+                if after:
+                    _, prev = _decode_line(after, segment.last + 1)
+                    if prev is not None and prev != line_hash(last):
+                        raise _BadLine(f"{following.name} does not link to its last line")
+            except (_BadLine, OSError) as error:
+                return f"closed segment {segment.path}: {error}"
+        return None
+
+    def _oldest(self) -> tuple[int, int]:
+        """``(seq, 0)`` of the oldest file kept."""
+        return (self._closed[0].first if self._closed else self._live_first, 0)
+
+    def _scan(self, parts: list[_Part]) -> None:
+        """Read the files once: validate, remember the latest records, cut a bad tail."""
         tail: _BadLine | None = None
-        first_seq, self._size = self.start
-        self.last_seq = first_seq - 1
-        with open(self.path, "rb") as lines:
-            lines.seek(self._size)
-            for line, checked, link in _checked(lines, self.path, self._size, first_seq):
-                if isinstance(checked, _BadLine):
-                    tail = checked
-                    break
-                self._recent.append(checked)
-                self._offsets.append(self._size)
-                self._links.append(link)
-                self.last_seq = checked.seq
-                self._size += len(line)
-        while self._recent and self._recent[-1].private.get("more"):
+        self.last_seq = parts[0].seq - 1
+        link: str | None = None
+        for part, offset, line, checked, after in _walk(parts, None):
+            if isinstance(checked, _BadLine):
+                tail = checked
+                self._size = offset
+                break
+            self._recent.append(checked)
+            self._offsets.append(offset)
+            self._links.append(after)
+            self.last_seq = checked.seq
+            link = after
+            if not part.closed:
+                self._size = offset + len(line)
+        self._head = link if link is not None else self._live_link()
+        while self._recent and self._recent[-1].private.get("more") and self.last_seq >= self._live_first:
             # The rest of this step never reached the disk: none of it was published.
             self._recent.pop()
             self._links.pop()
             self._size = self._offsets.pop()
             self.last_seq -= 1
+            self._head = self._links[-1] if self._links else self._live_link()
             self.cut_step = True
-        if self._links:
-            self._head = self._links[-1]
+        if len(parts) == 1 and parts[0].offset > 0:
+            self._live_from = (parts[0].offset, parts[0].seq, None)
+        else:
+            self._live_from = (0, self._live_first, self._live_link())
+        if self.last_seq >= self._live_first and self._links:
             self._verified = (self._offsets[-1], self.last_seq, self._head)
         if tail is not None:
             quarantine = _quarantine(self.path, self._size)
@@ -437,9 +660,9 @@ class Journal:
 
     def records(self, after: int = 0) -> Iterator[Record]:
         """Yield the records from where opening began (see :attr:`start`) whose seq is over
-        ``after``, in order, reading the file as a stream (for replay at start)."""
+        ``after``, in order, reading the files as a stream (for replay at start)."""
         last = self.last_seq
-        for record in _stream(self.path, self.start[1], self.start[0]):
+        for record in read_records(self.path, self.start):
             if record.seq > last:
                 return
             if record.seq > after:
@@ -513,6 +736,62 @@ class Journal:
             return None
         return self._links[seq - self._recent[0].seq]
 
+    @property
+    def live_bytes(self) -> int:
+        """The live file's length: what :meth:`rotate` would close."""
+        return self._size
+
+    def rotate(self) -> Segment | None:
+        """Close the live file as a segment and start a new, empty one (None: the live file is empty,
+        nothing is done). Between two steps only. The steps, each safe to crash after: the live file
+        is renamed to the segment's name (a new start finds no live file and makes one); the new
+        live file is created, empty, and locked; the folder is fsynced (the one sync a rotation
+        adds). The new file's first record links to the segment's last line. A failure after the
+        rename leaves the journal refusing appends, like a failed write: reopen it."""
+        if self._fd is None:
+            raise ValueError("the journal is closed")
+        if self._broken:
+            raise OSError(f"{self.path}: an earlier write failed; reopen the journal")
+        if self._size == 0:
+            return None
+        segment = Segment(self._live_first, self.last_seq, segment_path(self.path, self._live_first,
+                                                                         self.last_seq))
+        os.rename(self.path, segment.path)
+        try:
+            fd = open_private(self.path, os.O_RDWR | os.O_APPEND | os.O_EXCL)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(self._fd)
+            self._fd = fd
+            self._closed.append(segment)
+            self._live_first, self._size = self.last_seq + 1, 0
+            self._live_from, self._verified = (0, self._live_first, self._head), None
+            self._rotated()
+        except BaseException:
+            self._broken = True
+            raise
+        return segment
+
+    def _rotated(self) -> None:
+        """The last step of a rotation: the folder fsynced, so the new names are durable."""
+        _fsync_dir(self.path.parent)
+
+    def prune(self, needed: int, closed_before: float) -> list[Path]:
+        """Delete the oldest closed segments that hold no record from ``needed`` on and were closed
+        (their file last written) before the time ``closed_before``, oldest first, stopping at the
+        first one kept; fsync the folder after. Returns the files deleted."""
+        deleted: list[Path] = []
+        while self._closed and self._closed[0].last < needed and (
+                self._closed[0].path.stat().st_mtime < closed_before):
+            self._closed[0].path.unlink()
+            deleted.append(self._closed.pop(0).path)
+        if deleted:
+            _fsync_dir(self.path.parent)
+        return deleted
+
     def verify(self, *, whole: bool = False) -> str | None:
         """Read back from the disk what was written since the last call and check it; returns
         what is wrong, or None.
@@ -524,8 +803,9 @@ class Journal:
         the last check, or the line the chain goes on from, is found at the next. Then the next
         :data:`SCRUB_LINES` of the records held (:meth:`since`) are read again, in turn, each
         compared with the link it had when it was written or first read: every held record is
-        read again once every ``keep / SCRUB_LINES`` calls. With ``whole``, every line from where
-        opening began (:attr:`start`) is read again.
+        read again once every ``keep / SCRUB_LINES`` calls. With ``whole``, every line of every
+        file kept is read again: each closed segment whole, its seal (its last line linked to from
+        the next file's first), then the live file.
         """
         if self._fd is None:
             raise ValueError("the journal is closed")
@@ -539,7 +819,18 @@ class Journal:
         if status.st_size != self._size:
             return f"{self.path} holds {status.st_size} bytes where {self._size} were written"
         joined = None if whole else self._verified
-        offset, seq = (self.start[1], self.start[0]) if joined is None else joined[:2]
+        offset, seq, link = (0, self._live_first, self._live_link()) if whole else self._live_from
+        if whole:
+            problem = _gap(self._closed)
+            try:
+                for _ in _walk([_Part(c.path, 0, c.first, True, c.last) for c in self._closed], None):
+                    pass
+            except JournalCorrupt as error:
+                problem = problem or str(error)
+            if problem is not None:
+                return problem
+        if joined is not None:
+            offset, seq = joined[:2]
         data = b""
         while len(data) < self._size - offset:
             chunk = os.pread(self._fd, self._size - offset - len(data), offset + len(data))
@@ -547,7 +838,6 @@ class Journal:
                 return f"{self.path} ends before the {self._size} bytes written"
             data += chunk
         lines = data.splitlines(keepends=True)
-        link: str | None = None
         if joined is not None:
             if not lines or line_hash(lines[0]) != joined[2]:
                 return f"{self.path}: record {seq}, checked before, has changed (at byte {offset})"
@@ -564,27 +854,41 @@ class Journal:
                 offset += len(line)
         except JournalCorrupt as error:
             return str(error)
-        if (found[1] if found else 0) != self.last_seq or (found is not None and found[2] != self._head):
+        if (found[1] if found else self._live_first - 1) != self.last_seq or (
+                found is not None and found[2] != self._head):
             return f"{self.path}: the last record is not the last one written (seq {self.last_seq})"
         self._verified = found
         return self._scrub()
 
     def _scrub(self) -> str | None:
-        """Read the next :data:`SCRUB_LINES` held records again (see :meth:`verify`)."""
+        """Read the next :data:`SCRUB_LINES` held records again (see :meth:`verify`), within one
+        file: the live file, or the closed segment the next of them is in."""
         if not self._recent:
             return None
         assert self._fd is not None
         oldest = self._recent[0].seq
         first = self._scrub_next if oldest <= self._scrub_next <= self.last_seq else oldest
+        segment = next((c for c in self._closed if c.first <= first <= c.last), None)
+        last = segment.last if segment is not None else self.last_seq
         index = first - oldest
-        offsets = list(itertools.islice(self._offsets, index, index + SCRUB_LINES + 1))
-        links = list(itertools.islice(self._links, index, index + SCRUB_LINES))
-        end = offsets[len(links)] if len(offsets) > len(links) else self._size
-        data = os.pread(self._fd, end - offsets[0], offsets[0])
+        count = min(SCRUB_LINES, last - first + 1)
+        offsets = list(itertools.islice(self._offsets, index, index + count + 1))
+        links = list(itertools.islice(self._links, index, index + count))
+        try:
+            if segment is None:
+                end = offsets[len(links)] if len(offsets) > len(links) else self._size
+                data = os.pread(self._fd, end - offsets[0], offsets[0])
+            else:
+                with open(segment.path, "rb") as file:
+                    file.seek(offsets[0])
+                    data = b"".join(itertools.islice(file, len(links)))
+        except OSError as error:
+            return f"{segment.path if segment else self.path}: {error}"
         lines = data.splitlines(keepends=True)
         for number, (line, link) in enumerate(itertools.zip_longest(lines, links), start=first):
             if line is None or link is None or line_hash(line) != link:
-                return f"{self.path}: record {number} has changed since it was written (read again)"
+                where = segment.path if segment is not None else self.path
+                return f"{where}: record {number} has changed since it was written (read again)"
         self._scrub_next = first + len(links)
         return None
 

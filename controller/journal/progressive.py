@@ -5,7 +5,8 @@ The session (:class:`~controller.games.interface.Session`, whose
 :class:`~controller.games.interface.Progressive` part this reports) is rebuilt as the
 daemon rebuilds it: from the checkpoint's copy when there is one that matches
 the journal, then from the session events journaled after it; without one,
-from every session event in the journal. Each hit is dated from its journaled
+from every session event in the journal (refused once its oldest closed
+segments are deleted: see :func:`read_progressive`). Each hit is dated from its journaled
 events where the journal still read holds them (the checkpoint's window holds
 the last 10,000 events). A step whose end is not on the disk yet (the daemon
 writing it) is left out, as the daemon would on a restart. Reads only: the
@@ -23,7 +24,7 @@ from controller.games.interface import Progressive, ProgressiveHit, Session
 from controller.games.parts.money import dollars
 from controller.games.session import takes
 from controller.journal import checkpoint
-from controller.journal.log import Record, read_records
+from controller.journal.log import Record, first_seq, incomplete, read_records
 from controller.table.state import journaled_event
 
 
@@ -50,12 +51,17 @@ class ProgressiveRecord:
 
 
 def read_progressive(journal_path: Path, checkpoint_path: Path) -> ProgressiveRecord:
-    """The progressive record of the journal at ``journal_path`` (and its checkpoint)."""
+    """The progressive record of the journal at ``journal_path`` (and its checkpoint); raises
+    :class:`~controller.journal.log.JournalIncomplete` when no checkpoint matches and the journal no
+    longer begins at seq 1 (its oldest segments deleted): the session cannot be rebuilt then."""
     saved = checkpoint.load(checkpoint_path)
     if saved is not None:
         record = _read(journal_path, saved)
         if record is not None:
             return record
+    oldest = first_seq(journal_path)
+    if oldest != 1:
+        raise incomplete(journal_path, oldest)
     found = _read(journal_path, None)
     assert found is not None
     return found

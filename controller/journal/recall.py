@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Set
+from pathlib import Path
 from typing import Any
 
 from controller.games.parts.hand_names import hand_number
 from controller.games.parts.money import dollars
-from controller.journal.log import Record
+from controller.journal.log import Record, read_records, segments
 
 Data = Mapping[str, Any]
 
@@ -175,3 +176,19 @@ def recall_by_hand(records: Iterable[Record], count: int = 10) -> list[tuple[int
             text = describe(data) if describe is not None else _generic(kind, data)
         hands[hand] += [f"  {line}" for line in text.split("\n")]
     return list(hands.items())
+
+
+def recall_journal(path: Path, count: int = 10) -> list[tuple[int, list[str]]]:
+    """The last ``count`` hands of the journal ``path`` as :func:`recall_by_hand` gives them, across
+    its closed segments: read from its newest file back, one file more each time, until the files
+    read hold a hand more than asked (the oldest may have begun in the file before) or the oldest
+    file kept is reached. So a recall reads the live file, and a segment or two, not a year."""
+    closed = segments(path)
+    firsts = [segment.first for segment in closed]
+    if path.exists() and path.stat().st_size:
+        firsts.append(closed[-1].last + 1 if closed else 1)
+    for back in range(len(firsts) - 1, -1, -1):
+        hands = recall_by_hand(read_records(path, (firsts[back], 0)), count + 1)
+        if len(hands) > count or back == 0:
+            return hands[-count:] if count > 0 else []
+    return []

@@ -6,7 +6,7 @@ banner until it is resolved, as its registration says
 
 * ``condition``: the banner goes by itself when the condition the picture shows
   ends, and cannot be dismissed before: ``device_offline`` (the board is online
-  again), ``progressive_hit`` (a ``progressive.paid`` for the seat came after it);
+  again), ``progressive_hit`` (the picture's ``jackpots`` no longer lists one waiting at the seat);
 * ``dealer``: it stays until the dealer touches its DONE (having done what it says);
 * ``supervisor`` (and a critical alert the registry does not know): DONE takes
   two steps, checked by the screen's server (:meth:`ScreenTable.dismiss`).
@@ -31,41 +31,40 @@ def key_of(alert: Mapping[str, Any], epoch: str) -> str:
     return f"{epoch}:{alert.get('seq')}"
 
 
-Paid = Collection[tuple[int, int]]
-"""``(seat, seq)`` of every ``progressive.paid`` seen."""
-
-
-def _offline(alert: Mapping[str, Any], picture: Mapping[str, Any], paid: Paid) -> bool:
+def _offline(alert: Mapping[str, Any], picture: Mapping[str, Any]) -> bool:
     device = picture.get("devices", {}).get(alert.get("device"), {})
     return not device.get("online", False)
 
 
-def _unpaid(alert: Mapping[str, Any], picture: Mapping[str, Any], paid: Paid) -> bool:
-    return not any(seat == alert.get("seat") and seq > (alert.get("seq") or 0) for seat, seq in paid)
+def _unpaid(alert: Mapping[str, Any], picture: Mapping[str, Any]) -> bool:
+    return any(j.get("waiting") and j.get("seat") == alert.get("seat") for j in picture.get("jackpots") or [])
 
 
-CONDITIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any], Paid], bool]] = {
+CONDITIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], bool]] = {
     "device_offline": _offline,
     "progressive_hit": _unpaid,
 }
 """How the picture shows the condition of each alert that clears by itself (``clears: condition``)."""
 
 
-def still_on(alert: Mapping[str, Any], picture: Mapping[str, Any], paid: Paid) -> bool | None:
+def still_on(alert: Mapping[str, Any], picture: Mapping[str, Any]) -> bool | None:
     """Whether the alert's condition, as the picture shows it, still holds (None: not shown there).
 
-    >>> still_on({"code": "device_offline", "device": "rfid"}, {"devices": {"rfid": {"online": True}}}, ())
+    >>> still_on({"code": "device_offline", "device": "rfid"}, {"devices": {"rfid": {"online": True}}})
     False
-    >>> still_on({"code": "progressive_hit", "seat": 3, "seq": 40}, {}, {(3, 41)})
+    >>> hit = {"code": "progressive_hit", "seat": 3, "seq": 40}
+    >>> still_on(hit, {"jackpots": [{"seat": 3, "amount": 100005, "waiting": True}]})
+    True
+    >>> still_on(hit, {"jackpots": [{"seat": 3, "amount": 100005, "supervisor": "S1", "waiting": False}]})
     False
-    >>> still_on({"code": "past_post"}, {}, ()) is None
+    >>> still_on({"code": "past_post"}, {}) is None
     True
     """
     condition = CONDITIONS.get(str(alert.get("code")))
-    return None if condition is None else condition(alert, picture, paid)
+    return None if condition is None else condition(alert, picture)
 
 
-def banners(picture: Mapping[str, Any], epoch: str, dismissed: Collection[str], paid: Paid,
+def banners(picture: Mapping[str, Any], epoch: str, dismissed: Collection[str],
             armed: Collection[str] = ()) -> list[dict[str, Any]]:
     """The banners to show now, most severe first, newest first within a severity: each
     ``key``, ``severity``, ``todo`` (what to do), ``message`` (the alert's own), ``dismissable``,
@@ -74,7 +73,7 @@ def banners(picture: Mapping[str, Any], epoch: str, dismissed: Collection[str], 
     shown = []
     for alert in picture.get("alerts") or []:
         key = key_of(alert, epoch)
-        condition = still_on(alert, picture, paid)
+        condition = still_on(alert, picture)
         if condition is False or (condition is None and key in dismissed):
             continue
         advice = alerts.todo(alert)

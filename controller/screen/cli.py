@@ -36,8 +36,8 @@ async def serve(settings: ScreenSettings, port: int) -> None:
     """Follow the table and serve its screen until cancelled."""
     from aiohttp import web
 
-    from controller.pit.monitor.guard import REQUEST_TIMEOUT
     from controller.screen.web import make_app
+    from controller.web.guard import REQUEST_TIMEOUT
 
     context = zmq.asyncio.Context()
     table = ScreenTable(settings.source.name, settings.denominations)

@@ -47,6 +47,46 @@ def offered(state: Mapping[str, object] | None) -> dict[str, dict[str, object]]:
     return forms
 
 
+TABLE_DANGEROUS = (VOID,)
+"""The table's own actions a screen confirms by a second touch."""
+
+
+def _game_type(state: Mapping[str, object] | None) -> type | None:
+    name = (state or {}).get("game")
+    if isinstance(name, str):
+        with contextlib.suppress(PluginError):      # a game not installed here: nothing declared
+            return find_game(name).game_type
+    return None
+
+
+def dangerous(state: Mapping[str, object] | None) -> list[str]:
+    """The actions and commands offered now that a screen confirms by a second touch: the table's
+    ``void``, the game's declared dangerous (a dealer leaving), the commands marked so (a cash-out).
+
+    >>> import controller.games.parts.stacks   # registers the seat stacks' commands
+    >>> dangerous({"game": "blackjack-extreme", "commands": ["buy_in", "cash_out"]})
+    ['void', 'leave', 'cash_out']
+    """
+    game = _game_type(state)
+    found = [*TABLE_DANGEROUS, *(getattr(game, "dangerous_actions", ()) if game is not None else ())]
+    listed = (state or {}).get("commands")
+    for name in listed if isinstance(listed, list) else []:
+        cls = by_name(name) if isinstance(name, str) else None
+        if cls is not None and cls.danger:
+            found.append(name)
+    return found
+
+
+def action_answers(state: Mapping[str, object] | None) -> dict[str, str]:
+    """The words of each action of the picture's game whose amount answers a question.
+
+    >>> action_answers({"game": "blackjack-extreme"})
+    {'count': 'the dealer has {amount}'}
+    """
+    game = _game_type(state)
+    return dict(getattr(game, "action_answers", ())) if game is not None else {}
+
+
 def action_labels(state: Mapping[str, object] | None) -> dict[str, str]:
     """Each action's label by name: the game's (the picture's ``game``, as its actions declare
     them), then the table's own; none for a game this screen has not installed.

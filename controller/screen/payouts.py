@@ -1,18 +1,19 @@
-"""What to pay each winning spot at settlement, in the fewest chips, and whether the spot reads it.
+"""What to pay or collect on each spot NEXT checks, in the fewest chips, and whether the spot reads it.
 
-Pure functions over the table's picture: ``results`` (the ``hand.settled``
-results) say what each spot won, ``live`` what each spot reads now. A winning
-spot (``payout`` above 0; a spot's results added up, as after a split) should
-end up reading its wager plus its payout:
+Pure functions over the table's picture: its ``checks`` are exactly the spots
+the table checks at NEXT (raising ``payout_mismatch`` for each that reads
+wrong) with what each should read then (``expected``: the wager plus the
+payout, 0 for a lost wager); ``results`` say what each spot won (a spot's
+results added up, as after a split), ``live`` what each spot reads now:
 
-* ``pay``: it still reads its wager (or nothing, its chips gathered into a pot):
-  nothing is paid yet;
-* ``paid``: it reads exactly the wager plus the payout (green);
+* ``pay``: a winning spot still reads its wager (or nothing): nothing is paid yet;
+* ``collect``: a losing spot still reads its wager: nothing is collected yet;
+* ``paid``: it reads what it should (green);
 * ``short`` / ``over``: anything else, with the difference.
 
-What is still to pay (the wager plus the payout less what the spot reads: the
-payout on a spot that kept its wager, the whole pot pushed onto a spot whose
-chips went into it) is shown in the fewest chips of the table's denominations.
+A spot NEXT does not check (its money goes to a stack the table keeps, or the
+check is off) gets no box. What is still to pay is shown in the fewest chips of
+the table's denominations.
 """
 
 from __future__ import annotations
@@ -74,40 +75,53 @@ def _greedy(amount: int, values: list[int]) -> tuple[list[tuple[int, int]], int]
 
 
 def payout_checks(picture: dict[str, Any], denominations: Sequence[int]) -> list[dict[str, Any]]:
-    """Every winning spot of the settled hand, seat by seat: ``seat``, ``spot``, ``wager``,
-    ``payout``, ``expected`` and ``read`` (cents), ``to_pay`` (expected - read, below 0 when
-    over), ``state`` (``pay``, ``paid``, ``short``, ``over``), and ``chips``
-    (``[[value, count], ...]``) and ``rest`` (what no chip makes) to pay ``to_pay``.
+    """A box for each spot NEXT checks (the picture's ``checks``: the table's one rule), seat by
+    seat: ``seat``, ``spot``, ``wager``, ``payout`` (the spot's results added up), ``expected``
+    and ``read`` (cents), ``to_pay`` (expected - read, below 0 when over), ``state`` (``pay``,
+    ``collect``, ``paid``, ``short``, ``over``), ``chips`` (``[[value, count], ...]``) and ``rest``
+    (what no chip makes) to pay ``to_pay``, and ``jackpot``: the prize the spot won that a
+    supervisor pays (``amount``, ``waiting``, ``prize`` or ``supervisor``), else None.
 
     >>> picture = {"results": [{"seat": 1, "spot": "main", "wager": 1000, "payout": 1500},
-    ...                        {"seat": 2, "spot": "main", "wager": 500, "payout": 0}],
-    ...            "live": {"1": {"main": 2000}}}
+    ...                        {"seat": 2, "spot": "main", "wager": 500, "payout": -500}],
+    ...            "checks": [{"seat": 1, "spot": "main", "expected": 2500},
+    ...                       {"seat": 2, "spot": "main", "expected": 0}],
+    ...            "live": {"1": {"main": 2000}, "2": {"main": 500}}}
     >>> [(c["state"], c["to_pay"], c["chips"]) for c in payout_checks(picture, [1000, 500])]
-    [('short', 500, [[500, 1]])]
-    >>> picture["live"] = {}                      # the wager went into a pot: push it all
-    >>> [(c["state"], c["to_pay"], c["chips"]) for c in payout_checks(picture, [1000, 500])]
-    [('pay', 2500, [[1000, 2], [500, 1]])]
+    [('short', 500, [[500, 1]]), ('collect', -500, [])]
+    >>> picture["live"] = {"2": {"main": 500}}        # the wager went into a pot: push it all
+    >>> [(c["state"], c["to_pay"], c["chips"]) for c in payout_checks(picture, [1000, 500])][0]
+    ('pay', 2500, [[1000, 2], [500, 1]])
+    >>> picture["checks"] = []                        # NEXT checks nothing: no box
+    >>> payout_checks(picture, [1000, 500])
+    []
     """
     totals: dict[tuple[int, str], list[int]] = {}
+    waiting: set[tuple[int, str]] = set()
     for result in picture.get("results") or []:
         key = (result["seat"], result["spot"])
         wager, payout = totals.setdefault(key, [0, 0])
         totals[key] = [wager + (result.get("wager") or 0), payout + (result.get("payout") or 0)]
+        if result.get("outcome") == "waiting":
+            waiting.add(key)
+    jackpots = {j["seat"]: j for j in picture.get("jackpots") or []}
     checks = []
     live = picture.get("live") or {}
-    for (seat, spot), (wager, payout) in sorted(totals.items()):
-        if payout <= 0:
-            continue
-        expected = wager + payout
+    for check in picture.get("checks") or []:
+        seat, spot, expected = check["seat"], check["spot"], check["expected"]
+        wager, payout = totals.get((seat, spot), [expected, 0])
         read = live.get(str(seat), {}).get(spot, 0)
         if read == expected:
             state = "paid"
-        elif read in (0, wager):
+        elif payout > 0 and read in (0, wager):
             state = "pay"
+        elif payout < 0 and read == wager:
+            state = "collect"
         else:
             state = "short" if read < expected else "over"
         chips, rest = fewest_chips(expected - read, denominations)
         checks.append({"seat": seat, "spot": spot, "wager": wager, "payout": payout,
                        "expected": expected, "read": read, "to_pay": expected - read,
-                       "state": state, "chips": [list(c) for c in chips], "rest": rest})
+                       "state": state, "chips": [list(c) for c in chips], "rest": rest,
+                       "jackpot": jackpots.get(seat) if (seat, spot) in waiting else None})
     return checks

@@ -6,8 +6,9 @@ aio.py``): the picture is kept by the client library's one reducer
 every ``table.view`` replaces it whole, so the page always draws the latest
 one, however fast they come. From
 the events it keeps only what the picture does not hold: the progressive hits
-for the meter page and the ``progressive.paid`` that resolve a jackpot's
-banner. :meth:`model` is what the page draws.
+for the meter page (the picture's ``jackpots`` says which still wait for a
+supervisor, and so when a jackpot's banner goes). :meth:`model` is what the
+page draws.
 
 A banner whose dismissal takes two steps (:func:`controller.events.alerts.two_steps`:
 one that clears by a supervisor, or a critical one the registry does not know)
@@ -27,8 +28,10 @@ from typing import Any
 
 from controller.pit.follow.picture import TablePicture
 from controller.screen.advice import banners
-from controller.screen.forms import action_labels, offered
+from controller.screen.answers import Answers
+from controller.screen.forms import action_labels, dangerous, offered
 from controller.screen.payouts import payout_checks
+from controller.screen.reasons import payout_reasons
 
 HITS = 10
 """Progressive hits kept for the meter page."""
@@ -66,9 +69,9 @@ class ScreenTable:
         self.armed: dict[str, float] = {}
         """Banners whose two-step dismissal is armed, and when."""
         self._clock = clock
-        self.paid: list[tuple[int, int]] = []
-        """``(seat, seq)`` of every ``progressive.paid`` seen in this epoch."""
         self.hits: deque[dict[str, Any]] = deque(maxlen=HITS)
+        self.answers = Answers()
+        """The answers given during the hand in play (a chip count)."""
         self.version = 0
         self.on_change: Callable[[], None] = lambda: None
         self._model: tuple[int, dict[str, Any]] | None = None
@@ -84,8 +87,8 @@ class ScreenTable:
     def snapshot(self, follower: Any, snapshot: dict[str, Any]) -> None:
         """A fresh start: the snapshot's state is the whole picture."""
         self.epoch = follower.epoch
-        self.paid.clear()
         self.hits.clear()
+        self.answers.clear()
         self.drawn.restart(snapshot)
         self.changed()
 
@@ -95,18 +98,17 @@ class ScreenTable:
         self.changed()
 
     def event(self, follower: Any, message: dict[str, Any], topic: bytes, body: bytes, live: bool) -> None:
-        """Keep the progressive hits and payments; the picture that follows draws the rest."""
+        """Keep the progressive hits; the picture that follows draws the rest."""
         data = message.get("data") or {}
         self.drawn.event(message)
+        if self.answers.event(message, self.state):
+            self.changed()
         if self.drawn.stale and not self._watching:
             self._watching = True
             asyncio.get_running_loop().call_later(PICTURE_WAIT, self._picture_due, follower)
         if message.get("type") == "progressive.hit":
             self.hits.appendleft({"seat": data.get("seat"), "prize": data.get("prize"),
                                   "amount": data.get("amount"), "ts": message.get("ts")})
-            self.changed()
-        elif message.get("type") == "progressive.paid" and isinstance(data.get("seat"), int):
-            self.paid.append((data["seat"], message["seq"]))
             self.changed()
 
     def picture(self, follower: Any, message: dict[str, Any]) -> None:
@@ -171,7 +173,7 @@ class ScreenTable:
             self.changed()
 
     def _banners(self) -> list[dict[str, Any]]:
-        return banners(self.state or {}, self.epoch, self.dismissed, self.paid, self._armed())
+        return banners(self.state or {}, self.epoch, self.dismissed, self._armed())
 
     def model(self) -> dict[str, Any]:
         """What the page draws: the picture, the link, the banners, the payouts, the chips, the hits."""
@@ -192,6 +194,9 @@ class ScreenTable:
             "hits": list(self.hits),
             "forms": offered(picture),
             "labels": action_labels(picture),
+            "dangerous": dangerous(picture),
+            "answers": self.answers.now(picture.get("hand") if picture is not None else None),
+            "reasons": payout_reasons(picture) if picture is not None else {},
         }
         self._model = (self.version, model)
         return model

@@ -7,6 +7,9 @@ Pages (plain HTML, CSS and JavaScript from ``static/``, nothing to build):
 * ``GET /api/stream``: Server-Sent Events, one ``model`` each time the table
   changes. A page is never sent a backlog: when it is slow, it gets the latest
   model and nothing in between, so a prompt is never lost behind old ones.
+  Streams are capped as the monitor's are (:class:`controller.web.guard.Streams`:
+  16 from one address, 256 in all; one more is refused ``503``), so no local
+  process can hold every file descriptor and starve ``/api/model`` and the touches.
 * ``POST /api/act`` ``{"action", "amount"?, "request_id"?}``: the control command ``act``.
 * ``POST /api/command`` ``{"cmd", "supervisor", "pin", "seat"?, "amount"?,
   "request_id"?}``: a supervisor's command (one of the picture's ``commands``,
@@ -27,7 +30,7 @@ lost is not carried out twice (docs/control.md, "Request ids").
 
 Every POST takes JSON only (``Content-Type: application/json``), so another
 page in the browser cannot send one without the browser asking first; as the
-pit monitor's (``controller/pit/monitor/guard.py``), a request whose ``Host``
+pit monitor's (``controller/web/guard.py``), a request whose ``Host``
 is not a loopback name of this server (DNS rebinding) is refused ``421``, one
 whose ``Origin`` is another site's ``403``, and a body is at most 16 KiB. The
 reply of a command is the table's own (``{"ok": ..., "error": ...}``).
@@ -46,10 +49,10 @@ from controller.commands import load_games
 from controller.commands.registry import Request, decode
 from controller.commands.table import Act
 from controller.pit.follow.control import Control
-from controller.pit.monitor.guard import MAX_BODY, foreign_origin, misdirected, server_names
-from controller.pit.monitor.web import sse
 from controller.screen.forms import VOID, offered
 from controller.screen.table import ScreenTable
+from controller.web.guard import MAX_BODY, Streams, foreign_origin, misdirected, server_names
+from controller.web.sse import HEADERS, sse, stream_refusal
 
 STATIC = Path(__file__).with_name("static")
 
@@ -92,6 +95,7 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 TABLE_KEY = web.AppKey("table", ScreenTable)
 PAGES_KEY = web.AppKey("pages", Pages)
+STREAMS_KEY = web.AppKey("streams", Streams)
 CONTROL_KEY = web.AppKey("control", Control)
 
 
@@ -105,13 +109,15 @@ async def _model(request: web.Request) -> web.StreamResponse:
 
 
 async def _stream(request: web.Request) -> web.StreamResponse:
-    table, pages = request.app[TABLE_KEY], request.app[PAGES_KEY]
-    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                           "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    await response.prepare(request)
+    table, pages, streams = request.app[TABLE_KEY], request.app[PAGES_KEY], request.app[STREAMS_KEY]
+    refusal = stream_refusal(streams, request)
+    if refusal is not None:
+        return refusal
     woken = asyncio.Event()
     pages.waiting.add(woken)
     try:
+        response = web.StreamResponse(headers=HEADERS)
+        await response.prepare(request)
         sent = -1
         while not pages.closing:
             if table.version != sent:
@@ -127,6 +133,7 @@ async def _stream(request: web.Request) -> web.StreamResponse:
         pass
     finally:
         pages.waiting.discard(woken)
+        streams.close(request.remote or "")
     return response
 
 
@@ -194,6 +201,7 @@ def make_app(table: ScreenTable, control: Control) -> web.Application:
     app = web.Application(middlewares=[_guard], client_max_size=MAX_BODY)
     app[TABLE_KEY] = table
     app[PAGES_KEY] = Pages(table)
+    app[STREAMS_KEY] = Streams()
     app[CONTROL_KEY] = control
     app.router.add_get("/", _file)
     app.router.add_get("/meter", _file)

@@ -11,8 +11,11 @@ manifest`` set, the daemon checks them at start and raises a
 ``software_integrity`` alert for each file that differs, is missing, or is not
 in the manifest (docs/pit-events.md section 3). ``table-controller verify`` prints
 the same check file by file for an inspector (:func:`compare`), then checks the
-program's runtime dependencies, each installed file against the hash pip
-recorded for it in the distribution's ``RECORD`` (:func:`dependency_verdicts`),
+program's runtime dependencies (its requirements and theirs, read with
+``packaging``, environment markers evaluated for this interpreter), each installed
+file against the hash pip recorded for it in the distribution's ``RECORD``
+(:func:`dependency_verdicts`; one installed by the system's package manager
+without hashes is said not checked, not failed),
 and flags every ``.pth`` file in site-packages that no installed distribution
 lists (:func:`unknown_pth_files`): Python runs those at every start.
 """
@@ -22,10 +25,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import re
 import sysconfig
+from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 
 import controller
 import drivers
@@ -125,35 +131,56 @@ def _record_hash(path: Path) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(path.read_bytes()).digest()).rstrip(b"=").decode()
 
 
+def _applies(requirement: Requirement, extras: Iterable[str]) -> bool:
+    """Whether ``requirement`` is meant for this interpreter and platform, when its distribution was
+    asked for with ``extras``: its environment marker (if any) evaluated here, once for each extra
+    and once for none."""
+    if requirement.marker is None:
+        return True
+    return any(requirement.marker.evaluate({"extra": extra}) for extra in ("", *extras))
+
+
 def runtime_dependencies(project: str = PROJECT) -> tuple[list[metadata.Distribution], list[str]]:
-    """The installed distributions ``project`` runs with (its requirements, theirs, and so on, less
-    extras), and the names of those required but not installed. A requirement with a marker that is
-    not installed is taken as not meant for this platform."""
+    """The installed distributions ``project`` runs with here (its requirements, theirs, and so on:
+    each requirement parsed with ``packaging``, its environment marker evaluated for this
+    interpreter and platform, with the extras it was asked for; an ``extra == ...`` requirement only
+    where that extra was asked for), and the names of those required here but not installed; a
+    requirement that cannot be read is one of these, as written."""
     found: dict[str, metadata.Distribution] = {}
-    missing: list[str] = []
-    wanted = list(metadata.distribution(project).requires or [])
+    extras: dict[str, set[str]] = {}
+    missing: set[str] = set()
+    wanted = [(text, frozenset[str]()) for text in metadata.distribution(project).requires or []]
     while wanted:
-        requirement = wanted.pop()
-        if re.search(r"\bextra\s*==", requirement):
-            continue
-        name = re.split(r"[<>=!~\[;( ]", requirement, maxsplit=1)[0].strip().lower().replace("_", "-")
-        if name in found or name in missing:
-            continue
+        text, asked = wanted.pop()
         try:
-            dist = metadata.distribution(name)
-        except metadata.PackageNotFoundError:
-            if ";" not in requirement:
-                missing.append(name)
+            requirement = Requirement(text)
+        except InvalidRequirement:
+            missing.add(f"{text!r} (a requirement that cannot be read)")
             continue
-        found[name] = dist
-        wanted += dist.requires or []
+        if not _applies(requirement, asked):
+            continue
+        name = canonicalize_name(requirement.name)
+        new = set(requirement.extras) - extras.get(name, set())
+        if name in missing or (name in found and not new):
+            continue
+        dist = found.get(name)
+        if dist is None:
+            try:
+                dist = metadata.distribution(name)
+            except metadata.PackageNotFoundError:
+                missing.add(name)
+                continue
+            found[name] = dist
+        extras[name] = extras.get(name, set()) | new
+        wanted += [(more, frozenset(extras[name])) for more in dist.requires or []]
     return sorted(found.values(), key=lambda d: str(d.metadata["Name"]).lower()), sorted(missing)
 
 
 def record_problems(dist: metadata.Distribution) -> tuple[int, list[tuple[str, str]]]:
     """How many of ``dist``'s files in site-packages its ``RECORD`` gives a hash for, and each that
     is missing or does not match that hash, with its verdict. Its scripts in the venv's ``bin`` are
-    left out (the table runs none of them, and a staging install rewrites their first line)."""
+    left out (the table runs none of them, and a staging install rewrites their first line). A hash
+    is taken as a wheel writes it (URL-safe base64) or in hex (as Debian's packages record theirs)."""
     checked, problems = 0, []
     for file in dist.files or []:
         if file.hash is None or file.hash.mode != "sha256" or file.parts[0] == "..":
@@ -162,21 +189,46 @@ def record_problems(dist: metadata.Distribution) -> tuple[int, list[tuple[str, s
         path = Path(str(dist.locate_file(file)))
         if not path.is_file():
             problems.append((file.as_posix(), "is missing"))
-        elif _record_hash(path) != file.hash.value:
+        elif file.hash.value not in (_record_hash(path), digest(path)):
             problems.append((file.as_posix(), "does not match its RECORD hash"))
     return checked, problems
 
 
+NOT_CHECKED = "not checked:"
+"""How the verdict of a dependency that cannot be checked here, and is no failure, begins."""
+
+SYSTEM_PACKAGE = (f"{NOT_CHECKED} installed by the system's package manager (in {{folder}}), which keeps no"
+                  " RECORD hashes; the system checks its files (Debian: debsums)")
+"""The verdict of a dependency installed by Debian's (or Raspberry Pi OS's) ``apt`` without hashes."""
+
+
+def system_folder(dist: metadata.Distribution) -> Path | None:
+    """The folder of ``dist`` when the system's package manager installed it there: Debian's
+    ``dist-packages`` (pip, in a virtual environment, installs in ``site-packages``); else None."""
+    folder = Path(str(dist.locate_file("")))
+    return folder if folder.name == "dist-packages" else None
+
+
+def passes(verdict: str) -> bool:
+    """Whether a verdict of :func:`dependency_verdicts` is no failure: it matches, or cannot be
+    checked here for a reason it says (:data:`NOT_CHECKED`)."""
+    return verdict == MATCHES or verdict.startswith(NOT_CHECKED)
+
+
 def dependency_verdicts(project: str = PROJECT) -> list[tuple[str, str]]:
     """For each runtime dependency, one verdict for the whole when every file matches its ``RECORD``
-    hash (:data:`MATCHES`), else one per file that does not; and each dependency not installed."""
+    hash (:data:`MATCHES`), else one per file that does not; one that the system's package manager
+    installed without hashes is said not checked (:data:`SYSTEM_PACKAGE`), one installed otherwise
+    without hashes fails; and each dependency not installed."""
     dists, missing = runtime_dependencies(project)
     verdicts: list[tuple[str, str]] = []
     for dist in dists:
         label = f"{dist.metadata['Name']} {dist.version}"
         checked, problems = record_problems(dist)
+        folder = system_folder(dist)
         if not checked:
-            verdicts.append((label, "has no RECORD hashes to check"))
+            verdicts.append((label, SYSTEM_PACKAGE.format(folder=folder) if folder
+                             else "has no RECORD hashes to check"))
         elif not problems:
             verdicts.append((f"{label} ({checked} files)", MATCHES))
         verdicts += [(f"{label}: {name}", verdict) for name, verdict in problems]

@@ -9,6 +9,10 @@ file, each saying how to fix it:
   directory and every public key in it: writable by group or others;
 * the CURVE secret key: any access at all for group or others (0600 or 0400 only),
   or not readable by the daemon's own user;
+* the configuration, the chip registry, the integrity manifest, the CURVE keys
+  (secret and public) and the clients directory: owned by a user other than root
+  and the daemon's own (whoever owns a file may change its mode and its
+  content, whatever the mode says now), one line naming the file and its owner;
 * the state directory: any access for others;
 * every folder above any of these, up to the root, as OpenSSH checks the
   folders above its keys: writable by group or others without the sticky bit
@@ -24,6 +28,7 @@ start is not refused for a directory the daemon made itself.
 from __future__ import annotations
 
 import os
+import pwd
 import stat
 from pathlib import Path
 
@@ -46,6 +51,30 @@ def _not_writable(path: Path | None, what: str) -> list[str]:
         return []
     who = " and ".join(name for bit, name in ((0o020, "group"), (0o002, "others")) if mode & bit)
     return [f"{what} {path} is writable by {who} (mode {mode:04o}): chmod go-w {path}"]
+
+
+def _owner_name(uid: int) -> str:
+    """``uid 65534 (nobody)``, or the bare uid where the system has no such user."""
+    try:
+        return f"uid {uid} ({pwd.getpwuid(uid).pw_name})"
+    except KeyError:
+        return f"uid {uid}"
+
+
+def foreign_owner(path: Path | None, what: str) -> list[str]:
+    """A line if the file at ``path`` (``what`` it is) is owned by neither root nor the user running
+    this process (the service's user): its owner could change it whatever its mode. None, or a
+    missing file: nothing (left to the part that reads it)."""
+    if path is None:
+        return []
+    try:
+        owner = path.stat().st_uid
+    except FileNotFoundError:
+        return []
+    if owner in (0, os.geteuid()):
+        return []
+    return [f"{what} {path} is owned by {_owner_name(owner)}, neither root nor this user"
+            f" ({_owner_name(os.geteuid())}): chown root {path}"]
 
 
 def _secret(path: Path | None) -> list[str]:
@@ -112,14 +141,20 @@ def make_state_dir(config: Config) -> None:
 def unsafe_permissions(config: Config) -> list[str]:
     """Every file of ``config`` open too wide, one line each (empty: all safe)."""
     problems = _not_writable(config.source, "the configuration")
+    problems += foreign_owner(config.source, "the configuration")
     problems += _not_writable(config.chip_registry, "the chip registry")
+    problems += foreign_owner(config.chip_registry, "the chip registry")
     problems += _not_writable(config.integrity_manifest, "the integrity manifest")
+    problems += foreign_owner(config.integrity_manifest, "the integrity manifest")
     problems += _secret(config.pit.curve_secret_key)
+    problems += foreign_owner(config.pit.curve_secret_key, "the CURVE secret key")
     clients = config.pit.curve_clients
     if clients is not None and clients.is_dir():
         problems += _not_writable(clients, "the CURVE clients directory")
+        problems += foreign_owner(clients, "the CURVE clients directory")
         for key in sorted(clients.glob("*.key")):
             problems += _not_writable(key, "the CURVE client key")
+            problems += foreign_owner(key, "the CURVE client key")
     problems += _state_dir(config.state_dir)
     problems += _folders_above([
         (config.source, "the configuration"), (config.chip_registry, "the chip registry"),

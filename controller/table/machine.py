@@ -45,7 +45,7 @@ from controller.events.floor import LimitsSet, MessageAcknowledged
 from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted
-from controller.games.interface import Decision, Game, GameEvent, Hand, Limits, RuleError, Stacks
+from controller.games.interface import Decision, Game, GameEvent, Hand, Limits, Option, RuleError, Stacks
 from controller.games.parts.money import dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
@@ -128,6 +128,20 @@ class FloorCall:
     seq: int
     at: float
     calls: int = 1
+
+
+def waiting_words(boards: Sequence[str]) -> str:
+    """Why the hand takes no decision while ``boards`` are offline, in a dealer's words.
+
+    >>> waiting_words(["rfid"])
+    'the rfid is offline: the hand waits until it is back'
+    >>> waiting_words(["rfid", "shoe"])
+    'the rfid and the shoe are offline: the hand waits until they are back'
+    """
+    names = " and the ".join(boards)
+    if len(boards) == 1:
+        return f"the {names} is offline: the hand waits until it is back"
+    return f"the {names} are offline: the hand waits until they are back"
 
 
 Clock = Callable[[], str]
@@ -508,6 +522,9 @@ class Table:
                 return "this game does not use that button"
             if self.phase != "in_hand" or self.state.hand is None:
                 return "no hand is in play"
+            waiting = self.hand_waits_for()
+            if waiting:
+                return waiting_words(waiting)
             taken = self._amount(button, amount)
             try:
                 self.state.hand.verify(button, taken)
@@ -525,11 +542,25 @@ class Table:
             return "the hand is settled: pay and collect, then press NEXT"
         return "no hand is in play"
 
+    def hand_waits_for(self) -> list[str]:
+        """The boards the hand in play waits for: each board the table runs that is offline while a
+        hand is in play. No decision of the hand is taken without them (the cards come from the
+        shoe, the amounts and the chips' checks from the reader), so the hand offers none."""
+        if self.phase != "in_hand":
+            return []
+        return [name for name in self.settings.boards if not self.state.devices[name].online]
+
+    def offered(self) -> dict[str, Option]:
+        """The game actions open now: the hand's decision's, none while the hand waits for a board."""
+        decision = self.decision()
+        if decision is None or self.hand_waits_for():
+            return {}
+        return dict(decision.actions)
+
     def live_buttons(self) -> tuple[str, ...]:
         """The configured buttons that may be pressed now (their lights are on): the table's
         buttons the machine allows, and the game actions the hand offers now."""
-        decision = self.decision()
-        offered = set(decision.actions) if decision is not None else set()
+        offered = set(self.offered())
         live = []
         for button in self.settings.buttons:
             if button in offered or (not self._is_game_action(button) and self.refusal(button) is None):
@@ -651,13 +682,18 @@ class Table:
                 expected[key] = expected.get(key, 0) + result["wager"] + result["payout"]
         return expected
 
+    def payout_checks(self) -> dict[tuple[int, str], int]:
+        """The spots NEXT checks and what each should read then: :meth:`payout_expected`, or none
+        with ``payout_check`` off. The one rule: the picture publishes it (``checks``) and a screen
+        draws a box to pay or collect for exactly these spots."""
+        return self.payout_expected() if self.settings.payout_check else {}
+
     def payout_mismatches(self) -> list[Alerted]:
-        """A ``payout_mismatch`` alert (warning) for each settled spot whose chips, as the RFID
-        reader reads them now, are not what it should hold once paid and collected."""
+        """A ``payout_mismatch`` alert (warning) for each spot NEXT checks (:meth:`payout_checks`)
+        whose chips, as the RFID reader reads them now, are not what it should hold once paid and
+        collected."""
         alerts: list[Alerted] = []
-        if not self.settings.payout_check:
-            return alerts
-        for (seat, spot), expected in sorted(self.payout_expected().items()):
+        for (seat, spot), expected in sorted(self.payout_checks().items()):
             live = self.live_spots.get((seat, spot))
             read = live.amount if live is not None else 0
             if read == expected:

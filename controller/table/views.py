@@ -17,10 +17,12 @@ import re
 from dataclasses import asdict
 from typing import Any
 
+from controller.commands.table import TABLE_ACTIONS
 from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
 from controller.games.parts.hand_names import hand_number, split_spots
 from controller.games.parts.money import dollars
-from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table
+from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table, waiting_words
+from controller.table.money_view import money_picture
 from drivers.display import HandLine, SeatView, TableView
 
 BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
@@ -29,8 +31,12 @@ SETTLED_WORDS = "Pay and collect as shown, then press NEXT"
 
 def public_state(table: Table) -> dict[str, Any]:
     """The table's whole state as a snapshot shows it (docs/pit-events.md, sync socket)."""
+    return _state(table, table.state.hand.view() if table.state.hand is not None else None)
+
+
+def _state(table: Table, view: HandView | None) -> dict[str, Any]:
+    """:func:`public_state`, the hand in play's public ``view`` given (None between hands)."""
     state = table.state
-    view = state.hand.view() if state.hand is not None else None
     in_hand = {s.seat: s for s in view.seats} if view is not None else {}
     decision = table.decision()
     seats: list[dict[str, Any]] = []
@@ -101,7 +107,7 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
             actions.append({"name": name, "seat": None, "hand_index": None,
                             "low": None, "high": None, "spot": None})
     if decision is not None:
-        for name, option in decision.actions.items():
+        for name, option in table.offered().items():
             actions.append({"name": name, "seat": decision.seat, "hand_index": decision.hand_index,
                             "low": option.low, "high": option.high, "spot": option.spot})
     for name in FLOOR_ACTIONS:
@@ -114,7 +120,8 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
 def table_picture(table: Table) -> dict[str, Any]:
     """What any consumer needs to draw the table now: :func:`public_state` and what the table
     knows live (docs/pit-events.md, "The table's picture")."""
-    picture = public_state(table)
+    view = table.state.hand.view() if table.state.hand is not None else None
+    picture = _state(table, view)
     live: dict[str, dict[str, int]] = {}
     for (seat, spot), wager in sorted(table.live_spots.items()):
         if wager.amount:
@@ -130,35 +137,44 @@ def table_picture(table: Table) -> dict[str, Any]:
         "floor_call": None if table.floor_call is None else
         {"seq": table.floor_call.seq, "calls": table.floor_call.calls},
     })
+    picture.update(money_picture(table, view if table.state.results is not None else None))
     return picture
 
 
 def instruction(table: Table) -> str:
-    """The one line that tells the dealer what to do next."""
+    """The one line that tells the dealer what to do next. It names no action that is not open now
+    (:func:`open_actions`), and says "Wait" only while none of the hand's is."""
     phase = table.phase
-    offline = [name for name, d in sorted(table.state.devices.items()) if not d.online]
-    if offline and phase == "in_hand":
-        return f"Wait: the {' and '.join(offline)} is offline. The hand goes on when it is back."
+    offline = table.hand_waits_for()
+    if offline:
+        return f"Wait: {waiting_words(offline)}."
     if phase == "betting":
         problems = table.deal_problems()
         if problems:
-            return "Betting is open. Before DEAL: " + "; ".join(problems)
-        return BETTING_WORDS
+            return "Betting is open. Before the deal: " + "; ".join(problems)
+        return named_actions(table, BETTING_WORDS)
     if phase == "settled":
-        return SETTLED_WORDS
+        return named_actions(table, SETTLED_WORDS)
     decision = table.decision()
-    return without_missing_buttons(table, decision.prompt) if decision is not None else "Wait"
+    return named_actions(table, decision.prompt) if decision is not None else "Wait"
 
 
-def without_missing_buttons(table: Table, prompt: str) -> str:
-    """The game's prompt with every button it names in capitals (``STAND``) that this table has
-    not got put as the action by name, taken by control command: ``stand (by control)``."""
-    actions = set(table.game.actions) | {"next", "void", "deal"}
+def action_labels(table: Table) -> dict[str, str]:
+    """Every action's label by name, as the game declares it beside the action, and the table's own."""
+    return {**dict(table.game.action_labels), **TABLE_ACTIONS}
+
+
+def named_actions(table: Table, prompt: str) -> str:
+    """The game's prompt with every action it names in capitals (``STAND``, ``TURN_UP``) that this
+    table has no button for put as the dealer's screen labels it, quoted: ``“Stand”``. A table
+    with the button keeps the button's name (``STAND``)."""
+    labels = action_labels(table)
+    actions = set(table.game.actions) | set(TABLE_BUTTONS)
 
     def word(match: re.Match[str]) -> str:
         name = match.group(0).lower()
         if name in actions and name not in table.settings.buttons:
-            return f"{name} (by control)"
+            return f"\u201c{labels.get(name, name.replace('_', ' '))}\u201d"
         return match.group(0)
 
     return re.sub(r"\b[A-Z][A-Z_]+\b", word, prompt)

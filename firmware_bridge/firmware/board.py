@@ -7,6 +7,7 @@ shoe's ``ShoeApp`` or the RFID reader's ``SpotReader``), which implements::
     poll(now_ms)                a bounded slice of the application's work
     take_messages()             [(msg_type, payload), ...] to send, in order; clears them
     snapshot()                  what to send when a session starts (RFID: INVENTORY of each antenna)
+    snapshot_types              the message types a snapshot says again (RFID: INVENTORY; shoe: none)
     status_flags()              the STATUS flags (docs/protocol.md section 3)
     on_spot_lights(mask)        SPOT_LIGHTS from the host
     next_deadline_ms(now_ms)    when poll should next run, or None
@@ -20,9 +21,12 @@ heartbeat), and writes the link's output. It never blocks.
 
 ``port`` has ``read()`` (the bytes waiting, or None/b"" if none; never blocks)
 and ``write(data)``. Times are ints of ms that only grow (main.py unwraps
-``time.ticks_ms``). When the link's queue is full the application's messages
-are dropped and counted, and FAULT 4 (buffer overflow) says how many once
-there is room again.
+``time.ticks_ms``). Outside a session, the application's messages of its
+``snapshot_types`` are not queued: the snapshot at the session's start says
+what they said, newer (a reader of 32 antennas would otherwise fill the queue
+with their INVENTORY and its repeats while no host is there). When the link's
+queue is full the application's messages are dropped and counted, and FAULT 4
+(buffer overflow) says how many once there is room again.
 """
 
 import struct
@@ -37,6 +41,9 @@ if TYPE_CHECKING:  # for the type checker only: MicroPython has no typing module
         """What the board core drives (the module docstring)."""
 
         kind: int
+
+        @property
+        def snapshot_types(self) -> "tuple[int, ...]": ...
 
         def poll(self, now_ms: int) -> None: ...
         def take_messages(self) -> "list[tuple[int, bytes]]": ...
@@ -106,7 +113,10 @@ class Board:
             if started:
                 self._session_started(now_ms)
         self.app.poll(now_ms)
-        self._queue(self.app.take_messages(), now_ms)
+        messages = self.app.take_messages()
+        if not self.link.in_session:
+            messages = [m for m in messages if m[0] not in self.app.snapshot_types]
+        self._queue(messages, now_ms)
         if self.link.in_session and self._next_status is not None and now_ms - self._next_status >= 0:
             if self.link.pending < link.WINDOW:
                 self._send_status(now_ms)

@@ -47,7 +47,7 @@ RX_COLLISION = 1 << 18
 MAX_MASK_BITS = 60                     # a 16-slot request's mask + the 4 slot bits fit the 64-bit UID
 VALUE_BLOCK = 0
 READ_TRIES = 3
-KNOWN_VALUES = 512
+KNOWN_VALUES = 1024                    # a whole table: 32 spots of 32 chips (about 45 KB of heap, estimated)
 PREFIX_WISE = 5                        # prefixes of 2+ chips last time from which the first round is skipped
 
 

@@ -116,7 +116,13 @@ def build_rfid(config: dict, machine, time) -> "spot_reader.SpotReader":
     chip = pn5180.PN5180(spi, pin(pins["nss"], pin.OUT, value=1), pin(pins["busy"], pin.IN),
                          pin(pins["rst"], pin.OUT, value=1), time)
     select = [pin(n, pin.OUT, value=0) for n in pins["select"]]
-    lights = [pin(n, pin.OUT, value=0) for n in pins["lights"]]
+    chain = pins.get("light_chain")
+    lights: spot_reader.PinLights | spot_reader.ShiftLights
+    if chain is not None:
+        data, clock, latch = (pin(chain[name], pin.OUT, value=0) for name in ("data", "clock", "latch"))
+        lights = spot_reader.ShiftLights(data, clock, latch, chain.get("count", 32))
+    else:
+        lights = spot_reader.PinLights([pin(n, pin.OUT, value=0) for n in pins["lights"]])
     return spot_reader.SpotReader(chip, select, lights, config["antennas"])
 
 

@@ -64,6 +64,7 @@ class ShoeApp:
     """
 
     kind = KIND
+    snapshot_types = ()
 
     def __init__(self, scanner: "UART", beam: "Pin", load_button: "Pin", ids: "ShoeIds", memory: "ShoeMemory",
                  decks: int, both_edges: int, falling: int, blocked_level: int = 0) -> None:

@@ -1,14 +1,16 @@
-"""The RFID bet-spot reader's application: one antenna per betting spot, read in turn through a PN5180.
+"""The RFID bet-spot reader's application: one antenna per betting spot (up to 32), read in turn through a
+PN5180.
 
 ``SpotReader`` is the App the board core drives (board.py): ``poll`` reads for about ``SLICE_US`` (a
 read of one antenna goes on over as many polls as it needs, so the link is served meanwhile),
 ``take_messages`` hands over the INVENTORY and FAULT messages it produced,
 ``snapshot`` the INVENTORY of every antenna for a new session, ``status_flags`` the STATUS bits.
 
-One antenna at a time is connected to the PN5180 by an analog multiplexer on GPIO select pins. The field
-is off while the multiplexer switches and stays off at least 5.1 ms between two reads (the time tags need
-to forget their state: jef-sure/esp32-component-pn5180, PN5180_RF_OFF_TIME_US), then on for 1 ms before
-the first request so that the tags power up.
+One antenna at a time is connected to the PN5180 by an analog multiplexer on GPIO select pins: antenna n
+is select code n - 1, 4 pins for 16 antennas, 5 for 32 (two 16-way multiplexers sharing S0 - S3, S4
+choosing which one is enabled). The field is off while the multiplexer switches and stays off at least
+5.1 ms between two reads (the time tags need to forget their state: jef-sure/esp32-component-pn5180,
+PN5180_RF_OFF_TIME_US), then on for 1 ms before the first request so that the tags power up.
 
 What it reports (docs/boards.md, "The RFID spot reader"):
 
@@ -21,6 +23,9 @@ What it reports (docs/boards.md, "The RFID spot reader"):
   read): FAULT 3 once, STATUS bit 0 while it lasts, and no INVENTORY of that antenna until it reads.
 - A PN5180 that stops answering or restarted on its own: FAULT 1, the chip reset (RST) and set up again
   at once, then every ``RETRY_MS``; STATUS bit 1 while it does not answer.
+
+The spot lights are a :class:`PinLights` (a GPIO per spot, 16 boards) or a :class:`ShiftLights` (a chain
+of power shift registers on three GPIOs, any number of spots: the 32-antenna board).
 """
 
 import struct
@@ -53,18 +58,57 @@ SLICE_US = 50_000
 RETRY_MS = 1000
 
 
+class PinLights:
+    """The spot lights on a GPIO each: pin n-1 lights the spot of antenna n."""
+
+    def __init__(self, pins: "list[Pin]") -> None:
+        self.pins = pins
+
+    def show(self, mask: int) -> None:
+        """Light the spots of the bits set in ``mask`` (bit n-1: antenna n), and only those."""
+        for bit, pin in enumerate(self.pins):
+            pin.value((mask >> bit) & 1)
+
+
+class ShiftLights:
+    """The spot lights on a chain of ``count`` outputs of shift registers (TPIC6B595: serial in, a latch,
+    open-drain outputs that sink an LED each), on three GPIOs: ``data``, ``clock`` (shifts on its rising
+    edge) and ``latch`` (the outputs take the shifted bits on its rising edge). Output 0 of the first
+    register lights antenna 1, output 7 of the fourth antenna 32: the bits go in last antenna first."""
+
+    def __init__(self, data: "Pin", clock: "Pin", latch: "Pin", count: int = 32) -> None:
+        self.data = data
+        self.clock = clock
+        self.latch = latch
+        self.count = count
+
+    def show(self, mask: int) -> None:
+        """Light the spots of the bits set in ``mask`` (bit n-1: antenna n), and only those."""
+        for bit in range(self.count - 1, -1, -1):
+            self.data.value((mask >> bit) & 1)
+            self.clock.value(1)
+            self.clock.value(0)
+        self.latch.value(1)
+        self.latch.value(0)
+
+
 class SpotReader:
-    """Reads the antennas ``antennas`` (numbers 1 to 16) through ``chip`` (a ``pn5180.PN5180``)."""
+    """Reads the antennas ``antennas`` (numbers 1 to 2 ** the number of select pins: 16 on 4 pins, 32 on 5)
+    through ``chip`` (a ``pn5180.PN5180``); ``lights`` is a :class:`PinLights` or a :class:`ShiftLights`."""
 
     kind = KIND
+    snapshot_types = (MSG_INVENTORY,)
 
-    def __init__(self, chip: "pn5180.PN5180", select_pins: "list[Pin]", light_pins: "list[Pin]",
+    def __init__(self, chip: "pn5180.PN5180", select_pins: "list[Pin]", lights: "PinLights | ShiftLights",
                  antennas: "list[int]", interval_ms: int = 200) -> None:
+        wired = 1 << len(select_pins)
+        if not antennas or any(not 1 <= a <= min(wired, 32) for a in antennas):
+            raise ValueError(f"antennas {antennas}: 1 to {min(wired, 32)} on {len(select_pins)} select pins")
         self.chip = chip
         self.time = chip.time
         self.inventory = iso15693.Inventory(chip)
         self.select_pins = select_pins
-        self.light_pins = light_pins
+        self.lights = lights
         self.antennas = list(antennas)
         self.interval_ms = interval_ms
         self._messages: list[tuple[int, bytes]] = []
@@ -132,9 +176,8 @@ class SpotReader:
         return flags
 
     def on_spot_lights(self, mask: int) -> None:
-        """SPOT_LIGHTS: light pin n-1 lights the spot of antenna n."""
-        for bit, pin in enumerate(self.light_pins):
-            pin.value((mask >> bit) & 1)
+        """SPOT_LIGHTS: bit n-1 lights the spot of antenna n."""
+        self.lights.show(mask)
 
     def next_deadline_ms(self, now_ms: int) -> "int | None":
         """When ``poll`` has work next: at once while an antenna waits, else when the next is due."""
@@ -231,7 +274,7 @@ class SpotReader:
             if len(shared) != len(seen) or len(seen) != len(self._seen[other]):
                 text = f"chip {shared[0]:016x} lies over antennas {pair[0]} and {pair[1]}"
                 self._fault(FAULT_ANTENNA, text)
-            elif not self._said_mux:                 # once, not for each pair of up to 16 antennas
+            elif not self._said_mux:                 # once, not for each pair of up to 32 antennas
                 self._said_mux = True
                 self._fault(FAULT_ANTENNA, f"antennas {pair[0]} and {pair[1]} read the same {len(shared)}"
                                            " chips: mux stuck?")

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from firmware_bridge.firmware_host.commands import handle_firmware_command
-from firmware_bridge.firmware_host.flash import board_config
+from firmware_bridge.firmware_host.flash import MAX_ANTENNAS, board_config
 from firmware_bridge.firmware_host.runner import FirmwareRunner
 from firmware_bridge.simulator.cli import answer, serve, stdin_reader
 
@@ -31,7 +31,9 @@ async def run_reference(args: argparse.Namespace) -> int:
     """Run the reference firmware as the ``args.kind`` board until EOF, ``quit`` or SIGTERM."""
     loop = asyncio.get_running_loop()
     decks = getattr(args, "decks", 6) or 6
-    config = board_config(args.kind, args.serial or f"REF-{args.kind.upper()}-0001", decks)
+    # A whole table's reader: every antenna of the 32-antenna wiring (6 seats x 5 spots fit).
+    config = board_config(args.kind, args.serial or f"REF-{args.kind.upper()}-0001", decks,
+                          list(range(1, MAX_ANTENNAS + 1)))
     with tempfile.TemporaryDirectory(prefix=f"ref-{args.kind}-flash-") as flash:
         link = Path(args.link) if args.link else None
         runner = FirmwareRunner(config, Path(flash), link=link, rng=random.Random(args.seed))

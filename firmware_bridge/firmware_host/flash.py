@@ -33,6 +33,12 @@ SHOE_PINS = {"scanner_tx": 0, "scanner_rx": 1, "beam": 15, "load": 14}
 RFID_PINS = {"sck": 18, "mosi": 19, "miso": 16, "nss": 17, "busy": 20, "rst": 21, "select": [10, 11, 12, 13],
              "lights": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 14, 15, 22, 26, 27, 28]}
 """The RFID reader's pins in docs/boards.md's wiring: SPI0 and the PN5180, the multiplexer, the lights."""
+RFID_PINS_32 = {"sck": 18, "mosi": 19, "miso": 16, "nss": 17, "busy": 20, "rst": 21,
+                "select": [10, 11, 12, 13, 14],
+                "light_chain": {"data": 0, "clock": 1, "latch": 2, "count": 32}}
+"""The 32-antenna reader's pins (docs/boards.md, "32 antennas"): a fifth select pin choosing one of two
+multiplexers, the lights on a chain of four shift registers."""
+MAX_ANTENNAS = 32
 
 
 def firmware_files(kind: str | None = None) -> list[Path]:
@@ -45,12 +51,14 @@ def firmware_files(kind: str | None = None) -> list[Path]:
 
 def board_config(kind: str, serial: str, decks: int = 6, antennas: list[int] | None = None) -> dict[str, Any]:
     """A board's ``board.json`` (docs/boards.md): a shoe's ``decks``, an RFID reader's ``antennas``
-    (default all 16)."""
+    (default all 16), on the 16-antenna wiring unless an antenna is above 16 (then the 32-antenna one)."""
     if kind == "shoe":
         return {"kind": "shoe", "serial": serial, "decks": decks, "scanner_uart": 0, "scanner_baud": 9600,
                 "beam_blocked_level": 0, "pins": dict(SHOE_PINS)}
-    return {"kind": kind, "serial": serial, "antennas": antennas or list(range(1, 17)), "spi": 0,
-            "spi_baud": 7000000, "pins": json.loads(json.dumps(RFID_PINS))}
+    antennas = antennas or list(range(1, 17))
+    pins = RFID_PINS_32 if max(antennas) > 16 else RFID_PINS
+    return {"kind": kind, "serial": serial, "antennas": antennas, "spi": 0,
+            "spi_baud": 7000000, "pins": json.loads(json.dumps(pins))}
 
 
 def flash_command(kind: str, port: str, config: Path) -> list[str]:
@@ -69,7 +77,8 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--serial", required=True, metavar="SN", help="the board's serial number (HELLO)")
     parser.add_argument("--decks", type=int, default=6, help="decks a shoe reports when loaded (default 6)")
     parser.add_argument("--antennas", type=int, nargs="+", metavar="N",
-                        help="the antennas an RFID reader has wired (default 1 to 16)")
+                        help="the antennas an RFID reader has wired, 1 to 32 (default 1 to 16; one above "
+                             "16 is the 32-antenna wiring)")
     parser.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     return parser
 
@@ -79,8 +88,8 @@ def flash_main(args: argparse.Namespace, out: TextIO) -> int:
     if not 1 <= args.decks <= 35 or not args.serial or len(args.serial.encode()) > 255:
         out.write("--decks is 1 to 35 and --serial 1 to 255 bytes\n")
         return 2
-    if args.antennas and not all(1 <= n <= 16 for n in args.antennas):
-        out.write("--antennas are 1 to 16\n")
+    if args.antennas and not all(1 <= n <= MAX_ANTENNAS for n in args.antennas):
+        out.write(f"--antennas are 1 to {MAX_ANTENNAS}\n")
         return 2
     with tempfile.TemporaryDirectory(prefix="board-config-") as folder:
         config = Path(folder) / "board.json"

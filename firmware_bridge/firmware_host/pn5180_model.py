@@ -93,7 +93,8 @@ class Stats:
 
 
 class PN5180Model:
-    """The chip, the multiplexer (``select`` pins, 4 for 16 antennas) and ``fields[antenna]`` (1-based)."""
+    """The chip, the multiplexer (``select`` pins, 4 for 16 antennas, 5 for 32: two 16-way multiplexers
+    on S0 - S3, S4 enabling one or the other) and ``fields[antenna]`` (1-based)."""
 
     def __init__(self, antennas: int = 16) -> None:
         self.fields: dict[int, list[Tag]] = {n: [] for n in range(1, antennas + 1)}
@@ -101,7 +102,7 @@ class PN5180Model:
         self.nss = ModelPin(1, self._on_nss)
         self.busy = _Busy(self)
         self.rst = ModelPin(1, self._on_rst)
-        self.select = [ModelPin(0, self._on_select) for _ in range(4)]
+        self.select = [ModelPin(0, self._on_select) for _ in range(max(1, (antennas - 1).bit_length()))]
         self.stats = Stats()
         self.busy_stuck = False
         self.reset_after_frames: int | None = None

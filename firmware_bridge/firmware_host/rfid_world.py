@@ -1,13 +1,14 @@
 """The physical side of the reference RFID spot reader: a PN5180 (the register-level model) with chips'
 tags in the fields of its antennas, and the spot lights.
 
-:class:`RfidWorld` wires the model into a :class:`~firmware_bridge.firmware_host.machine_fake.FakeMachine`
-(its SPI bus and its NSS, BUSY, RST and multiplexer select pins, on the pin numbers of the board's
-config) and keeps what is on each spot. Commands put tags in an antenna's field or take them out,
-never touch the firmware; :meth:`RfidWorld.settled` says whether the firmware's last INVENTORY of an
-antenna lists exactly what is on it (what the runner waits for). The PN5180 driver's microsecond waits
-run on :class:`VirtualTime`, which skips them: the model answers at once. The model and its tags are
-``firmware_bridge.firmware_host.pn5180_model`` and ``tags``, the RFID reader's own host parts.
+:class:`RfidWorld` wires the model into a
+:class:`~firmware_bridge.firmware_host.machine_fake.FakeMachine` (its SPI bus and its NSS, BUSY, RST and
+multiplexer select pins, and the lights' shift registers on a 32-antenna board, on the pin numbers of
+the board's config) and keeps what is on each spot. Commands put tags in an antenna's field or take them
+out, never touch the firmware; :meth:`RfidWorld.settled` says whether the firmware's last INVENTORY of
+an antenna lists exactly what is on it (what the runner waits for). The PN5180 driver's microsecond
+waits run on :class:`VirtualTime`, which skips them: the model answers at once. The model and its tags
+are ``firmware_bridge.firmware_host.pn5180_model`` and ``tags``, the RFID reader's own host parts.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 from typing import Any
 
 from firmware_bridge.firmware_host.machine_fake import FakeMachine
-from firmware_bridge.firmware_host.pn5180_model import PN5180Model
+from firmware_bridge.firmware_host.pn5180_model import ModelPin, PN5180Model
 from firmware_bridge.firmware_host.tags import Tag
 from firmware_bridge.link.messages import Inventory, unpack
 
@@ -52,12 +53,36 @@ class VirtualTime:
         self.sleep_us(ms * 1000)
 
 
+class ShiftChain:
+    """The chain of power shift registers (TPIC6B595) of the 32-antenna reader's spot lights: ``data``,
+    ``clock`` and ``latch`` pins; a rising clock shifts ``data`` into output 0 of the first register (the
+    others move one along the chain), a rising latch shows what was shifted. Its outputs outlive a reboot
+    of the board (the firmware darkens them when it starts)."""
+
+    def __init__(self, count: int) -> None:
+        self.shifted = [0] * count
+        self.outputs = 0
+        """The lit outputs as a mask (bit n: output n, the light of antenna n + 1)."""
+        self.data = ModelPin()
+        self.clock = ModelPin(0, self._on_clock)
+        self.latch = ModelPin(0, self._on_latch)
+
+    def _on_clock(self, level: int) -> None:
+        if level:
+            self.shifted = [self.data.level, *self.shifted[:-1]]
+
+    def _on_latch(self, level: int) -> None:
+        if level:
+            self.outputs = sum(bit << n for n, bit in enumerate(self.shifted))
+
+
 class WatchedApp:
     """The reader's application as the board core sees it, telling ``on_inventory`` each INVENTORY."""
 
     def __init__(self, app: Any, on_inventory: Any) -> None:
         self.app = app
         self.kind = app.kind
+        self.snapshot_types: tuple[int, ...] = app.snapshot_types
         self.on_inventory = on_inventory
 
     def poll(self, now_ms: int) -> None:
@@ -88,8 +113,11 @@ class RfidWorld:
     """The PN5180 model, the tags on each antenna, and the lights, for the board of ``config``."""
 
     def __init__(self, config: dict[str, Any]) -> None:
-        self.model = PN5180Model()
         self.pins = config["pins"]
+        self.model = PN5180Model(antennas=1 << len(self.pins["select"]))
+        chain = self.pins.get("light_chain")
+        self.chain = None if chain is None else ShiftChain(chain.get("count", 32))
+        """The lights' shift registers (a 32-antenna board), or None (a GPIO a light)."""
         self.antennas: list[int] = list(config["antennas"])
         self.levels: dict[int, int] = {}
         """The GPIO levels (the lights), kept across the board's reboots."""
@@ -106,6 +134,9 @@ class RfidWorld:
                            self.pins["rst"]: self.model.rst}
         for select, pin in zip(self.pins["select"], self.model.select, strict=True):
             machine.devices[select] = pin
+        if self.chain is not None:
+            for name in ("data", "clock", "latch"):
+                machine.devices[self.pins["light_chain"][name]] = getattr(self.chain, name)
 
     def watch(self, app: Any) -> WatchedApp:
         """The application, watched for what it reports."""
@@ -144,5 +175,7 @@ class RfidWorld:
         return self.reported.get(antenna, {}) == self.chips.get(antenna, {})
 
     def spot_lights(self) -> int:
-        """The lit spots as a mask (bit n-1: the light of the n-th light pin)."""
+        """The lit spots as a mask (bit n-1: the light of antenna n)."""
+        if self.chain is not None:
+            return self.chain.outputs
         return sum(1 << n for n, pin in enumerate(self.pins["lights"]) if self.levels.get(pin))

@@ -115,7 +115,8 @@ def test_full_config_loads(tmp_path: Path) -> None:
     assert config.state_dir == tmp_path / "state"
     assert (config.limits.min_bet, config.limits.max_bet) == (500, 50000)
     assert config.rules == EasyJackRules(decks=8, dealer_bust_pays={2: 3, 3: 5}, side_max_bet=10000)
-    assert config.boards == {"shoe": "/dev/table-shoe", "rfid": "/dev/table-rfid"}
+    assert {role: (board.driver, board.options.port) for role, board in config.boards.items()} == {
+        "shoe": ("link", "/dev/table-shoe"), "rfid": ("link", "/dev/table-rfid")}
     assert config.antennas == {1: (1, "main"), 2: (1, "side"), 3: (6, "main")}
     assert config.chip_registry == tmp_path / "chips.csv"
     assert config.buttons == {"deal": 5, "stand": 6, "next": 13}
@@ -196,6 +197,11 @@ def test_shipped_example_loads() -> None:
             "[devices.printer]\nport = 'x'\n[devices.shoe]",
             "devices.printer: 'printer' is not an installed board (installed: rfid, shoe)",
         ),
+        ('port = "/dev/ttyUSB0"', 'port = "/dev/ttyUSB0"\ndriver = "serial-text"',
+         "devices.shoe.driver: 'serial-text' is not an installed driver (installed: link)"),
+        ('port = "/dev/ttyUSB0"', 'port = "/dev/ttyUSB0"\ndriver = 3',
+         "devices.shoe.driver: must be a string, not an integer"),
+        ('port = "/dev/ttyUSB0"', "port = 7", "devices.shoe.port: must be a string, not an integer"),
         ('1 = "1:main"', '33 = "1:main"', "antennas.33: the antenna number must be 1..32"),
         ('1 = "1:main"', 'x = "1:main"', "antennas.x: the antenna number must be 1..32"),
         ('1 = "1:main"', '1 = "7:main"', "antennas.1: seat 7 is not at this table (seats 1..6)"),
@@ -479,3 +485,14 @@ def test_every_example_configuration_in_deploy_loads_and_every_game_has_one() ->
         assert {spot for _, spot in config.antennas.values()} == spots, path
         games.add(config.game)
     assert games == set(game_names())
+
+
+def test_the_journal_section_sets_rotation_and_retention(tmp_path: Path) -> None:
+    default = load_config(write(tmp_path, MINIMAL)).journal
+    assert (default.segment_bytes, default.keep_days) == (16 * 1024 * 1024, 400)
+    config = load_config(write(tmp_path, MINIMAL + "\n[journal]\nsegment_bytes = 65536\nkeep_days = 0\n"))
+    assert (config.journal.segment_bytes, config.journal.keep_days) == (65536, 0)
+    assert problems(tmp_path, MINIMAL + "\n[journal]\nsegment_bytes = 100\nkeep_days = -1\nkeep = 3\n") == [
+        "journal.keep: unknown key",
+        "journal.segment_bytes: must be at least 4096, not 100",
+        "journal.keep_days: must be 0 or more days, not -1"]

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import ROOT
+from controller.web.guard import STREAMS
+from tests.deploy.conftest import ROOT, run_install
 
 UNIT = ROOT / "systemd" / "table-controller.service"
 TIMER = ROOT / "systemd" / "table-controller-retry.timer"
@@ -150,6 +151,7 @@ def test_the_screen_runs_apart_from_the_table_and_the_kiosk_restarts_on_its_own_
     assert screen["Restart"] == ["on-failure"] and screen["IPAddressAllow"] == ["localhost"]
     assert screen["InaccessiblePaths"] == ["-/var/lib/table-controller"]    # the journal's cards
     assert screen["DevicePolicy"] == ["closed"] and screen["CapabilityBoundingSet"] == [""]
+    assert int(screen["LimitNOFILE"][0]) >= 4 * STREAMS      # capped streams leave room for the rest
     kiosk = settings(KIOSK)
     assert kiosk["User"] == ["table-kiosk"] and kiosk["PAMName"] == ["login"]
     assert kiosk["TTYPath"] == ["/dev/tty1"] and kiosk["Conflicts"] == ["getty@tty1.service"]
@@ -158,3 +160,62 @@ def test_the_screen_runs_apart_from_the_table_and_the_kiosk_restarts_on_its_own_
     assert command.startswith("/usr/bin/cage ") and "--kiosk" in command
     assert command.rstrip().endswith("http://127.0.0.1:8070/")
     assert kiosk["NoNewPrivileges"] == ["yes"] and kiosk["IPAddressAllow"] == ["localhost"]
+
+
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
+
+
+@needs_analyze
+def test_systemd_analyze_verifies_the_units_as_installed_in_a_staged_root(
+        tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> None:
+    """Issue 26 item 15: the units install.sh lays down, checked where they lie, the programs they name
+    looked up in the same root (``--root``): the daemon and screen in the staged venv, cage as the
+    system package install.sh takes for the screen (a stand-in here), systemd's own units copied in."""
+    if not SYSTEM_UNITS.is_dir():
+        pytest.skip(f"no {SYSTEM_UNITS} on this machine to copy systemd's own units from")
+    stage = tmp_path_factory.mktemp("verify-stage")
+    run_install(stage, wheelhouse)
+    shutil.copytree(SYSTEM_UNITS, stage / SYSTEM_UNITS.relative_to("/"), symlinks=True)
+    cage = stage / "usr/bin/cage"
+    cage.parent.mkdir(parents=True, exist_ok=True)
+    cage.write_text("#!/bin/sh\n")
+    cage.chmod(0o755)
+    units = sorted(f"etc/systemd/system/{unit.name}" for unit in (UNIT, TIMER, SCREEN, KIOSK))
+    assert all((stage / unit).is_file() for unit in units)
+
+    def verify() -> subprocess.CompletedProcess[str]:
+        assert analyze is not None
+        return subprocess.run([analyze, "verify", f"--root={stage}", *units], capture_output=True, text=True,
+                              timeout=120, cwd=stage)
+
+    done = verify()
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    program = stage / EXEC.lstrip("/")                         # the check looks in the staged root
+    program.rename(program.with_name("moved"))
+    assert f"Command {EXEC} is not executable" in verify().stderr
+
+
+@pytest.mark.skipif(shutil.which("apt-cache") is None, reason="no apt-cache: not a Debian system")
+def test_install_takes_the_packages_this_system_has_and_says_which_it_skips() -> None:
+    """Chromium is ``chromium-browser`` on Raspberry Pi OS, ``chromium`` on Debian; ``python3-lgpio`` is
+    Raspberry Pi OS's alone: install.sh takes the first candidate this system can install of each and
+    names each it skips, instead of stopping (``set -e``) on a name this system does not know."""
+    done = subprocess.run(["bash", str(ROOT / "deploy" / "install.sh"), "packages", "--with-screen"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    chosen = done.stdout.split()
+
+    def installable(package: str) -> bool:
+        policy = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True).stdout
+        return re.search(r"(?m)^ *Candidate: [^(]", policy) is not None
+
+    for wanted in (["python3-venv"], ["python3-lgpio"], ["cage"], ["chromium-browser", "chromium"]):
+        have = [package for package in wanted if installable(package)]
+        if have:
+            assert set(wanted) & set(chosen) == {have[0]}, (wanted, chosen)
+        else:
+            assert f"install.sh: skipped: no package {' or '.join(wanted)} in this system's package lists" \
+                in done.stderr.splitlines()
+    assert len(chosen) == len(set(chosen)) and all(installable(package) for package in chosen)
+    if Path("/etc/debian_version").exists() and not installable("chromium-browser"):   # Debian itself
+        assert "chromium" in chosen

@@ -84,3 +84,21 @@ def test_ctrl_c_closes_the_table_and_its_screen() -> None:
             demo.kill()
     with socket.socket() as probe, pytest.raises(ConnectionRefusedError):
         probe.connect(("127.0.0.1", port))                   # the screen went with the table
+
+
+def test_the_demo_on_the_reference_firmware_plays_its_hands_with_no_payout_mismatch() -> None:
+    # Both boards are the reference firmware: cards pushed through the shoe's scanner and beam, chips'
+    # tags in the PN5180 model's fields under all 6 seats (the reader of 32 antennas).
+    done = subprocess.run([*DEMO, "--hands", "4", "--pause", "0", "--reference-firmware"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=400)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    out = done.stdout
+    assert "== Table DEMO is open on the reference firmware's boards ==" in out
+    kinds = [fields[2] for fields in (line.split() for line in out.splitlines() if line.startswith("  pit> "))
+             if len(fields) > 2]
+    assert kinds.count("hand.ended") == 4 and kinds.count("shoe.loaded") == 2
+    alerts = [json.loads(line[line.index("{"):]) for line in out.splitlines()
+              if line.startswith("  pit> ") and " alert " in line]
+    assert [a["code"] for a in alerts] == ["counterfeit_chip"]     # no payout_mismatch, no device fault
+    assert "dealer pays seat 2 main $15.00: $25.00 on the spot (natural)" in out
+    assert "== Demo complete ==" in out

@@ -1,5 +1,5 @@
-"""The drivers on a real HostLink: a simulated board on a pty, waiting on events (sleeping only
-where the behaviour under test is the passing of time)."""
+"""The shoe and the spot reader through the link driver on a real HostLink: a simulated board on a
+pty, waiting on events (sleeping only where the behaviour under test is the passing of time)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from drivers.board import BoardDriver
+from drivers.board import BoardDriver, Role
 from drivers.chips import ChipRegistry, RegisteredChip
 from drivers.inputs import DeviceFault, DeviceOnline, DeviceStatus, DriverInput, ShoeLoaded, SpotWager
-from drivers.rfid import RfidDriver
-from drivers.shoe import ShoeDriver
+from drivers.link_driver import LinkDriver
+from drivers.rfid import SpotReader
+from drivers.shoe import Shoe
 from firmware_bridge.link.messages import Chip, Inventory
 from firmware_bridge.simulator.board import SimulatedBoard
 
@@ -46,9 +47,10 @@ class Linked:
 
 
 @asynccontextmanager
-async def linked(tmp_path: Path, kind: str, make: Callable[..., BoardDriver],
+async def linked(tmp_path: Path, kind: str, make: Callable[..., Role],
                  seed: int, **options: Any) -> AsyncIterator[Linked]:
-    """Board ``kind`` on a pty and a driver from ``make(port, on_input=..., **options)``, online."""
+    """Board ``kind`` on a pty and the link driver playing the role ``make(on_input, **options)``,
+    online."""
     board = SimulatedBoard(kind, link=tmp_path / kind, rng=random.Random(seed), rto=0.05)
     pair = Linked(board, None)
 
@@ -59,8 +61,8 @@ async def linked(tmp_path: Path, kind: str, make: Callable[..., BoardDriver],
     board.on_message = pair.notify
     board.on_session = pair.notify
     await board.start()
-    pair.driver = make(str(tmp_path / kind), on_input=on_input, offline_after=0.5,
-                       reopen_interval=0.05, **options)
+    pair.driver = LinkDriver(BoardDriver.Options(str(tmp_path / kind)), make(on_input, **options),
+                             offline_after=0.5, reopen_interval=0.05)
     try:
         await pair.driver.start()
         await pair.until(lambda: pair.driver.is_online)
@@ -71,7 +73,7 @@ async def linked(tmp_path: Path, kind: str, make: Callable[..., BoardDriver],
 
 
 async def test_spot_lights_are_lit_again_after_the_rfid_board_restarts(tmp_path: Path) -> None:
-    async with linked(tmp_path, "rfid", RfidDriver, 5, antennas={1: (1, "main"), 3: (2, "main")},
+    async with linked(tmp_path, "rfid", SpotReader, 5, antennas={1: (1, "main"), 3: (2, "main")},
                       registry=ChipRegistry()) as pair:
         board, driver = pair.board, pair.driver
         driver.light_spots({1, 3})
@@ -91,7 +93,7 @@ async def test_a_uid_read_twice_on_one_spot_is_a_clone_and_counts_once(tmp_path:
     # rejected as duplicates (two tags with one id: one is a clone). The driver must hand the
     # registry every chip the INVENTORY lists.
     registry = ChipRegistry([RegisteredChip("00000000000000aa", 500, "active")])
-    async with linked(tmp_path, "rfid", RfidDriver, 9, antennas={1: (1, "main")},
+    async with linked(tmp_path, "rfid", SpotReader, 9, antennas={1: (1, "main")},
                       registry=registry) as pair:
         clone = Chip("00000000000000aa", 500)
         pair.board._send([Inventory(antenna=1, chips=(clone, clone))])  # a reader listing it twice
@@ -102,7 +104,7 @@ async def test_a_uid_read_twice_on_one_spot_is_a_clone_and_counts_once(tmp_path:
 
 
 async def test_a_fault_and_its_repeats_within_the_window_raise_one_input(tmp_path: Path) -> None:
-    async with linked(tmp_path, "shoe", ShoeDriver, 6, fault_window=0.5) as pair:
+    async with linked(tmp_path, "shoe", Shoe, 6, fault_window=0.5) as pair:
         board = pair.board
         board.fault(2, "lid opened during draw")
         board.fault(2, "lid opened during draw")                  # a repeat (as after a link reset)
@@ -117,7 +119,7 @@ async def test_a_fault_and_its_repeats_within_the_window_raise_one_input(tmp_pat
 
 
 async def test_status_flags_are_handed_on_in_words_when_they_change(tmp_path: Path) -> None:
-    async with linked(tmp_path, "shoe", ShoeDriver, 4) as pair:
+    async with linked(tmp_path, "shoe", Shoe, 4) as pair:
         await pair.until(lambda: bool(pair.of(DeviceStatus)))
         assert pair.of(DeviceStatus) == [DeviceStatus("shoe", ("shoe empty",))]  # nothing loaded yet
         pair.board.shoe.lid_open = True                       # seen at the next heartbeat

@@ -33,7 +33,7 @@ def test_every_step_publishes_the_picture_a_consumer_draws_from(rig: TableRig) -
     view = picture_at(rig, loaded["seq"])
     assert view["type"] == "table.view" and view["hand"] is None and view["epoch"] is not None
     assert view["data"]["table_phase"] == "betting" and "deal" not in names(view)
-    assert view["data"]["instruction"].startswith("Betting is open. Before DEAL")
+    assert view["data"]["instruction"].startswith("Betting is open. Before the deal")
 
     rig.bet(1, "main", chip("a", 1), chip("a", 2))
     bet = rig.next("bet.placed")

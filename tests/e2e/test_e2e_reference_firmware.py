@@ -5,12 +5,13 @@ past its scanner and through its beam), the RFID reader the simulator, or its re
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.rigs.daemon_rig import TableRig, chip
+from tests.rigs.daemon_rig import TIMEOUT, TableRig, chip
 
 
 @pytest.fixture
@@ -103,5 +104,39 @@ def test_a_whole_hand_with_both_boards_running_the_reference_firmware(tmp_path: 
         assert [(r["seat"], r["outcome"]) for r in settled["data"]["results"]] == [(1, "lose"), (3, "lose")]
         assert not [e for e in rig.pit.taken() if e["type"] == "alert"]
         assert rig.rfid.cmd("status")["reference_firmware"]
+    finally:
+        rig.close()
+
+
+def test_a_hand_on_seats_4_to_6_is_read_by_the_reference_reader_of_32_antennas(tmp_path: Path) -> None:
+    # Seats 4 to 6 have their spots on antennas 16 to 30: both multiplexers of the reference reader.
+    rig = TableRig(tmp_path, payout_check=False, reference_firmware=("shoe", "rfid"))
+    try:
+        rig.start()
+        rig.load(["9c", "8d", "7h", "Th", "Kc"], cut_at=0)
+        rig.bet(4, "main", chip("a", 1))                                 # antenna 16
+        rig.next("bet.placed", seat=4)
+        rig.bet(5, "main", chip("b", 1))                                 # antenna 21
+        rig.next("bet.placed", seat=5)
+        rig.bet(6, "main", chip("c", 1), chip("a", 2))                   # antenna 26
+        assert rig.next("bet.placed", seat=6)["data"]["amount"] == 10500
+        assert rig.pit.press("deal") == {"ok": True}
+        assert rig.next("bets.closed")["data"]["bets"] == [
+            {"seat": 4, "spot": "main", "amount": 500}, {"seat": 5, "spot": "main", "amount": 2500},
+            {"seat": 6, "spot": "main", "amount": 10500}]
+        assert [rig.draw()["data"]["card"] for _ in range(4)] == ["9c", "8d", "7h", None]
+        assert rig.pit.press("stand") == {"ok": True}
+        assert rig.pit.press("stand") == {"ok": True}
+        seat_6 = 1 << 25 | 1 << 26                      # antennas 26 and 27, on the shift registers
+        deadline = time.monotonic() + TIMEOUT
+        while rig.rfid.cmd("status")["spot_lights"] != seat_6 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert rig.rfid.cmd("status")["spot_lights"] == seat_6
+        assert rig.pit.press("stand") == {"ok": True}
+        assert rig.next("card.revealed")["data"]["card"] == "Th"
+        settled = rig.next("hand.settled")
+        assert [(r["seat"], r["outcome"], r["wager"]) for r in settled["data"]["results"]] == [
+            (4, "lose", 500), (5, "lose", 2500), (6, "lose", 10500)]
+        assert not [e["data"] for e in rig.pit.taken() if e["type"] == "alert"]
     finally:
         rig.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from firmware_bridge.firmware.pn5180 import PN5180
-from firmware_bridge.firmware.spot_reader import SpotReader
+from firmware_bridge.firmware.spot_reader import PinLights, SpotReader
 from firmware_bridge.firmware_host.pn5180_model import HostTime, ModelPin, PN5180Model
 from firmware_bridge.firmware_host.tags import Tag
 from firmware_bridge.link import messages
@@ -33,11 +33,12 @@ def stack(count: int, seed: int = 0, value: int = 500) -> list[Tag]:
 class ReaderRig:
     """A reader of ``antennas`` with the model behind it; ``now_ms`` is the board core's clock."""
 
-    def __init__(self, antennas: list[int], interval_ms: int = 0) -> None:
-        self.model = PN5180Model()
+    def __init__(self, antennas: list[int], interval_ms: int = 0, wired: int = 16) -> None:
+        """``wired``: the antennas the multiplexer has (16 on 4 select pins, 32 on 5)."""
+        self.model = PN5180Model(antennas=wired)
         self.chip = PN5180(self.model.spi, self.model.nss, self.model.busy, self.model.rst, HostTime())
         self.lights = [ModelPin() for _ in range(16)]
-        self.reader = SpotReader(self.chip, self.model.select, self.lights, antennas, interval_ms)
+        self.reader = SpotReader(self.chip, self.model.select, PinLights(self.lights), antennas, interval_ms)
         self.reader.slice_us = 10**9
         """A read in one poll however slow the machine (a test of slices sets its own)."""
         self.now_ms = 0

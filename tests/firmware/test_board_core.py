@@ -16,6 +16,7 @@ class App:
     """An application that hands over what a test gives it and records what the core asks."""
 
     kind = 2
+    snapshot_types = (0x30,)
 
     def __init__(self) -> None:
         self.out: list[tuple[int, bytes]] = []
@@ -149,3 +150,14 @@ def test_the_deadline_is_the_earliest_of_the_link_status_and_app() -> None:
     assert rig.step() == rig.ms + 5
     rig.app.deadline = None
     assert rig.step() == rig.ms + board.STATUS_INTERVAL_MS
+
+
+def test_outside_a_session_what_the_snapshot_says_again_is_not_queued_and_events_are() -> None:
+    rig = Rig()
+    rig.app.out = [pack(Inventory(n, ())) for n in range(1, 33)] + [(0x21, struct.pack("<IBB", 1, 1, 0))]
+    rig.step(host_reads=False)                   # no session: 32 INVENTORY left to the snapshot
+    rig.app.out = [pack(Inventory(n, ())) for n in range(1, 33)]
+    rig.step(host_reads=False)
+    assert rig.core.lost == 0
+    rig.start()
+    assert [type(m).__name__ for m in rig.got] == ["Fault", "Card", "Inventory", "Status"]

@@ -116,12 +116,19 @@ def test_flash_copies_the_rfid_readers_files_and_its_antennas() -> None:
     names = [word for word in text[end:].split() if word.startswith(":")]
     assert names == [":board.py", ":iso15693.py", ":link.py", ":main.py", ":pn5180.py", ":spot_reader.py",
                      ":board.json"]
+    wide = io.StringIO()
+    assert main(["flash", "rfid", "--serial", "RF-4", "--antennas", "1", "30", "--dry-run"], wide) == 0
+    text = wide.getvalue()
+    config = json.loads(text[:text.index("\n}\n") + 3])
+    assert config["antennas"] == [1, 30] and config["pins"]["select"] == [10, 11, 12, 13, 14]
+    assert config["pins"]["light_chain"] == {"data": 0, "clock": 1, "latch": 2, "count": 32}
 
 
 def test_flash_refuses_bad_arguments() -> None:
     out = io.StringIO()
     assert main(["flash", "shoe", "--serial", "SH-1", "--decks", "0", "--dry-run"], out) == 2
-    assert main(["flash", "rfid", "--serial", "RF-1", "--antennas", "17", "--dry-run"], out) == 2
+    assert main(["flash", "rfid", "--serial", "RF-1", "--antennas", "33", "--dry-run"], out) == 2
+    assert main(["flash", "rfid", "--serial", "RF-1", "--antennas", "0", "--dry-run"], out) == 2
     with pytest.raises(SystemExit):
         main(["flash", "shoe", "--dry-run"], io.StringIO())            # no serial number
     with pytest.raises(SystemExit):

@@ -101,8 +101,8 @@ async def test_the_reference_rfid_reader_behind_the_simulators_commands(tmp_path
         assert await ask(process, "clear 3") == {"ok": True, "antenna": 3, "count": 0}
         assert (await ask(process, "wait_idle 5"))["pending"] == 0
         assert [m for m in delivered if isinstance(m, Inventory) and m.antenna == 3][-1] == Inventory(3, ())
-        answer = await ask(process, "place 17 e004010000000a01:500")
-        assert answer["ok"] is False and "antenna 17" in answer["error"]
+        answer = await ask(process, "place 33 e004010000000a01:500")        # the board reads 1 to 32
+        assert answer["ok"] is False and "antenna 33" in answer["error"]
         answer = await ask(process, "draw")
         assert answer["ok"] is False and "not a shoe board" in answer["error"]
         status = await ask(process, "status")

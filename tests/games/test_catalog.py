@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from controller.boards import board_names, find_board
+from controller.boards import board_names, driver_names, find_board, find_driver
 from controller.config.loader import ConfigError, load_config
 from controller.devkit.simulated import write_config
 from controller.games import catalog
 from controller.games.catalog import find_game, game_names
 from controller.games.spec import GameSpec
 from controller.plugins import PluginError
-from drivers.rfid import RfidDriver
-from drivers.shoe import ShoeDriver
+from drivers.link_driver import LinkDriver
+from drivers.rfid import SpotReader
+from drivers.shoe import Shoe
 from tests.rigs.plugins import install
 from tests.table import toy_game
 
@@ -38,7 +39,9 @@ def test_the_shipped_games_and_boards_are_plug_ins_of_this_distribution() -> Non
         spec = find_game(name)
         assert isinstance(spec, GameSpec) and spec.game_type.spots
     assert board_names() == ("rfid", "shoe")
-    assert (find_board("shoe"), find_board("rfid")) == (ShoeDriver, RfidDriver)
+    assert (find_board("shoe"), find_board("rfid")) == (Shoe, SpotReader)
+    assert driver_names() == ("link",)
+    assert find_driver("link", "shoe") is find_driver("link", "rfid") is LinkDriver
 
 
 def test_a_game_installed_into_a_folder_is_found_by_its_name(
@@ -91,9 +94,9 @@ def test_two_plug_ins_with_one_name_are_refused(monkeypatch: pytest.MonkeyPatch,
 def test_a_board_is_installed_under_the_name_of_its_kind(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.syspath_prepend(str(install(tmp_path, "boards", {"table_controller.boards": {
-        "reader": "drivers.rfid:RfidDriver", "chips": "drivers.chips:ChipRegistry"}})))
-    with pytest.raises(PluginError, match="the board 'reader' is a driver for a 'rfid' board"):
+        "reader": "drivers.rfid:SpotReader", "chips": "drivers.chips:ChipRegistry"}})))
+    with pytest.raises(PluginError, match="the board 'reader' is the role of a 'rfid' board"):
         find_board("reader")
     with pytest.raises(PluginError, match=r"the board 'chips' \(drivers.chips:ChipRegistry from boards\) is "
-                                          r"<class 'drivers.chips.ChipRegistry'>, not a BoardDriver class"):
+                                          r"<class 'drivers.chips.ChipRegistry'>, not a Role class"):
         find_board("chips")

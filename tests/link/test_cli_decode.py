@@ -53,18 +53,26 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
 
 
 def run_cli(*args: str) -> tuple[int, list[dict[str, Any]], str]:
+    status, objects, stdout, _ = run_cli_err(*args)
+    return status, objects, stdout
+
+
+def run_cli_err(*args: str) -> tuple[int, list[dict[str, Any]], str, str]:
+    """``firmware-bridge decode`` as a subprocess: its status, its JSON lines, stdout and stderr."""
     proc = subprocess.run(
         [sys.executable, "-m", "firmware_bridge.cli", "decode", *args],
         capture_output=True, text=True, timeout=30, check=False,
     )
-    return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines()], proc.stdout
+    return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines()], proc.stdout, proc.stderr
 
 
 def test_decode_prints_one_exact_object_per_frame_in_order() -> None:
     names = list(EXPECTED)
     status, objects, _ = run_cli(*(WIRE[name] for name in names))
-    assert status == 0
+    assert status == 1                                           # some frames did not decode
     assert objects == [obj for name in names for obj in EXPECTED[name]]
+    valid = [name for name in names if "error" not in EXPECTED[name][0]]
+    assert run_cli(*(WIRE[name] for name in valid))[0] == 0
 
 
 def test_decode_output_is_json_lines_with_numbers_as_numbers() -> None:
@@ -74,9 +82,9 @@ def test_decode_output_is_json_lines_with_numbers_as_numbers() -> None:
                       '"card": "Qh"}\n')
 
 
-def decode(*args: str) -> list[dict[str, Any]]:
-    out = io.StringIO()
-    assert main(["decode", *args], out=out) == 0
+def decode(*args: str, status: int = 0) -> list[dict[str, Any]]:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["decode", *args], out=out, err=err) == status
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
@@ -95,11 +103,18 @@ def test_large_inventories_decode_in_full() -> None:
 def test_unknown_type_malformed_payload_and_not_hex() -> None:
     unknown = "07017701ff2d8200"  # type 0x77, seq 1, no payload
     short_card = "08012101ff0149de00"  # CARD with a 1-byte payload
-    assert decode(unknown, short_card, "zz", "0201") == [
+    assert decode(unknown, short_card, "0201", status=1) == [
         {"error": "unknown frame type 0x77"},
         {"error": "CARD payload is 1 bytes, expected 6"},
-        {"error": "not hex: non-hexadecimal number found in fromhex() arg at position 0"},
         {"error": "capture ends without a 00 delimiter"},
     ]
-    status, objects, _ = run_cli(unknown, "not-hex")
-    assert status == 0 and [set(o) for o in objects] == [{"error"}, {"error"}]
+
+
+def test_an_argument_that_is_not_hex_is_an_error_on_stderr_with_status_2() -> None:
+    """Issue 26 item 14: it was a JSON line on stdout, with status 0."""
+    assert run_cli_err("zz") == (
+        2, [], "", "firmware-bridge: decode: argument 1 is not hex: non-hexadecimal number found in fromhex()"
+        " arg at position 0\n")
+    status, objects, _, stderr = run_cli_err(WIRE["ack"], "not-hex")   # the others still decoded
+    assert (status, objects) == (2, EXPECTED["ack"])
+    assert stderr.startswith("firmware-bridge: decode: argument 2 is not hex: ")

@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import random
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -250,6 +251,9 @@ async def test_stats_are_logged_periodically(
     finally:
         logging.getLogger("firmware_bridge.link.host").removeHandler(handler)
         await host.link.close()
+    logged = [r.getMessage() for r in caplog.records if "framing_errors=" in r.getMessage()]
+    assert len(logged) >= 2 and all(re.search(r"sent=\d+ frames/\d+ B received=\d+ frames/\d+ B", line)
+                                    for line in logged), logged
 
 
 async def test_vanished_path_alone_is_noticed(

@@ -24,8 +24,7 @@ from firmware_bridge.link.session import BoardSession, Delivered, HostSession
 from firmware_bridge.link.stats import LinkStats
 
 VECTORS_FILE = Path(__file__).resolve().parents[1] / "data" / "test-vectors.json"
-"""The project's copy of the vectors of the link contract (test_vectors_agree.py compares it with the
-shared reference when that is at hand)."""
+"""The vectors of the link contract, kept with the project (docs/protocol.md, section 6)."""
 VECTORS: dict[str, Any] = json.loads(VECTORS_FILE.read_text(encoding="utf-8"))
 VALID: list[dict[str, Any]] = VECTORS["valid"]
 INVALID: list[dict[str, Any]] = VECTORS["invalid"]

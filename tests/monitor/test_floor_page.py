@@ -67,6 +67,17 @@ def wait(driver: Any, condition: Callable[[Any], Any], what: str, floor: FloorRi
                              f"{floor.monitor.log_text()}") from None
 
 
+def strings(value: Any) -> list[str]:
+    """Every text in a JSON value (keys and values, at any depth), each whole."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [*value, *(s for item in value.values() for s in strings(item))]
+    if isinstance(value, list):
+        return [s for item in value for s in strings(item)]
+    return []
+
+
 def click(element: Any) -> bool:
     """Click ``element``; True once done (for :func:`wait`, which tries again if it was redrawn)."""
     element.click()
@@ -109,8 +120,14 @@ def test_a_tile_per_table_and_a_hand_followed_live_on_the_tile_and_in_the_detail
     browser.get(floor.monitor.url + "table/T07")
     wait(browser, lambda d: css(d, ".seat-box[data-seat='1'] .card"), "seat 1's card", floor)
     assert [c.get_attribute("data-card") for c in css(browser, ".seat-box[data-seat='1'] .card")] == ["5h"]
-    assert len(css(browser, ".dealer .card.back")) == 1       # the hole card, face down
-    assert "9d" not in browser.page_source
+    (hole,) = css(browser, ".dealer .card.back")             # the hole card, face down: nothing of it
+    assert (hole.get_attribute("data-card"), hole.text, hole.get_attribute("title")) == (
+        None, "", "face down")
+    shown = [(c.get_attribute("data-card"), c.get_attribute("title"), c.text.replace("\n", ""))
+             for c in css(browser, ".card")]                  # every card drawn: 9d's code, title or face
+    assert all("9d" not in (card, title) and text != "9\u2666" for card, title, text in shown), shown
+    with urllib.request.urlopen(floor.monitor.url + "api/tables/T07") as reply:
+        assert "9d" not in strings(json.loads(reply.read()))      # nor any value the page is sent
     rig.draw()                                                # seat 1 hits: 3s
     wait(browser, lambda d: len(css(d, ".seat-box[data-seat='1'] .card")) == 2
          and css(d, ".seat-box[data-seat='1'] .total")[0].text == "8", "seat 1's second card, total 8", floor)

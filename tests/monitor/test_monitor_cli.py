@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import pwd
 import shutil
 import ssl
 import subprocess
@@ -136,3 +138,23 @@ def test_served_beyond_loopback_only_over_tls_to_a_signed_in_user(tmp_path: Path
         assert ask("api/ack", "s3cret words", b"key=T1//1", "application/x-www-form-urlencoded")[0] == 415
     finally:
         monitor.stop()
+
+
+def test_a_password_file_or_tls_key_another_user_owns_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 26 item 3: whoever owns the password file may add a pit boss of their own."""
+    if os.geteuid() != 0:
+        pytest.skip("chown to another user needs root (these tests run as root on the test machine)")
+    nobody = pwd.getpwnam("nobody")
+    passwords, key = tmp_path / "passwords", tmp_path / "tls.key"
+    passwords.write_text(f"anna:{hash_pin('s3cret words')}\n")
+    key.write_text("not read: refused before\n")
+    for path in (passwords, key):
+        path.chmod(0o600)
+        os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    assert main(["serve", "--table=T1=tcp://127.0.0.1:1", f"--password-file={passwords}",
+                 f"--tls-cert={tmp_path / 'tls.crt'}", f"--tls-key={key}"]) == 2
+    said = capsys.readouterr().err.splitlines()
+    owner = f"is owned by uid {nobody.pw_uid} (nobody), neither root nor this user (uid 0 (root))"
+    assert said == [f"pit-monitor: the password file {passwords} {owner}: chown root {passwords}",
+                    f"pit-monitor: the TLS key {key} {owner}: chown root {key}"]

@@ -62,7 +62,17 @@ class Watched:
 
 @pytest.fixture(scope="module")
 def watched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Watched]:
-    folder = tmp_path_factory.mktemp("holdem")
+    yield from holdem_table(tmp_path_factory.mktemp("holdem"))
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Iterator[Watched]:
+    """A Hold'em Blackjack table of its own, for a test that must hold alone."""
+    yield from holdem_table(tmp_path)
+
+
+def holdem_table(folder: Path) -> Iterator[Watched]:
+    """A Hold'em Blackjack table T07 in ``folder`` and a monitor following it, until closed."""
     (folder / "T07").mkdir()
     rig = TableRig(folder / "T07", game=GAME, game_name="holdem-blackjack", spots=("bet",), buttons=BUTTONS)
     monitor = None
@@ -133,22 +143,24 @@ def test_a_holdem_blackjack_hand_through_the_daemon_is_the_daemon_s_own_state(wa
     assert '"9h"' not in json.dumps(detail)                 # seat 2's hand was mucked unseen
 
 
-def test_the_floor_and_the_detail_view_show_stacks_the_button_and_pots(watched: Watched,
+def test_the_floor_and_the_detail_view_show_stacks_the_button_and_pots(fresh: Watched,
                                                                        browser: Any) -> None:
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    rig = watched.rig
+    watched = fresh
+    rig = fresh.rig
     spots = Spots(rig)
     rig.load(["2h", "3c", "4d", "5s", "6h", "7c"])
-    post_blinds(rig, spots, small=3, big=1)                 # the button is at seat 2 now
+    buy_in(rig, {1: 23000, 2: 11000, 3: 9000})
+    post_blinds(rig, spots, small=2, big=3)                 # the button goes to seat 1 at the deal
     assert rig.pit.press("deal") == {"ok": True}
     for _ in range(3):
         rig.draw()
-    act(rig, spots, 2, "call", 1000)
-    act(rig, spots, 3, "call", 500)
-    act(rig, spots, 1, "check")
+    act(rig, spots, 1, "call", 1000)
+    act(rig, spots, 2, "call", 500)
+    act(rig, spots, 3, "check")
     rig.next("pot")
     watched.check()
 
@@ -162,14 +174,14 @@ def test_the_floor_and_the_detail_view_show_stacks_the_button_and_pots(watched: 
     browser.get(watched.monitor.url)
     until(lambda d: d.find_elements(By.CSS_SELECTOR, "section.tile[data-link='live']"), "a live tile")
     tile = browser.find_element(By.CSS_SELECTOR, "section.tile[data-table='T07']")
-    assert "holdem-blackjack" in tile.text and "button 2" in tile.text and "pots $30.00" in tile.text
+    assert "holdem-blackjack" in tile.text and "button 1" in tile.text and "pots $30.00" in tile.text
     stacks = [s.text for s in tile.find_elements(By.CSS_SELECTOR, ".seat .stack")]
     assert stacks == ["$230.00", "$110.00", "$90.00"]
     browser.get(watched.monitor.url + "table/T07")
     until(lambda d: d.find_elements(By.CSS_SELECTOR, ".pots li"), "the pots")
     pots = browser.find_element(By.CSS_SELECTOR, ".pots").text
     assert "pot 1: $30.00 (seats 1, 2, 3)" in pots
-    assert "BUTTON" in browser.find_element(By.CSS_SELECTOR, ".seat-box[data-seat='2']").text
+    assert "BUTTON" in browser.find_element(By.CSS_SELECTOR, ".seat-box[data-seat='1']").text
     assert "stack $230.00" in browser.find_element(By.CSS_SELECTOR, ".seat-box[data-seat='1']").text
 
 

@@ -23,7 +23,7 @@ import pytest
 from controller.pit.monitor.rated import Rated
 from controller.pit.monitor.store import Store, open_store
 from controller.pit.ratings.edges import Edge, Edges
-from controller.pit.ratings.rating import PIT, REPLACED, TABLE_CLOSED, RatingError
+from controller.pit.ratings.rating import MAX_SEAT, PIT, REPLACED, TABLE_CLOSED, RatingError
 from controller.pit.ratings.shift import Shifts
 from tests.monitor.ratings_script import EASY_JACK, EJ_MAIN, EJ_SIDE, Script, result
 
@@ -298,3 +298,43 @@ async def test_when_a_shift_ends_every_table_shows_the_new_one_dealing_or_not(pi
     assert rated.shift_bounds()["start"] == f"{DAY}T14:00:00.000Z"
     assert len(rated.figures["T07"].by_start) <= 1          # the shift over is let go
 
+
+
+async def test_a_seat_beyond_any_table_s_is_refused_before_the_table_is_heard(
+        pit: Pit, tmp_path: Path) -> None:
+    """Issue 26 item 7: before the monitor has heard a table it knows none of its seats; a seat past
+    the most any table has (or past the database's integers) is refused 400 with the reason, never
+    stored, and a plausible one is taken."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from controller.pit.monitor.alerts import AlertBook
+    from controller.pit.monitor.floor import Floor
+    from controller.pit.monitor.web import make_app
+
+    rated = await pit.start()
+    floor = Floor(["T07", "T08"], AlertBook(tmp_path / "acks"))
+    floor.rate(rated)
+    assert floor.tables["T07"].state["seats"] == []                  # not heard from: seats unknown
+    client = TestClient(TestServer(make_app(floor)))
+    await client.start_server()
+    try:
+        for seat in (0, MAX_SEAT + 1, 2 ** 63, 10 ** 30, True, "3"):
+            reply = await client.post("/api/tables/T07/ratings", json={"seat": seat, "player": "P-1",
+                                                                       "who": "anna"})
+            assert reply.status == 400, seat
+            assert (await reply.text()).startswith(("a seat is a whole number from 1 to 32, not",
+                                                    "a rating needs a seat")), seat
+        assert stored_ratings(pit.path, "T07") == []
+        taken = await client.post("/api/tables/T07/ratings", json={"seat": MAX_SEAT, "player": "P-1",
+                                                                   "who": "anna"})
+        assert taken.status == 200 and (await taken.json())["rating"]["seat"] == MAX_SEAT
+    finally:
+        await client.close()
+    with pytest.raises(RatingError, match="a seat is a whole number from 1 to 32, not 33"):
+        pit.store.open_rating("P-2", "T08", MAX_SEAT + 1, "2026-11-21T09:00:00.000Z", "anna", None)
+
+
+def test_the_highest_seat_rated_is_the_most_seats_a_table_may_have() -> None:
+    from controller.config.loader import MAX_SEATS
+
+    assert MAX_SEAT == MAX_SEATS

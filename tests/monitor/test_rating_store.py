@@ -48,7 +48,8 @@ def test_ratings_open_close_and_survive_the_store(target: str) -> None:
         with pytest.raises(RatingError, match="there is no rating 99"):
             store.close_rating(99, s.ts("10:31:00"), "bob")
         for args, why in (((" ", "T07", 1), "a player id is needed"), (("P", "T/7", 1), "not a table name"),
-                          (("P", "T07", 0), "a seat is a number from 1")):
+                          (("P", "T07", 0), "a seat is a whole number from 1 to 32, not 0"),
+                          (("P", "T07", 10 ** 30), "a seat is a whole number from 1 to 32")):
             with pytest.raises(RatingError, match=why):
                 store.open_rating(*args, s.ts("10:40:00"), "alice", None)  # type: ignore[arg-type]
         for when in ("yesterday", "2026-11-21T10:40:00"):                    # no zone: no time

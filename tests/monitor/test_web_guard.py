@@ -15,10 +15,10 @@ from aiohttp import web
 
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.guard import STREAMS, STREAMS_PER_CLIENT, Streams
 from controller.pit.monitor.signin import ADDRESS_FAILURES, NAME_FAILURES
 from controller.pit.monitor.web import make_app, make_runner
 from controller.security.supervisor_pins import hash_pin
+from controller.web.guard import STREAMS, STREAMS_PER_CLIENT, Streams
 
 USERS = {"anna": hash_pin("s3cret words"), "ben": hash_pin("other words")}
 TIMEOUT = 1.0

@@ -103,8 +103,12 @@ class LineProcess:
 class Board(LineProcess):
     """A ``firmware-bridge simulate`` process (with ``--reference-firmware``: the board's own firmware)."""
 
-    def __init__(self, kind: str, link: Path, seed: int = 1, *, reference_firmware: bool = False) -> None:
-        super().__init__([sys.executable, "-m", "firmware_bridge.cli", "simulate", kind,
+    def __init__(self, kind: str, link: Path, seed: int = 1, *, reference_firmware: bool = False,
+                 command: list[str] | None = None) -> None:
+        """``command``, when given, runs another board that takes the same commands (its
+        arguments, to which ``--link`` and the path are added)."""
+        super().__init__([*command, "--link", str(link)] if command is not None else
+                         [sys.executable, "-m", "firmware_bridge.cli", "simulate", kind,
                           "--link", str(link), "--seed", str(seed)]
                          + (["--reference-firmware"] if reference_firmware else []))
         self.path = self.read_line()["pty"]
@@ -125,16 +129,19 @@ class TableRig:
     def __init__(self, folder: Path, *, game: str = "", table: str = "T07",
                  curve: tuple[Path, Path] | None = None,
                  client_keys: tuple[bytes, bytes, bytes] | None = None,
-                 reference_firmware: tuple[str, ...] = (), **config: Any) -> None:
-        """``config`` goes on to :func:`write_config` (another game's name, spots, buttons);
-        ``reference_firmware`` names the boards (``"shoe"``) run by the reference firmware
-        (``firmware-bridge simulate --reference-firmware``) instead of the simulator."""
+                 reference_firmware: tuple[str, ...] = (), rfid_board: list[str] | None = None,
+                 **config: Any) -> None:
+        """``config`` goes on to :func:`write_config` (another game's name, spots, buttons, the
+        boards' drivers); ``reference_firmware`` names the boards (``"shoe"``) run by the reference
+        firmware (``firmware-bridge simulate --reference-firmware``) instead of the simulator;
+        ``rfid_board`` is the command of another spot reader's test board (:class:`Board`)."""
         self.folder = folder
         self.table = table
         publish, sync, control = (f"tcp://127.0.0.1:{port}" for port in free_ports(3))
         self.endpoints = (publish, sync, control)
         self.shoe = Board("shoe", folder / "shoe", seed=7, reference_firmware="shoe" in reference_firmware)
-        self.rfid = Board("rfid", folder / "rfid", seed=8, reference_firmware="rfid" in reference_firmware)
+        self.rfid = Board("rfid", folder / "rfid", seed=8, reference_firmware="rfid" in reference_firmware,
+                          command=rfid_board)
         chips = [(f"{kind}{n:015x}", value, "active") for kind, value in CHIP_VALUES.items()
                  for n in range(1, 40)]
         chips.append((f"d{1:015x}", 10000, "void"))

@@ -126,10 +126,13 @@ class Station:
         self.page("document.querySelector(`#actions [data-action='${arguments[0]}']`).click()", action)
 
     def step(self, action: str) -> dict[str, Any]:
-        """Touch an action's button, wait until the table took it (its seq moved on), and check the
-        page against the table's state, which is returned."""
+        """Touch an action's button (twice for a dangerous one), wait until the table took it (its seq
+        moved on), and check the page against the table's state, which is returned."""
         before = self.rig.pit.control({"cmd": "state"})["seq"]
         self.touch(action)
+        if self.page("return !!document.querySelector(`#actions .danger[data-action='${arguments[0]}']`)",
+                     action):
+            self.touch(action)                     # a dangerous action (VOID, leave) takes a second touch
         self.until(f"{action!r} taken by the table",
                    lambda: self.rig.pit.control({"cmd": "state"})["seq"] > before)
         return self.check()
@@ -178,13 +181,36 @@ class Station:
             self.key(f"#amount [data-digit='{digit}']")
         self.key("#amount [data-key=ok]")
 
+    def resize(self, width: int, height: int) -> None:
+        """The page's viewport made ``width`` x ``height`` (the window's frame allowed for)."""
+        outer = [width, height]
+        for _ in range(10):
+            self.browser.set_window_size(*outer)
+            time.sleep(0.2)                                   # the window manager's resize
+            inner = self.page("return [window.innerWidth, window.innerHeight]")
+            if inner == [width, height]:
+                return
+            outer = [outer[0] + width - inner[0], outer[1] + height - inner[1]]
+        raise AssertionError(f"the page never became {width}x{height}: {inner}")
+
     def screenshot(self, path: Path, width: int, height: int) -> None:
-        self.browser.set_window_size(width, height)
-        time.sleep(0.3)
-        inner = self.page("return [window.innerWidth, window.innerHeight]")
-        self.browser.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+        self.resize(width, height)
         time.sleep(0.3)
         self.browser.save_screenshot(str(path))
+
+    def readable(self, selector: str) -> list[str]:
+        """The text of every element matching ``selector``, each checked readable on the screen as it
+        is now: scrolled into view, it lies wholly inside the page, with a width and height."""
+        found: list[list[Any]] = self.page("""
+            return [...document.querySelectorAll(arguments[0])].map((e) => {
+              e.scrollIntoView({block: "nearest"});
+              const r = e.getBoundingClientRect();
+              return [e.textContent, r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 &&
+                      r.right <= window.innerWidth + 0.5 && r.bottom <= window.innerHeight + 0.5];
+            });""", selector)
+        for text, inside in found:
+            assert inside, f"{selector} {text!r} is not wholly on the screen"
+        return [text for text, _ in found]
 
 
 @pytest.fixture(scope="module")

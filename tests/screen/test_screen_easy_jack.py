@@ -62,7 +62,13 @@ def test_a_hand_played_from_the_screen_with_its_payout_checked(station: Station)
 
     shown = station.until("the payout to make", lambda: payout())
     assert shown["state"] == "pay" and "Pay $25.00" in shown["text"] and "1 \u00d7 $25.00" in shown["text"]
-    assert station.page("return document.querySelector(\"[data-payout='1:main']\")") is None  # a loser
+    loser = station.page("const p = document.querySelector(\"[data-payout='1:main']\");"
+                         "return [p.dataset.state, p.textContent]")
+    assert loser[0] == "collect" and "Collect $10.00" in loser[1]      # NEXT checks the loser's spot too
+    rig.bet(1, "main")                                                 # collected
+    station.until("the loser's chips collected", lambda: station.page(
+        "return document.querySelector(\"[data-payout='1:main']\").textContent"
+    ).startswith("main: Collected"))
 
     rig.add(3, "main", chip("a", 3))                                   # paid short: $5 instead of $25
     short = station.until("a short payout", lambda: (p := payout())["state"] == "short" and p)
@@ -74,7 +80,7 @@ def test_a_hand_played_from_the_screen_with_its_payout_checked(station: Station)
     paid = station.until("the payout right", lambda: (p := payout())["state"] == "paid" and p)
     assert "Paid" in paid["text"] and "reads $50.00" in paid["text"]
     assert station.page("return getComputedStyle(document.querySelector(\"[data-payout='3:main']\"))"
-                        ".backgroundColor") == "rgb(46, 157, 74)"              # green
+                        ".backgroundColor") == "rgb(29, 122, 55)"              # green
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-easy-jack-1280.png", 1280, 800)
         station.screenshot(DOCS / "dealer-screen-easy-jack-800.png", 800, 480)
@@ -82,7 +88,9 @@ def test_a_hand_played_from_the_screen_with_its_payout_checked(station: Station)
         station.browser.set_window_size(1280, 800)
     station.touch("next")
     rig.next("hand.ended")
-    assert station.check()["table_phase"] == "betting"
+    state = station.check()
+    assert state["table_phase"] == "betting"
+    assert not [a for a in state["alerts"] if a["code"] == "payout_mismatch"]
 
 
 def test_the_daemon_killed_mid_hand_shows_reconnecting_then_the_table_as_it_is(station: Station) -> None:
@@ -105,6 +113,7 @@ def test_the_daemon_killed_mid_hand_shows_reconnecting_then_the_table_as_it_is(s
     after = station.check()                                           # the table as it is, same hand
     assert station.page("return document.getElementById('link').hidden")
     assert after["hand"] == before["hand"] and after["seats"][1]["cards"] == before["seats"][1]["cards"]
+    station.touch("void")                                             # VOID: a second touch takes it
     station.touch("void")
     rig.next("hand.voided")
     assert station.check()["table_phase"] == "betting"

@@ -9,6 +9,7 @@ only way to act. ``SCREENSHOTS=1`` writes the screenshots of docs/dealer-screen.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from tests.screen.conftest import Station, station_for
 
 DOCS = Path(__file__).parents[2] / "docs"
 PIN = "60417293"
+WRONG_PIN = "86420975"
 
 
 def screenshots(station: Station, name: str) -> None:
@@ -35,56 +37,121 @@ def screenshots(station: Station, name: str) -> None:
         station.browser.set_window_size(1280, 800)
 
 
+SIZES = ((800, 480), (720, 1280))
+"""The Raspberry Pi touch displays: every box of money is checked readable at each."""
+
+PLUS, MINUS = "+", "\u2212"
+"""The signs of a stack's change as the page writes them (a minus sign, not a hyphen)."""
+
+HOLDEM_RAKED = HOLDEM_GAME + "rake_percent = 5\nrake_cap = 500\n"
+"""$10 big blind, $5 chips; a rake of 5%, at most $5.00."""
+
+
 @pytest.fixture
 def holdem(tmp_path: Path, browser: Any) -> Iterator[Station]:
-    yield from station_for(tmp_path, browser, game=HOLDEM_GAME, game_name="holdem-blackjack",
+    yield from station_for(tmp_path, browser, game=HOLDEM_RAKED, game_name="holdem-blackjack",
                            spots=("bet",), buttons=(), screen=8070)
 
 
-def test_a_holdem_blackjack_hand_from_the_screen(holdem: Station) -> None:
+def money_shown(station: Station) -> dict[str, Any]:
+    """The settlement as the page draws it, checked readable at 800x480 and 720x1280: the moves
+    (seat or table, text), the boxes to pay or collect, the stacks' changes."""
+    drawn: dict[str, Any] = {}
+    for width, height in SIZES:
+        station.resize(width, height)
+        drawn = station.page("""
+            const where = (e) => e.closest('[data-seat]') ? Number(e.closest('[data-seat]').dataset.seat)
+                                                          : null;
+            const all = (selector) => [...document.querySelectorAll(selector)];
+            return {moves: all('.move').map(m => [where(m), m.textContent])
+                              .sort((a, b) => parseInt(a[1]) - parseInt(b[1])),
+                    boxes: all('.payout').map(b => [b.dataset.payout, b.dataset.state, b.textContent]),
+                    stacks: all('.stack-change').map(c => [where(c), c.textContent])};
+        """)
+        for selector in (".move", ".payout", ".stack-change"):
+            station.readable(selector)
+    station.resize(1280, 800)
+    return drawn
+
+
+def test_a_holdem_blackjack_hand_with_a_side_pot_and_the_rake_then_one_won_by_folds(holdem: Station) -> None:
     station, rig = holdem, holdem.rig
     spots = Spots(rig)
-    rig.load(["9h", "Tc", "4s", "8d", "Qs", "6c", "Kd", "9c"])
-    for seat in (1, 2, 3):
-        assert rig.pit.control({"cmd": "buy_in", "seat": seat, "amount": 20000}) == {"ok": True}
+    rig.load(["Th", "Ah", "9c", "Qd", "Kd", "Kc", "2h", "3h", "4h"])
+    for seat, stack in ((1, 20000), (2, 20000), (3, 5000)):
+        assert rig.pit.control({"cmd": "buy_in", "seat": seat, "amount": stack}) == {"ok": True}
     spots.push(2, 500)
     spots.push(3, 1000)
     state = station.check()
-    assert [s.get("stack") for s in state["seats"][:3]] == [20000, 20000, 20000]
-    state = station.step("deal")
+    assert [s.get("stack") for s in state["seats"][:3]] == [20000, 20000, 5000]
+    station.step("deal")
     for _ in range(3):
         rig.draw()
     state = station.check()
     assert state["seats"][0]["in_turn"] and state["seats"][0]["cards"] == [None]
-    assert station.page("return document.querySelector('[data-seat=\"1\"]').classList.contains('in-turn')")
     spots.push(1, 1000)
-    state = station.step("call")
+    station.step("call")
     spots.push(2, 500)
-    state = station.step("call")
+    station.step("call")
     state = station.step("check")
     assert [p["amount"] for p in state["pots"]] == [3000]
     spots.gather(1, 2, 3)
     for _ in range(3):
         rig.draw()
+    station.check()
+    assert station.page("return document.querySelectorAll('.spot.moved').length") == 0   # nothing stale
     for _ in range(3):
-        state = station.step("check")                  # the second round
+        station.step("check")                          # the second round
     for _ in range(3):
-        state = station.step("stand")                  # every seat keeps its cards
-    while state["table_phase"] != "settled":
-        state = station.step("check")                  # the final round, then the showdown
-    checks = station.screen.model()["payouts"]
-    assert [(c["seat"], c["state"], c["to_pay"]) for c in checks] == [
-        (r["seat"], "pay", 3000) for r in state["results"] if r["payout"] > 0]
-    winner = checks[0]["seat"]
-    assert station.until("the pot to push", lambda: station.page(
-        f"return document.querySelector(\"[data-payout='{winner}:bet']\").textContent")).startswith(
-        "bet: Pay $30.00")
-    spots.push(winner, 3000)
-    station.until("the pot pushed", lambda: station.page(
-        f"return document.querySelector(\"[data-payout='{winner}:bet']\").dataset.state") == "paid")
+        state = station.step("stand")
+    opening = "bet" if "bet" in [a["name"] for a in state["actions"]] else "raise"
+    spots.push(2, 5000)
+    station.step(opening)
+    spots.push(3, 4000)                                # all in for $40.00
+    station.step("call")
+    spots.push(1, 5000)
+    state = station.step("call")
+    assert state["table_phase"] == "settled" and state["checks"] == []
+
+    drawn = money_shown(station)
+    assert drawn["boxes"] == []                        # NEXT checks no spot: the pots go to the stacks
+    assert drawn["moves"] == [
+        [1, "1. Gather the bet $50.00 into the pot"], [2, "2. Gather the bet $50.00 into the pot"],
+        [3, "3. Gather the bet $40.00 into the pot"], [None, "4. Rake $5.00 to the drop box"],
+        [3, "5. Main pot: push $145.00 to seat 3"], [2, "6. Side pot 1: push $20.00 to seat 2"],
+        [1, "7. Muck the hand unseen"]]
+    assert [m[1][3:] for m in drawn["moves"]] == [m["words"] for m in state["moves"]]
+    assert drawn["stacks"] == [[1, "Stack \u2212$60.00 → $140.00 at NEXT"],   # a minus sign
+                               [2, "Stack \u2212$40.00 → $160.00 at NEXT"],
+                               [3, "Stack +$95.00 → $145.00 at NEXT"]]
     screenshots(station, "holdem-blackjack")
+    spots.gather(1, 2, 3)
     state = station.step("next")
-    assert state["table_phase"] == "betting" and sum(s.get("stack", 0) for s in state["seats"]) == 60000
+    assert [s.get("stack") for s in state["seats"][:3]] == [14000, 16000, 14500]
+    assert not [a for a in state["alerts"] if a["code"] == "payout_mismatch"]
+
+    spots.push(3, 500)                                 # the button at 2: blinds 3 and 1
+    spots.push(1, 1000)
+    station.step("deal")
+    for _ in range(3):
+        rig.draw()
+    station.step("fold")
+    state = station.step("fold")                       # the big blind takes the blinds
+    assert state["table_phase"] == "settled"
+    drawn = money_shown(station)
+    assert drawn["boxes"] == []                        # no "Paid" at once, no "Over" once moved
+    assert drawn["moves"] == [
+        [1, "1. Give back the uncalled $5.00"], [1, "2. Gather the bet $5.00 into the pot"],
+        [3, "3. Gather the bet $5.00 into the pot"], [1, "4. Push $10.00 to seat 1 (the others folded)"]]
+    spots.gather(3)                                    # the small blind moved over to seat 1
+    spots.push(1, 500)
+    station.until("the blinds moved", lambda: station.page(
+        "return document.querySelector('[data-seat=\"1\"] [data-spot=bet]').dataset.live") == "1500")
+    assert station.page("return document.querySelectorAll('.payout').length") == 0
+    spots.gather(1)
+    state = station.step("next")
+    assert [s.get("stack") for s in state["seats"][:3]] == [14500, 16000, 14000]
+    assert not [a for a in state["alerts"] if a["code"] == "payout_mismatch"]
 
 
 @pytest.fixture
@@ -161,8 +228,16 @@ def test_a_blackjack_extreme_hand_with_turn_up_and_the_re_buy_prompt_from_the_sc
     state = station.step("leave")
     while state["table_phase"] != "settled":
         state = station.step("next")                               # each payment line, in order
+    assert state["checks"] == [] and state["stack_changes"]
+    drawn = money_shown(station)
+    assert drawn["boxes"] == []                                    # every seat's money is its stack
+    assert drawn["stacks"] == [
+        [c["seat"], f"Stack {PLUS if c['change'] > 0 else MINUS}${abs(c['change']) / 100:,.2f} → "
+                    f"${c['stack'] / 100:,.2f} at NEXT"] for c in state["stack_changes"]]
+    stacks = {c["seat"]: c["stack"] for c in state["stack_changes"]}
     state = station.step("next")
     assert state["table_phase"] == "betting" and state["session"]["button"] == 2
+    assert all(state["seats"][seat - 1].get("stack", 0) == stack for seat, stack in stacks.items())
 
 
 @pytest.fixture
@@ -175,7 +250,7 @@ def buster(tmp_path: Path, browser: Any) -> Iterator[Station]:
 def test_a_buster_jackpot_confirmed_on_the_screen_after_a_buy_in_through_the_supervisor_panel(
         buster: Station) -> None:
     station, rig = buster, buster.rig
-    assert station.supervisor("S101", "1111", "buy_in", 6, "500") == "wrong supervisor id or PIN"
+    assert station.supervisor("S101", WRONG_PIN, "buy_in", 6, "500") == "wrong supervisor id or PIN"
     assert rig.pit.control({"cmd": "state"})["state"]["seats"][5].get("stack") is None
     assert station.supervisor("S101", PIN, "buy_in", 6, "500") == "Buy in: done"
     assert rig.next("seat.stack", seat=6)["data"]["amount"] == 50_000
@@ -195,25 +270,52 @@ def test_a_buster_jackpot_confirmed_on_the_screen_after_a_buy_in_through_the_sup
     banner = station.until("the jackpot's banner", lambda: station.page(
         "const b = [...document.querySelectorAll('.banner')].find(b => b.textContent.includes('Jackpot'));"
         "return b && [b.dataset.severity, b.textContent, !!b.querySelector('.done')]"))
-    assert banner[0] == "warning" and "Jackpot at seat 1! Call a supervisor" in banner[1]
+    assert banner[0] == "warning" and "Jackpot $1,000.25 at seat 1! Call a supervisor" in banner[1]
+    assert "not paid from the tray" in banner[1]
     assert banner[2] is False                                     # it goes once confirmed, not before
+    state = station.check()
+    assert {(c["seat"], c["spot"]) for c in state["checks"]} == {(1, "main"), (1, "progressive")}
+    drawn = money_shown(station)
+    assert sorted(b[0] for b in drawn["boxes"]) == ["1:main", "1:progressive"]   # a box iff NEXT checks it
+    (wager,) = [b for b in drawn["boxes"] if b[0] == "1:progressive"]
+    assert wager[1] == "collect" and "Collect $5.00" in wager[2]
+    assert "Jackpot $1,000.25 (three suited 7s) waits for a supervisor: pay nothing from the tray" in wager[2]
     screenshots(station, "buster-blackjack-x")
+
+    station.open("meter")                                         # the players see it waiting
+    hit = station.until("the hit on the meter page", lambda: station.page(
+        "const h = document.querySelector('.hit'); return h && [h.dataset.waiting, h.textContent]"))
+    assert hit[0] == "yes" and "waiting for confirmation" in hit[1]
+    station.open()
 
     assert station.supervisor("S101", PIN, "confirm_progressive", 1, None) == "Confirm jackpot: done"
     assert rig.next("progressive.paid")["data"]["supervisor"] == "S101"
     station.until("the banner gone", lambda: station.page(
         "return ![...document.querySelectorAll('.banner')].some(b => b.textContent.includes('Jackpot'))"))
     station.key("#panel-cancel")
+    paid = station.until("the jackpot confirmed in its box", lambda: station.page(
+        "const j = document.querySelector(\"[data-payout='1:progressive'] .jackpot\");"
+        "return j && j.dataset.jackpot === 'paid' && j.textContent"))
+    assert paid == "Jackpot $1,000.25 confirmed by S101: paid by the supervisor, not from the tray"
+    station.readable("[data-payout='1:progressive']")
+    rig.bet(1, "main")                                            # the lost wagers collected
+    rig.bet(1, "progressive")
+    station.until("the wagers collected", lambda: station.page(
+        "return [...document.querySelectorAll('.payout')].every(b => b.dataset.state === 'paid')"))
     state = station.step("next")
+    assert not [a for a in state["alerts"] if a["code"] == "payout_mismatch"]
     assert state["table_phase"] == "betting"
-    assert PIN not in station.screen.log_text() and "1111" not in station.screen.log_text()
+    for log in (station.screen.log, rig.log):              # the PINs, right or wrong, in no log line
+        numbers = set(re.findall(r"\d+", log.read_text(errors="replace")))   # whole numbers, not parts
+        assert not {PIN, WRONG_PIN} & numbers, log
 
     station.open("meter")
     shown = station.until("the meter", lambda: station.page(
         "const m = document.querySelector('[data-meter]'); const h = document.querySelector('.hit');"
-        "return m && h && [m.dataset.meter, m.textContent, h.textContent]"))
+        "return m && h && [m.dataset.meter, m.textContent, h.textContent, h.dataset.waiting]"))
     assert shown[0] == "blazing_7s" and "$1,000.00" in shown[1]
     assert "seat 1" in shown[2] and "three suited 7s" in shown[2] and "$1,000.25" in shown[2]
+    assert shown[3] == "no"                                       # confirmed
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-meter.png", 800, 480)
     station.open()

@@ -16,6 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from controller.pit.follow.control import Control
 from controller.screen.table import CONFIRM_WITHIN, ScreenTable
 from controller.screen.web import make_app
+from controller.web.guard import STREAMS_PER_CLIENT
 from tests.rigs.daemon_rig import free_ports
 
 PICTURE: dict[str, Any] = {
@@ -27,6 +28,7 @@ PICTURE: dict[str, Any] = {
         {"seq": 5, "hand": None, "code": "new_code", "severity": "info", "message": "something new"}],
     "devices": {"rfid": {"online": False}},
     "results": [{"seat": 2, "spot": "main", "hand_index": 0, "wager": 1000, "payout": 1500}],
+    "checks": [{"seat": 2, "spot": "main", "expected": 2500}],
     "live": {"2": {"main": 2000}},
 }
 
@@ -182,3 +184,30 @@ def test_a_confirmation_after_its_time_is_refused_and_the_banner_stays() -> None
     now[0] += CONFIRM_WITHIN - 1
     assert screen.dismiss("E1:4", confirm=True).done
     assert "E1:4" not in [b["key"] for b in screen.model()["banners"]]
+
+
+async def test_event_streams_are_capped_and_the_model_still_answers(
+        served: tuple[TestClient[Any, Any], Table, ScreenTable]) -> None:
+    client, _, _ = served
+    streams = [await client.get("/api/stream") for _ in range(STREAMS_PER_CLIENT)]
+    try:
+        assert [s.status for s in streams] == [200] * STREAMS_PER_CLIENT
+        for stream in streams:                                 # each is a live stream: the model first
+            assert (await stream.content.readline()).startswith(b"event: model")
+        refused = await client.get("/api/stream")
+        assert refused.status == 503 and refused.headers["Retry-After"] == "30"
+        reason = f"too many event streams from this address (at most {STREAMS_PER_CLIENT})"
+        assert await refused.text() == reason
+        model = await client.get("/api/model")
+        assert model.status == 200 and (await model.json())["table"] == "T07"
+        streams.pop().close()                                  # one page goes: another may come
+        for _ in range(100):
+            again = await client.get("/api/stream")
+            if again.status == 200:
+                break
+            await asyncio.sleep(0.05)
+        streams.append(again)
+        assert again.status == 200
+    finally:
+        for stream in streams:
+            stream.close()

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import pwd
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from controller.devkit.simulated import write_config
 from tests.security.test_keys import keys
@@ -104,3 +107,52 @@ def run_briefly(config: Path) -> str:
         proc.terminate()
         proc.wait(15)
     return "".join(said)
+
+
+def nobody() -> tuple[int, int]:
+    """The uid and gid of ``nobody`` (the tests that chown files need root)."""
+    if os.geteuid() != 0:
+        pytest.skip("chown to another user needs root (these tests run as root on the test machine)")
+    entry = pwd.getpwnam("nobody")
+    return entry.pw_uid, entry.pw_gid
+
+
+def test_files_owned_by_another_user_are_refused_whatever_their_mode(tmp_path: Path) -> None:
+    """Issue 26 item 3: a table.toml and chips.csv owned by ``nobody``, mode 0644, in a sticky 1777
+    folder (as /tmp), passed every mode check; their owner could rewrite them at will."""
+    uid, gid = nobody()
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    config = write_config(shared)
+    for path in (config, shared / "chips.csv"):
+        path.chmod(0o644)
+        os.chown(path, uid, gid)
+    refused = run(config)
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines() == [
+        f"unsafe permissions: the configuration {config} is owned by uid {uid} (nobody), neither root"
+        f" nor this user (uid 0 (root)): chown root {config}",
+        f"unsafe permissions: the chip registry {shared}/chips.csv is owned by uid {uid} (nobody),"
+        f" neither root nor this user (uid 0 (root)): chown root {shared}/chips.csv"]
+    for path in (config, shared / "chips.csv"):
+        os.chown(path, 0, 0)
+    assert "unsafe permissions" not in run_briefly(config)
+
+
+def test_keys_owned_by_another_user_are_refused(tmp_path: Path) -> None:
+    uid, gid = nobody()
+    folder = tmp_path / "keys"
+    keys("generate", "--dir", str(folder))
+    keys("add-client", str(folder / "table.key"), "--name", "pit", "--dir", str(folder))
+    config = write_config(tmp_path, curve=(folder / "table.key_secret", folder / "clients"))
+    config.chmod(0o600)
+    os.chown(folder / "table.key_secret", uid, gid)
+    os.chown(folder / "clients" / "pit.key", uid, gid)
+    refused = run(config)
+    assert refused.returncode == 2
+    lines = refused.stderr.splitlines()
+    assert [line.split(" is owned by ")[0] for line in lines] == [
+        f"unsafe permissions: the CURVE secret key {folder}/table.key_secret",
+        f"unsafe permissions: the CURVE client key {folder}/clients/pit.key"]
+    assert all(f"uid {uid} (nobody), neither root nor this user" in line for line in lines)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from controller.journal.log import Journal
-from controller.table.views import dealer_view, public_state
+from controller.table.views import dealer_view, public_state, table_picture
 from drivers.display import render_text
 from drivers.inputs import (
     CardDrawn,
@@ -186,6 +186,16 @@ def test_device_offline_mid_hand_waits_and_resumes(rig: Rig) -> None:
     rig.do(DeviceOnline("shoe", "f", "s"))
     rig.card("9d")
     assert phase_of(rig.table) == "players"
+    assert "stand" in [a["name"] for a in table_picture(rig.table)["actions"]]
+    rig.do(DeviceOffline("rfid", "no answer for 3 s"))
+    picture = table_picture(rig.table)                     # no STAND offered, none taken, "Wait" said
+    assert [a["name"] for a in picture["actions"]] == ["void", "call_floor"]
+    assert picture["instruction"] == "Wait: the rfid is offline: the hand waits until it is back."
+    assert rig.table.press("stand") == "stand: the rfid is offline: the hand waits until it is back"
+    assert rig.table.live_buttons() == ("void",)
+    rig.do(DeviceOnline("rfid", "f", "s"))
+    assert "STAND" in table_picture(rig.table)["instruction"]
+    rig.press("stand")
 
 
 def test_cut_card_ends_the_shoe_after_the_hand(rig: Rig) -> None:
@@ -325,11 +335,13 @@ def test_the_display_clears_a_refusal_once_the_state_changes_and_marks_it_apart_
 
 
 def test_the_instruction_names_no_button_the_table_lacks(tmp_path: Path) -> None:
-    """Easy Jack's "press STAND" at a table whose STAND is only a control command (issue 18 item 15)."""
+    """Easy Jack's "press STAND" at a table whose STAND is only on the screen: the screen's label,
+quoted, as its button says it (issue 18 item 15, issue 25 item 6)."""
     rig = Rig(tmp_path, buttons=("deal", "next", "void"))
     rig.ready(s1_main=1000)
     rig.press("deal")
     rig.card("5h")
     rig.card("9d")
     instruction = dealer_view(rig.table).instruction
-    assert "STAND" not in instruction and "stand (by control)" in instruction, instruction
+    assert "STAND" not in instruction and "\u201cStand\u201d" in instruction, instruction
+    assert "by control" not in instruction and "stand" not in instruction, instruction

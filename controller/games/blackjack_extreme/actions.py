@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     from controller.games.blackjack_extreme.hand import BlackjackExtremeHand
 
 ACTION_TABLE: Actions[BlackjackExtremeHand] = Actions("Blackjack Extreme", {
-    "count": Action(betting.verify_count, betting.count, "Count the dealer's chips"),
+    "count": Action(betting.verify_count, betting.count, "Count the dealer's chips",
+                    answer="the dealer has {amount}"),
     "decline": Action(betting.verify_decline, betting.decline, "Decline to play"),
     "turn_up": Action(dealer.verify_turn_up, dealer.turn_up, "Turn up card 1 or 2"),
     "check": Action(betting.verify_check, betting.check, "Check"),
@@ -25,7 +26,7 @@ ACTION_TABLE: Actions[BlackjackExtremeHand] = Actions("Blackjack Extreme", {
     "split": Action(turns.verify_split, turns.split, "Split"),
     "expose": Action(turns.verify_expose, turns.expose, "Expose a card turned up by mistake"),
     "rebuy": Action(settlement.verify_rebuy, settlement.rebuy, "Dealer re-buys"),
-    "leave": Action(settlement.verify_leave, settlement.leave, "Dealer leaves"),
+    "leave": Action(settlement.verify_leave, settlement.leave, "Dealer leaves", danger=True),
     "next": Action(settlement.verify_next, settlement.next_, "Next"),
 })
 """Every action of a hand by name, with the functions that verify and take it."""

@@ -79,6 +79,8 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
     spots = (SPOT,)
     actions = ACTIONS
     action_labels = tuple(ACTION_TABLE.labels.items())
+    dangerous_actions = ACTION_TABLE.dangerous
+    action_answers = tuple(ACTION_TABLE.answers.items())
     phases = PHASES
     flow = FLOW
     commands = COMMANDS

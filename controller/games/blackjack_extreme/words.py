@@ -25,7 +25,7 @@ def prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
     if phase == "dealing":
         return card_words(target)
     if phase == "upcard":
-        return f"{dealer}: look at both cards and turn one up (turn_up 1 or 2)"
+        return f"{dealer}: look at both cards and turn one up: TURN_UP"
     if phase == "betting":
         turn = hand.betting_turn()
         assert turn is not None
@@ -46,7 +46,7 @@ def prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
         return f"{dealer} has {total}: draw a card to hit, or STAND"
     if hand.choice_pending():
         return (f"{dealer} is {dollars(hand.shortfall())} short: re-buy at least that much to pay "
-                "everyone in full (rebuy), or leave the game (leave): then winners are paid in the "
+                "everyone in full: REBUY; or leave the game: LEAVE, and winners are paid in the "
                 "short-stack order")
     step = hand.confirmed
     text = line_words(hand)[step] if step < hand.steps() else ""
@@ -61,8 +61,8 @@ def _blinds_prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
     covers = ", ".join(map(str, hand.required)) or "no seat"
     names = ("Seats " if len(free) > 1 else "Seat ") + ", ".join(map(str, free))
     return (f"Dealer (seat {hand.dealer_seat}) has {dollars(hand.dealer_stack)}: covers {covers} "
-            f"for the {dollars(hand.minimum)} minimum. {names} may ask for a chip count (count) "
-            f"or decline (decline). {words}")
+            f"for the {dollars(hand.minimum)} minimum. {names} may ask for a chip count: COUNT, "
+            f"or decline: DECLINE. {words}")
 
 
 def _players_prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:

@@ -105,7 +105,7 @@ class BusterBlackjackX(Game[BusterHand]):
         found.extend(self._bank_problems(bets, session))
         for hit in session[Progressive].unpaid:
             found.append(f"seat {hit.seat}'s Blazing 7's jackpot {dollars(hit.amount)} waits for a "
-                         f"supervisor ({CONFIRM})")
+                         f"supervisor: {ConfirmProgressive.label}")
         return found
 
     def _seat_problems(self, seat: int, spots: Mapping[str, int]) -> list[str]:
@@ -143,12 +143,12 @@ class BusterBlackjackX(Game[BusterHand]):
         banker = banker_for(rules, session)
         if banker is None:
             return [f"no seat has a bank of at least {dollars(rules.min_bank)} to be the player-dealer: "
-                    "buy_in a bank"]
+                    "a supervisor buys in a bank"]
         found = []
         stack = session[Stacks].stack(banker)
         if stack < max(rules.min_bank, rules.collection_fee):
             found.append(f"the player-dealer's bank at seat {banker} holds {dollars(stack)}, less than "
-                         f"{dollars(max(rules.min_bank, rules.collection_fee))}: top_up")
+                         f"{dollars(max(rules.min_bank, rules.collection_fee))}: a supervisor tops it up")
         if any(wagered(amount) for amount in bets.get(banker, {}).values()):
             found.append(f"seat {banker} is the player-dealer: its spots must be empty")
         return found

@@ -71,7 +71,7 @@ def settle(rules: BusterRules, seats: Sequence[SeatPlay], dealer: Standing, up: 
                 events += [ProgressiveHit(play.seat, 0, won.prize, won.amount),
                            alert("progressive_hit", f"seat {play.seat}: {won.prize} win the Blazing 7's "
                                  f"jackpot {dollars(won.amount)}; a supervisor must confirm it",
-                                 seat=play.seat)]
+                                 seat=play.seat, prize=won.prize, amount=won.amount)]
         if play.insurance:
             outcome, payout, label = insurance_result(rules, dealer, play.insurance)
             results.append(WagerResult(play.seat, "insurance", 0, outcome, play.insurance, payout, label))

@@ -106,7 +106,7 @@ class HoldemBlackjack(Game[HoldemHand]):
                              "or take them off")
         place = self.seating(session)
         if place is None:
-            found.append("at least two seats need chips to play: buy in (control command buy_in)")
+            found.append("at least two seats need chips to play: a supervisor buys them in")
             return found
         stacks = {seat: session[Stacks].stack(seat) for seat in place.seats}
         posts = forced_bets(self.rules, place, stacks)

@@ -38,6 +38,7 @@ from controller.games.interface import (
     GameEvent,
     Hand,
     HandView,
+    Move,
     Option,
     Pot,
     PotAwarded,
@@ -137,7 +138,9 @@ class HoldemHand(Hand):
     bets); ``pots`` and ``rake`` are the pots as last gathered and the rake due on them;
     ``raked`` says whether the hand pays rake; ``aggressor`` is the last seat to bet or raise in
     the final round (it shows first); ``shown`` the seats whose hands were turned up;
-    ``awards`` and ``settlement`` are set once the hand is complete.
+    ``gathered`` the bets of the last round that ended, seat by seat, as they went into the pots,
+    and ``returned`` its uncalled bet (seat, chips); ``awards`` and ``settlement`` are set once
+    the hand is complete.
     """
 
     rules: HoldemBlackjackRules
@@ -153,6 +156,8 @@ class HoldemHand(Hand):
     raked: bool = False
     aggressor: int | None = None
     shown: tuple[int, ...] = ()
+    gathered: tuple[tuple[int, int], ...] = ()
+    returned: tuple[int, int] | None = None
     awards: tuple[Award, ...] = ()
     settlement: tuple[WagerResult, ...] | None = None
 
@@ -379,7 +384,8 @@ class HoldemHand(Hand):
             seats.append(SeatHandView(
                 player.seat, (CardsView(cards, total, wager, self._status(player)),),
                 in_turn=decision is not None and decision.seat == player.seat))
-        return HandView(self.phase, tuple(seats), pots=self._live_pots(), payouts=self._payout_lines())
+        return HandView(self.phase, tuple(seats), pots=self._live_pots(), payouts=self._payout_lines(),
+                        moves=self._moves())
 
     def _payout_lines(self) -> tuple[str, ...]:
         """At the end: what each pot pays to whom, the rake, and the hands to muck unseen."""
@@ -397,6 +403,30 @@ class HoldemHand(Hand):
         mucked = [s for s in self.live() if s not in self.shown and len(self.live()) > 1]
         lines.extend(f"Seat {seat}: muck the hand unseen" for seat in mucked)
         return tuple(lines)
+
+    def _moves(self) -> tuple[Move, ...]:
+        """At the end, the chips to move in order: the uncalled bet back, the last round's bets
+        (still on the spots) into the pot, the rake to the drop box, each pot or share pushed to
+        its winner, and the hands to muck unseen."""
+        if self.phase != "complete":
+            return ()
+        moves = []
+        if self.returned is not None:
+            seat, chips = self.returned
+            moves.append(Move("return", f"Give back the uncalled {money(chips)}", seat, chips))
+        moves.extend(Move("gather", f"Gather the bet {money(chips)} into the pot", seat, chips)
+                     for seat, chips in self.gathered)
+        if self.rake:
+            moves.append(Move("rake", f"Rake {money(self.rake)} to the drop box", None, self.rake))
+        alone = len(self.live()) == 1
+        for award in self.awards:
+            pot = "" if len(self.pots) == 1 else "main pot: " if award.pot == 0 else f"side pot {award.pot}: "
+            words = f"{pot}push {money(award.amount)} to seat {award.seat}"
+            words += " (the others folded)" if alone else ""
+            moves.append(Move("push", words[0].upper() + words[1:], award.seat, award.amount, award.pot))
+        moves.extend(Move("muck", "Muck the hand unseen", seat)
+                     for seat in self.live() if seat not in self.shown and not alone)
+        return tuple(moves)
 
     # -- moving on by itself -----------------------------------------------------------------------
 
@@ -455,7 +485,8 @@ class HoldemHand(Hand):
         folded = {b.seat for b in self.round.bettors if b.folded}
         players = tuple(replace(p, put_in=p.put_in + bets.get(p.seat, 0),
                                 folded=p.folded or p.seat in folded) for p in self.players)
-        hand = replace(self, players=players, round=None)
+        hand = replace(self, players=players, round=None, returned=back,
+                       gathered=tuple((seat, chips) for seat, chips in sorted(bets.items()) if chips))
         hand = replace(hand, raked=hand.raked or (self.phase == "first_round" and len(hand.live()) > 1),
                        aggressor=self.round.aggressor if self.phase == "final_round" else None)
         hand, pots = hand._update_pots()

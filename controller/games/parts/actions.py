@@ -43,11 +43,16 @@ Moved = tuple[HandT, tuple[GameEvent, ...]]
 class Action(Generic[HandT]):
     """One action: ``verify(hand, amount)`` raises RuleError unless it is allowed now, saying why;
     ``take(hand, amount)`` returns the hand after it and its events (the ``Acted`` record first);
-    ``label``: its name for people (the dealer screen's button), declared beside it."""
+    ``label``: its name for people (the dealer screen's button), declared beside it; ``danger``:
+    it cannot be taken back (a dealer leaving the game), so a screen asks for a second touch;
+    ``answer``: for an action whose ``Acted`` amount answers a question (a chip count), the words
+    of that answer with ``{amount}`` for the amount in dollars."""
 
     verify: Callable[[HandT, int | None], None]
     take: Callable[[HandT, int | None], Moved[HandT]]
     label: str
+    danger: bool = False
+    answer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,16 @@ class Actions(Generic[HandT]):
     def labels(self) -> dict[str, str]:
         """Every action's label for people, by name."""
         return {name: action.label for name, action in self.table.items()}
+
+    @property
+    def dangerous(self) -> tuple[str, ...]:
+        """The actions a screen confirms by a second touch."""
+        return tuple(name for name, action in self.table.items() if action.danger)
+
+    @property
+    def answers(self) -> dict[str, str]:
+        """The words of each action whose amount answers a question, by name."""
+        return {name: action.answer for name, action in self.table.items() if action.answer is not None}
 
     def find(self, name: str) -> Action[HandT]:
         """The action ``name``; raises RuleError if the game has no such action."""

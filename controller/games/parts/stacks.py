@@ -49,7 +49,7 @@ class TopUp(Command):
     amount: int | None = cents(optional=True)
 
 
-@command("cash_out", who=ANYONE, label="Cash out")
+@command("cash_out", who=ANYONE, label="Cash out", danger=True)
 @dataclass(frozen=True)
 class CashOut(Command):
     """A seat leaves with its stack."""

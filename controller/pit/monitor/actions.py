@@ -15,15 +15,25 @@ fsynced) to the action record, a JSON-lines file (:class:`ActionBook`)::
 
 The PIN goes to the table and nowhere else: it is in no record, no log line,
 no reply and no ``repr``.
+
+The record is bounded by age. Once the file holds :data:`PART_BYTES`, it is closed into a part
+named for the time of its last record (``actions.20261121T221403.120Z.jsonl`` for
+``actions.jsonl``: renamed, the folder fsynced) and a new file is begun; a part closed more than
+``keep_days`` ago (``--actions-keep-days``, :data:`KEEP_DAYS` by default) is deleted when the
+monitor starts and whenever a part is closed.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
+import time
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +52,48 @@ LONGEST = 256
 keeps the record's lines short)."""
 
 KEPT = 10_000
-"""Records held in memory (the newest) for ``GET /api/actions``; the file keeps every one."""
+"""Records held in memory (the newest) for ``GET /api/actions``; the files keep every one within
+their retention."""
+
+KEEP_DAYS = 400
+"""Days a closed part of the action record is kept by default (``--actions-keep-days``): more than a
+year, a few megabytes at a pit's pace."""
+
+PART_BYTES = 1024 * 1024
+"""The size at which the action record's file is closed into a part (about 4,000 actions)."""
+
+_STAMP = "%Y%m%dT%H%M%S.%fZ"
+
+log = logging.getLogger(__name__)
+
+
+def parts(path: Path) -> list[tuple[datetime, Path]]:
+    """The closed parts of the action record ``path``, oldest first, each with the time it was closed."""
+    pattern = re.compile(re.escape(path.stem) + r"\.([0-9]{8}T[0-9]{6}\.[0-9]{3}Z)" + re.escape(path.suffix))
+    try:
+        names = os.listdir(path.parent)
+    except FileNotFoundError:
+        return []
+    found = [(datetime.strptime(m[1], _STAMP).replace(tzinfo=UTC), path.with_name(name))
+             for name in names if (m := pattern.fullmatch(name)) is not None]
+    return sorted(found)
+
+
+def part_path(path: Path, closed: str) -> Path:
+    """The name of the part of the action record ``path`` whose last record is ``at`` ``closed``.
+
+    >>> part_path(Path("actions.jsonl"), "2026-11-21T22:14:03.120Z").name
+    'actions.20261121T221403.120Z.jsonl'
+    """
+    return path.with_name(f"{path.stem}.{closed.replace('-', '').replace(':', '')}{path.suffix}")
+
+
+def _sync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)
@@ -109,23 +160,56 @@ def parse_order(body: Any) -> Order:
 
 
 class ActionBook:
-    """Every pit action tried from this monitor: the record file, and its newest lines in memory."""
+    """Every pit action tried from this monitor within the retention: the record file, its closed
+    parts, and the newest records in memory."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, keep_days: int = KEEP_DAYS,
+                 part_bytes: int = PART_BYTES) -> None:
         self.path = path
+        self.keep_days = keep_days
+        self.part_bytes = part_bytes
         self._records: deque[dict[str, Any]] = deque(maxlen=KEPT)
-        if path is not None and path.exists():
-            for line in path.read_text(errors="replace").splitlines():
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    continue  # a torn last line after a crash: that attempt's outcome was not recorded
-                if isinstance(record, dict) and isinstance(record.get("table"), str):
-                    self._records.append(record)
+        if path is None:
+            return
+        self._prune()
+        for file in [*(part for _, part in parts(path)), path]:
+            if file.exists():
+                self._read(file)
+
+    def _read(self, file: Path) -> None:
+        for line in file.read_text(errors="replace").splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue  # a torn last line after a crash: that attempt's outcome was not recorded
+            if isinstance(record, dict) and isinstance(record.get("table"), str):
+                self._records.append(record)
+
+    def _prune(self) -> None:
+        """Delete the parts closed more than ``keep_days`` ago."""
+        assert self.path is not None
+        oldest = time.time() - self.keep_days * 86400
+        gone = [part for closed, part in parts(self.path) if closed.timestamp() < oldest]
+        for part in gone:
+            part.unlink()
+            log.info("action record part %s deleted: older than %d days", part.name, self.keep_days)
+        if gone:
+            _sync_dir(self.path.parent)
+
+    def _close_part(self, last: str) -> None:
+        """Close the file into a part named for ``last``, its last record's time, then prune."""
+        assert self.path is not None
+        target = part_path(self.path, last)
+        if target.exists():
+            return                      # two parts closed in one millisecond: the next record closes it
+        os.rename(self.path, target)
+        _sync_dir(self.path.parent)
+        self._prune()
 
     def record(self, who: str, table: str, order: Order, reply: Mapping[str, Any]) -> dict[str, Any]:
         """Append one attempt and its outcome (durably, before answering); the record."""
-        record = {"at": now_timestamp(), "who": who, "table": table, "cmd": order.cmd,
+        at = now_timestamp()
+        record = {"at": at, "who": who, "table": table, "cmd": order.cmd,
                   "supervisor": order.supervisor, "fields": order.fields, "ok": bool(reply.get("ok")),
                   "error": None if reply.get("ok") else str(reply.get("error", "")),
                   "request_id": order.request_id}
@@ -134,6 +218,13 @@ class ActionBook:
                 file.write(json.dumps(record, ensure_ascii=False) + "\n")
                 file.flush()
                 os.fsync(file.fileno())
+                size = file.tell()
+            if size >= self.part_bytes:
+                try:
+                    self._close_part(at)
+                except OSError as error:
+                    log.error("the action record %s could not be closed into a part (%s): it grows until "
+                              "it can", self.path, error)
         self._records.append(record)
         return record
 

@@ -37,10 +37,10 @@ from controller.pit.follow.aio import SILENCE, Follower
 from controller.pit.follow.control import Control
 from controller.pit.follow.sources import TablesError, TableSource, load_sources
 from controller.pit.monitor import player_report, protection_report, shift_report
+from controller.pit.monitor.actions import KEEP_DAYS
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.collector import THRESHOLDS, freeze_when_settled
 from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.guard import server_names
 from controller.pit.monitor.protection_load import replay_stored
 from controller.pit.monitor.rated import NO_PIT, Rated
 from controller.pit.monitor.recorder import Recorder
@@ -50,12 +50,26 @@ from controller.pit.monitor.strategies_apart import StrategiesApart
 from controller.pit.protection.settings import DEFAULT, Settings, SettingsError, read_protection
 from controller.pit.protection.watch import Protection
 from controller.pit.ratings.shift import Shifts, ShiftsError, read_floor
+from controller.security.permissions import foreign_owner
+from controller.web.guard import server_names
+from firmware_bridge.version import version_line
 
 log = logging.getLogger("pit-monitor")
 
 
 class UsageError(Exception):
     """The arguments cannot work; the message says why (one line per mistake)."""
+
+
+def _days(text: str) -> int:
+    """A number of days of at least 1 (``--actions-keep-days``)."""
+    try:
+        days = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from None
+    if days < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 day, not {days}")
+    return days
 
 
 def _table_options(parser: argparse.ArgumentParser) -> None:
@@ -75,6 +89,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="pit-monitor",
         description="The pit-monitor command: serve the floor page, record every event, report the ratings.")
+    top.add_argument("--version", action="version", version=version_line("pit-monitor"))
     sub = top.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="follow the tables and serve the floor page")
     _table_options(serve)
@@ -93,6 +108,8 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--actions", type=Path, default=Path("pit-monitor-actions.jsonl"), metavar="FILE",
                        help="where the pit's actions (close, open, limits, dealer messages) are recorded "
                             "(JSON lines; default %(default)s)")
+    serve.add_argument("--actions-keep-days", type=_days, default=KEEP_DAYS, metavar="DAYS",
+                       help="days a closed part of the action record is kept (default %(default)s)")
     serve.add_argument("--db", metavar="PATH|URL",
                        help="the recorder's database (SQLite file or postgresql:// URL): rated play and "
                             "shift figures (shift start times from the floor file's [shifts])")
@@ -171,7 +188,7 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     context = _context(len(sources))
     floor = Floor([s.name for s in sources], AlertBook(args.acks), {s.name: s.pit for s in sources})
     controls = {s.name: Control(s.control, context, s.curve) if s.control else None for s in sources}
-    actions = PitActions(controls, ActionBook(args.actions))
+    actions = PitActions(controls, ActionBook(args.actions, keep_days=args.actions_keep_days))
     rated = await _rated(args, sources) if args.db else None
     if rated is not None:
         floor.rate(rated)
@@ -318,6 +335,10 @@ def main(argv: list[str] | None = None) -> int:
             refusal = may_listen(args.host, bool(args.tls_cert), bool(args.password_file))
             if refusal:
                 raise UsageError(refusal)
+            owners = [*foreign_owner(args.password_file, "the password file"),
+                      *foreign_owner(args.tls_key, "the TLS key")]
+            if owners:
+                raise UsageError("\n".join(owners))
             asyncio.run(_until_stopped(lambda: _serve(args, sources)))
         else:
             asyncio.run(_until_stopped(lambda: _record(args, sources)))

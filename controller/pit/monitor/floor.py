@@ -53,7 +53,8 @@ REMEMBERED = frozenset({"hand.started", "pot", "hand.settled", "hand.voided", "t
 """The events whose data the model reads (for what no picture holds); the others are only logged."""
 
 SKIPPED = ("live_buttons", "alerts", "instruction", "notice", "actions", "commands", "live",
-           "device_status", "chips", "floor_call")
+           "device_status", "chips", "floor_call", "checks", "stack_changes", "moves", "committed",
+           "jackpots")
 """Keys of the picture's state the model does not show as the table's state."""
 
 

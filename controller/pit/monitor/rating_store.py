@@ -39,6 +39,7 @@ from controller.pit.ratings.rating import (
     RatingError,
     parse_ts,
     player_id,
+    seat_number,
 )
 
 log = logging.getLogger(__name__)
@@ -105,8 +106,7 @@ class RatingTables(ABC):
         player = player_id(player)
         if not valid_name(table):
             raise RatingError(f"{table!r} is not a table name")
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 1:
-            raise RatingError(f"a seat is a number from 1, not {seat!r}")
+        seat = seat_number(seat)
         if not by.strip():
             raise RatingError("who opens the rating is needed")
         at = _check_ts(at)

@@ -3,7 +3,8 @@
 * ``POST /api/tables/<name>/ratings`` with ``{"seat", "player", "who"}`` (JSON only): rate a
   player at a seat from now (another player rated there is closed); ``who`` is the signed-in user
   when there are passwords. ``200 {"rating", "replaced"}``; ``400`` with the reason when it cannot
-  be opened (among them a seat the table does not have, once the monitor knows its seats); ``409``
+  be opened (among them a seat beyond 1..32, :data:`~controller.pit.ratings.rating.MAX_SEAT`, and
+  one the table does not have, once the monitor knows its seats); ``409``
   when the table is closed (its picture says so: no hand is dealt there until the pit opens it) or
   when the monitor keeps no ratings (it was started without ``--db``).
 * ``POST /api/ratings/<id>/close`` with ``{"who"}``: close it now; ``200 {"rating"}``.
@@ -21,7 +22,7 @@ from aiohttp import web
 from controller.pit.monitor.actions_web import USER_KEY, read_json
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.rated import Rated
-from controller.pit.ratings.rating import RatingError
+from controller.pit.ratings.rating import RatingError, seat_number
 
 RATED_KEY = web.AppKey("rated", Rated)
 RATINGS_FLOOR_KEY = web.AppKey("ratings_floor", Floor)
@@ -55,6 +56,10 @@ async def _open(request: web.Request) -> web.StreamResponse:
     seat, player = body.get("seat"), body.get("player")
     if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(player, str):
         raise web.HTTPBadRequest(text="a rating needs a seat (a number) and a player id (text)")
+    try:
+        seat = seat_number(seat)
+    except RatingError as exc:
+        raise web.HTTPBadRequest(text=str(exc)) from None
     if floor.tables[table].state.get("closed"):
         raise web.HTTPConflict(text=f"table {table} is closed: open it (Pit actions) before rating a player "
                                     "there")

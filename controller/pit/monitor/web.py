@@ -29,26 +29,29 @@ configured; the password file has one ``name:hash`` a line, the hash from
 ``table-controller hash-pin`` (HTTP Basic authentication over TLS), checked by
 :class:`~controller.pit.monitor.signin.SignIn` (wrong passwords limited). Only
 requests for this server's names, from no other site's page, are answered; event
-streams are capped and slow requests cut (:mod:`controller.pit.monitor.guard`).
+streams are capped and slow requests cut (:mod:`controller.web.guard`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import ssl
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from aiohttp import web
 
 from controller.pit.monitor.actions import ActionBook, PitActions
 from controller.pit.monitor.actions_web import USER_KEY, add_action_routes, read_json
 from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.guard import (
+from controller.pit.monitor.protection_web import add_protection_routes
+from controller.pit.monitor.ratings_web import add_rating_routes
+from controller.pit.monitor.signin import Refused, SignIn
+from controller.pit.server import is_local_endpoint
+from controller.security.supervisor_pins import looks_like_pin_hash
+from controller.web.guard import (
     MAX_BODY,
     REQUEST_TIMEOUT,
     Streams,
@@ -56,11 +59,7 @@ from controller.pit.monitor.guard import (
     misdirected,
     server_names,
 )
-from controller.pit.monitor.protection_web import add_protection_routes
-from controller.pit.monitor.ratings_web import add_rating_routes
-from controller.pit.monitor.signin import Refused, SignIn
-from controller.pit.server import is_local_endpoint
-from controller.security.supervisor_pins import looks_like_pin_hash
+from controller.web.sse import HEADERS, sse, stream_refusal
 
 STATIC = Path(__file__).with_name("static")
 
@@ -77,16 +76,6 @@ TICK = 0.05
 
 CLIENT_QUEUE = 2000
 """Messages queued for one page; a page that falls this far behind is dropped and reconnects afresh."""
-
-
-def sse(event: str, data: Any) -> bytes:
-    """One Server-Sent Event.
-
-    >>> sse("tile", {"table": "T1"})
-    b'event: tile\\ndata: {"table":"T1"}\\n\\n'
-    """
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return f"event: {event}\ndata: {text}\n\n".encode()
 
 
 @dataclass(eq=False)
@@ -273,14 +262,13 @@ async def _stream(request: web.Request) -> web.StreamResponse:
     table = request.query.get("table") or None
     if table is not None and table not in floor.tables:
         raise web.HTTPNotFound(text=f"no table {table}")
-    streams, address = request.app[STREAMS_KEY], request.remote or ""
-    why = streams.open(address)
-    if why is not None:
-        return web.Response(status=503, text=why, headers={"Retry-After": "30"})
+    streams = request.app[STREAMS_KEY]
+    refusal = stream_refusal(streams, request)
+    if refusal is not None:
+        return refusal
     page = Page(table)
     try:
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                               "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        response = web.StreamResponse(headers=HEADERS)
         await response.prepare(request)
         hub.pages.add(page)
         await response.write(sse("floor", floor.view()))
@@ -303,7 +291,7 @@ async def _stream(request: web.Request) -> web.StreamResponse:
         pass
     finally:
         hub.pages.discard(page)
-        streams.close(address)
+        streams.close(request.remote or "")
     return response
 
 
@@ -332,7 +320,7 @@ async def _acks(request: web.Request) -> web.StreamResponse:
 def make_app(floor: Floor, users: dict[str, str] | None = None, *, names: frozenset[str] | None = None,
              request_timeout: float = REQUEST_TIMEOUT, actions: PitActions | None = None) -> web.Application:
     """The monitor's web app over ``floor`` (``users``: name -> password hash, or none), answering to
-    ``names`` (:func:`~controller.pit.monitor.guard.server_names`; loopback's by default); a request
+    ``names`` (:func:`~controller.web.guard.server_names`; loopback's by default); a request
     has ``request_timeout`` seconds to come in whole. ``actions``: the tables' control sockets and
     the action record (none: no table has a control socket, nothing is recorded)."""
     app = web.Application(middlewares=[_guard, _authenticate], client_max_size=MAX_BODY)

@@ -46,6 +46,11 @@ PIT, TABLE_CLOSED, REPLACED = "pit", "table closed", "seat rated again"
 
 PLAYER_ID_LENGTH = 64
 
+MAX_SEAT = 32
+"""The highest seat a rating may name: a table has at most 32 seats (``table.seats``, 1..32, the
+configuration's ``MAX_SEATS``; no game has more). Checked before the monitor has heard a table and
+knows its own seats, so that no number beyond a database's integers reaches the store."""
+
 
 class RatingError(ValueError):
     """A rating cannot be opened or closed as asked; the message says why."""
@@ -67,6 +72,21 @@ def player_id(text: str) -> str:
     if len(text) > PLAYER_ID_LENGTH or not text.isprintable():
         raise RatingError(f"a player id is up to {PLAYER_ID_LENGTH} printable characters: {text[:80]!r}")
     return text
+
+
+def seat_number(seat: Any) -> int:
+    """A rating's seat, checked: a whole number from 1 to :data:`MAX_SEAT`.
+
+    >>> seat_number(3)
+    3
+    >>> seat_number(33)
+    Traceback (most recent call last):
+    ...
+    controller.pit.ratings.rating.RatingError: a seat is a whole number from 1 to 32, not 33
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= MAX_SEAT:
+        raise RatingError(f"a seat is a whole number from 1 to {MAX_SEAT}, not {str(seat)[:40]}")
+    return seat
 
 
 def parse_ts(ts: str) -> datetime.datetime:

@@ -36,14 +36,14 @@ function hand(h, index, count) {
 
 function drawTop(p) {
   document.getElementById("table-name").textContent = `${p.table} · ${words(p.game)}`;
-  document.getElementById("hand-no").textContent = p.hand !== null ? `hand ${p.hand}` : `next hand ${p.next_hand}`;
+  document.getElementById("hand-no").textContent = p.hand !== null ? `Hand ${p.hand}` : `Hand ${p.next_hand} next`;
   document.getElementById("phase").textContent = words(p.phase);
   const devices = document.getElementById("devices");
   devices.replaceChildren();
   for (const [name, d] of Object.entries(p.devices || {})) {
     const flags = (p.device_status || {})[name] || [];
     const bad = !d.online || flags.length;
-    devices.append(el("span", {class: `device${bad ? " bad" : ""}`, "data-device": name,
+    devices.append(el("span", {class: `device${bad ? " bad" : ""}`, "data-device": name, role: "status",
                                text: `${name}: ${d.online ? (flags.join(", ") || "ok") : "offline"}`}));
   }
 }
@@ -86,18 +86,8 @@ function drawDealer(p) {
     box.append(el("div", {class: "pot", "data-pot": i,
                           text: `${i ? "side pot" : "pot"} ${money(pot.amount)} (seats ${pot.seats.join(", ")})`}));
   }
+  box.append(...tableMoves(p));
   box.hidden = !box.childElementCount;
-}
-
-function payoutBox(check) {
-  const state = {pay: `Pay ${money(check.to_pay)}`, paid: "Paid ✓",
-                 short: `Short ${money(check.to_pay)}`, over: `Over ${money(-check.to_pay)}`}[check.state];
-  const chips = check.chips.map(([value, count]) => `${count} × ${money(value)}`).join(" + ");
-  return el("div", {class: `payout ${check.state}`, "data-payout": `${check.seat}:${check.spot}`,
-                    "data-state": check.state},
-            el("div", {class: "what", text: `${words(check.spot)}: ${state}`}),
-            el("div", {class: "how", text: check.state === "paid" ? `reads ${money(check.read)}`
-              : `${chips}${check.rest ? ` + ${money(check.rest)}` : ""} · should read ${money(check.expected)}, reads ${money(check.read)}`}));
 }
 
 function drawSeats(p, payouts) {
@@ -113,22 +103,80 @@ function drawSeats(p, payouts) {
     if (button === s.seat) head.append(el("span", {class: "button-mark", text: "D"}));
     if (s.stack !== undefined) head.append(el("span", {class: "stack", "data-stack": s.stack, text: money(s.stack)}));
     seat.append(head);
-    const spots = new Set([...Object.keys(s.bets), ...Object.keys(live)]);
+    const due = (p.committed || {})[String(s.seat)] || {};
+    const spots = new Set([...Object.keys(s.bets), ...Object.keys(live), ...Object.keys(due)]);
     if (spots.size) {
       const list = el("div", {class: "spots"});
-      for (const spot of [...spots].sort()) {
-        const bet = s.bets[spot] || 0;
-        const reads = live[spot] || 0;
-        list.append(el("span", {class: `spot${reads !== bet ? " moved" : ""}`, "data-spot": spot, "data-bet": bet,
-                                "data-live": reads,
-                                text: `${words(spot)} ${money(bet)}${reads !== bet ? ` (reads ${money(reads)})` : ""}`}));
-      }
+      for (const spot of [...spots].sort()) list.append(spotLine(p, s, spot, live[spot] || 0, due[spot]));
       seat.append(list);
     }
     s.hands.forEach((h, i) => seat.append(hand(h, i, s.hands.length)));
-    for (const check of payouts) if (check.seat === s.seat) seat.append(payoutBox(check));
+    seat.append(...settlement(p, s.seat, payouts));
     box.append(seat);
   }
+}
+
+// -- money at settlement: the boxes of the spots NEXT checks, the stacks, a pot game's moves ---------
+// The picture's `checks` are exactly the spots the table checks at NEXT (one rule, the table's): a
+// spot gets a box to pay or collect if and only if it is among them. Where the money goes to a stack
+// the table keeps, the seat shows what NEXT does to its stack (`stack_changes`); a pot game's chips
+// to move come in order as `moves` (numbered, so the bets are gathered before a pot is pushed).
+
+function spotLine(p, s, spot, reads, due) {
+  // A spot shows what it reads; during a hand, one that does not hold what the hand says is marked
+  // (not the seat in turn's: its player is putting in the chips of the action being taken).
+  const bet = s.bets[spot] || 0;
+  const wrong = p.table_phase === "in_hand" && due !== undefined && reads !== due && !s.in_turn;
+  return el("span", {class: `spot${wrong ? " moved" : ""}`, "data-spot": spot, "data-bet": bet, "data-live": reads,
+                     text: `${words(spot)} ${money(reads)}${wrong ? ` (should hold ${money(due)})` : ""}`});
+}
+
+function payoutBox(check) {
+  const done = check.payout > 0 ? "Paid ✓" : check.payout < 0 ? "Collected ✓" : "Push ✓";
+  const state = {pay: `Pay ${money(check.to_pay)}`, collect: `Collect ${money(-check.to_pay)}`, paid: done,
+                 short: `Short ${money(check.to_pay)}`, over: `Over ${money(-check.to_pay)}`}[check.state];
+  const chips = check.chips.map(([value, count]) => `${count} × ${money(value)}`).join(" + ");
+  const how = check.state === "paid" ? `reads ${money(check.read)}`
+    : check.to_pay < 0 ? `take ${money(-check.to_pay)} · should read ${money(check.expected)}`
+    : `${chips}${check.rest ? ` + ${money(check.rest)}` : ""} · should read ${money(check.expected)}, reads ${money(check.read)}`;
+  const why = ((model && model.reasons) || {})[`${check.seat}:${check.spot}`];
+  return el("div", {class: `payout ${check.state}`, "data-payout": `${check.seat}:${check.spot}`,
+                    "data-state": check.state},
+            el("div", {class: "what", text: `${words(check.spot)}: ${state}`}),
+            why ? el("div", {class: "why", "data-why": why, text: why}) : null,
+            el("div", {class: "how", text: how}),
+            check.jackpot ? jackpotLine(check.jackpot) : null);
+}
+
+function jackpotLine(j) {
+  const text = j.waiting
+    ? `Jackpot ${money(j.amount)} (${words(j.prize)}) waits for a supervisor: pay nothing from the tray`
+    : `Jackpot ${money(j.amount)} confirmed by ${j.supervisor}: paid by the supervisor, not from the tray`;
+  return el("div", {class: `jackpot${j.waiting ? " waiting" : ""}`, "data-jackpot": j.waiting ? "waiting" : "paid",
+                    text});
+}
+
+function moveBox(m, n) {
+  return el("div", {class: `move ${m.kind}`, "data-move": m.kind, "data-amount": m.amount ?? "",
+                    "data-pot": m.pot ?? "", text: `${n}. ${m.words}`});
+}
+
+function settlement(p, seat, payouts) {
+  const boxes = [];
+  (p.moves || []).forEach((m, i) => { if (m.seat === seat) boxes.push(moveBox(m, i + 1)); });
+  for (const check of payouts) if (check.seat === seat) boxes.push(payoutBox(check));
+  for (const c of p.stack_changes || []) {
+    if (c.seat !== seat) continue;
+    boxes.push(el("div", {class: `stack-change${c.change < 0 ? " loses" : ""}`, "data-change": c.change,
+                          text: `Stack ${c.change > 0 ? "+" : "−"}${money(Math.abs(c.change))} → ${money(c.stack)} at NEXT`}));
+  }
+  return boxes;
+}
+
+function tableMoves(p) {
+  const boxes = [];
+  (p.moves || []).forEach((m, i) => { if (m.seat === null) boxes.push(moveBox(m, i + 1)); });
+  return boxes;
 }
 
 function label(a) {
@@ -141,15 +189,45 @@ function label(a) {
   return text;
 }
 
+// -- the action bar: one button per open action, on one line; a dangerous one (VOID, a dealer
+// leaving) set apart at the end and taken only at a second touch within ARMED_FOR ----------------
+
+const ARMED_FOR = 5000;      // ms a dangerous action's first touch waits for its second
+let armed = null;            // {name, at} of the dangerous action touched once
+
 function drawActions(p) {
   const box = document.getElementById("actions");
   box.replaceChildren();
+  const danger = new Set(model.dangerous || []);
   for (const a of p.actions || []) {
-    const b = el("button", {type: "button", class: `action${a.seat === null ? " table" : ""}`,
-                            "data-action": a.name, text: label(a)});
-    b.onclick = () => touch(a);
+    const risky = danger.has(a.name);
+    const sure = risky && armed !== null && armed.name === a.name && Date.now() - armed.at < ARMED_FOR;
+    const text = label(a);
+    const cut = text.indexOf(" · ");
+    const b = el("button", {type: "button", "data-action": a.name,
+                            class: `action${a.seat === null ? " table" : ""}${risky ? " danger" : ""}${sure ? " sure" : ""}`},
+                 el("span", {class: "name", text: cut < 0 ? text : text.slice(0, cut)}),
+                 cut < 0 ? null : el("span", {class: "who", text: text.slice(cut)}),
+                 sure ? el("span", {class: "again", text: ": touch again"}) : null);
+    b.onclick = () => {
+      if (risky) { dangerous(a); return; }
+      armed = null;                        // another touch: a dangerous action waits for a fresh first touch
+      touch(a);
+    };
     box.append(b);
   }
+}
+
+function dangerous(a) {
+  if (armed !== null && armed.name === a.name && Date.now() - armed.at < ARMED_FOR) {
+    armed = null;
+    touch(a);
+  } else {
+    armed = {name: a.name, at: Date.now()};
+    setTimeout(() => { if (armed && Date.now() - armed.at >= ARMED_FOR) { armed = null; if (model) drawActions(model.picture); } },
+               ARMED_FOR + 50);
+  }
+  drawActions(model.picture);
 }
 
 function draw(next) {
@@ -162,13 +240,22 @@ function draw(next) {
   drawTop(p);
   drawBanners(next.banners);
   document.getElementById("instruction").textContent = p.instruction || "";
-  document.getElementById("notice").textContent = p.notice || "";
+  document.getElementById("notice").textContent = spoken(p.notice);
   document.getElementById("pit-message").textContent = p.message ? `From the pit: ${p.message}` : "";
   drawDealer(p);
   drawSeats(p, next.payouts);
   drawActions(p);
+  drawTournament(p);
+  drawAnswers(next);
   document.body.dataset.seq = next.seq;
   document.body.dataset.phase = p.table_phase;
+}
+
+// A refusal as the table words it ("turn_up: ..."), the action it names put as its button says it.
+function spoken(text) {
+  const named = /^([a-z][a-z_]*): /.exec(text || "");
+  const labels = (model && model.labels) || {};
+  return named && labels[named[1]] ? `${labels[named[1]]}: ${text.slice(named[0].length)}` : (text || "");
 }
 
 function lost() {
@@ -177,7 +264,7 @@ function lost() {
 }
 
 function say(reply) {
-  if (!reply.ok) document.getElementById("notice").textContent = reply.error;
+  if (!reply.ok) document.getElementById("notice").textContent = spoken(reply.error);
 }
 
 async function act(name, amount) {
@@ -276,6 +363,8 @@ function closePanel() {
   document.getElementById("panel-body").replaceChildren();
   document.getElementById("panel-reply").textContent = "";
   document.getElementById("panel").hidden = true;
+  document.getElementById("panel-ok").textContent = "OK";
+  document.getElementById("panel-ok").classList.remove("danger");
 }
 
 function keypad(keys, onKey) {
@@ -317,10 +406,11 @@ function step(name) {
   } else if (name === "pin") {
     title.textContent = `Supervisor ${panel.id}: your PIN`;
     shown.textContent = "";
-    keypad([..."123456789", "⌫", "0"], (k) => {
-      panel.pin = k === "⌫" ? panel.pin.slice(0, -1) : (panel.pin + k).slice(0, 32);
+    keypad([..."123456789", "⌫", "0", "Clear"], (k) => {        // a phone's 3x4 pad
+      panel.pin = k === "Clear" ? "" : k === "⌫" ? panel.pin.slice(0, -1) : (panel.pin + k).slice(0, 32);
       shown.textContent = "•".repeat(panel.pin.length);
     });
+    document.getElementById("panel-body").className = "keys pin";
     ok.onclick = () => { if (panel.pin) step("command"); };
   } else if (name === "command") {
     title.textContent = `Supervisor ${panel.id}: which command?`;
@@ -350,6 +440,7 @@ function step(name) {
     shown.dataset.confirm = parts.join(" · ");
     document.getElementById("panel-body").replaceChildren();
     ok.textContent = "Send";
+    ok.classList.toggle("danger", (model.dangerous || []).includes(panel.cmd));   // a cash-out, VOID
     ok.onclick = send;
   }
 }
@@ -370,6 +461,7 @@ async function send() {
   if (reply.ok) panel.pending = null;
   if (reply.ok && reply.hands) { showRecall(named(panel.cmd), reply.hands); return; }
   document.getElementById("panel-ok").textContent = "OK";
+  document.getElementById("panel-ok").classList.remove("danger");
   const out = document.getElementById("panel-reply");
   out.textContent = reply.ok ? `${named(panel.cmd)}: done` : reply.error;
   out.className = `reply ${reply.ok ? "ok" : "refused"}`;

@@ -47,7 +47,7 @@ def test_a_hand_with_a_raise_a_fold_and_a_split_read_from_the_spots(tmp_path: Pa
     dealt = [rig.card(card)[0] for card in ("8h", "9c", "7d", "Ts", "8d", "Tc", "Td", "7s")]
     assert [event["data"]["card"] for event in dealt] == [None, None, None, None, "8d", "Tc", "Td", None]
     assert rig.table.live_buttons() == ("void",)                  # the dealer's choice is a command
-    assert "turn_up 1 or 2" in dealer_view(rig.table).instruction
+    assert "turn one up: “Turn up card 1 or 2”" in dealer_view(rig.table).instruction
     assert rig.table.press("turn_up", 3) == (
         "turn_up: turn_up takes 1 (the dealer's first card) or 2 (her second)")
     assert types(rig.press("turn_up", 2)) == ["player.action", "card.revealed"]

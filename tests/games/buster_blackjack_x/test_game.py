@@ -54,17 +54,17 @@ def test_a_player_dealer_needs_a_bank_and_empty_spots_and_no_jackpot_may_wait() 
     rotating = game(banker="rotate", collection_fee=100)
     bets = {1: {"main": 1000}, 3: {"main": 500}}
     assert rotating.bet_problems(bets, Session()) == [
-        "no seat has a bank of at least $100.00 to be the player-dealer: buy_in a bank"]
+        "no seat has a bank of at least $100.00 to be the player-dealer: a supervisor buys in a bank"]
     session = Session.of(Stacks({3: 20_000}))
     assert rotating.dealer_seat(session) == 3
     assert rotating.bet_problems(bets, session) == ["seat 3 is the player-dealer: its spots must be empty"]
     waiting = Session.of(Stacks({3: 20_000}),
                          Progressive(unpaid=(ProgressiveHit(1, 0, "three suited 7s", 123_400),)))
     assert rotating.bet_problems({1: {"main": 1000}}, waiting) == [
-        "seat 1's Blazing 7's jackpot $1,234.00 waits for a supervisor (confirm_progressive)"]
+        "seat 1's Blazing 7's jackpot $1,234.00 waits for a supervisor: Confirm jackpot"]
     fixed = game(banker="fixed", banker_seat=5)
     assert fixed.bet_problems({1: {"main": 1000}}, Session.of(Stacks({5: 50}))) == [
-        "the player-dealer's bank at seat 5 holds $0.50, less than $100.00: top_up"]
+        "the player-dealer's bank at seat 5 holds $0.50, less than $100.00: a supervisor tops it up"]
 
 
 def test_the_bank_collects_pays_takes_its_fee_and_the_position_moves_on() -> None:

@@ -52,7 +52,7 @@ def test_the_blinds_and_antes_must_be_on_the_spots_before_the_deal() -> None:
                                Session.of(Stacks({1: 10000, 2: 10000, 3: 10000}), Button(3))) == [
         "seat 3 posts nothing before the deal: its bet spot should read $0.00; it reads $1.00"]
     assert game().bet_problems({}, Session.of(Stacks({1: 10000}))) == [
-        "at least two seats need chips to play: buy in (control command buy_in)"]
+        "at least two seats need chips to play: a supervisor buys them in"]
     assert game().bet_problems({}, Session.of(Stacks({1: 10000, 3: 10000}), Button(3)))[0] == (
         "seat 1 posts the big blind $2.00: its bet spot should read $2.00; it reads $0.00")
     with pytest.raises(RuleError, match="seat 1 posts the big blind"):

@@ -1,20 +1,24 @@
-"""What the monitor's web server takes from whom: the names it answers to, and its event streams.
+"""What the web servers (the pit monitor's, the dealer screen's) take from whom: the names they answer
+to, and their event streams.
 
 * **Host and Origin.** A request is answered only when its ``Host`` names this
   server: the address it listens on, a loopback form (``localhost``,
   ``127.0.0.1``, ``[::1]``), the machine's host name, or a name given with
   ``--server-name``. So a web page whose own name an attacker points at
-  127.0.0.1 (DNS rebinding) gets ``421 Misdirected Request``, never the floor.
+  127.0.0.1 (DNS rebinding) gets ``421 Misdirected Request``, never the floor
+  or the table.
   A request that carries an ``Origin`` must come from a page of this same
   server (scheme, name and port), or it is refused ``403``: no other site's
-  page can acknowledge an alert.
+  page can acknowledge an alert or act at the table.
 * **Event streams.** At most :data:`STREAMS_PER_CLIENT` open streams per
   client address and :data:`STREAMS` in all; one more is refused ``503`` with
-  ``Retry-After``.
+  ``Retry-After`` (:func:`controller.web.sse.stream_refusal`). Each stream holds
+  one file descriptor; the caps keep the server well below its units'
+  ``LimitNOFILE``, so a flood of streams never starves the other requests.
 * **Slow requests.** A connection whose request head is not all in within
   :data:`REQUEST_TIMEOUT` seconds is closed (aiohttp's keep-alive timeout,
-  which also ends idle connections), and a request body (``/api/ack``) gets as
-  long, and at most :data:`MAX_BODY` bytes.
+  which also ends idle connections), and a request body (the monitor's
+  ``/api/ack``, the screen's ``/api/act``) gets as long, and at most :data:`MAX_BODY` bytes.
 """
 
 from __future__ import annotations

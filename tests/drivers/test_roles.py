@@ -1,0 +1,69 @@
+"""The roles without any protocol: what the table is told of a shoe and a spot reader, whichever driver
+reads the board (drivers/shoe.py, drivers/rfid.py, drivers/board.py)."""
+
+from __future__ import annotations
+
+from drivers.board import Role
+from drivers.chips import ChipRegistry, RegisteredChip
+from drivers.inputs import (
+    CardDrawn,
+    CardUnreadable,
+    CutCard,
+    DeviceFault,
+    DeviceOffline,
+    DeviceOnline,
+    DeviceStatus,
+    DriverInput,
+    ShoeLoaded,
+    SpotWager,
+)
+from drivers.rfid import SpotReader
+from drivers.shoe import Shoe
+from firmware_bridge.cards import Card
+
+A, B = "00000000000000aa", "00000000000000bb"
+
+
+def test_the_spot_reader_hands_on_a_wager_when_a_spots_chips_change_and_crosstalk_on_both() -> None:
+    told: list[DriverInput] = []
+    registry = ChipRegistry([RegisteredChip(A, 500, "active"), RegisteredChip(B, 2500, "active")])
+    reader = SpotReader(told.append, antennas={1: (1, "main"), 2: (2, "main")}, registry=registry)
+    reader.inventory(1, [(A, 500)])
+    reader.inventory(1, [(A, 500)])                          # a repeat: nothing new
+    assert [(w.seat, w.amount) for w in told if isinstance(w, SpotWager)] == [(1, 500)]
+    reader.inventory(2, [(B, 2500), (A, 500)])               # A over both spots: it counts on neither
+    wagers = [w for w in told if isinstance(w, SpotWager)][1:]
+    assert [(w.antenna, w.amount, [r.reason for r in w.rejected]) for w in wagers] == [
+        (2, 2500, ["crosstalk"]), (1, 0, ["crosstalk"])]
+    reader.inventory(7, [(A, 500)])                          # under no spot: logged, never a wager
+    assert len(told) == 3
+
+
+def test_the_shoe_names_each_card_by_its_shoe_and_a_card_that_is_none_is_unreadable() -> None:
+    told: list[DriverInput] = []
+    shoe = Shoe(told.append, shoe_id=4)
+    shoe.card(1, 1, 3)
+    shoe.loaded(9, 6)
+    shoe.card(1, 14, 0)                                      # rank 14: no card
+    shoe.unreadable(2)
+    shoe.cut_card(3)
+    assert told == [CardDrawn(4, 1, Card(1, 3)), ShoeLoaded(9, 6), CardUnreadable(9, 1),
+                    CardUnreadable(9, 2), CutCard(9, 3)]
+
+
+def test_a_role_says_online_offline_its_flags_when_they_change_and_a_fault_once_a_window() -> None:
+    told: list[DriverInput] = []
+    role = Shoe(told.append, fault_window=10.0)
+    role.online("fw-1", "SN1")
+    role.status(0b10)
+    role.status(0b10)
+    role.fault(2, "lid opened", now=100.0)
+    role.fault(2, "lid opened", now=105.0)                   # a repeat within the window
+    role.fault(2, "lid opened", now=111.0)                   # the fault goes on: raised again
+    role.wrong_board("rfid")
+    role.offline("silent")
+    assert told == [DeviceOnline("shoe", "fw-1", "SN1"), DeviceStatus("shoe", ("shoe empty",)),
+                    DeviceFault("shoe", 2, "lid opened"), DeviceFault("shoe", 2, "lid opened"),
+                    DeviceFault("shoe", 0, "a rfid board is connected on the shoe port"),
+                    DeviceOffline("shoe", "silent")]
+    assert issubclass(Shoe, Role) and issubclass(SpotReader, Role)
