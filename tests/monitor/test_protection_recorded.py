@@ -80,7 +80,7 @@ class Counting:
         if self.chips.get(seat) != chips:
             first = 1 if seat == 1 else 10
             self.rig.bet(seat, "main", *(chip("a", first + n) for n in range(chips)))
-            self.rig.next("bet.placed", seat=seat, spot="main")
+            self.rig.next("bet.placed", seat=seat, spot="main", amount=500 * chips)   # not the clearing
             self.chips[seat] = chips
 
     def hand(self) -> None:
