@@ -38,7 +38,7 @@ from controller.journal.log import CHAIN_START, Record, encode_record, line_hash
 from controller.pit.follow.blocking import PitClient
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 ROOT = Path(__file__).resolve().parent.parent
 

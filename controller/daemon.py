@@ -63,7 +63,7 @@ from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
 from drivers.inputs import CardDrawn, DeviceOffline, DriverInput
-from drivers.repeat_log import RepeatLog
+from firmware_bridge.kernel.repeat_log import RepeatLog
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from firmware_bridge.link.frames import Frame, FrameError, FrameReader
 from firmware_bridge.link.messages import DEVICE_KINDS, Hello, Message, PayloadError, to_json, unpack
 from firmware_bridge.link.messages import Card as CardMessage

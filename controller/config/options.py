@@ -33,7 +33,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
-from controller.games.parts.money import MAX_AMOUNT, dollars
+from firmware_bridge.kernel.money import MAX_AMOUNT, dollars
 
 _TYPE_NAMES: dict[type, str] = {
     bool: "a boolean",

@@ -21,10 +21,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from controller.devkit.simulated import antenna
-from controller.games.parts.money import dollars
 from controller.pit.follow.aio import Follower
 from controller.pit.follow.control import Control
 from controller.pit.follow.picture import TablePicture
+from firmware_bridge.kernel.money import dollars
 
 CHIPS = {"1": 100, "5": 500, "25": 2500, "100": 10000}
 """The demo's chip denominations by name, in cents."""

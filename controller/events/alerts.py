@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from controller.events.hand import Alerted
-from controller.games.parts.money import dollars
+from firmware_bridge.kernel.money import dollars
 
 Severity = Literal["critical", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = get_args(Severity)

@@ -64,7 +64,7 @@ from controller.games.session.tournament import (
     Tournament,
     TournamentEnded,
 )
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 __all__ = [
     "RECENT_HITS", "SEAT_WRAP", "Acted", "Alerted", "Bets", "Button", "ButtonMoved", "CardsView", "Dealt",

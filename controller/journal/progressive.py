@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.games.interface import Progressive, ProgressiveHit, Session
-from controller.games.parts.money import dollars
 from controller.games.session import takes
 from controller.journal import checkpoint
 from controller.journal.log import Record, first_seq, incomplete, read_records
 from controller.table.state import journaled_event
+from firmware_bridge.kernel.money import dollars
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.games.parts.hand_names import hand_number
-from controller.games.parts.money import dollars
 from controller.journal.log import Record, read_records, segments
+from firmware_bridge.kernel.money import dollars
 
 Data = Mapping[str, Any]
 

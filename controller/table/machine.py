@@ -46,7 +46,6 @@ from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted
 from controller.games.interface import Decision, Game, GameEvent, Hand, Limits, Option, RuleError, Stacks
-from controller.games.parts.money import dollars
 from controller.journal.log import Record
 from controller.pit.events import encode_event
 from controller.table import shoe_checks, tray
@@ -66,7 +65,8 @@ from drivers.inputs import (
     ShoeLoaded,
     SpotWager,
 )
-from drivers.repeat_log import RepeatLog
+from firmware_bridge.kernel.money import dollars
+from firmware_bridge.kernel.repeat_log import RepeatLog
 
 STATES = ["betting", "in_hand", "settled"]
 

@@ -30,7 +30,6 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from controller.games.parts.money import dollars
 from controller.pit.events import compact_json
 from controller.pit.follow.aio import Follower
 from controller.pit.follow.core import data_of
@@ -39,6 +38,7 @@ from controller.pit.monitor.alerts import Alert, AlertBook
 from controller.pit.monitor.rated import NO_PIT, Rated
 from controller.pit.protection.watch import TYPES as PROTECTION_TYPES
 from controller.pit.protection.watch import Protection
+from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)
 

@@ -22,12 +22,12 @@ from functools import reduce
 from operator import add
 from typing import Any
 
-from controller.games.parts.money import dollars
 from controller.pit.events import utc_timestamp
 from controller.pit.monitor.store import Row
 from controller.pit.ratings.hands import RATED_TYPES
 from controller.pit.ratings.rating import Figures, Rating, TableRatings, parse_ts, time_played
 from controller.pit.ratings.theo import Theo
+from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)
 

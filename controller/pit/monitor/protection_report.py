@@ -18,11 +18,11 @@ import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from controller.games.parts.money import dollars
 from controller.pit.monitor.store import Row
 from controller.pit.protection.settings import Settings
 from controller.pit.protection.watch import TYPES, Protection, Raised
 from controller.pit.ratings.rating import Rating
+from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)
 

@@ -42,8 +42,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.games.parts.money import dollars
 from controller.pit.monitor.store import Row
+from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)
 

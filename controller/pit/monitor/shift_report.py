@@ -21,13 +21,13 @@ import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from controller.games.parts.money import dollars
 from controller.pit.events import utc_timestamp
 from controller.pit.monitor.player_report import LEAD, theo_words
 from controller.pit.monitor.store import Row
 from controller.pit.ratings.hands import RATED_TYPES
 from controller.pit.ratings.rating import parse_ts
 from controller.pit.ratings.shift import EdgesLookup, Shifts, ShiftSummary, TableShifts
+from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)
 

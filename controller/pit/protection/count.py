@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.pit.protection.systems import CountSystem
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 CARDS_PER_DECK = 52
 

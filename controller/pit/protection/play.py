@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.pit.protection.strategies import GameStrategy, Situation
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 DARING = {"hit": 0, "no_insurance": 0, "stand": 1, "double": 2, "split": 2, "surrender": 2, "insurance": 2}
 """How daring a play is: a counter takes the more daring one as the count rises."""

@@ -23,7 +23,7 @@ from controller.games.buster_blackjack_x.totals import (
     total_words,
 )
 from controller.games.interface import Button, Session, Stacks, WagerResult
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 RULES = BusterRules()
 

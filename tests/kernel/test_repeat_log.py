@@ -1,4 +1,4 @@
-"""Tests for drivers.repeat_log: a flood of the same or of many messages writes a bounded log."""
+"""Tests for the kernel's repeat-counting log: a flood of one or of many messages writes a bounded log."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from drivers.repeat_log import RepeatLog
+from firmware_bridge.kernel.repeat_log import RepeatLog
 
 
 @pytest.fixture

@@ -1,10 +1,10 @@
-"""The one money format (controller/games/parts/money.py): cents as dollars, for every reader."""
+"""The one money format (firmware_bridge/kernel/money.py): cents as dollars, for every reader."""
 
 from __future__ import annotations
 
 import pytest
 
-from controller.games.parts.money import dollars
+from firmware_bridge.kernel.money import dollars
 
 
 @pytest.mark.parametrize(
