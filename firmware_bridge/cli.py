@@ -197,6 +197,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
         return 0
     if args.command == "flash":
         return int(importlib.import_module("firmware_bridge.firmware_host.flash").flash_main(args, stream))
+    if args.reference_firmware:
+        firmware_host_cli = importlib.import_module("firmware_bridge.firmware_host.cli")
+        return int(asyncio.run(firmware_host_cli.run_reference(args)))
     simulator_cli = importlib.import_module("firmware_bridge.simulator.cli")
     return int(simulator_cli.simulate_main(args) or 0)
 

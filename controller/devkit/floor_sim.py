@@ -59,9 +59,9 @@ from controller.devkit.sim_pit import (
     regulars,
     sim_shifts,
 )
+from controller.events.envelope import utc_timestamp
 from controller.games.catalog import rules_from_json, rules_json
 from controller.games.parts.totals import total_of
-from controller.pit.events import utc_timestamp
 from controller.pit.follow.aio import Follower
 from controller.pit.follow.control import Control
 from controller.pit.follow.sources import TableSource

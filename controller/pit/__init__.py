@@ -1,1 +1,2 @@
-"""The pit: event envelope, the ZeroMQ publish/sync/control server, and a pit client."""
+"""The pit: the daemon's ZeroMQ publish/sync/control server (on the Pi), a pit client, and the pit's own
+applications."""

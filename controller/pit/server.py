@@ -45,7 +45,7 @@ import zmq.asyncio
 import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
 
-from controller.pit.events import compact_json, encode_heartbeat, now_timestamp
+from controller.events.envelope import compact_json, encode_heartbeat, now_timestamp
 from firmware_bridge.kernel.repeat_log import RepeatLog
 
 __all__ = ["CurveKeys", "PitServer", "control_client", "is_local_endpoint", "load_secret_key"]

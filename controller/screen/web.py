@@ -45,9 +45,9 @@ from typing import Any
 
 from aiohttp import web
 
-from controller.commands import load_games
 from controller.commands.registry import Request, decode
 from controller.commands.table import Act
+from controller.games.catalog import load_games
 from controller.pit.follow.control import Control
 from controller.screen.forms import VOID, offered
 from controller.screen.table import ScreenTable

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.pit.events import encode_event
+from controller.events.envelope import encode_event
 from controller.pit.monitor.store import Row
 from controller.pit.ratings.edges import Edge, Edges
 

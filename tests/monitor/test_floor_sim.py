@@ -29,7 +29,7 @@ from controller.devkit.floor_sim import (
 )
 from controller.devkit.pit_table import EnvelopeTable
 from controller.devkit.sim_pit import PIT_USER, SUPERVISOR, SUPERVISOR_PIN, PitTable, rated_floor, sim_shifts
-from controller.pit.events import compact_json
+from controller.events.envelope import compact_json
 from controller.pit.follow.control import Control
 from controller.pit.monitor.floor import SKIPPED, TableModel
 from controller.pit.monitor.store import open_store

@@ -14,7 +14,7 @@ import pytest
 from aiohttp import web
 
 from controller.devkit.protection_sim import Counter, FlatBettor, SimTable
-from controller.pit.events import compact_json
+from controller.events.envelope import compact_json
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.web import make_app, make_runner

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
+from controller.events.envelope import utc_timestamp
 from controller.games.easy_jack.math import EasyJackSolver
 from controller.games.easy_jack.rules import EasyJackRules
-from controller.pit.events import utc_timestamp
 from controller.pit.monitor.store import open_store
 from tests.monitor.conftest import Monitor, sources_of
 from tests.monitor.test_recorder import wait_rows

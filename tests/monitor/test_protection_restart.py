@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.devkit.protection_sim import Counter, FlatBettor, SimTable
-from controller.pit.events import encode_event
+from controller.events.envelope import encode_event
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.floor import Floor
 from controller.pit.monitor.protection_load import replay_stored

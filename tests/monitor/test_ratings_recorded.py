@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from controller.pit.events import utc_timestamp
+from controller.events.envelope import utc_timestamp
 from controller.pit.monitor.store import open_store
 from controller.pit.ratings.rating import TABLE_CLOSED
 from controller.security.supervisor_pins import hash_pin

@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.events.envelope import encode_event
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Limits
-from controller.pit.events import encode_event
 from controller.pit.monitor.cli import main
 from controller.pit.monitor.report import TYPES, as_csv, as_text, bound, rate
 from controller.pit.monitor.store import Row, SqliteStore

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 import zmq
 
-from controller.pit.events import encode_event, encode_heartbeat
+from controller.events.envelope import encode_event, encode_heartbeat
 from controller.pit.follow.blocking import PitClient
 from controller.pit.server import PitServer
 

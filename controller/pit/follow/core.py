@@ -50,7 +50,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from controller.pit.events import HEARTBEAT_TYPE, VIEW_TYPE, decode_body
+from controller.events.envelope import HEARTBEAT_TYPE, VIEW_TYPE, decode_body
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from controller.commands.registry import Command, decode
 from controller.commands.table import CloseTable, DealerMessage, OpenTable, SetLimits
-from controller.pit.events import now_timestamp
+from controller.events.envelope import now_timestamp
 from controller.pit.follow.control import Control
 
 COMMANDS: tuple[type[Command], ...] = (CloseTable, OpenTable, SetLimits, DealerMessage)

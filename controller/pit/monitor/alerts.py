@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.events import alerts as registry
-from controller.pit.events import now_timestamp
+from controller.events.envelope import now_timestamp
 
 SEVERITIES = registry.SEVERITIES
 """From the most to the least urgent; an unknown severity sorts after ``info``."""

@@ -33,6 +33,7 @@ from typing import Any
 import zmq
 import zmq.asyncio
 
+from controller.config.permissions import foreign_owner
 from controller.pit.follow.aio import SILENCE, Follower
 from controller.pit.follow.control import Control
 from controller.pit.follow.sources import TablesError, TableSource, load_sources
@@ -50,7 +51,6 @@ from controller.pit.monitor.strategies_apart import StrategiesApart
 from controller.pit.protection.settings import DEFAULT, Settings, SettingsError, read_protection
 from controller.pit.protection.watch import Protection
 from controller.pit.ratings.shift import Shifts, ShiftsError, read_floor
-from controller.security.permissions import foreign_owner
 from controller.web.guard import server_names
 from firmware_bridge.version import version_line
 

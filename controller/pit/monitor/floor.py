@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from controller.pit.events import compact_json
+from controller.events.envelope import compact_json
 from controller.pit.follow.aio import Follower
 from controller.pit.follow.core import data_of
 from controller.pit.follow.picture import TablePicture

@@ -22,7 +22,7 @@ from functools import reduce
 from operator import add
 from typing import Any
 
-from controller.pit.events import utc_timestamp
+from controller.events.envelope import utc_timestamp
 from controller.pit.monitor.store import Row
 from controller.pit.ratings.hands import RATED_TYPES
 from controller.pit.ratings.rating import Figures, Rating, TableRatings, parse_ts, time_played

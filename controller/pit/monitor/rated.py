@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
-from controller.pit.events import utc_timestamp
+from controller.events.envelope import utc_timestamp
 from controller.pit.monitor.edges_apart import edges_apart
 from controller.pit.monitor.store import Row, Store
 from controller.pit.ratings.edges import Edges

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from controller.pit.events import utc_timestamp
+from controller.events.envelope import utc_timestamp
 from controller.pit.follow.sources import valid_name
 from controller.pit.ratings.edges import Edges
 from controller.pit.ratings.hands import canonical_rules

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from controller.pit.events import utc_timestamp
+from controller.events.envelope import utc_timestamp
 from controller.pit.monitor.player_report import LEAD, theo_words
 from controller.pit.monitor.store import Row
 from controller.pit.ratings.hands import RATED_TYPES
