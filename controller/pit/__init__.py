@@ -1,2 +1,2 @@
-"""The pit: the daemon's ZeroMQ publish/sync/control server (on the Pi), a pit client, and the pit's own
-applications."""
+"""The daemon's own sockets to the pit, on the table's Pi: the ZeroMQ publish, sync and control server
+(:mod:`.server`). Its clients are the pit client library (``controller/follow``) and what uses it."""

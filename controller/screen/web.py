@@ -47,8 +47,8 @@ from aiohttp import web
 
 from controller.commands.registry import Request, decode
 from controller.commands.table import Act
+from controller.follow.control import Control
 from controller.games.catalog import load_games
-from controller.pit.follow.control import Control
 from controller.screen.forms import VOID, offered
 from controller.screen.table import ScreenTable
 from controller.web.guard import MAX_BODY, Streams, foreign_origin, misdirected, server_names

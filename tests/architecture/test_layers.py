@@ -45,8 +45,8 @@ def test_the_contracts_have_no_exceptions() -> None:
 @pytest.mark.parametrize(("module", "line", "broken"), [
     ("controller/games/parts/totals.py", "from controller.table.state import TableState",
      "controller.games.parts.totals -> controller.table.state"),
-    ("controller/table/tray.py", "def f() -> None:\n    import controller.pit.follow.core",
-     "controller.table.tray -> controller.pit.follow.core"),
+    ("controller/table/tray.py", "def f() -> None:\n    import controller.follow.core",
+     "controller.table.tray -> controller.follow.core"),
     ("drivers/shoe.py", "from controller.events import hand", "drivers.shoe -> controller.events.hand"),
     ("firmware_bridge/firmware/link.py", "import firmware_bridge.kernel.cards",
      "firmware_bridge.firmware.link -> firmware_bridge.kernel.cards"),

@@ -12,7 +12,7 @@ import pytest
 import zmq
 
 from controller.events.envelope import encode_event, encode_heartbeat
-from controller.pit.follow.blocking import PitClient
+from controller.follow.blocking import PitClient
 from controller.pit.server import PitServer
 
 TS = "2026-11-21T22:14:05.123Z"
