@@ -41,14 +41,13 @@ from controller.commands.request_ids import PRIVATE_KEY as REQUEST_KEY
 from controller.events import alerts as alert_registry
 from controller.events import table as events
 from controller.events.codec import encode
+from controller.events.envelope import encode_event
 from controller.events.floor import LimitsSet, MessageAcknowledged
 from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted
 from controller.games.interface import Decision, Game, GameEvent, Hand, Limits, Option, RuleError, Stacks
-from controller.games.parts.money import dollars
 from controller.journal.log import Record
-from controller.pit.events import encode_event
 from controller.table import shoe_checks, tray
 from controller.table.chip_checks import chip_alerts
 from controller.table.pit_actions import pit_events
@@ -66,7 +65,8 @@ from drivers.inputs import (
     ShoeLoaded,
     SpotWager,
 )
-from drivers.repeat_log import RepeatLog
+from firmware_bridge.kernel.money import dollars
+from firmware_bridge.kernel.repeat_log import RepeatLog
 
 STATES = ["betting", "in_hand", "settled"]
 
