@@ -8,12 +8,15 @@ test_e2e_floor's: seat 1 main $10 loses, seat 3 main $25 wins, seat 3 side $5 lo
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from controller.pit.monitor.cli import main as pit_monitor
+from controller.pit.monitor.store import Row, SqliteStore
 from controller.security.supervisor_pins import hash_pin
 from tests.e2e.test_e2e_floor import SHOE, play, settle
 from tests.rigs.daemon_rig import TableRig, chip
@@ -71,7 +74,8 @@ def test_dealers_sign_in_rotate_and_sign_out_with_their_pins(books: TableRig) ->
     assert D1 not in (rig.folder / "state" / "journal.log").read_text(errors="replace")
 
 
-def test_the_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(books: TableRig) -> None:
+def test_the_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(
+        books: TableRig, capsys: pytest.CaptureFixture[str]) -> None:
     rig = books
     rig.start()
     assert control(rig, "opener", dealer_pin=D1)["error"] == (
@@ -113,6 +117,33 @@ def test_the_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(books
     assert pit(rig, "enter_drop", amount=4000) == {"ok": True}
     assert rig.next("table.drop")["data"] == {"amount": 4000, "supervisor": "S101"}
     assert books_state(rig) == {"dealer": "D2", "shift_open": False, "unsigned": {}, "drop_due": False}
+
+    # the count room's formula on what the table published, as the pit monitor's report reads it:
+    # win = closer - opener + credits - fills + drop = 11500 - 10000 + 2500 - 5000 + 4000 = 3000
+    db = rig.folder / "pit.sqlite"
+    store = SqliteStore(db)
+    store.add([stored(topic, body) for topic, body in rig.pit.raw])
+    store.close()
+    assert pit_monitor(["report", f"--db={db}", "--format=json"]) == 0
+    [table] = json.loads(capsys.readouterr().out)["tables"]
+    [count] = table["counts"]
+    assert {key: count[key] for key in ("opener", "fills", "credits", "closer", "drop", "win",
+                                        "hold_percent", "opener_dealer", "closer_dealer",
+                                        "opener_signed_by", "closer_signed_by")} == {
+        "opener": 10000, "fills": 5000, "credits": 2500, "closer": 11500, "drop": 4000, "win": 3000,
+        "hold_percent": 75.0, "opener_dealer": "D1", "closer_dealer": "D2", "opener_signed_by": "S101",
+        "closer_signed_by": "S101"}
+    assert pit_monitor(["report", f"--db={db}", "--by=dealer", "--format=json"]) == 0
+    dealers = {d["dealer"]: d for d in json.loads(capsys.readouterr().out)["dealers"]}
+    assert {name: (d["table"], d["hands"], d["voids"], d["signed_in"]) for name, d in dealers.items()} == {
+        "D1": ("T07", 1, 0, False), "D2": ("T07", 0, 0, True)}
+
+
+def stored(topic: bytes, body: bytes) -> Row:
+    """A published event as the pit monitor's recorder stores it."""
+    message = json.loads(body)
+    return Row(message["table"], message.get("epoch", ""), message["seq"], message["ts"], message["type"],
+               message.get("hand"), topic.decode(), body.decode())
 
 
 def test_the_books_survive_a_crash(books: TableRig) -> None:
