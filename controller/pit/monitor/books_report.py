@@ -51,7 +51,7 @@ def read_books(rows: Iterable[Row], edges: EdgesLookup | None = None) -> tuple[B
     for row in rows:
         try:
             message = json.loads(row.body)
-            books.feed(row.table, message)
+            books.feed(row.table, message, row.epoch)
             hand = readers.setdefault(row.table, HandReader(row.table)).feed(message, row.epoch) \
                 if edges is not None and row.type in RATED_TYPES else None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:

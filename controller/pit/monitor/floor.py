@@ -606,14 +606,14 @@ class Floor:
         if self.protection is not None and message["type"] in PROTECTION_TYPES:
             self._protect(follower, message)
         if message["type"] in BOOKS_TYPES:
-            self._keep_books(follower.name, message)
+            self._keep_books(follower.name, follower.epoch, message)
         self.on_change(follower.name)
 
-    def _keep_books(self, table: str, message: dict[str, Any]) -> None:
+    def _keep_books(self, table: str, epoch: str, message: dict[str, Any]) -> None:
         """Feed the books one event (one that is not what the contract says is logged, left out)."""
         read = message if "data" in message else {**message, "data": data_of(message)}
         try:
-            self.books.feed(table, read)
+            self.books.feed(table, read, epoch)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             log.warning("table %s: event %s (seq %s) left out of the books: %r", table, message["type"],
                         message.get("seq"), exc)

@@ -17,7 +17,7 @@ credits between them (``tray.fill``, ``tray.credit``), the closer, the drop
     hold = win / drop   (as a percentage)
 
 >>> books = Books()
->>> for kind, data, ts in [
+>>> for seq, (kind, data, ts) in enumerate([
 ...         ("dealer.in", {"dealer": "D1"}, "2026-11-21T20:00:00.000Z"),
 ...         ("table.opener", {"amount": 10000, "dealer": "D1"}, "2026-11-21T20:00:01.000Z"),
 ...         ("hand.ended", {"hand": 1}, "2026-11-21T20:10:00.000Z"),
@@ -27,8 +27,11 @@ credits between them (``tray.fill``, ``tray.credit``), the closer, the drop
 ...          "2026-11-21T20:25:00.000Z"),
 ...         ("table.closer", {"amount": 11500, "dealer": "D1"}, "2026-11-21T20:29:00.000Z"),
 ...         ("dealer.out", {"dealer": "D1", "reason": "signed_out"}, "2026-11-21T20:30:00.000Z"),
-...         ("table.drop", {"amount": 4000, "supervisor": "S1"}, "2026-11-21T20:31:00.000Z")]:
-...     _ = books.feed("T07", {"type": kind, "data": data, "ts": ts})
+...         ("table.drop", {"amount": 4000, "supervisor": "S1"}, "2026-11-21T20:31:00.000Z")]):
+...     _ = books.feed("T07", {"seq": seq, "type": kind, "data": data, "ts": ts})
+>>> books.feed("T07", {"seq": 7, "type": "table.drop", "data": {"amount": 1, "supervisor": "S1"},
+...                    "ts": "2026-11-21T20:31:00.000Z"})      # read already
+False
 >>> count = books.counts["T07"][-1]
 >>> count.win, count.hold
 (3000, 75.0)
@@ -144,13 +147,16 @@ class Books:
     """table -> the dealer signed in there."""
     counts: dict[str, list[Count]] = field(default_factory=dict)
     """table -> its counts, oldest first."""
+    last: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """table -> the epoch and seq of the last event read."""
 
-    def feed(self, table: str, message: Mapping[str, Any]) -> bool:
-        """One event of ``table`` (its ``type``, ``data`` decoded, ``ts``); whether the books
-        changed. Data that is not what the contract says raises (KeyError, TypeError, ValueError),
-        and changes nothing."""
+    def feed(self, table: str, message: Mapping[str, Any], epoch: str = "") -> bool:
+        """One event of ``table`` (its ``type``, ``data`` decoded, ``ts``, ``seq``) of ``epoch``;
+        whether the books changed. An event read already (of the epoch of the last one read and not
+        after it, or of an older epoch: a follower may repeat the last few) is skipped. Data that is
+        not what the contract says raises (KeyError, TypeError, ValueError), and changes nothing."""
         kind, data, ts = message.get("type"), message.get("data") or {}, str(message.get("ts") or "")
-        if kind not in BOOKS_TYPES or not ts:
+        if kind not in BOOKS_TYPES or not ts or self._seen(table, message.get("seq"), epoch):
             return False
         _parse(ts)
         if kind == "dealer.in":
@@ -160,6 +166,20 @@ class Books:
         if kind in ("hand.ended", "hand.voided", "alert"):
             return self._dealt(table, kind, data, ts)
         return self._count(table, kind, data, ts)
+
+    def _seen(self, table: str, seq: object, epoch: str) -> bool:
+        """Whether ``table``'s event ``seq`` of ``epoch`` was read already (if not, it is the last)."""
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            return False
+        last = self.last.get(table)
+        if last is not None:
+            last_epoch, last_seq = last
+            if epoch == last_epoch and seq <= last_seq:
+                return True
+            if epoch.isdigit() and last_epoch.isdigit() and int(epoch) < int(last_epoch):
+                return True
+        self.last[table] = (epoch, seq)
+        return False
 
     def _sign_in(self, table: str, dealer: str, ts: str) -> bool:
         if table in self.current:
