@@ -30,6 +30,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.boards import make_board
+from controller.commands.books import BOOKS_COMMANDS, DEALER_PINNED
+from controller.commands.books import DealerIn as BooksDealerIn
 from controller.commands.registry import Command, Request, decode
 from controller.commands.request_ids import Reply, RequestIds, mark
 from controller.commands.table import (
@@ -121,6 +123,7 @@ class Daemon:
                            remake=lambda limits: spec.make(config.rules, limits))
         self.renderer = make_renderer(config.display.mode)
         self.supervisors = SupervisorGate(config.supervisors)
+        self.dealers = SupervisorGate(config.dealers, role="dealer")
         self.stopping = asyncio.Event()
         self.repeats = RepeatLog(log)
         """The log of what may repeat without end: refused presses, inputs that fail."""
@@ -483,6 +486,10 @@ class Daemon:
             if refused is not None:
                 return {"ok": False, "error": refused}
         order = decoded.command
+        if isinstance(order, DEALER_PINNED):
+            refused = await self.authenticate_dealer(order, client)
+            if refused is not None:
+                return {"ok": False, "error": refused}
         handler = self.handlers.get(type(order))
         if handler is None:
             if order.name not in self.table.game.commands:
@@ -511,7 +518,8 @@ class Daemon:
         return {Press: self.press_command, Act: self.press_command, State: self.state_command,
                 Links: self.links_command, ShoeResync: self.resync_command, Recall: self.recall_command,
                 CriticalMemoryClear: self.clear_command,
-                **dict.fromkeys(PIT_COMMANDS, self.pit_command)}
+                **dict.fromkeys(PIT_COMMANDS, self.pit_command),
+                **dict.fromkeys(BOOKS_COMMANDS, self.books_command)}
 
     def press_command(self, request: Request) -> Reply:
         """``press`` (a button this table has) or ``act`` (any action open now)."""
@@ -545,6 +553,12 @@ class Daemon:
         return self.answer(self.guarded(lambda: self.table.pit_command(order, supervisor),
                                         f"running {order.name}", "command"))
 
+    def books_command(self, request: Request) -> Reply:
+        """A command of the table's books: the dealer's (its PIN checked already) or a supervisor's."""
+        order, supervisor = request.command, request.supervisor
+        return self.answer(self.guarded(lambda: self.table.books_command(order, supervisor),
+                                        f"running {order.name}", "command"))
+
     def resync_command(self, request: Request) -> Reply:
         """A supervisor's ``shoe_resync``."""
         assert request.supervisor is not None
@@ -569,6 +583,28 @@ class Daemon:
     def answer(reason: str | None) -> Reply:
         """The control socket's reply to a step that was taken (None) or refused (the reason)."""
         return {"ok": True} if reason is None else {"ok": False, "error": reason}
+
+    async def authenticate_dealer(self, order: Command, client: str | None) -> str | None:
+        """Check the dealer's id and PIN (``dealer_pin``) against ``[dealers]``, as a supervisor's
+        are checked: ``dealer_in`` names the dealer, the slips are signed by the dealer signed in.
+        Returns None when the dealer is who they say."""
+        dealer = order.dealer if isinstance(order, BooksDealerIn) else self.table.state.books.dealer
+        if dealer is None:
+            return f"{order.name}: no dealer is signed in: the dealer signs in first"
+        pin = getattr(order, "dealer_pin", None)
+        gate = self.dealers
+        refused = gate.before(dealer, pin, time.monotonic(), client)
+        if refused is None:
+            assert isinstance(pin, str)
+            matched = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: verify_pin(gate.stored(dealer), pin))
+            refused = gate.after(dealer, matched, time.monotonic(), client)
+        if refused is not None:
+            sender = "" if client is None else f" from {client}"
+            self.repeats.note(("dealer refused", order.name, dealer[:32], refused.partition(":")[0]),
+                              logging.WARNING,
+                              f"dealer command {order.name!r} for {dealer[:32]!r}{sender} refused: {refused}")
+        return refused
 
     async def authenticate(self, request: Request, client: str | None) -> str | None:
         """Check a supervisor's id and PIN (the slow hash runs off the loop); every refusal is

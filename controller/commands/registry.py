@@ -49,6 +49,10 @@ SUPERVISOR: Who = "supervisor"
 ENVELOPE = ("cmd", "supervisor", "pin", "request_id")
 """The keys every request may carry beside its command's own fields."""
 
+SECRET_FIELDS = frozenset({"dealer_pin"})
+"""A command's own fields that are PINs (the dealer's: :mod:`controller.commands.books`): sent to
+the table and checked there, never journaled, logged, shown or digested."""
+
 MAX_NAME = 32
 """The most characters in a button's or an action's name."""
 

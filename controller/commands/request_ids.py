@@ -31,7 +31,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
-from controller.commands.registry import Request
+from controller.commands.registry import SECRET_FIELDS, Request
 from controller.journal.log import Record
 
 WINDOW = 10_000
@@ -49,8 +49,11 @@ PRIVATE_KEY = "request"
 
 
 def digest(request: Request) -> str:
-    """What the id stands for: the command and its fields (never the PIN), as 16 hex digits."""
-    shown = json.dumps(request.command.to_request(supervisor=request.supervisor), sort_keys=True)
+    """What the id stands for: the command and its fields (never a PIN: not the supervisor's, nor
+    a field of :data:`SECRET_FIELDS`), as 16 hex digits."""
+    sent = request.command.to_request(supervisor=request.supervisor)
+    kept = {key: value for key, value in sent.items() if key not in SECRET_FIELDS}
+    shown = json.dumps(kept, sort_keys=True)
     return hashlib.sha256(shown.encode()).hexdigest()[:16]
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -89,12 +89,14 @@ _SECTIONS = {
     "lights": None,
     "pit": ("publish", "sync", "control", "curve_secret_key", "curve_clients"),
     "supervisors": None,
+    "dealers": None,
     "display": ("mode",),
     "screen": ("listen", "port"),
     "integrity": ("manifest",),
     "journal": ("segment_bytes", "keep_days"),
 }
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]+")
+_DEALER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _ENDPOINT = re.compile(r"tcp://(?:\*|\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}|ipc://.+")
 
 T = TypeVar("T")
@@ -185,6 +187,8 @@ class Config:
     """Seconds a floor call stays open: the dealer's further calls are counted on it."""
     journal: JournalConfig = JournalConfig()
     """The journal's rotation and retention (``[journal]``)."""
+    dealers: Mapping[str, str] = field(default_factory=dict)
+    """Each dealer's id -> the hash of the dealer's PIN (``[dealers]``, like ``[supervisors]``)."""
 
     @property
     def tray(self) -> bool:
@@ -329,7 +333,8 @@ class _Parser:
             if isinstance(named, dict) and name not in named:
                 self.fail(f"lights.{name}", "has no button of that name in [buttons]")
         pit = self.pit()
-        supervisors = self.supervisors()
+        supervisors = self.pin_hashes("supervisors", "supervisor")
+        dealers = self.pin_hashes("dealers", "dealer")
         display = self.section(self.data, "display", False)
         mode = self.value(display, "display.mode", str, "log")
         if mode is not None and mode not in DISPLAY_MODES:
@@ -360,6 +365,7 @@ class _Parser:
             payout_check=payout_check is not False,
             floor_call_window=_known(window),
             journal=journal,
+            dealers=dealers,
         )
 
     def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:
@@ -562,12 +568,15 @@ class _Parser:
             endpoints["publish"], endpoints["sync"], endpoints["control"], secret, clients
         )
 
-    def supervisors(self) -> dict[str, str]:
+    def pin_hashes(self, section: str, who: str) -> dict[str, str]:
+        """``[supervisors]`` or ``[dealers]``: each id -> the hash of its PIN."""
         found: dict[str, str] = {}
-        for name, value in (self.section(self.data, "supervisors", False) or {}).items():
-            key = f"supervisors.{name}"
+        for name, value in (self.section(self.data, section, False) or {}).items():
+            key = f"{section}.{name}"
             if not name.strip():
-                self.fail(key, "the supervisor id must not be empty")
+                self.fail(key, f"the {who} id must not be empty")
+            elif who == "dealer" and not _DEALER_ID.fullmatch(name):
+                self.fail(key, "a dealer's id is 1 to 32 letters, digits, - or _ (what the screen takes)")
             elif not looks_like_pin_hash(value):
                 self.fail(
                     key,

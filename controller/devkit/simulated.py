@@ -54,7 +54,8 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
                  limits: tuple[int, int] = (500, 50000),
                  supervisors: Mapping[str, str] | None = None, screen: int | None = None,
                  payout_check: bool = True, tray: int | None = None,
-                 floor_call_window: int | None = None, devices: Mapping[str, str] | None = None) -> Path:
+                 floor_call_window: int | None = None, devices: Mapping[str, str] | None = None,
+                 dealers: Mapping[str, str] | None = None) -> Path:
     """Write ``table.toml`` and ``chips.csv`` (``(uid, cents, status)`` rows) in ``folder``.
 
     ``game`` is the text of the ``[game]`` section of the game ``game_name``,
@@ -65,7 +66,8 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
     False for a table whose tests do not pay and collect the chips at settlement; ``tray`` the
     chip tray's antenna (left out when None); ``floor_call_window`` ``[table] floor_call_window``
     (left out when None); ``devices`` more lines of a board's ``[devices.<role>]`` beside its
-    ``port`` (another ``driver`` and its options), by role.
+    ``port`` (another ``driver`` and its options), by role; ``dealers`` the ``[dealers]`` section
+    (id -> PIN hash), left out when None.
     """
     rows = ["uid,value_cents,status", *(f"{uid},{cents},{status}" for uid, cents, status in chips)]
     (folder / "chips.csv").write_text("\n".join(rows) + "\n")
@@ -81,6 +83,9 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
         f'curve_secret_key = "{curve[0]}"\ncurve_clients = "{curve[1]}"\n')
     supervisor_section = "" if supervisors is None else "[supervisors]\n" + "".join(
         f'{name} = "{stored}"\n' for name, stored in supervisors.items()) + "\n"
+    if dealers is not None:
+        supervisor_section += "[dealers]\n" + "".join(
+            f'{name} = "{stored}"\n' for name, stored in dealers.items()) + "\n"
     screen_section = "" if screen is None else f"[screen]\nport = {screen}\n\n"
     path = folder / "table.toml"
     path.write_text(f"""\

@@ -16,6 +16,9 @@ Pages (plain HTML, CSS and JavaScript from ``static/``, nothing to build):
   ``shoe_resync``, or ``void``, sent as ``act``), with the supervisor's id and PIN
   as docs/control.md says. The PIN is passed on once and neither logged nor kept.
   The model's ``forms`` gives each command offered its label and fields.
+* ``POST /api/dealer`` ``{"cmd", "dealer"?, "dealer_pin"?, "request_id"?}``: the dealer's
+  own commands (``dealer_in``, ``dealer_out``, ``opener``, ``closer``: docs/control.md, "The
+  table's books"), with the dealer's PIN, passed on once and neither logged nor kept.
 * ``POST /api/dismiss`` ``{"key", "confirm"?}``: the dealer dismisses a banner;
   one that takes two steps is armed by a first request and dismissed by a
   second with ``"confirm": true`` (:meth:`ScreenTable.dismiss`). The reply is
@@ -45,6 +48,7 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.commands.books import DealerIn, DealerOut, SignCloser, SignOpener
 from controller.commands.registry import Request, decode
 from controller.commands.table import Act
 from controller.follow.control import Control
@@ -187,6 +191,20 @@ async def _command(request: web.Request) -> web.StreamResponse:
     return web.json_response(await request.app[CONTROL_KEY].send(_sent(decoded)))
 
 
+DEALER_COMMANDS = frozenset(cls.name for cls in (DealerIn, DealerOut, SignOpener, SignCloser))
+"""The dealer's own commands the page sends (``POST /api/dealer``)."""
+
+
+async def _dealer(request: web.Request) -> web.StreamResponse:
+    body = await _body(request)
+    if body.get("cmd") not in DEALER_COMMANDS:
+        raise web.HTTPBadRequest(text=f"the dealer's commands are {', '.join(sorted(DEALER_COMMANDS))}")
+    if "supervisor" in body or "pin" in body:
+        raise web.HTTPBadRequest(text="a dealer's command carries the dealer's PIN as dealer_pin")
+    decoded = _decoded(body)
+    return web.json_response(await request.app[CONTROL_KEY].send(_sent(decoded)))
+
+
 async def _dismiss(request: web.Request) -> web.StreamResponse:
     body = await _body(request)
     done = request.app[TABLE_KEY].dismiss(str(body.get("key")), body.get("confirm") is True)
@@ -209,6 +227,7 @@ def make_app(table: ScreenTable, control: Control) -> web.Application:
     app.router.add_get("/api/stream", _stream)
     app.router.add_post("/api/act", _act)
     app.router.add_post("/api/command", _command)
+    app.router.add_post("/api/dealer", _dealer)
     app.router.add_post("/api/dismiss", _dismiss)
     app.router.add_static("/static/", STATIC)
     app.on_shutdown.append(_close_streams)

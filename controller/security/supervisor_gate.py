@@ -84,9 +84,11 @@ def _recent(times: list[float], now: float, window: float) -> list[float]:
 class SupervisorGate:
     """The configured supervisors' PIN hashes, and the wrong answers seen lately."""
 
-    def __init__(self, supervisors: Mapping[str, str]) -> None:
-        """Check against ``supervisors`` (id -> PIN hash)."""
+    def __init__(self, supervisors: Mapping[str, str], role: str = "supervisor") -> None:
+        """Check against ``supervisors`` (id -> PIN hash); ``role`` names them in the refusals (the
+        dealers' gate, ``[dealers]``, is the same with ``"dealer"``)."""
         self._supervisors = dict(supervisors)
+        self.role = role
         self._by_id: dict[tuple[str | None, str], list[float]] = {}
         self._by_client: dict[str, list[float]] = {}
         self._table: list[float] = []
@@ -97,19 +99,19 @@ class SupervisorGate:
         """Why the command is refused before its PIN is even checked (no id or PIN, a lock, the
         table's pace), or None when the PIN is to be checked now."""
         if not isinstance(supervisor, str) or not supervisor or not isinstance(pin, str) or not pin:
-            return "a supervisor's command needs the supervisor's id and PIN"
+            return f"a {self.role}'s command needs the {self.role}'s id and PIN"
         if client is not None:
             left = self._client_locked_for(client, now)
             if left > 0:
-                return ("too many wrong supervisor PINs from this client: its supervisor commands "
+                return (f"too many wrong {self.role} PINs from this client: its {self.role} commands "
                         f"are refused for {math.ceil(left)} s")
         left = self.locked_for(supervisor, now, client)
         if left > 0:
-            return (f"too many wrong supervisor PINs for {supervisor[:SHOWN_ID]!r}: "
+            return (f"too many wrong {self.role} PINs for {supervisor[:SHOWN_ID]!r}: "
                     f"refused for {math.ceil(left)} s")
         if len(_recent(self._table, now, LOCKOUT)) >= TABLE_FAILURES:
             if now < self._next_check:
-                return (f"many wrong supervisor PINs at this table: one is checked every "
+                return (f"many wrong {self.role} PINs at this table: one is checked every "
                         f"{TABLE_PACE:.0f} s; try again in {math.ceil(self._next_check - now)} s")
             self._next_check = now + TABLE_PACE
         return None
@@ -135,7 +137,7 @@ class SupervisorGate:
         if client is not None:
             self._by_client[client] = [*self._by_client.get(client, []), now]
         self._table.append(now)
-        return "wrong supervisor id or PIN"
+        return f"wrong {self.role} id or PIN"
 
     def locked_for(self, supervisor: str, now: float, client: str | None = None) -> float:
         """Seconds left before ``supervisor``'s commands from ``client`` are taken again (0 when

@@ -49,6 +49,7 @@ from controller.events.tray import TrayCounted
 from controller.games.interface import Decision, Game, GameEvent, Hand, Limits, Option, RuleError, Stacks
 from controller.journal.log import Record
 from controller.table import shoe_checks, tray
+from controller.table.books import books_events
 from controller.table.chip_checks import chip_alerts
 from controller.table.pit_actions import pit_events
 from controller.table.state import DeviceState, MakeGame, TableState
@@ -299,6 +300,16 @@ class Table:
                 problem = self._limits_problem(Limits(event.min_bet, event.max_bet))
                 if problem is not None:
                     return self._refuse(f"{name}: {problem}")
+        self._step(made)
+        return None
+
+    def books_command(self, order: Command, supervisor: str | None) -> str | None:
+        """A command of the table's books (:mod:`controller.table.books`), its PIN checked already
+        (the dealer's, or ``supervisor``'s); returns None if it was taken, else why not."""
+        tray_now = (self.state.tray.amount, self.state.tray.expected) if self.settings.tray else None
+        made = books_events(order, supervisor, self.state.books, tray=tray_now, in_hand=self.state.in_hand)
+        if isinstance(made, str):
+            return self._refuse(f"{order.name}: {made}")
         self._step(made)
         return None
 

@@ -35,6 +35,8 @@ from controller.games.interface import Bets, Game, Hand, Limits, Session
 from controller.games.session import takes
 from controller.journal.log import Record
 from controller.table import shoe_checks
+from controller.table.books import APPLIED as BOOKS_EVENTS
+from controller.table.books import BooksState
 from firmware_bridge.kernel.cards import Card
 
 STEP_KEYS = ("input", "more")
@@ -118,7 +120,8 @@ class TableState:
     game's ``session_parts``. ``phase`` is the table's phase, the one the state
     machine reads and moves (:meth:`move`): ``in_hand`` from ``hand.started``,
     ``settled`` once the machine sees the hand's results, ``betting`` again from
-    ``hand.ended`` or ``hand.voided``. ``tray`` is the chip tray's, ``floor`` what the pit set;
+    ``hand.ended`` or ``hand.voided``. ``tray`` is the chip tray's, ``floor`` what the pit set,
+    ``books`` the dealer signed in and the shift's slips (:mod:`controller.table.books`);
     ``remake`` binds the game to new limits when a ``table.limits`` event is applied (None: the
     table's limits cannot change).
     """
@@ -136,6 +139,7 @@ class TableState:
     alerts: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
     tray: TrayState = field(default_factory=TrayState)
     floor: FloorState = field(default_factory=FloorState)
+    books: BooksState = field(default_factory=BooksState)
     remake: MakeGame | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -143,7 +147,9 @@ class TableState:
             self.session = Session.of(*(part() for part in self.game.session_parts))
 
     def checkpoint(self) -> dict[str, Any]:
-        """The state as JSON-able data, taken between hands (see :mod:`controller.journal.checkpoint`)."""
+        """The state as JSON-able data, taken between hands (see :mod:`controller.journal.checkpoint`);
+        ``books`` only once the table's books hold anything, so a checkpoint without them reads as
+        it always did."""
         if self.in_hand:
             raise ValueError("a checkpoint is taken only between hands")
         shoe = self.shoe
@@ -165,7 +171,7 @@ class TableState:
             "floor": {"closed": self.floor.closed, "message": self.floor.message,
                       "limits": None if self.floor.limits is None else
                       [self.floor.limits.min_bet, self.floor.limits.max_bet]},
-        }
+        } | ({} if self.books == BooksState() else {"books": self.books.to_json()})
 
     @classmethod
     def from_checkpoint(cls, game: Game[Hand], data: dict[str, Any],
@@ -181,6 +187,7 @@ class TableState:
         amount, expected = data.get("tray", [None, None])
         state.tray = TrayState(amount, None, expected)     # between hands: no hand's start to keep
         state.floor = FloorState(saved.get("closed", False), limits, saved.get("message"))
+        state.books = BooksState.from_json(data.get("books"))
         state.bets = {(seat, spot): amount for seat, spot, amount in data["bets"]}
         state.shoe = ShoeState(shoe["shoe_id"], shoe["decks"], shoe["last_index"],
                                Counter(shoe["seen"]), shoe["cut_card_out"],
@@ -243,6 +250,8 @@ class TableState:
         handler = _APPLY.get(type(event))
         if handler is not None:
             handler(self, event, body)
+        elif isinstance(event, BOOKS_EVENTS):
+            self.books.apply(event)
         if takes(event):
             self.session = self.session.apply(event)
 

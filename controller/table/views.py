@@ -86,6 +86,7 @@ def _state(table: Table, view: HandView | None) -> dict[str, Any]:
         "tray": None if not table.settings.tray else {
             "amount": state.tray.amount, "at_hand_start": state.tray.at_start if state.in_hand else None,
             "expected": state.tray.expected},
+        "books": state.books.to_json(),
     }
 
 

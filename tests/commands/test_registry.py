@@ -54,7 +54,8 @@ def test_a_bad_request_is_refused_with_the_reason_of_its_first_bad_field(
 
 def test_every_registered_command_goes_out_and_comes_back_as_the_same_record() -> None:
     examples = {"button": "deal", "action": "hit", "amount": 500, "seat": 2, "min_bet": 500,
-                "max_bet": 5000, "text": "Fill on the way", "hands": 3}
+                "max_bet": 5000, "text": "Fill on the way", "hands": 3, "dealer": "D7",
+                "dealer_pin": "2468", "slip": "closer"}
     for name, cls in registered().items():
         fields = {spec: examples[spec] for spec in cls.__dataclass_fields__}
         record = cls(**fields)
@@ -80,6 +81,18 @@ def test_an_id_is_tied_to_its_command_and_not_to_the_pin() -> None:
     assert ids.repeat(Request(SetLimits(500, 6000), "S101", "1111", "L1"))["ok"] is False
     assert ids.repeat(Request(SetLimits(500, 5000), "S102", "1111", "L1"))["ok"] is False
     assert ids.repeat(Request(SetLimits(500, 5000), "S101", "1111", "L2")) is None
+
+
+def test_a_dealer_s_pin_is_in_no_repr_and_not_in_the_digest_of_its_request_id() -> None:
+    decoded = decode({"cmd": "dealer_in", "dealer": "D7", "dealer_pin": "97531", "request_id": "d1"})
+    assert isinstance(decoded, Request)
+    assert "97531" not in repr(decoded)
+    other = decode({"cmd": "dealer_in", "dealer": "D7", "dealer_pin": "13579", "request_id": "d1"})
+    assert isinstance(other, Request)
+    assert mark(decoded) == mark(other)                  # the journaled mark says nothing of the PIN
+    ids = RequestIds()
+    ids.note(mark(decoded), 3)
+    assert ids.repeat(other) == {"ok": True}             # (the daemon checked its PIN before)
 
 
 def test_ids_are_forgotten_past_the_window_and_past_the_most_kept() -> None:

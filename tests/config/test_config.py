@@ -285,6 +285,19 @@ def test_shipped_example_loads() -> None:
         ),
         (
             "next = 13",
+            'next = 13\n[dealers]\nD1 = "1234"',
+            "dealers.D1: must be a PIN hash "
+            "made by controller.security.supervisor_pins.hash_pin (scrypt$16384$8$1$<salt>$<key>), "
+            "never the PIN itself",
+        ),
+        (
+            "next = 13",
+            'next = 13\n[dealers]\n"D 1" = "scrypt$16384$8$1$0011223344556677$'
+            '00112233445566778899aabbccddeeff"',
+            "dealers.D 1: a dealer's id is 1 to 32 letters, digits, - or _ (what the screen takes)",
+        ),
+        (
+            "next = 13",
             'next = 13\n[display]\nmode = "lcd"',
             "display.mode: must be one of terminal, log, off, not 'lcd'",
         ),
@@ -441,6 +454,13 @@ def test_pin_hashes() -> None:
     assert not verify_pin(tampered, "2468")
     for bad in ("", "2468", "scrypt$16384$8$1$zz$00", "scrypt$3$8$1$" + first.split("$", 4)[4]):
         assert not verify_pin(bad, "2468")
+
+
+def test_dealers_pins_are_kept_as_their_hashes(tmp_path: Path) -> None:
+    stored = hash_pin("2468", salt=bytes(16))
+    config = load_config(write(tmp_path, MINIMAL + f'\n[dealers]\nD207 = "{stored}"\n'))
+    assert dict(config.dealers) == {"D207": stored}
+    assert dict(load_config(write(tmp_path, MINIMAL)).dealers) == {}
 
 
 def test_the_integrity_manifest_is_optional_and_resolved_from_the_config_folder(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import re
 import typing
 from pathlib import Path
 
+import controller.events.books
 import controller.events.floor
 import controller.events.table
 import controller.events.tray  # noqa: F401  (registers the chip tray's events)

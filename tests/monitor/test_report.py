@@ -27,7 +27,7 @@ from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Limits
 from controller.podium.monitor.cli import main
-from controller.podium.monitor.report import TYPES, as_csv, as_text, bound, rate
+from controller.podium.monitor.report import CSV_COLUMNS, TYPES, as_csv, as_text, bound, rate
 from controller.podium.monitor.store import Row, SqliteStore
 from tests.monitor.hands import random_holdem_hand
 from tests.rigs.holdem_hands import DECK
@@ -108,7 +108,8 @@ def test_figures_per_table_and_seat_from_known_hands(tmp_path: Path) -> None:
     table = list(csv.DictReader(io.StringIO(as_csv(reports))))
     assert table[0] == {"kind": "table", "table": "T01", "seat": "all", "hands": "3", "banked": "0",
                         "wagered_cents": "7500", "average_bet_cents": "2500", "net_cents": "3750",
-                        "hold_percent": "-50.0", "hands_per_hour": "4.4", "alert_code": "", "alerts": ""}
+                        "hold_percent": "-50.0", "hands_per_hour": "4.4", "alert_code": "", "alerts": "",
+                        **dict.fromkeys(CSV_COLUMNS[12:], "")}      # a count's columns: none here
     assert [(r["kind"], r["seat"], r["alert_code"], r["alerts"]) for r in table[1:]] == [
         ("seat", "1", "", ""), ("seat", "2", "", ""), ("alert", "", "card_unreadable", "2"),
         ("alert", "", "past_post", "1")]

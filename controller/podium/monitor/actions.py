@@ -1,7 +1,9 @@
 """The pit's actions from the monitor: a signed-in user's command, carried out by the table, recorded.
 
 A pit boss closes or opens a table, sets its limits or sends its dealer a
-message (docs/control.md, "The pit's commands") from the table's page. The
+message (docs/control.md, "The pit's commands"), signs the table inventory
+slip the dealer signed or enters the drop (docs/control.md, "The table's
+books") from the table's page. The
 monitor decodes the request as the table does (:func:`parse_order`, from the
 command registry: :mod:`controller.commands`), sends it through the
 table's control socket (the floor file's ``control``, with the table's CURVE
@@ -37,12 +39,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from controller.commands.books import EnterDrop, SignSlip
 from controller.commands.registry import Command, decode
 from controller.commands.table import CloseTable, DealerMessage, OpenTable, SetLimits
 from controller.events.envelope import now_timestamp
 from controller.follow.control import Control
 
-COMMANDS: tuple[type[Command], ...] = (CloseTable, OpenTable, SetLimits, DealerMessage)
+COMMANDS: tuple[type[Command], ...] = (CloseTable, OpenTable, SetLimits, DealerMessage, SignSlip, EnterDrop)
 """The pit's commands the monitor sends, each a record of the command registry (docs/control.md)."""
 
 _BY_NAME = {cls.name: cls for cls in COMMANDS}

@@ -6,6 +6,7 @@
     pit-monitor record --db pit.sqlite --tables floor.toml
     pit-monitor report --db postgresql://pit@db/pit --from 2026-11-21 --to 2026-11-21 --format csv
     pit-monitor report --db pit.sqlite --by player --format json
+    pit-monitor report --db pit.sqlite --by dealer --format csv
     pit-monitor report --db pit.sqlite --by shift --tables floor.toml
     pit-monitor report --db pit.sqlite --by protection --tables floor.toml --format json
 
@@ -37,7 +38,7 @@ from controller.config.permissions import foreign_owner
 from controller.follow.aio import SILENCE, Follower
 from controller.follow.control import Control
 from controller.follow.sources import TablesError, TableSource, load_sources
-from controller.podium.monitor import player_report, protection_report, shift_report
+from controller.podium.monitor import books_report, player_report, protection_report, shift_report
 from controller.podium.monitor.actions import KEEP_DAYS
 from controller.podium.monitor.alerts import AlertBook
 from controller.podium.monitor.collector import THRESHOLDS, freeze_when_settled
@@ -45,11 +46,12 @@ from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.protection_load import replay_stored
 from controller.podium.monitor.rated import NO_PIT, Rated
 from controller.podium.monitor.recorder import Recorder
-from controller.podium.monitor.report import TYPES, TableReport, as_csv, as_json, as_text, bound, rate
+from controller.podium.monitor.report import TYPES, Counts, TableReport, as_csv, as_json, as_text, bound, rate
 from controller.podium.monitor.store import Store, open_store
 from controller.podium.monitor.strategies_apart import StrategiesApart
 from controller.podium.protection.settings import DEFAULT, Settings, SettingsError, read_protection
 from controller.podium.protection.watch import Protection
+from controller.podium.ratings.books import BOOKS_TYPES
 from controller.podium.ratings.shift import Shifts, ShiftsError, read_floor
 from controller.web.guard import server_names
 from firmware_bridge.version import version_line
@@ -116,10 +118,10 @@ def parser() -> argparse.ArgumentParser:
     record = sub.add_parser("record", help="store every event of every table")
     record.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
     _table_options(record)
-    report = sub.add_parser("report", help="per table and seat (default), per rated player, per shift, or "
-                                           "game protection")
+    report = sub.add_parser("report", help="per table and seat (default), per rated player, per shift, "
+                                           "game protection, or per dealer")
     report.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
-    report.add_argument("--by", choices=("table", "player", "shift", "protection"), default="table",
+    report.add_argument("--by", choices=("table", "player", "shift", "protection", "dealer"), default="table",
                         help="table: hands, wagers, results and hold per table and seat (default); "
                              "player: each player's ratings and totals; shift: per shift, table and pit; "
                              "protection: bets against the count, wonging and play per player and seat")
@@ -256,6 +258,8 @@ def _report(args: argparse.Namespace) -> int:
     try:
         if args.by == "player":
             text = _players(store, args.format, since, until)
+        elif args.by == "dealer":
+            text = _dealers(store, args.format, since, until)
         elif args.by == "protection":
             text = _protection(store, args.format, since, until, settings)
         elif args.by == "shift":
@@ -265,7 +269,10 @@ def _report(args: argparse.Namespace) -> int:
                     shift_report.as_json(reports, since, until, shifts, pits) if args.format == "json" else
                     shift_report.as_text(reports, since, until, shifts))
         else:
-            text = _tables(rate(store.rows(TYPES, since, until)), args.format, since, until)
+            stored = store.rows(books_report.TYPES, since, until)
+            books, theo, _ = books_report.read_books(stored, store.edges)
+            text = _tables(rate(store.rows(TYPES, since, until)), args.format, since, until,
+                           books_report.table_counts(books, theo))
     finally:
         store.close()
     sys.stdout.write(text if args.format == "csv" else text + "\n")
@@ -306,13 +313,27 @@ def _protection(store: Store, form: str, since: str | None, until: str | None, s
     return protection_report.as_text(protection, raised, since, until)
 
 
-def _tables(reports: list[TableReport], form: str, since: str | None, until: str | None) -> str:
-    """The report by table and seat, as it always was."""
+def _tables(reports: list[TableReport], form: str, since: str | None, until: str | None,
+            counts: Counts) -> str:
+    """The report by table and seat, with each table's counts."""
+    known = {report.table for report in reports}
+    reports += [TableReport(table) for table in sorted(set(counts) - known)]
     if form == "csv":
-        return as_csv(reports)
+        return as_csv(reports, counts)
     if form == "json":
-        return as_json(reports, since, until)
-    return as_text(reports, since, until)
+        return as_json(reports, since, until, counts)
+    return as_text(reports, since, until, counts)
+
+
+def _dealers(store: Store, form: str, since: str | None, until: str | None) -> str:
+    """The report by dealer: each dealer's figures at each table in the period."""
+    books, _, last = books_report.read_books(store.rows(BOOKS_TYPES, since, until))
+    now = until if until is not None else last
+    if form == "csv":
+        return books_report.dealers_csv(books, now)
+    if form == "json":
+        return books_report.dealers_json(books, now, since, until)
+    return books_report.dealers_text(books, now, since, until)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,8 +17,10 @@ before the snapshot too: the last hands step by step, the last hand's result
 tournament's places and winner. Each event is only kept; the words of the
 logs and the views are worked out when a page asks for them.
 
-:class:`Floor` holds every table's model and the :class:`AlertBook`; it is the
-followers' listener, and tells ``on_change`` which table changed.
+:class:`Floor` holds every table's model, the :class:`AlertBook` and the tables' books
+(:class:`~controller.podium.ratings.books.Books`: the dealer signed in at each
+table, each dealer's figures, each table's counts); it is the followers'
+listener, and tells ``on_change`` which table changed.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from controller.podium.monitor.alerts import Alert, AlertBook
 from controller.podium.monitor.rated import NO_PIT, Rated
 from controller.podium.protection.watch import TYPES as PROTECTION_TYPES
 from controller.podium.protection.watch import Protection
+from controller.podium.ratings.books import BOOKS_TYPES, Books
 from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)
@@ -538,6 +541,8 @@ class Floor:
         self._unheard = set(self.tables)
         self.protection: Protection | None = None
         """Game protection (:meth:`protect`; None: the monitor keeps none)."""
+        self.books = Books()
+        """The tables' books, from the events followed (those before each snapshot too)."""
 
     def rate(self, rated: Rated) -> None:
         """Keep ratings and shift figures with ``rated``: fed every event, shown on tiles and details."""
@@ -600,7 +605,29 @@ class Floor:
                           message.get("ts"), data)
         if self.protection is not None and message["type"] in PROTECTION_TYPES:
             self._protect(follower, message)
+        if message["type"] in BOOKS_TYPES:
+            self._keep_books(follower.name, follower.epoch, message)
         self.on_change(follower.name)
+
+    def _keep_books(self, table: str, epoch: str, message: dict[str, Any]) -> None:
+        """Feed the books one event (one that is not what the contract says is logged, left out)."""
+        read = message if "data" in message else {**message, "data": data_of(message)}
+        try:
+            self.books.feed(table, read, epoch)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            log.warning("table %s: event %s (seq %s) left out of the books: %r", table, message["type"],
+                        message.get("seq"), exc)
+
+    def books_of(self, name: str) -> dict[str, Any]:
+        """A table's books as its tile and page show them: the ``dealer`` signed in, each dealer's
+        figures at the table (``dealers``, to the table's last event), and its last ``count`` (None
+        before its first opener)."""
+        count = self.books.last_count(name)
+        now = self.tables[name].last_ts
+        return {"dealer": self.books.current.get(name),
+                "dealers": [f.to_json(now) for (_, table), f in sorted(self.books.dealers.items())
+                            if table == name],
+                "count": None if count is None else count.to_json()}
 
     def _protect(self, follower: Follower, message: dict[str, Any]) -> None:
         """Feed game protection one event; show the alerts it raises as the table's own are shown
@@ -626,13 +653,14 @@ class Floor:
         return alert
 
     def tile(self, name: str) -> dict[str, Any]:
-        tile = self.tables[name].tile(self.book.open_json(name))
+        tile = {**self.tables[name].tile(self.book.open_json(name)), "books": self.books_of(name)}
         if self.rated is None:
             return {**tile, "shift": None, "rated": 0}
         return {**tile, **self.rated.tile(name)}
 
     def detail(self, name: str) -> dict[str, Any]:
-        detail = self.tables[name].detail(self.book.open_json(name), self.book.acknowledged(name))
+        detail = {**self.tables[name].detail(self.book.open_json(name), self.book.acknowledged(name)),
+                  "books": self.books_of(name)}
         if self.protection is not None:
             detail["count"] = self.protection.count_of(name)
         if self.rated is None:

@@ -28,6 +28,10 @@ is what all its players won together, so its hold is what the house kept
 (what the players lost to the house, or the rake of a pot game; nothing where
 a player banks and the house takes no share). A hand counts in the period
 ``--from``/``--to`` when its ``hand.settled`` falls in it.
+
+Beside them, each table's counts in the period (the table's books: opener,
+fills, credits, closer, drop, the count room's win and hold, and the theo of
+the hands between the opener and the closer; :mod:`.books_report`).
 """
 
 from __future__ import annotations
@@ -38,14 +42,20 @@ import io
 import json
 import logging
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.podium.monitor.books_report import count_json, count_words
 from controller.podium.monitor.store import Row
+from controller.podium.ratings.books import Count
+from controller.podium.ratings.theo import Theo
 from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)
+
+Counts = Mapping[str, list[tuple[Count, Theo | None]]]
+"""Each table's counts with their theo (:func:`controller.podium.monitor.books_report.table_counts`)."""
 
 TYPES = ("hand.started", "bets.closed", "hand.settled", "progressive.paid", "alert")
 """The event types the report reads."""
@@ -213,8 +223,10 @@ def _number(value: float | None, unit: str = "") -> str:
     return "-" if value is None else f"{value}{unit}"
 
 
-def as_text(reports: list[TableReport], since: str | None, until: str | None) -> str:
-    """The report for a person to read."""
+def as_text(reports: list[TableReport], since: str | None, until: str | None,
+            counts: Counts | None = None) -> str:
+    """The report for a person to read (with each table's ``counts``, when given)."""
+    counts = counts or {}
     period = f"from {since or 'the first event'} to {until or 'the last event'}"
     lines = [f"Rating report, {period} (UTC)", ""]
     if not reports:
@@ -234,30 +246,41 @@ def as_text(reports: list[TableReport], since: str | None, until: str | None) ->
                          f"{_number(f.hands_per_hour):>9}")
         alerts = ", ".join(f"{code} {n}" for code, n in sorted(report.alerts.items())) or "none"
         lines.append(f"  alerts: {alerts}")
+        lines += [f"  count: {count_words(count, theo)}" for count, theo in counts.get(report.table, [])]
         lines.append("")
     return "\n".join(lines)
 
 
 CSV_COLUMNS = ("kind", "table", "seat", "hands", "banked", "wagered_cents", "average_bet_cents", "net_cents",
-               "hold_percent", "hands_per_hour", "alert_code", "alerts")
+               "hold_percent", "hands_per_hour", "alert_code", "alerts", "opened_at", "opener_cents",
+               "fills_cents", "credits_cents", "closer_cents", "drop_cents", "win_cents",
+               "count_hold_percent", "theo_cents", "opener_signed_by", "closer_signed_by")
 
 
-def as_csv(reports: list[TableReport]) -> str:
-    """One row per seat, per table (seat ``all``) and per table and alert code; money in cents."""
+def as_csv(reports: list[TableReport], counts: Counts | None = None) -> str:
+    """One row per seat, per table (seat ``all``), per table and alert code, and per count (kind
+    ``count``); money in cents."""
+    counts = counts or {}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
 
     def figures(kind: str, table: str, seat: str, f: Figures) -> list[Any]:
         return [kind, table, seat, f.hands, f.banked, f.wagered, _blank(f.average_bet), f.net, _blank(f.hold),
-                _blank(f.hands_per_hour), "", ""]
+                _blank(f.hands_per_hour), "", "", *[""] * 11]
 
     for report in reports:
         writer.writerow(figures("table", report.table, "all", report.total))
         for seat, f in sorted(report.seats.items()):
             writer.writerow(figures("seat", report.table, str(seat), f))
         for code, n in sorted(report.alerts.items()):
-            writer.writerow(["alert", report.table, "", "", "", "", "", "", "", "", code, n])
+            writer.writerow(["alert", report.table, "", "", "", "", "", "", "", "", code, n, *[""] * 11])
+        for count, theo in counts.get(report.table, []):
+            c = count_json(count, theo)
+            writer.writerow(["count", report.table, *[""] * 10,
+                             *(_blank(c[key]) for key in ("opened_at", "opener", "fills", "credits", "closer",
+                                                          "drop", "win", "hold_percent", "theo",
+                                                          "opener_signed_by", "closer_signed_by"))])
     return out.getvalue()
 
 
@@ -265,6 +288,10 @@ def _blank(value: float | None) -> Any:
     return "" if value is None else value
 
 
-def as_json(reports: list[TableReport], since: str | None, until: str | None) -> str:
-    """The report as one JSON object; money in cents."""
-    return json.dumps({"from": since, "to": until, "tables": [r.to_json() for r in reports]}, indent=1)
+def as_json(reports: list[TableReport], since: str | None, until: str | None,
+            counts: Counts | None = None) -> str:
+    """The report as one JSON object; money in cents; each table with its ``counts``."""
+    counts = counts or {}
+    return json.dumps({"from": since, "to": until, "tables": [
+        {**r.to_json(), "counts": [count_json(count, theo) for count, theo in counts.get(r.table, [])]}
+        for r in reports]}, indent=1)

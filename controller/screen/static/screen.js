@@ -247,6 +247,7 @@ function draw(next) {
   drawActions(p);
   drawTournament(p);
   drawAnswers(next);
+  drawDealerSignedIn(p);
   document.body.dataset.seq = next.seq;
   document.body.dataset.phase = p.table_phase;
 }

@@ -1,4 +1,5 @@
 // The table page's pit actions: close or open the table, set its limits, a message to its dealer,
+// sign the opener or the closer and enter the drop (the table's books, drawn here too),
 // each as a supervisor (id and PIN), confirmed first, carried out by the table; its answer shown as
 // it words it, and the record of the actions tried on this table. The PIN is cleared once sent.
 "use strict";
@@ -17,6 +18,11 @@ pitPanel.innerHTML = `<h2>Pit actions</h2>
 <button type="button" data-cmd="set_limits">Set the limits</button></div>
 <div class="pit-row"><input id="dealer-text" maxlength="200" size="40" placeholder="a message to the dealer">
 <button type="button" data-cmd="dealer_message">Send to the dealer</button></div>
+<h3>The table's books</h3><div id="books-now" class="books-now"></div>
+<div class="pit-row"><button type="button" data-cmd="sign_slip" data-slip="opener">Sign the opener</button>
+<button type="button" data-cmd="sign_slip" data-slip="closer">Sign the closer</button></div>
+<div class="pit-row"><label>Drop $<input id="drop" inputmode="decimal" size="10"></label>
+<button type="button" data-cmd="enter_drop">Enter the drop</button></div>
 <div id="pit-confirm" class="pit-confirm" hidden><span id="pit-confirm-text"></span>
 <button type="button" id="pit-yes">Confirm</button> <button type="button" id="pit-no">Cancel</button></div>
 <div id="pit-answer" class="pit-answer"></div>
@@ -71,13 +77,40 @@ function pitPanelSees(view) {
   const now = pitField("pit-now");
   now.dataset.closed = String(Boolean(state.closed));
   now.innerHTML = words.join(" &middot; ");
-  const seen = JSON.stringify([state.closed, limits, state.message]);
+  const books = booksHtml(view.books, view.shift, (state.books || {}).unsigned);
+  const shownBooks = pitField("books-now");
+  if (shownBooks.drawn !== books) { shownBooks.innerHTML = books; shownBooks.drawn = books; }
+  const seen = JSON.stringify([state.closed, limits, state.message, state.books]);
   if (pitSeen !== null && seen !== pitSeen) loadPitRecord();   // an action took effect
   pitSeen = seen;
 }
 
+// The table's books: the dealer signed in, each dealer's figures here, the last count (its slips,
+// who signed them, the drop, the count room's win and hold) beside the shift's theo.
+function booksHtml(books, shift, slips) {
+  if (!books) return "";
+  const dealer = books.dealer ? `dealer <b>${esc(books.dealer)}</b> signed in` : "no dealer signed in";
+  const waiting = Object.keys(slips || {}).map((slip) => `the ${slip} waits for a supervisor's signature`);
+  const dealers = books.dealers.map((d) => `<li data-dealer="${esc(d.dealer)}">${esc(d.dealer)}: ${d.hands} hands` +
+    `${d.hands_per_hour === null ? "" : ` (${d.hands_per_hour}/h)`}, ${d.voids} voids, ` +
+    `${d.payout_mismatches} payout mismatches, ${Math.round(d.seconds / 60)} min at the table</li>`).join("");
+  const c = books.count;
+  let count = "<p>No opener yet.</p>";
+  if (c) {
+    const signed = (who) => who ? `signed ${esc(who)}` : "not signed by a supervisor";
+    const parts = [`opener ${money(c.opener)} (${esc(c.opener_dealer)}, ${signed(c.opener_signed_by)})`,
+      `fills ${money(c.fills)}`, `credits ${money(c.credits)}`,
+      c.closer === null ? "no closer yet" : `closer ${money(c.closer)} (${esc(c.closer_dealer)}, ${signed(c.closer_signed_by)})`];
+    if (c.closer !== null) parts.push(c.drop === null ? "no drop yet" : `drop ${money(c.drop)}`);
+    if (c.win !== null) parts.push(`<b>win ${signedMoney(c.win)}</b>, hold ${c.hold_percent === null ? "-" : `${c.hold_percent} %`}`);
+    if (shift) parts.push(`shift theo ${shift.theo.cents === null ? "unknown" : money(Math.round(shift.theo.cents))}`);
+    count = `<p class="count" data-win="${c.win ?? ""}" data-hold="${c.hold_percent ?? ""}">${parts.join(" &middot; ")}</p>`;
+  }
+  return `<p>${[dealer, ...waiting].join(" &middot; ")}</p>${count}<ul class="dealers">${dealers}</ul>`;
+}
+
 // The order a button asks for, with the words to confirm it; or a string saying what is missing.
-function pitOrder(cmd) {
+function pitOrder(cmd, button) {
   const supervisor = pitField("supervisor").value.trim();
   const pin = pitField("pin").value;
   if (!supervisor) return "type the supervisor's id";
@@ -86,6 +119,15 @@ function pitOrder(cmd) {
   const body = {cmd, supervisor, pin};
   if (cmd === "close_table") return {body, words: `Close ${pitTable}${as}`};
   if (cmd === "open_table") return {body, words: `Open ${pitTable}${as}`};
+  if (cmd === "sign_slip") {
+    body.slip = button.dataset.slip;
+    return {body, words: `Sign ${pitTable}'s ${body.slip}${as}`};
+  }
+  if (cmd === "enter_drop") {
+    body.amount = centsOf(pitField("drop").value);
+    if (body.amount === null) return "type the drop in dollars, as 1250 or 1250.00";
+    return {body, words: `Enter ${pitTable}'s drop of ${money(body.amount)}${as}`};
+  }
   if (cmd === "set_limits") {
     body.min_bet = centsOf(pitField("min-bet").value);
     body.max_bet = centsOf(pitField("max-bet").value);
@@ -125,7 +167,9 @@ async function pitSend(body) {
 function pitRecordHtml(record) {
   const fields = record.fields || {};
   const what = record.cmd === "set_limits" ? ` ${money(fields.min_bet)} – ${money(fields.max_bet)}`
-    : record.cmd === "dealer_message" ? ` “${esc(fields.text)}”` : "";
+    : record.cmd === "dealer_message" ? ` “${esc(fields.text)}”`
+    : record.cmd === "sign_slip" ? ` ${esc(fields.slip)}`
+    : record.cmd === "enter_drop" ? ` ${money(fields.amount)}` : "";
   const outcome = record.ok ? "done" : `refused: ${esc(record.error)}`;
   return `<li data-cmd="${esc(record.cmd)}" data-ok="${record.ok}"><span class="time">${clock(record.at)}</span> ` +
     `${esc(record.who)} (supervisor ${esc(record.supervisor)}): ${esc(record.cmd.replace("_", " "))}${what}` +
@@ -153,7 +197,7 @@ pitPanel.addEventListener("click", (event) => {
   if (!button) return;
   const confirm = pitField("pit-confirm");
   if (button.dataset.cmd) {
-    const order = pitOrder(button.dataset.cmd);
+    const order = pitOrder(button.dataset.cmd, button);
     if (typeof order === "string") {
       pitAnswer(false, order);
       return;

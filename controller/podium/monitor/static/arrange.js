@@ -91,10 +91,18 @@ function pitHead(pit, tiles) {
     `<span class="pit-figures">${pitFigures(pit, tiles)}</span>`;
 }
 
-// The figures of a pit this shift, the sum of its tables' (none without the monitor's database).
+// The figures of a pit this shift, the sum of its tables' (none without the monitor's database), and
+// its tables' last counts together: the count room's win and hold.
 function pitFigures(pit, tiles) {
   const shifts = tiles.map((t) => t.shift).filter(Boolean);
-  if (!shifts.length) return "";
+  const counts = tiles.map((t) => t.books && t.books.count).filter((c) => c && c.win !== null);
+  let count = "";
+  if (counts.length) {
+    const win = counts.reduce((n, c) => n + c.win, 0), drop = counts.reduce((n, c) => n + c.drop, 0);
+    count = `<span class="count" data-win="${win}">count win ${signedMoney(win)}` +
+      `${drop ? `, hold ${(win * 100 / drop).toFixed(2)} %` : ""}</span>`;
+  }
+  if (!shifts.length) return count ? `<span class="shift-figures">${count}</span>` : "";
   const sum = (key) => shifts.reduce((n, f) => n + (f[key] || 0), 0);
   const hands = sum("hands"), hours = sum("hours");
   const theo = shifts.some((f) => f.theo.cents === null) ? null
@@ -104,6 +112,7 @@ function pitFigures(pit, tiles) {
     `theo ${theo === null ? "unknown" : money(Math.round(theo))}`];
   if (sum("rake")) parts.push(`rake ${money(sum("rake"))}`);
   if (sum("banked")) parts.push(`bank ${signedMoney(sum("bank_result"))}`);
+  if (count) parts.push(count);
   return `<span class="shift-figures" data-hands="${hands}" data-wagered="${sum("wagered")}">` +
     `shift: ${parts.join(" &middot; ")}</span>`;
 }

@@ -44,14 +44,22 @@ function tileHtml(tile) {
 // The table's figures this shift (with the monitor's database), and its open ratings.
 function shiftLine(tile) {
   const f = tile.shift;
-  if (!f) return "";
+  if (!f) return countWords(tile) ? `<div class="shift-line">${countWords(tile).replace(" &middot; ", "")}</div>` : "";
   const rated = tile.rated ? ` &middot; <span class="rated">${tile.rated} rated</span>` : "";
   return `<div class="shift-line" data-hands="${f.hands}" data-theo="${f.theo.cents ?? ""}">shift: ` +
     `${f.hands} hands${f.hands_per_hour === null ? "" : ` (${f.hands_per_hour}/h)`} &middot; ` +
     `wagered ${money(f.wagered)} &middot; house ${signedMoney(f.house_result)} &middot; ` +
     `theo ${f.theo.cents === null ? "unknown" : money(Math.round(f.theo.cents))}` +
     `${f.rake ? ` &middot; rake ${money(f.rake)}` : ""}` +
-    `${f.banked ? ` &middot; bank ${signedMoney(f.bank_result)}` : ""}${rated}</div>`;
+    `${f.banked ? ` &middot; bank ${signedMoney(f.bank_result)}` : ""}${countWords(tile)}${rated}</div>`;
+}
+
+// The table's last count, once its win is known: the count room's win and hold, beside the theo.
+function countWords(tile) {
+  const c = tile.books && tile.books.count;
+  if (!c || c.win === null) return "";
+  return ` &middot; <span class="count" data-win="${c.win}">count win ${signedMoney(c.win)}` +
+    `${c.hold_percent === null ? "" : `, hold ${c.hold_percent} %`}</span>`;
 }
 
 // Draw a tile; whether where it goes may change (its pit, game, alerts), or it is new.

@@ -1,0 +1,271 @@
+"""The table's books as the pit reads them: each dealer's figures, and each count's win and hold.
+
+Fed the events as published (:meth:`Books.feed`), pure like the rest of the
+ratings: the time is the events' ``ts`` (and ``now`` where asked).
+
+**Dealers** (``dealer.in`` / ``dealer.out``; docs/pit-events.md, "The
+table's books"): per dealer and table, the hands the dealer closed
+(``hand.ended``), the hands voided (``hand.voided``), the ``payout_mismatch``
+alerts, and the time signed in at the table; hands per hour is the hands over
+that time.
+
+**Counts** (``table.opener`` to ``table.closer``): the opener, the fills and
+credits between them (``tray.fill``, ``tray.credit``), the closer, the drop
+(``table.drop``) and who signed each slip. The count room's formula::
+
+    win  = closer - opener + credits - fills + drop
+    hold = win / drop   (as a percentage)
+
+>>> books = Books()
+>>> for seq, (kind, data, ts) in enumerate([
+...         ("dealer.in", {"dealer": "D1"}, "2026-11-21T20:00:00.000Z"),
+...         ("table.opener", {"amount": 10000, "dealer": "D1"}, "2026-11-21T20:00:01.000Z"),
+...         ("hand.ended", {"hand": 1}, "2026-11-21T20:10:00.000Z"),
+...         ("tray.fill", {"amount": 5000, "supervisor": "S1", "reading": 9000, "expected": 14000},
+...          "2026-11-21T20:20:00.000Z"),
+...         ("tray.credit", {"amount": 2500, "supervisor": "S1", "reading": 14000, "expected": 11500},
+...          "2026-11-21T20:25:00.000Z"),
+...         ("table.closer", {"amount": 11500, "dealer": "D1"}, "2026-11-21T20:29:00.000Z"),
+...         ("dealer.out", {"dealer": "D1", "reason": "signed_out"}, "2026-11-21T20:30:00.000Z"),
+...         ("table.drop", {"amount": 4000, "supervisor": "S1"}, "2026-11-21T20:31:00.000Z")]):
+...     _ = books.feed("T07", {"seq": seq, "type": kind, "data": data, "ts": ts})
+>>> books.feed("T07", {"seq": 7, "type": "table.drop", "data": {"amount": 1, "supervisor": "S1"},
+...                    "ts": "2026-11-21T20:31:00.000Z"})      # read already
+False
+>>> count = books.counts["T07"][-1]
+>>> count.win, count.hold
+(3000, 75.0)
+>>> books.dealers[("D1", "T07")].hands_per_hour()
+2.0
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+BOOKS_TYPES = ("dealer.in", "dealer.out", "hand.ended", "hand.voided", "alert", "table.opener",
+               "table.closer", "table.slip_signed", "table.drop", "tray.fill", "tray.credit")
+"""The event types the books read."""
+
+
+def _parse(ts: str) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(ts.replace("Z", "+00:00"))
+
+
+def _seconds(start: str, end: str) -> float:
+    return max(0.0, (_parse(end) - _parse(start)).total_seconds())
+
+
+@dataclass
+class DealerFigures:
+    """One dealer at one table: hands closed, voids, payout mismatches, seconds signed in (closed
+    spells), and since when the dealer is signed in now (``since``; None: signed out)."""
+
+    dealer: str
+    table: str
+    hands: int = 0
+    voids: int = 0
+    mismatches: int = 0
+    seconds: float = 0.0
+    since: str | None = None
+    first: str | None = None
+    last: str | None = None
+
+    def time_at_table(self, now: str | None = None) -> float:
+        """Seconds signed in at the table, the spell still open counted to ``now`` (else to the last
+        event seen)."""
+        open_for = 0.0
+        if self.since is not None:
+            open_for = _seconds(self.since, now or self.last or self.since)
+        return self.seconds + open_for
+
+    def hands_per_hour(self, now: str | None = None) -> float | None:
+        """Hands closed per hour signed in (None before any time passed)."""
+        hours = self.time_at_table(now) / 3600
+        return round(self.hands / hours, 1) if hours > 0 else None
+
+    def to_json(self, now: str | None = None) -> dict[str, Any]:
+        """The figures as JSON (seconds to the second)."""
+        return {"dealer": self.dealer, "table": self.table, "hands": self.hands, "voids": self.voids,
+                "payout_mismatches": self.mismatches, "seconds": round(self.time_at_table(now)),
+                "hands_per_hour": self.hands_per_hour(now), "signed_in": self.since is not None,
+                "first": self.first, "last": self.last}
+
+
+@dataclass
+class Count:
+    """One count at one table: the opener and its closer, the fills and credits between, the drop."""
+
+    table: str
+    opener: int
+    opened_at: str
+    opener_dealer: str
+    opener_signed_by: str | None = None
+    fills: int = 0
+    credits: int = 0
+    closer: int | None = None
+    closed_at: str | None = None
+    closer_dealer: str | None = None
+    closer_signed_by: str | None = None
+    drop: int | None = None
+    drop_by: str | None = None
+
+    @property
+    def win(self) -> int | None:
+        """The count room's win, in cents: closer - opener + credits - fills + drop (None until the
+        closer and the drop are in)."""
+        if self.closer is None or self.drop is None:
+            return None
+        return self.closer - self.opener + self.credits - self.fills + self.drop
+
+    @property
+    def hold(self) -> float | None:
+        """The win as a percentage of the drop, to a hundredth (None without a drop above 0)."""
+        win = self.win
+        return round(win * 100 / self.drop, 2) if win is not None and self.drop else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The count as JSON, money in cents."""
+        return {"table": self.table, "opened_at": self.opened_at, "opener": self.opener,
+                "opener_dealer": self.opener_dealer, "opener_signed_by": self.opener_signed_by,
+                "fills": self.fills, "credits": self.credits, "closer": self.closer,
+                "closed_at": self.closed_at, "closer_dealer": self.closer_dealer,
+                "closer_signed_by": self.closer_signed_by, "drop": self.drop, "drop_by": self.drop_by,
+                "win": self.win, "hold_percent": self.hold}
+
+
+@dataclass
+class Books:
+    """Every table's dealer signed in and counts, and every dealer's figures at each table."""
+
+    dealers: dict[tuple[str, str], DealerFigures] = field(default_factory=dict)
+    """(dealer, table) -> the dealer's figures there."""
+    current: dict[str, str] = field(default_factory=dict)
+    """table -> the dealer signed in there."""
+    counts: dict[str, list[Count]] = field(default_factory=dict)
+    """table -> its counts, oldest first."""
+    last: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """table -> the epoch and seq of the last event read."""
+
+    def feed(self, table: str, message: Mapping[str, Any], epoch: str = "") -> bool:
+        """One event of ``table`` (its ``type``, ``data`` decoded, ``ts``, ``seq``) of ``epoch``;
+        whether the books changed. An event read already (of the epoch of the last one read and not
+        after it, or of an older epoch: a follower may repeat the last few) is skipped. Data that is
+        not what the contract says raises (KeyError, TypeError, ValueError), and changes nothing."""
+        kind, data, ts = message.get("type"), message.get("data") or {}, str(message.get("ts") or "")
+        if kind not in BOOKS_TYPES or not ts or self._seen(table, message.get("seq"), epoch):
+            return False
+        _parse(ts)
+        if kind == "dealer.in":
+            return self._sign_in(table, str(data["dealer"]), ts)
+        if kind == "dealer.out":
+            return self._sign_out(table, ts)
+        if kind in ("hand.ended", "hand.voided", "alert"):
+            return self._dealt(table, kind, data, ts)
+        return self._count(table, kind, data, ts)
+
+    def _seen(self, table: str, seq: object, epoch: str) -> bool:
+        """Whether ``table``'s event ``seq`` of ``epoch`` was read already (if not, it is the last)."""
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            return False
+        last = self.last.get(table)
+        if last is not None:
+            last_epoch, last_seq = last
+            if epoch == last_epoch and seq <= last_seq:
+                return True
+            if epoch.isdigit() and last_epoch.isdigit() and int(epoch) < int(last_epoch):
+                return True
+        self.last[table] = (epoch, seq)
+        return False
+
+    def _sign_in(self, table: str, dealer: str, ts: str) -> bool:
+        if table in self.current:
+            self._sign_out(table, ts)
+        figures = self.dealers.setdefault((dealer, table), DealerFigures(dealer, table))
+        figures.since, figures.first = ts, figures.first or ts
+        figures.last = ts
+        self.current[table] = dealer
+        return True
+
+    def _sign_out(self, table: str, ts: str) -> bool:
+        dealer = self.current.pop(table, None)
+        if dealer is None:
+            return False
+        figures = self.dealers[(dealer, table)]
+        if figures.since is not None:
+            figures.seconds += _seconds(figures.since, ts)
+        figures.since, figures.last = None, ts
+        return True
+
+    def _dealt(self, table: str, kind: str, data: Mapping[str, Any], ts: str) -> bool:
+        dealer = self.current.get(table)
+        if dealer is None:
+            return False
+        figures = self.dealers[(dealer, table)]
+        if kind == "hand.ended":
+            figures.hands += 1
+        elif kind == "hand.voided":
+            figures.voids += 1
+        elif data.get("code") == "payout_mismatch":
+            figures.mismatches += 1
+        else:
+            return False
+        figures.last = ts
+        return True
+
+    def _count(self, table: str, kind: str, data: Mapping[str, Any], ts: str) -> bool:
+        counts = self.counts.setdefault(table, [])
+        if kind == "table.opener":
+            counts.append(Count(table, int(data["amount"]), ts, str(data["dealer"])))
+            return True
+        count = counts[-1] if counts else None
+        if count is None:
+            return False
+        open_now = count.closer is None
+        if kind in ("tray.fill", "tray.credit"):
+            if not open_now:
+                return False
+            amount = int(data["amount"])
+            if kind == "tray.fill":
+                count.fills += amount
+            else:
+                count.credits += amount
+        elif kind == "table.closer" and open_now:
+            count.closer, count.closed_at, count.closer_dealer = int(data["amount"]), ts, str(data["dealer"])
+        elif kind == "table.slip_signed":
+            supervisor = str(data["supervisor"])
+            if data["slip"] == "opener":
+                count.opener_signed_by = supervisor
+            else:
+                count.closer_signed_by = supervisor
+        elif kind == "table.drop" and not open_now:
+            count.drop, count.drop_by = int(data["amount"]), str(data["supervisor"])
+        else:
+            return False
+        return True
+
+    def last_count(self, table: str) -> Count | None:
+        """The table's last count (open or closed), None before its first opener."""
+        counts = self.counts.get(table)
+        return counts[-1] if counts else None
+
+    def by_dealer(self, now: str | None = None) -> list[dict[str, Any]]:
+        """Every dealer's figures at each table, by dealer then table."""
+        return [self.dealers[key].to_json(now) for key in sorted(self.dealers)]
+
+
+def counted(counts: Iterable[Count]) -> dict[str, Any]:
+    """The win, drop and hold of the counts complete among ``counts`` together (a pit's).
+
+    >>> a = Count("T1", 10000, "", "D1", closer=11500, drop=4000, fills=5000, credits=2500)
+    >>> counted([a, Count("T2", 5000, "", "D2")])
+    {'counts': 1, 'win': 3000, 'drop': 4000, 'hold_percent': 75.0}
+    """
+    done = [count for count in counts if count.win is not None]
+    win = sum(count.win or 0 for count in done)
+    drop = sum(count.drop or 0 for count in done)
+    return {"counts": len(done), "win": win if done else None, "drop": drop if done else None,
+            "hold_percent": round(win * 100 / drop, 2) if drop else None}

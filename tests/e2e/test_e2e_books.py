@@ -1,0 +1,162 @@
+"""End to end: the table's books through the daemon (issue 27 items 4 and 5, the table's side).
+
+One Easy Jack table with a tray on antenna 32, dealers D1 and D2 and supervisor S101 per test. The
+dealers sign in and rotate; the opener and the closer are the tray's readings, signed by the dealer
+with the PIN and by the supervisor with the PIN; the drop is entered after the closer. The hand is
+test_e2e_floor's: seat 1 main $10 loses, seat 3 main $25 wins, seat 3 side $5 loses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.podium.monitor.cli import main as pit_monitor
+from controller.podium.monitor.store import Row, SqliteStore
+from controller.security.supervisor_pins import hash_pin
+from tests.e2e.test_e2e_floor import SHOE, play, settle
+from tests.rigs.daemon_rig import TableRig, chip
+
+TRAY = 32
+PIN = "60417293"
+DEALER_PINS = {"D1": "1111-kept-from-the-journal", "D2": "2222"}
+D1 = DEALER_PINS["D1"]
+
+
+@pytest.fixture
+def books(tmp_path: Path) -> Iterator[TableRig]:
+    rig = TableRig(tmp_path, tray=TRAY, supervisors={"S101": hash_pin(PIN)},
+                   dealers={name: hash_pin(pin) for name, pin in DEALER_PINS.items()})
+    try:
+        yield rig
+    finally:
+        rig.close()
+
+
+def control(rig: TableRig, cmd: str, **fields: Any) -> dict[str, Any]:
+    answer: dict[str, Any] = rig.pit.control({"cmd": cmd, **fields})
+    return answer
+
+
+def pit(rig: TableRig, cmd: str, pin: str = PIN, **fields: Any) -> dict[str, Any]:
+    """A supervisor's command as S101."""
+    return control(rig, cmd, supervisor="S101", pin=pin, **fields)
+
+
+def books_state(rig: TableRig) -> dict[str, Any]:
+    answer: dict[str, Any] = control(rig, "state")["state"]["books"]
+    return answer
+
+
+def test_dealers_sign_in_rotate_and_sign_out_with_their_pins(books: TableRig) -> None:
+    rig = books
+    rig.start()
+    assert control(rig, "dealer_in", dealer="D1", dealer_pin="9999") == {
+        "ok": False, "error": "wrong dealer id or PIN"}
+    assert control(rig, "dealer_in", dealer="D9", dealer_pin=D1) == {
+        "ok": False, "error": "wrong dealer id or PIN"}
+    assert control(rig, "dealer_in", dealer="D1", dealer_pin=D1) == {"ok": True}
+    assert rig.next("dealer.in")["data"] == {"dealer": "D1"}
+    assert books_state(rig)["dealer"] == "D1"
+    assert control(rig, "dealer_in", dealer="D1", dealer_pin=D1)["error"] == (
+        "dealer_in: dealer D1 is signed in already")
+    assert control(rig, "dealer_in", dealer="D2", dealer_pin="2222") == {"ok": True}   # the rotation
+    assert rig.next("dealer.out")["data"] == {"dealer": "D1", "reason": "rotation"}
+    assert rig.next("dealer.in")["data"] == {"dealer": "D2"}
+    assert control(rig, "dealer_out") == {"ok": True}
+    assert rig.next("dealer.out")["data"] == {"dealer": "D2", "reason": "signed_out"}
+    assert control(rig, "dealer_out")["error"] == "dealer_out: no dealer is signed in"
+    assert books_state(rig)["dealer"] is None
+    assert D1 not in (rig.folder / "state" / "journal.log").read_text(errors="replace")
+
+
+def test_the_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(
+        books: TableRig, capsys: pytest.CaptureFixture[str]) -> None:
+    rig = books
+    rig.start()
+    assert control(rig, "opener", dealer_pin=D1)["error"] == (
+        "opener: no dealer is signed in: the dealer signs in first")
+    rig.rfid.cmd("place", antenna=TRAY, chips=[chip("b", n) for n in range(10, 14)])
+    assert rig.next("tray.counted")["data"] == {"amount": 10000}
+    assert control(rig, "dealer_in", dealer="D1", dealer_pin=D1) == {"ok": True}
+    assert control(rig, "closer", dealer_pin=D1)["error"] == "closer: no opener: the shift is opened first"
+    assert control(rig, "opener", dealer_pin="2222") == {"ok": False, "error": "wrong dealer id or PIN"}
+    assert control(rig, "opener", dealer_pin=D1) == {"ok": True}
+    assert rig.next("table.opener")["data"] == {"amount": 10000, "dealer": "D1"}
+    assert books_state(rig)["unsigned"] == {"opener": 10000}
+    assert pit(rig, "sign_slip", pin="0000", slip="opener") == {
+        "ok": False, "error": "wrong supervisor id or PIN"}
+    assert pit(rig, "sign_slip", slip="opener") == {"ok": True}
+    assert rig.next("table.slip_signed")["data"] == {"slip": "opener", "amount": 10000, "supervisor": "S101"}
+    assert pit(rig, "sign_slip", slip="opener")["error"] == (
+        "sign_slip: no opener waits for a supervisor's signature")
+    assert pit(rig, "enter_drop", amount=4000)["error"] == (
+        "enter_drop: the drop is entered once per shift, after its closer")
+
+    rig.load(SHOE)
+    play(rig, 1)
+    settle(rig, 1, paid_from_tray=[10])                     # +$15.00 collected, -$25.00 paid
+    assert control(rig, "act", action="next") == {"ok": True}
+    rig.next("hand.ended")
+    assert control(rig, "dealer_in", dealer="D2", dealer_pin="2222") == {"ok": True}
+    assert pit(rig, "tray_fill", amount=5000) == {"ok": True}
+    assert control(rig, "closer", dealer_pin="2222")["error"] == (
+        "closer: a fill or credit still waits: move its chips first")
+    rig.rfid.cmd("place", antenna=TRAY, chips=[chip("b", 20), chip("b", 21)])
+    rig.next("tray.counted", amount=14000)
+    assert pit(rig, "tray_credit", amount=2500) == {"ok": True}
+    rig.rfid.cmd("remove", antenna=TRAY, uids=[chip("b", 20)[0]])
+    rig.next("tray.counted", amount=11500)
+    assert control(rig, "closer", dealer_pin="2222") == {"ok": True}
+    assert rig.next("table.closer")["data"] == {"amount": 11500, "dealer": "D2"}
+    assert pit(rig, "sign_slip", slip="closer") == {"ok": True}
+    assert pit(rig, "enter_drop", amount=4000) == {"ok": True}
+    assert rig.next("table.drop")["data"] == {"amount": 4000, "supervisor": "S101"}
+    assert books_state(rig) == {"dealer": "D2", "shift_open": False, "unsigned": {}, "drop_due": False}
+
+    # the count room's formula on what the table published, as the pit monitor's report reads it:
+    # win = closer - opener + credits - fills + drop = 11500 - 10000 + 2500 - 5000 + 4000 = 3000
+    db = rig.folder / "pit.sqlite"
+    store = SqliteStore(db)
+    store.add([stored(topic, body) for topic, body in rig.pit.raw])
+    store.close()
+    assert pit_monitor(["report", f"--db={db}", "--format=json"]) == 0
+    [table] = json.loads(capsys.readouterr().out)["tables"]
+    [count] = table["counts"]
+    assert {key: count[key] for key in ("opener", "fills", "credits", "closer", "drop", "win",
+                                        "hold_percent", "opener_dealer", "closer_dealer",
+                                        "opener_signed_by", "closer_signed_by")} == {
+        "opener": 10000, "fills": 5000, "credits": 2500, "closer": 11500, "drop": 4000, "win": 3000,
+        "hold_percent": 75.0, "opener_dealer": "D1", "closer_dealer": "D2", "opener_signed_by": "S101",
+        "closer_signed_by": "S101"}
+    assert pit_monitor(["report", f"--db={db}", "--by=dealer", "--format=json"]) == 0
+    dealers = {d["dealer"]: d for d in json.loads(capsys.readouterr().out)["dealers"]}
+    assert {name: (d["table"], d["hands"], d["voids"], d["signed_in"]) for name, d in dealers.items()} == {
+        "D1": ("T07", 1, 0, False), "D2": ("T07", 0, 0, True)}
+
+
+def stored(topic: bytes, body: bytes) -> Row:
+    """A published event as the pit monitor's recorder stores it."""
+    message = json.loads(body)
+    return Row(message["table"], message.get("epoch", ""), message["seq"], message["ts"], message["type"],
+               message.get("hand"), topic.decode(), body.decode())
+
+
+def test_the_books_survive_a_crash(books: TableRig) -> None:
+    rig = books
+    rig.start()
+    rig.rfid.cmd("place", antenna=TRAY, chips=[chip("b", n) for n in range(10, 14)])
+    rig.next("tray.counted", amount=10000)
+    assert control(rig, "dealer_in", dealer="D1", dealer_pin=D1) == {"ok": True}
+    assert control(rig, "opener", dealer_pin=D1) == {"ok": True}
+    rig.next("table.opener")
+    assert rig.kill() == -9
+    rig.start()
+    assert books_state(rig) == {"dealer": "D1", "shift_open": True, "unsigned": {"opener": 10000},
+                                "drop_due": False}
+    assert control(rig, "opener", dealer_pin=D1)["error"] == (
+        "opener: the shift is open: its closer comes before another opener")
