@@ -67,8 +67,11 @@ class Floor:
         return found
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
+    """Two tables and the monitor over them, new for each test (so that each holds alone and in any
+    order: the tables' state, the action record and the browser's choices, kept by the monitor's
+    address, start afresh)."""
     folder = tmp_path_factory.mktemp("pit-actions")
     (folder / "T07").mkdir()
     (folder / "T08").mkdir()
@@ -316,8 +319,8 @@ def test_the_floor_by_pit_filtered_sorted_and_a_sound_on_a_new_critical_alert(
 
 
 def test_no_pin_in_any_record_or_log(floor: Floor) -> None:
-    """The PINs sent here (right and wrong, so that this test holds alone too), and by the tests before
-    it, are in no record's field and are no number in any log line."""
+    """The PINs sent here (right and wrong) are in no record's field and are no number in any log
+    line."""
     for pin, ok in ((WRONG_PIN, False), (PIN, True)):
         status, reply = floor.api("api/tables/T07/command", {"cmd": "dealer_message", "text": "Coffee",
                                                              "supervisor": "S101", "pin": pin})

@@ -18,6 +18,7 @@ same figures, read back from the store.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -88,8 +89,10 @@ def make_rigs(folder: Path) -> dict[str, TableRig]:
     return rigs
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def rated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rated]:
+    """The tables, the recorder and the monitor, new for each test (each holds alone and in any order:
+    the shift's figures and the ratings open start afresh)."""
     folder = tmp_path_factory.mktemp("rated")
     db = folder / "pit.sqlite"
     rigs: dict[str, TableRig] = {}
@@ -154,11 +157,29 @@ def rows(driver: Any) -> dict[str, dict[str, str]]:
             for r in css(driver, "tr[data-rating]")}
 
 
+def shift_numbers(text: str) -> tuple[int, int, int]:
+    """The hands, the cents wagered and the house's result in cents of a shift line (0 each without one).
+
+    >>> shift_numbers("3 hands · 45.1 hands/h · wagered $1,120.00 · house result -$30.00 · theo $2.40")
+    (3, 112000, -3000)
+    """
+    def cents(pattern: str) -> int:
+        found = re.search(pattern, text)
+        if found is None:
+            return 0
+        sign, amount = found.groups()
+        return (-1 if sign else 1) * round(float(amount.replace(",", "")) * 100)
+    hands = re.search(r"(\d+) hands", text)
+    return (int(hands[1]) if hands else 0, cents(r"wagered (-?)\$([\d,]+\.\d\d)"),
+            cents(r"house result (-?)\$([\d,]+\.\d\d)"))
+
+
 def test_players_rated_on_the_table_page_with_their_figures_and_the_shift_on_the_floor(
         rated: Rated, browser: Any) -> None:
     open_page(browser, rated, "T07")
     rate(browser, rated, 1, "P-1001")
     rate(browser, rated, 3, "P-3003")
+    before = shift_numbers(browser.find_element("id", "shift-figures").text)   # the module's other hands
     play_first_hand(rated.rig)        # seat 1 main $10 loses; seat 3 main $25 wins, side $5 loses
     wait(browser, lambda d: row(d, 1)["hands"] == "1" and row(d, 3)["hands"] == "1", "a hand rated", rated)
     one, three = row(browser, 1), row(browser, 3)
@@ -168,7 +189,8 @@ def test_players_rated_on_the_table_page_with_their_figures_and_the_shift_on_the
         "3000", "2000", "", "0")                               # exact edges: no interval
     assert float(three["theo"]) == pytest.approx(2500 * EJ_MAIN + 500 * EJ_SIDE, abs=0.01)
     shift = browser.find_element("id", "shift-figures").text
-    assert "1 hands" in shift and "wagered $40.00" in shift and "house result -$10.00" in shift
+    after = shift_numbers(shift)
+    assert tuple(a - b for a, b in zip(after, before, strict=True)) == (1, 4000, -1000), shift
     refused = post(rated, "api/tables/T07/ratings", {"seat": 9, "player": "P-9", "who": "anna"})
     assert refused == (400, "table T07 has no seat 9 (its seats: 1, 2, 3, 4, 5, 6)")
 
