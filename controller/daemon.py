@@ -62,7 +62,7 @@ from drivers.board import BoardDriver, BoardSetup
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
-from drivers.inputs import CardDrawn, DeviceOffline, DriverInput
+from drivers.inputs import CardDrawn, DeviceOffline, DriverInput, SpotWager
 from drivers.repeat_log import RepeatLog
 
 log = logging.getLogger(__name__)
@@ -73,9 +73,10 @@ HIGH_WATER_NAME = "published.mark"
 TICK = 1.0
 """Seconds between two looks at the clock for the game (:meth:`Daemon.tick`)."""
 SHOW_DELAY = 0.002
-"""Seconds without input before the table's picture is drawn (:meth:`Daemon.show`): inputs that come
-back to back (a stack of chips read as it is placed) are each journaled and published at once, and
-share one picture, drawn once they stop; the dealer sees no difference."""
+"""Seconds without a chip reading before the table's picture is drawn after one (:meth:`Daemon.show`):
+readings that come back to back (a stack of chips read as it is placed) are each journaled and
+published at once, and share one picture, drawn once they stop; the dealer sees no difference. Any
+other input draws the picture at once."""
 SHOW_AT_LEAST = 0.05
 """Seconds at most from a step to its picture while inputs keep coming back to back."""
 REPLAY_WINDOW = 10_000
@@ -138,6 +139,8 @@ class Daemon:
         self.last_picture: tuple[int, dict[str, Any]] | None = None
         self.showing: asyncio.TimerHandle | None = None
         """The :meth:`show` called for on the loop, until it runs."""
+        self.reading = False
+        """Whether the input :meth:`refresh` follows is a chip reading (its picture may wait)."""
         self.quiet_at = 0.0
         """Loop time at which the inputs will have been quiet for :data:`SHOW_DELAY`."""
         self.unshown_since = 0.0
@@ -360,6 +363,7 @@ class Daemon:
             self.repeats.note(("input", type(item).__name__, type(error).__name__), logging.ERROR,
                               f"input {_describe(item)} could not be handled", exc_info=True)
             self.table.notice = f"internal error handling {type(item).__name__}: see the log"
+        self.reading = isinstance(item, SpotWager)
         self.refresh()
 
     def panel_pressed(self, button: str) -> None:
@@ -393,10 +397,10 @@ class Daemon:
 
     def refresh(self) -> None:
         """After every input: a checkpoint if one is due, and the table's picture, the display and
-        the lights brought up to date (:meth:`show`, on the next turn of the loop after
-        :data:`SHOW_DELAY`: steps that come back to back share one picture, drawn after the last);
-        when a hand has just ended, the critical memory is checked first, and the journal rotated
-        after the checkpoint if it is due."""
+        the lights brought up to date (:meth:`show`); when a hand has just ended, the critical
+        memory is checked first, and the journal rotated after the checkpoint if it is due. After
+        a chip reading (:attr:`reading`) they wait until the readings have been quiet for
+        :data:`SHOW_DELAY`: readings that come back to back share one picture, drawn after the last."""
         ended = self.in_hand and not self.table.state.in_hand
         if ended:
             self.check_memory(f"after hand {self.table.state.hand_no}")
@@ -407,6 +411,9 @@ class Daemon:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:                               # driven without a loop (tests): show now
+            loop = None
+        quiet, self.reading = self.reading, False
+        if not quiet or loop is None:
             self.show()
             return
         now = loop.time()

@@ -21,6 +21,7 @@ from controller.commands.table import TABLE_ACTIONS
 from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
 from controller.games.parts.hand_names import hand_number, split_spots
 from controller.games.parts.money import dollars
+from controller.table.buttons import table_refusal
 from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table, waiting_words
 from controller.table.money_view import money_picture
 from drivers.display import HandLine, SeatView, TableView
@@ -103,7 +104,7 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = []
     game_actions = decision.actions if decision is not None else {}
     for name in TABLE_BUTTONS:
-        if name not in game_actions and getattr(table, f"may_{name}")():
+        if name not in game_actions and table_refusal(table, name) is None:
             actions.append({"name": name, "seat": None, "hand_index": None,
                             "low": None, "high": None, "spot": None})
     if decision is not None:
