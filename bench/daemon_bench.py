@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
 import json
 import os
@@ -105,10 +106,8 @@ class Arrivals:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.arrived.wait(), min(left, 0.05))
-            except TimeoutError:
-                pass
         return True
 
 

@@ -127,5 +127,6 @@ def check_gap(table: Table, index: int) -> Generator[Step, None, None]:
     last_index = table.state.shoe.last_index
     if index > last_index + 1:
         first, last = last_index + 1, index - 1
-        yield alert("card_gap", f"cards {first} to {last} left the shoe unseen: check the table, void if needed",
+        yield alert("card_gap",
+                    f"cards {first} to {last} left the shoe unseen: check the table, void if needed",
                     index=first, last_index=last)

@@ -86,9 +86,11 @@ def critical_memory(fault: str | None, supervisor: str | None) -> Decided:
     """A critical memory fault latched (``fault``: the ``critical_memory`` alert, critical; DEAL
     stops), or cleared by ``supervisor`` (``fault`` None: the same alert, info)."""
     if fault is not None:
-        yield alert("critical_memory", f"critical memory: {fault}; DEAL is stopped until a supervisor clears it")
+        yield alert("critical_memory",
+                    f"critical memory: {fault}; DEAL is stopped until a supervisor clears it")
     else:
-        yield alert("critical_memory", f"critical memory fault cleared by supervisor {supervisor}: the check passes",
+        yield alert("critical_memory",
+                    f"critical memory fault cleared by supervisor {supervisor}: the check passes",
                     severity="info")
     return None
 

@@ -37,7 +37,8 @@ def start_hand(table: Table) -> Steps:
     opened = events.HandStarted(game.seats_in_play(layout, state.session), game.dealer_seat(state.session))
     verdict = tray.fill_verdict(state.tray)
     checked = [verdict] if verdict is not None else []
-    yield game_step(table, events.BetsClosed(bets), {"call": "start"}, started, caused, before=[*checked, opened])
+    yield game_step(table, events.BetsClosed(bets), {"call": "start"}, started, caused,
+                    before=[*checked, opened])
     table.phases.deal()
     settle(table)
 
@@ -48,7 +49,8 @@ def deal_card(table: Table, drawn: CardDrawn) -> Steps:
     assert hand is not None
     result, caused = hand.deal(drawn.card, drawn.index)
     head, *rest = caused
-    yield game_step(table, head, {"call": "deal", "card": str(drawn.card), "index": drawn.index}, result, rest)
+    call: dict[str, str | int] = {"call": "deal", "card": str(drawn.card), "index": drawn.index}
+    yield game_step(table, head, call, result, rest)
     settle(table)
 
 

@@ -276,5 +276,6 @@ class Table:
         return hand_steps.deal_problems(self)
 
     def payout_checks(self) -> dict[tuple[int, str], int]:
-        """The spots NEXT checks and what each should read then (:func:`controller.table.payouts.payout_checks`)."""
+        """The spots NEXT checks and what each should read then
+        (:func:`controller.table.payouts.payout_checks`)."""
         return payouts.payout_checks(self)
