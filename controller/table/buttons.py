@@ -113,15 +113,15 @@ def action_refusal(table: Table, action: str, amount: int | None) -> str | None:
 
 def table_refusal(table: Table, button: str) -> str | None:
     """Why the table's own ``button`` (DEAL, NEXT, VOID) is not allowed now, or None: the
-    machine's answer (``may_<move>``, from :data:`controller.table.phases.TRANSITIONS`)."""
+    machine's answer (:meth:`Phases.allows`, from :data:`controller.table.phases.TRANSITIONS`)."""
     phases = table.phases
     if button == "deal":
-        if not phases.may_deal():
+        if not phases.allows("deal"):
             return "a hand is already in play"
         return "; ".join(deal_problems(table)) or None
     if button == "next":
-        return None if phases.may_next() else "the hand is not settled yet"
-    if phases.may_void():
+        return None if phases.allows("next") else "the hand is not settled yet"
+    if phases.allows("void"):
         return None
     if table.phase == "settled":
         return "the hand is settled: pay and collect, then press NEXT"

@@ -103,12 +103,19 @@ def settle(table: Table) -> None:
 
 
 def deal_problems(table: Table) -> list[str]:
-    """Why a deal cannot start now (empty when it can)."""
+    """Why a deal cannot start now (empty when it can). Drawn from the journaled state, the
+    latched memory fault and which spots hold more chips than the reader can count, so it is
+    worked out again only when one of them changed (the picture asks for it several times)."""
+    state = table.state
+    incomplete = tuple(sorted(key for key, wager in table.live_spots.items() if not wager.complete))
+    key = (state.seq, table.critical_fault, incomplete)
+    seen = table.deal_problems_seen
+    if seen is not None and seen[0] is state and seen[1] == key:
+        return list(seen[2])
     problems: list[str] = []
     if table.critical_fault is not None:
         problems.append(f"critical memory fault ({table.critical_fault}): a supervisor clears it "
                         "once it is repaired")
-    state = table.state
     if state.floor.closed:
         problems.append("the table is closed by the pit")
     for name in table.settings.boards:
@@ -122,8 +129,8 @@ def deal_problems(table: Table) -> list[str]:
     elif shoe.decks != table.game.decks:
         problems.append(f"the shoe holds {shoe.decks} decks, the game is set for {table.game.decks}")
     problems.extend(table.game.bet_problems(state.layout(), state.session))
-    for (seat, spot), wager in sorted(table.live_spots.items()):
-        if not wager.complete:
-            problems.append(f"seat {seat} {spot} holds more chips than the reader can count: "
-                            "colour up to larger chips")
+    for seat, spot in incomplete:
+        problems.append(f"seat {seat} {spot} holds more chips than the reader can count: "
+                        "colour up to larger chips")
+    table.deal_problems_seen = (state, key, tuple(problems))
     return problems

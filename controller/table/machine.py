@@ -53,6 +53,10 @@ __all__ = ["FLOOR_ACTIONS", "INPUTS", "TABLE_BUTTONS", "FloorCall", "Table", "Ta
 
 log = logging.getLogger(__name__)
 
+DealProblemsKey = tuple[int, str | None, tuple[tuple[int, str], ...]]
+"""What the deal problems depend on beside the state: its seq, the latched memory fault, the
+spots holding more chips than the reader can count."""
+
 INPUTS: dict[type[DriverInput], Callable[[Table, Any], Decided]] = {
     CardDrawn: cards.on_card,
     CardUnreadable: cards.on_unreadable,
@@ -109,6 +113,9 @@ class Table:
         is one, DEAL is refused."""
         self.floor_call: FloorCall | None = None
         """The dealer's last floor call since the start (live, not journaled: its alert is)."""
+        self.deal_problems_seen: tuple[TableState, DealProblemsKey, tuple[str, ...]] | None = None
+        """The state, what else they depend on, and the deal problems last worked out
+        (:func:`controller.table.hand_steps.deal_problems`)."""
         self.repeats = RepeatLog(log)
         """The log of inputs dropped without an event (a card reported again, a refusal already alerted)."""
 

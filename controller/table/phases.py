@@ -30,6 +30,9 @@ TRANSITIONS: list[dict[str, str]] = [
 ]
 """The table's phases and the named moves between them."""
 
+MOVES = {move["trigger"]: move for move in TRANSITIONS}
+"""Each move's row of :data:`TRANSITIONS`, by name."""
+
 
 class Phases:
     """The model ``transitions`` runs: the phase it moved to last (:attr:`phase`); every move is
@@ -40,9 +43,6 @@ class Phases:
     settle: Callable[[], bool]
     next: Callable[[], bool]
     void: Callable[[], bool]
-    may_deal: Callable[[], bool]
-    may_next: Callable[[], bool]
-    may_void: Callable[[], bool]
 
     def __init__(self, state: Callable[[], TableState]) -> None:
         """``state``: the table's state now (replaced when a checkpoint is read)."""
@@ -63,6 +63,14 @@ class Phases:
         (:meth:`TableState.move` raises RuntimeError otherwise)."""
         self._state().move(phase)
         self._phase = phase
+
+    def allows(self, move: str) -> bool:
+        """Whether ``move`` may be made now, read from its row of :data:`TRANSITIONS` (its source
+        is the phase, its condition holds): what ``transitions``' ``may_<move>`` answers, without
+        building the machine's event list on every look (the picture asks for every button)."""
+        row = MOVES[move]
+        condition = row.get("conditions")
+        return row["source"] == self._phase and (condition is None or bool(getattr(self, condition)()))
 
     def has_results(self) -> bool:
         """Condition of ``settle``: the hand in play has its results."""

@@ -242,7 +242,8 @@ def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableVi
     notices = [f"{a['code']}: {a['message']}" for a in recent]
     return TableView(
         table_id=snapshot["table"], game=snapshot["game"], hand=snapshot["hand"],
-        phase=snapshot["phase"], instruction=instruction(table), seats=tuple(seats),
+        phase=snapshot["phase"], instruction=snapshot.get("instruction") or instruction(table),
+        seats=tuple(seats),
         dealer_cards=tuple(snapshot["dealer"]["cards"]), dealer_total=snapshot["dealer"]["total"],
         live_buttons=tuple(snapshot["live_buttons"]), alerts=tuple(notices),
         devices={name: device_words(table, name, d) for name, d in snapshot["devices"].items()},
