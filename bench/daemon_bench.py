@@ -16,9 +16,9 @@ share whatever else the machine is doing at that moment. The daemon's p50 is
 given as a multiple of the floor's.
 
 Back to back (``--back-to-back N``, 0 to skip): the same two pipelines with no
-idle gap. The floor draws each card the moment the previous one's event arrived;
-the daemon, while betting is open, gets each RFID change (a chip put on or taken
-off seat 1's spot) the moment the previous ``bet.placed`` arrived, so the table
+idle gap, fed the same RFID changes (a chip put on or taken off an antenna: the
+same INVENTORY frames), each the moment the previous one's event arrived (for
+the daemon, seat 1's spot while betting is open: each a ``bet.placed``), so the table
 starts each input while the picture (``table.view``) of the last step is still
 being sent. They run in alternating blocks, so both see the same machine; each
 latency is from the frame's first write to its event's arrival.
@@ -118,11 +118,16 @@ class Stamped:
         self.pit = pit
         self.arrived: list[float] = []
         self.stop = threading.Event()
+        self.paused = threading.Event()
+        """Set while the back-to-back blocks run: the floor has no such thread beside it, so the
+        daemon's must not take the bench's interpreter from the sending loop either."""
         self.thread = threading.Thread(target=self.run)
 
     def run(self) -> None:
         while not self.stop.is_set():
-            if self.pit.poll(0.05):
+            if self.paused.is_set():
+                time.sleep(0.01)
+            elif self.pit.poll(0.05):
                 now = time.monotonic()
                 self.arrived += [now] * (len(self.pit.events) - len(self.arrived))
 
@@ -162,21 +167,25 @@ def first_inventory(rfid: SimulatedBoard, sent_before: int) -> float | None:
     return next((t for t, m in rfid.sent_log[sent_before:] if isinstance(m, messages.Inventory)), None)
 
 
-async def back_to_back(floor: Floor, rfid: SimulatedBoard, arrivals: Arrivals, count: int,
-                       block: int = 50) -> tuple[list[float], list[float]]:
+async def back_to_back(floor: Floor, rfid: SimulatedBoard, arrivals: Arrivals, stamped: Stamped,
+                       count: int, block: int = 50) -> tuple[list[float], list[float]]:
     """``count`` inputs through each pipeline, each sent the moment the previous one's event
-    arrived, in alternating blocks of ``block``: the floor's CARD latencies, then the daemon's
-    RFID-change-to-``bet.placed`` latencies (betting open, seat 1's spot gaining and losing a chip)."""
+    arrived, in alternating blocks of ``block``: the floor's and then the daemon's
+    RFID-change-to-event latencies (the same INVENTORY frames: a chip put on and taken off an
+    antenna; for the daemon, seat 1's spot while betting is open, each a ``bet.placed``).
+    The pit client's thread is paused meanwhile (the floor has none), then catches up."""
     floors: list[float] = []
     tables: list[float] = []
     spot = antenna(1, "main")
     extra = f"{7:016x}"           # a registered chip no seat holds
     on = False
+    seq = stamped.pit.events[-1]["seq"]
+    stamped.paused.set()
     while len(tables) < count:
         for _ in range(min(block, count - len(floors))):
-            floors.append(await floor.card())
+            floors.append(await floor.reading())
         for _ in range(min(block, count - len(tables))):
-            seq = max(arrivals.seen) + 1
+            seq += 1
             sent_before = len(rfid.sent_log)
             if on:
                 rfid.remove(spot, [extra])
@@ -189,6 +198,8 @@ async def back_to_back(floor: Floor, rfid: SimulatedBoard, arrivals: Arrivals, c
             sent = first_inventory(rfid, sent_before)
             assert sent is not None
             tables.append(arrivals.seen[seq] - sent)
+    stamped.paused.clear()
+    await stamped.wait(len(stamped.arrived) + count)
     return floors, tables
 
 
@@ -200,6 +211,8 @@ class Floor:
         folder.mkdir()
         self.folder = folder
         self.shoe = SimulatedBoard("shoe", link=folder / "shoe", rng=random.Random(4))
+        self.rfid = SimulatedBoard("rfid", link=folder / "rfid", rng=random.Random(5))
+        self.on = False
         self.endpoint = f"ipc://{folder}/pub"
         self.arrivals = Arrivals(zmq.Context.instance(), self.endpoint, "BENCH")
         self.process: subprocess.Popen[bytes] | None = None
@@ -208,9 +221,10 @@ class Floor:
     async def start(self) -> None:
         """Start the floor and draw until a card comes through (link up, SUB connected)."""
         await self.shoe.start()
+        await self.rfid.start()
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "bench" / "pipeline_floor.py"), "--link", str(self.folder / "shoe"),
-             "--state", str(self.folder / "state"), "--publish", self.endpoint], cwd=ROOT,
+             "--rfid", str(self.folder / "rfid"), "--state", str(self.folder / "state"), "--publish", self.endpoint], cwd=ROOT,
             stdout=subprocess.DEVNULL, stderr=open(self.folder / "floor.log", "wb"))  # noqa: SIM115
         while not self.arrivals.seen:
             self.draw()
@@ -233,6 +247,22 @@ class Floor:
         assert sent is not None
         return self.arrivals.seen[seq] - sent
 
+    async def reading(self) -> float:
+        """One RFID change through the floor (a chip put on or taken off an antenna), after the
+        last event came through: its latency (s)."""
+        seq = max(self.arrivals.seen) + 1
+        sent_before = len(self.rfid.sent_log)
+        if self.on:
+            self.rfid.remove(1, [f"{7:016x}"])
+        else:
+            self.rfid.place(1, [(f"{7:016x}", 500)])
+        self.on = not self.on
+        if not await self.arrivals.wait(seq, 30):
+            raise TimeoutError(f"the floor did not publish seq {seq}")
+        sent = first_inventory(self.rfid, sent_before)
+        assert sent is not None
+        return self.arrivals.seen[seq] - sent
+
     async def close(self) -> int:
         """Stop the floor; its resident memory (KiB) before it stopped."""
         rss = 0
@@ -242,6 +272,7 @@ class Floor:
             self.process.wait(10)
         self.arrivals.close()
         await self.shoe.close()
+        await self.rfid.close()
         return rss
 
 
@@ -274,7 +305,7 @@ async def bench(folder: Path, hands: int, burst: int, b2b: int) -> dict[str, Any
         for seat in range(1, 7):
             rfid.place(antenna(seat, "main"), [(f"{seat:016x}", 500)])
         await stamped.wait(before + 7)                  # shoe.loaded, six bet.placed
-        b2b_floors, b2b_tables = await back_to_back(floor, rfid, arrivals, b2b)
+        b2b_floors, b2b_tables = await back_to_back(floor, rfid, arrivals, stamped, b2b)
         latencies: list[float] = []
         choices = random.Random(3)
         for _ in range(hands):
