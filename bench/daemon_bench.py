@@ -224,7 +224,8 @@ class Floor:
         await self.rfid.start()
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "bench" / "pipeline_floor.py"), "--link", str(self.folder / "shoe"),
-             "--rfid", str(self.folder / "rfid"), "--state", str(self.folder / "state"), "--publish", self.endpoint], cwd=ROOT,
+             "--rfid", str(self.folder / "rfid"), "--state", str(self.folder / "state"),
+             "--publish", self.endpoint], cwd=ROOT,
             stdout=subprocess.DEVNULL, stderr=open(self.folder / "floor.log", "wb"))  # noqa: SIM115
         while not self.arrivals.seen:
             self.draw()

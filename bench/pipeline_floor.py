@@ -7,7 +7,8 @@ encoded as a ``bet.placed``), appended to a real journal (one write, one fsync)
 and published on a ZeroMQ PUB socket. No driver, no table, no game, no high-water mark. What the
 daemon takes beyond this floor is the table's own cost.
 
-    .venv/bin/python bench/pipeline_floor.py --link PTY [--rfid PTY] --state DIR --publish ENDPOINT [--table BENCH]
+    .venv/bin/python bench/pipeline_floor.py --link PTY [--rfid PTY] --state DIR --publish ENDPOINT \
+        [--table BENCH]
 
 It runs until SIGTERM or SIGINT.
 """
