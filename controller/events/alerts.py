@@ -201,3 +201,7 @@ register("progressive_hit", ("warning",), "condition",
 register("tray_variance", ("warning",), "dealer")
 register("tray_fill_mismatch", ("warning",), "dealer")
 register("floor_called", ("warning",), "dealer")
+
+# -- the pit side (controller/pit/protection/watch.py): raised by the pit monitor, never by the table --------
+
+register("advantage_play_suspected", ("warning",), "supervisor")

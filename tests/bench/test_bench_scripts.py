@@ -89,3 +89,13 @@ def test_buster_figures(tmp_path: Path) -> None:
     (figure,) = written["STORED"].values()               # the defaults and the example table: one simulation
     assert figure["rounds"] == 250_000 and len(figure["rules"]) == 2
     assert {rules["collection_fee"] for rules in figure["rules"]} == {0, 100}
+
+
+def test_protection_bench() -> None:
+    figures = json.loads(run("protection_bench.py", "--flat", "6", "--others", "6", "--shoes", "2",
+                             "--json"))
+    kinds = {r["kind"]: r for r in figures["results"]}
+    assert set(kinds) == {"flat", "flat, noisy", "random", "counter 1-8", "wonger"}
+    assert kinds["flat"]["players"] == 6 and kinds["flat"]["alerted"] == 0
+    assert kinds["counter 1-8"]["shoes"] == 2 and 0 <= kinds["counter 1-8"]["alerted"] <= 6
+    assert all(r["events"] > 0 and r["us_per_event"] > 0 for r in kinds.values())

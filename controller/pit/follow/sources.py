@@ -40,7 +40,7 @@ Curve = tuple[bytes, bytes, bytes]
 """``(table public key, own public key, own secret key)``, Z85, as :class:`PitClient` takes them."""
 
 
-FILE_KEYS = frozenset({"curve", "tables", "shifts"})
+FILE_KEYS = frozenset({"curve", "tables", "shifts", "protection"})
 """The floor file's top-level tables (``[shifts]`` is read by the shift figures, not here)."""
 
 TABLE_KEYS = frozenset({"publish", "sync", "server_key", "pit", "control"})

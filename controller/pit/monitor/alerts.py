@@ -25,7 +25,7 @@ from controller.pit.events import now_timestamp
 SEVERITIES = registry.SEVERITIES
 """From the most to the least urgent; an unknown severity sorts after ``info``."""
 
-ABOUT = ("seat", "spot", "index", "device", "card", "uid")
+ABOUT = ("seat", "spot", "index", "device", "card", "uid", "player")
 """Alert data fields that say what the alert concerns, in the order shown."""
 
 KEPT_ACKNOWLEDGED = 100
@@ -48,6 +48,8 @@ def concerns(data: dict[str, Any]) -> str:
     'seat 2 main, chip ffee'
     >>> concerns({"index": 14, "card": "Kc"}), concerns({"device": "shoe"}), concerns({})
     ('card 14, Kc', 'the shoe', '')
+    >>> concerns({"seat": 3, "player": "P-1001"})
+    'seat 3, player P-1001'
     """
     words = []
     if "seat" in data:
@@ -60,6 +62,8 @@ def concerns(data: dict[str, Any]) -> str:
         words.append(f"the {data['device']}")
     if "uid" in data:
         words.append(f"chip {data['uid']}")
+    if "player" in data:
+        words.append(f"player {data['player']}")
     return ", ".join(words)
 
 

@@ -7,6 +7,7 @@
     pit-monitor report --db postgresql://pit@db/pit --from 2026-11-21 --to 2026-11-21 --format csv
     pit-monitor report --db pit.sqlite --by player --format json
     pit-monitor report --db pit.sqlite --by shift --tables floor.toml
+    pit-monitor report --db pit.sqlite --by protection --tables floor.toml --format json
 
 Mistakes in the arguments stop the command at once with one line per mistake
 on stderr and exit status 2. ``serve`` and ``record`` run until SIGTERM or
@@ -35,15 +36,19 @@ import zmq.asyncio
 from controller.pit.follow.aio import SILENCE, Follower
 from controller.pit.follow.control import Control
 from controller.pit.follow.sources import TablesError, TableSource, load_sources
-from controller.pit.monitor import player_report, shift_report
+from controller.pit.monitor import player_report, protection_report, shift_report
 from controller.pit.monitor.actions import KEEP_DAYS
 from controller.pit.monitor.alerts import AlertBook
 from controller.pit.monitor.collector import THRESHOLDS, freeze_when_settled
 from controller.pit.monitor.floor import Floor
+from controller.pit.monitor.protection_load import replay_stored
 from controller.pit.monitor.rated import NO_PIT, Rated
 from controller.pit.monitor.recorder import Recorder
 from controller.pit.monitor.report import TYPES, TableReport, as_csv, as_json, as_text, bound, rate
 from controller.pit.monitor.store import Store, open_store
+from controller.pit.monitor.strategies_apart import StrategiesApart
+from controller.pit.protection.settings import DEFAULT, Settings, SettingsError, read_protection
+from controller.pit.protection.watch import Protection
 from controller.pit.ratings.shift import Shifts, ShiftsError, read_floor
 from controller.security.permissions import foreign_owner
 from controller.web.guard import server_names
@@ -111,15 +116,18 @@ def parser() -> argparse.ArgumentParser:
     record = sub.add_parser("record", help="store every event of every table")
     record.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
     _table_options(record)
-    report = sub.add_parser("report", help="per table and seat (default), per rated player, or per shift")
+    report = sub.add_parser("report", help="per table and seat (default), per rated player, per shift, or "
+                                           "game protection")
     report.add_argument("--db", required=True, metavar="PATH|URL", help="SQLite file or postgresql:// URL")
-    report.add_argument("--by", choices=("table", "player", "shift"), default="table",
+    report.add_argument("--by", choices=("table", "player", "shift", "protection"), default="table",
                         help="table: hands, wagers, results and hold per table and seat (default); "
-                             "player: each player's ratings and totals; shift: per shift, table and pit")
+                             "player: each player's ratings and totals; shift: per shift, table and pit; "
+                             "protection: bets against the count, wonging and play per player and seat")
     report.add_argument("--from", dest="since", metavar="DATE", help="from this date or time (UTC)")
     report.add_argument("--to", dest="until", metavar="DATE", help="to this date (inclusive) or time (UTC)")
     report.add_argument("--tables", type=Path, metavar="FILE",
-                        help="--by shift: the floor file, for its [shifts] and each table's pit")
+                        help="--by shift: the floor file, for its [shifts] and each table's pit; "
+                             "--by protection: for its [protection]")
     report.add_argument("--format", choices=("text", "csv", "json"), default="text")
     return top
 
@@ -184,6 +192,12 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     rated = await _rated(args, sources) if args.db else None
     if rated is not None:
         floor.rate(rated)
+    strategies = StrategiesApart()
+    protection = _protection_settings(args.tables)
+    if protection.enabled:
+        floor.protect(Protection(protection, strategies=strategies))
+        if rated is not None:
+            await replay_stored(rated, floor)
     runner = make_runner(make_app(floor, users, names=server_names(args.host, args.server_name),
                                   actions=actions))
     await runner.setup()
@@ -206,6 +220,7 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
         await runner.cleanup()
         context.destroy(linger=0)
         _let_go(rated)
+        strategies.let_go()
 
 
 async def _record(args: argparse.Namespace, sources: list[TableSource]) -> None:
@@ -226,10 +241,11 @@ def _report(args: argparse.Namespace) -> int:
         until = bound(args.until, end=True) if args.until else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.tables is not None and args.by != "shift":
-        raise UsageError("--tables is for --by shift")
+    if args.tables is not None and args.by not in ("shift", "protection"):
+        raise UsageError("--tables is for --by shift and --by protection")
     shifts, pits = Shifts(), dict[str, str]()
-    if args.tables is not None:
+    settings = _protection_settings(args.tables if args.by == "protection" else None)
+    if args.tables is not None and args.by == "shift":
         try:
             shifts, pits = read_floor(args.tables)
         except ShiftsError as exc:
@@ -240,6 +256,8 @@ def _report(args: argparse.Namespace) -> int:
     try:
         if args.by == "player":
             text = _players(store, args.format, since, until)
+        elif args.by == "protection":
+            text = _protection(store, args.format, since, until, settings)
         elif args.by == "shift":
             rows = store.rows(shift_report.TYPES, shift_report.rows_from(since), until)
             reports = shift_report.rate_shifts(rows, shifts, store.edges, pits, since)
@@ -266,6 +284,26 @@ def _players(store: Store, form: str, since: str | None, until: str | None) -> s
     if form == "json":
         return player_report.as_json(players, since, until)
     return player_report.as_text(players, since, until)
+
+
+def _protection_settings(floor: Path | None) -> Settings:
+    """The floor file's ``[protection]`` (the defaults without a floor file); UsageError."""
+    try:
+        return read_protection(floor) if floor is not None else DEFAULT
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _protection(store: Store, form: str, since: str | None, until: str | None, settings: Settings) -> str:
+    """The report of game protection: the stored events of the period, the ratings naming who sat where."""
+    ratings = store.ratings(until=until)
+    protection, raised = protection_report.protect(store.rows(protection_report.TYPES, since, until), ratings,
+                                                   settings)
+    if form == "csv":
+        return protection_report.as_csv(protection)
+    if form == "json":
+        return protection_report.as_json(protection, raised, since, until)
+    return protection_report.as_text(protection, raised, since, until)
 
 
 def _tables(reports: list[TableReport], form: str, since: str | None, until: str | None) -> str:

@@ -37,6 +37,8 @@ from controller.pit.follow.core import data_of
 from controller.pit.follow.picture import TablePicture
 from controller.pit.monitor.alerts import Alert, AlertBook
 from controller.pit.monitor.rated import NO_PIT, Rated
+from controller.pit.protection.watch import TYPES as PROTECTION_TYPES
+from controller.pit.protection.watch import Protection
 
 log = logging.getLogger(__name__)
 
@@ -534,11 +536,29 @@ class Floor:
         self.on_heard: Callable[[], None] = lambda: None
         """Called once, when every table has sent its first snapshot."""
         self._unheard = set(self.tables)
+        self.protection: Protection | None = None
+        """Game protection (:meth:`protect`; None: the monitor keeps none)."""
 
     def rate(self, rated: Rated) -> None:
         """Keep ratings and shift figures with ``rated``: fed every event, shown on tiles and details."""
         self.rated = rated
         rated.on_change = lambda table: self.on_change(table)
+
+    def protect(self, protection: Protection) -> None:
+        """Keep game protection with ``protection``: fed every event, its subjects rated with the
+        ratings kept (:meth:`rate`) when there are, its alerts shown with the others."""
+        self.protection = protection
+        protection.who = self._rated_at
+
+    def _rated_at(self, table: str, seat: int, ts: str) -> tuple[str, str] | None:
+        """The player rated at ``table``'s ``seat`` at ``ts`` (id, rating id), None if none is."""
+        if self.rated is None or table not in self.rated.ratings:
+            return None
+        for tally in self.rated.ratings[table].tallies.values():
+            rating = tally.rating
+            if rating.seat == seat and rating.covers(ts):
+                return rating.player, str(rating.id)
+        return None
 
     def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
         model = self.tables[follower.name]
@@ -578,7 +598,17 @@ class Floor:
         if message["type"] == "alert" and isinstance(data := data_of(message), dict):
             self.book.add(follower.name, follower.epoch, message["seq"], message.get("hand"),
                           message.get("ts"), data)
+        if self.protection is not None and message["type"] in PROTECTION_TYPES:
+            self._protect(follower, message)
         self.on_change(follower.name)
+
+    def _protect(self, follower: Follower, message: dict[str, Any]) -> None:
+        """Feed game protection one event; show the alerts it raises as the table's own are shown
+        (the alert registry, when it lands, is where ``advantage_play_suspected`` is declared)."""
+        assert self.protection is not None
+        read = message if "data" in message else {**message, "data": data_of(message)}
+        for raised in self.protection.feed(follower.name, follower.epoch, read):
+            self.book.add(raised.table, raised.epoch, raised.seq, raised.hand, raised.ts, raised.data)
 
     def picture(self, follower: Follower, message: dict[str, Any]) -> None:
         self.tables[follower.name].view(message)
@@ -603,6 +633,8 @@ class Floor:
 
     def detail(self, name: str) -> dict[str, Any]:
         detail = self.tables[name].detail(self.book.open_json(name), self.book.acknowledged(name))
+        if self.protection is not None:
+            detail["count"] = self.protection.count_of(name)
         if self.rated is None:
             return {**detail, "shift": None, "rated": 0, "ratings": None}
         return {**detail, "rated": self.rated.tile(name)["rated"], "shift": self.rated.shift_json(name),

@@ -100,6 +100,10 @@ class Rated:
         """``call(*args)`` on the store's thread."""
         return await asyncio.get_running_loop().run_in_executor(self._db, partial(call, *args))
 
+    async def in_store(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` on the store's thread (its calls never interleave)."""
+        return await self._stored(call, *args)
+
     def let_go(self) -> None:
         """Let the store's thread go (what it was given is done first), and the shift's end."""
         if self._turnover is not None:

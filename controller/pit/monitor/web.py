@@ -21,6 +21,8 @@ JSON API:
 * ``POST /api/tables/<name>/ratings``, ``POST /api/ratings/<id>/close``,
   ``GET /api/ratings``: rated play (:mod:`controller.pit.monitor.ratings_web`;
   with ``serve --db``).
+* ``/protection``, ``GET /api/protection``, ``GET /api/protection/subject?id=``: game
+  protection (:mod:`controller.pit.monitor.protection_web`).
 
 Served on loopback unless TLS (certificate and key) and a password file are
 configured; the password file has one ``name:hash`` a line, the hash from
@@ -44,6 +46,7 @@ from aiohttp import web
 from controller.pit.monitor.actions import ActionBook, PitActions
 from controller.pit.monitor.actions_web import USER_KEY, add_action_routes, read_json
 from controller.pit.monitor.floor import Floor
+from controller.pit.monitor.protection_web import add_protection_routes
 from controller.pit.monitor.ratings_web import add_rating_routes
 from controller.pit.monitor.signin import Refused, SignIn
 from controller.pit.server import is_local_endpoint
@@ -336,6 +339,7 @@ def make_app(floor: Floor, users: dict[str, str] | None = None, *, names: frozen
     app.router.add_get("/api/acks", _acks)
     add_action_routes(app, actions or PitActions(dict.fromkeys(floor.tables), ActionBook()), request_timeout)
     add_rating_routes(app, floor, floor.rated)
+    add_protection_routes(app, floor)
     app.router.add_static("/static/", STATIC)
     app.on_shutdown.append(_close_streams)
     return app

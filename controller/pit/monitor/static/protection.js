@@ -1,0 +1,129 @@
+// Game protection: the pit's list of players and seats, the most suspicious first, and one player's
+// page: bets against the true count (drawn here, in SVG), basic strategy accuracy, deviations, ratings.
+// The page follows the floor's event stream and asks for the figures again at most every two seconds.
+"use strict";
+
+const protectionMain = document.getElementById("protection");
+const subjectId = new URLSearchParams(location.search).get("subject");
+const REASONS = {bets: "bets rise with the count", wonging: "enters at high counts",
+  play: "deviates with the count"};
+
+function percent(value) {
+  return value === null || value === undefined ? "-" : `${(value * 100).toFixed(1)}%`;
+}
+
+function sure(value) {
+  return value >= 0.999 ? "&ge; 99.9%" : percent(value);
+}
+
+function reasonsHtml(reasons) {
+  return reasons.length
+    ? reasons.map((r) => `<span class="reason" data-reason="${esc(r)}">${esc(REASONS[r] || r)}</span>`).join(" ")
+    : '<span class="muted">none</span>';
+}
+
+function subjectRow(s) {
+  const f = s.figures;
+  const link = `/protection?subject=${encodeURIComponent(s.subject)}`;
+  return `<tr data-subject="${esc(s.subject)}" data-flagged="${s.flagged}" class="${s.flagged ? "flagged" : ""}">` +
+    `<td><a href="${link}">${esc(s.player ? "player " + s.player : s.label)}</a></td>` +
+    `<td>${s.seats.map((x) => `${esc(x.table)} seat ${x.seat}`).join(", ")}</td>` +
+    `<td>${f.hands}</td><td>${f.correlation.toFixed(2)} (${sure(f.bet_confidence)})</td>` +
+    `<td>${f.spread === null ? "-" : f.spread + "x"}</td>` +
+    `<td>${f.high_hands} / ${f.hands} (table ${percent(f.high_share)}), ${f.high_entries} of ${f.entries} entries</td>` +
+    `<td>${percent(f.accuracy)}, ${f.count_plays} count plays</td>` +
+    `<td>${sure(f.suspicion)}</td><td>${reasonsHtml(f.reasons)}</td></tr>`;
+}
+
+function listHtml(data) {
+  const counts = Object.entries(data.counts).map(([table, c]) => c
+    ? `<span class="count" data-table="${esc(table)}">${esc(table)}: RC ${c.running}, TC ${c.true.toFixed(1)}, ` +
+      `${c.decks_left.toFixed(1)} decks left</span>`
+    : `<span class="count" data-table="${esc(table)}">${esc(table)}: no shoe seen loaded</span>`).join(" ");
+  const s = data.settings;
+  return `<section class="panel"><h2>Players and seats, most suspicious first</h2>` +
+    `<table class="ratings protection-list"><thead><tr><th>Who</th><th>Where</th><th>Hands</th>` +
+    `<th>Bet/count</th><th>Spread</th><th>At +${s.wong_count} or more</th><th>Basic strategy</th>` +
+    `<th>Suspicion</th><th>Flagged for</th></tr></thead>` +
+    `<tbody>${data.subjects.map(subjectRow).join("") || '<tr><td colspan="9">no house-banked hand yet</td></tr>'}</tbody></table></section>` +
+    `<section class="panel"><h2>The count (${esc(s.system)}; figures ${esc(s.figures)})</h2>${counts}</section>`;
+}
+
+// Bets against the true count: one dot per hand, the count across, the bet up.
+function plotSvg(points) {
+  const width = 640, height = 320, pad = 44;
+  if (!points.length) return '<p class="muted">no bet yet</p>';
+  const counts = points.map((p) => p[0]), bets = points.map((p) => p[1]);
+  const lowCount = Math.min(-2, Math.floor(Math.min(...counts))), highCount = Math.max(4, Math.ceil(Math.max(...counts)));
+  const topBet = Math.max(...bets);
+  const x = (c) => pad + (c - lowCount) / (highCount - lowCount) * (width - 2 * pad);
+  const y = (b) => height - pad - b / topBet * (height - 2 * pad);
+  const ticks = [];
+  for (let c = lowCount; c <= highCount; c++) {
+    ticks.push(`<line x1="${x(c)}" y1="${height - pad}" x2="${x(c)}" y2="${pad}" class="grid"/>` +
+      `<text x="${x(c)}" y="${height - pad + 16}" text-anchor="middle">${c > 0 ? "+" : ""}${c}</text>`);
+  }
+  const dots = points.map((p) => `<circle cx="${x(p[0]).toFixed(1)}" cy="${y(p[1]).toFixed(1)}" r="3"/>`).join("");
+  return `<svg class="plot" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" ` +
+    `aria-label="bets against the true count">${ticks.join("")}` +
+    `<line x1="${pad}" y1="${height - pad}" x2="${width - pad}" y2="${height - pad}" class="axis"/>` +
+    `<line x1="${pad}" y1="${pad}" x2="${pad}" y2="${height - pad}" class="axis"/>` +
+    `<text x="${pad - 4}" y="${pad}" text-anchor="end">${money(topBet)}</text>` +
+    `<text x="${pad - 4}" y="${height - pad}" text-anchor="end">$0</text>` +
+    `<text x="${width / 2}" y="${height - 6}" text-anchor="middle">true count at no more bets</text>` +
+    `<g class="dots">${dots}</g></svg>`;
+}
+
+function subjectHtml(s) {
+  const f = s.figures;
+  const deviations = s.deviations.slice().reverse().map((d) =>
+    `<tr class="${d.with_count ? "with-count" : ""}"><td>${esc(d.table)} hand ${d.hand}</td><td>seat ${d.seat}</td>` +
+    `<td>${esc(d.taken)}</td><td>${esc(d.advised)}</td><td>${d.true > 0 ? "+" : ""}${d.true.toFixed(1)}</td>` +
+    `<td>${d.with_count ? "with the count" : ""}</td></tr>`).join("");
+  const unchecked = s.not_checked.map((why) => `<p class="muted">${esc(why)}</p>`).join("");
+  return `<section class="panel"><h2>${esc(s.player ? "Player " + s.player : s.label)}</h2>` +
+    `<p>Flagged for: ${reasonsHtml(f.reasons)}; suspicion ${sure(f.suspicion)}</p>` +
+    `<p>Ratings: ${s.ratings.map((r) => `#${r}`).join(", ") || "none (an unrated seat)"}; seats: ` +
+    `${s.seats.map((x) => `<a href="/table/${encodeURIComponent(x.table)}">${esc(x.table)}</a> seat ${x.seat}`).join(", ")}</p></section>` +
+    `<section class="panel"><h2>Bets against the count</h2>${plotSvg(f.plot)}` +
+    `<p id="bet-figures">${f.hands} hands; correlation ${f.correlation.toFixed(2)} (sure it rises: ${sure(f.bet_confidence)}); ` +
+    `bets ${f.smallest_bet === null ? "-" : money(f.smallest_bet)} to ${f.largest_bet === null ? "-" : money(f.largest_bet)}` +
+    ` (spread ${f.spread === null ? "-" : f.spread + "x"}; ramp ${f.ramp === null ? "-" : f.ramp + "x"}); ` +
+    `average at +2 or more ` +
+    `${f.average_bet_high === null ? "-" : money(f.average_bet_high)}, at 0 or less ${f.average_bet_low === null ? "-" : money(f.average_bet_low)}</p>` +
+    `<p>Sat out and came back ${f.entries} times, ${f.high_entries} at +${s.settings.wong_count} or more; ` +
+    `${f.high_hands} of ${f.hands} hands played there, where the table deals ${percent(f.high_share)} ` +
+    `(sure it is wonging: ${sure(f.wong_confidence)})</p></section>` +
+    `<section class="panel"><h2>Basic strategy</h2><p id="play-figures">${f.decisions} decisions, ${percent(f.accuracy)} as basic strategy; ` +
+    `${f.deviations} deviations, ${f.count_plays} with the count (sure: ${sure(f.play_confidence)}); insurance taken ${f.insurance} times</p>` +
+    `${unchecked}<table class="ratings"><thead><tr><th>Hand</th><th>Seat</th><th>Took</th><th>Strategy</th>` +
+    `<th>True count</th><th></th></tr></thead><tbody>${deviations}</tbody></table></section>`;
+}
+
+let protectionDue = null;
+
+async function showProtection() {
+  protectionDue = null;
+  const url = subjectId ? `/api/protection/subject?id=${encodeURIComponent(subjectId)}` : "/api/protection";
+  const reply = await fetch(url);
+  if (!reply.ok) {
+    protectionMain.innerHTML = `<section class="panel"><p>${esc(await reply.text())}</p></section>`;
+    return;
+  }
+  const data = await reply.json();
+  if (subjectId) {
+    document.getElementById("name").textContent = ` › ${data.player ? "player " + data.player : data.label}`;
+    protectionMain.innerHTML = subjectHtml(data);
+  } else {
+    document.getElementById("summary").textContent =
+      `${data.subjects.filter((s) => s.flagged).length} flagged of ${data.subjects.length}`;
+    protectionMain.innerHTML = listHtml(data);
+  }
+}
+
+function soon() {
+  if (protectionDue === null) protectionDue = setTimeout(showProtection, 2000);
+}
+
+showProtection();
+follow("/api/stream", {tiles: soon});
