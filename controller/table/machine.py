@@ -231,7 +231,7 @@ class Table:
         """A pit command (:func:`controller.table.commands.pit_command`); None if taken, else why not."""
         return self.run(commands.pit_command(self, order, supervisor))
 
-    def command(self, name: str, args: Mapping[str, Any]) -> str | None:
+    def command(self, name: str, args: Mapping[str, object]) -> str | None:
         """A game's session command (:func:`controller.table.commands.game_command`); None if
         taken, else why not."""
         if name not in self.game.commands:

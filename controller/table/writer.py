@@ -33,7 +33,7 @@ class Step:
     call returned (applied as is, not called again)."""
 
     events: Sequence[Event]
-    call: Mapping[str, Any] | None = None
+    call: Mapping[str, str | int] | None = None
     at: int = 0
     result: Hand | None = field(default=None, compare=False)
 
