@@ -199,7 +199,7 @@ async def back_to_back(floor: Floor, rfid: SimulatedBoard, arrivals: Arrivals, s
             assert sent is not None
             tables.append(arrivals.seen[seq] - sent)
     stamped.paused.clear()
-    await stamped.wait(len(stamped.arrived) + count)
+    await stamped.wait(len(stamped.arrived) + count, timeout=120)
     return floors, tables
 
 
