@@ -18,6 +18,7 @@ demo: $(BIN)/.installed
 lint: $(BIN)/.installed
 	$(BIN)/ruff check controller drivers firmware_bridge tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/python -m firmware_bridge.firmware_host.typecheck
 
 # Chromium, chromedriver, PostgreSQL and systemd-analyze for the tests (from Debian, when missing and root).

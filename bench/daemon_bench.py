@@ -48,7 +48,7 @@ from typing import Any
 import zmq
 
 from controller.devkit.simulated import antenna, ipc_endpoints, write_config
-from controller.pit.follow.blocking import PitClient
+from controller.follow.blocking import PitClient
 from firmware_bridge.link import messages
 from firmware_bridge.simulator.board import SimulatedBoard
 

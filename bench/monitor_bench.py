@@ -55,10 +55,10 @@ import zmq.asyncio  # noqa: E402
 from controller.devkit.floor_sim import Dealer, Step, game_view  # noqa: E402
 from controller.devkit.pit_table import EnvelopeTable  # noqa: E402
 from controller.devkit.postgres import PostgresUnavailable, postgres_server  # noqa: E402
-from controller.pit.events import encode_event, now_timestamp, utc_timestamp  # noqa: E402
-from controller.pit.monitor.recorder import BATCH  # noqa: E402
-from controller.pit.monitor.report import parse_ts  # noqa: E402
-from controller.pit.monitor.store import Row, open_store  # noqa: E402
+from controller.events.envelope import encode_event, now_timestamp, utc_timestamp  # noqa: E402
+from controller.podium.monitor.recorder import BATCH  # noqa: E402
+from controller.podium.monitor.report import parse_ts  # noqa: E402
+from controller.podium.monitor.store import Row, open_store  # noqa: E402
 
 # -- the publisher process ----------------------------------------------------------------
 
@@ -262,7 +262,7 @@ class Publisher:
 def monitor(command: str, tables: Path, *options: str, log: Path,
             profile: Path | None = None) -> subprocess.Popen[str]:
     """``pit-monitor command`` as a subprocess (``profile``: under :func:`profiled_monitor`)."""
-    how = [__file__, PROFILED, str(profile)] if profile else ["-m", "controller.pit.monitor.cli"]
+    how = [__file__, PROFILED, str(profile)] if profile else ["-m", "controller.podium.monitor.cli"]
     with open(log, "a") as err:
         proc = subprocess.Popen([sys.executable, *how, command, f"--tables={tables}", *options],
                                 stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT)
@@ -278,7 +278,7 @@ def profiled_monitor(out: str, argv: list[str]) -> int:
     import cProfile
     import signal
 
-    from controller.pit.monitor.cli import main as pit_monitor
+    from controller.podium.monitor.cli import main as pit_monitor
 
     profiler = cProfile.Profile()
 

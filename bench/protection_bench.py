@@ -4,7 +4,7 @@ Tables of six players of one kind (``controller/devkit/protection_sim.py``)
 and a flat bettor on the seventh seat (so that the table deals while the
 wongers wait; not counted) are dealt ``--shoes`` shoes each (about 25 hands a
 shoe while everyone plays), every event fed to game protection
-(``controller/pit/protection/``) under the default thresholds, as the monitor
+(``controller/podium/protection/``) under the default thresholds, as the monitor
 does live. For each kind it prints the players alerted
 (``advantage_play_suspected`` raised at any hand: what the pit sees), the
 share, and those flagged at the end, by reason: for the flat bettors (strict,
@@ -35,8 +35,8 @@ from controller.devkit.protection_sim import (
     SimTable,
     Wonger,
 )
-from controller.pit.protection.settings import DEFAULT
-from controller.pit.protection.watch import Protection
+from controller.podium.protection.settings import DEFAULT
+from controller.podium.protection.watch import Protection
 
 SEATS = 6
 """Players of the kind at each table; seat 7 holds a flat bettor, not counted."""

@@ -31,14 +31,14 @@ from pathlib import Path
 import zmq
 
 from controller.devkit.simulated import ipc_endpoints, write_config
+from controller.follow.blocking import PitClient
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
 from controller.journal.log import CHAIN_START, Record, encode_record, line_hash, segment_path
-from controller.pit.follow.blocking import PitClient
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 ROOT = Path(__file__).resolve().parent.parent
 

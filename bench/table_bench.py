@@ -22,7 +22,7 @@ from controller.games.interface import Limits
 from controller.journal.log import Record
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 
 def main() -> None:

@@ -15,7 +15,7 @@
 A configuration with mistakes stops every command at once with one line per
 mistake on stderr and exit status 2; ``run`` stops the same way, one line per
 file, when its configuration, chip registry, keys or state directory are open to
-others (:mod:`controller.security.permissions`), and with one line when gpiozero
+others (:mod:`controller.config.permissions`), and with one line when gpiozero
 finds no pin factory for the buttons (before the journal is opened).
 """
 
@@ -49,7 +49,7 @@ def _load(path: str) -> Config:
 
 
 def _refuse_unsafe(config: Config) -> None:
-    from controller.security.permissions import make_state_dir, unsafe_permissions
+    from controller.config.permissions import make_state_dir, unsafe_permissions
 
     try:
         make_state_dir(config)
@@ -97,8 +97,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _recall(args: argparse.Namespace) -> int:
     from controller.daemon import JOURNAL_NAME
+    from controller.history.recall import recall_journal
     from controller.journal.log import JournalCorrupt, segments
-    from controller.journal.recall import recall_journal
 
     config = _load(args.config)
     journal = config.state_dir / JOURNAL_NAME
@@ -139,8 +139,8 @@ def _math(args: argparse.Namespace) -> int:
 def _progressive(args: argparse.Namespace) -> int:
     from controller.daemon import CHECKPOINT_NAME, JOURNAL_NAME
     from controller.games.catalog import find_game
+    from controller.history.progressive import read_progressive, report_data, report_lines
     from controller.journal.log import JournalCorrupt
-    from controller.journal.progressive import read_progressive, report_data, report_lines
 
     config = _load(args.config)
     if "progressive" not in find_game(config.game).game_type.spots:

@@ -43,13 +43,13 @@ from controller.commands.table import (
     State,
 )
 from controller.config.loader import Config
+from controller.events.envelope import VIEW_TYPE, encode_event, now_timestamp
 from controller.games.catalog import find_game, rules_json
+from controller.history.recall import recall_by_hand
 from controller.journal import checkpoint, high_water
 from controller.journal.critical_memory import FAULT_NAME, CriticalMemory
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Record
-from controller.journal.recall import recall_by_hand
-from controller.pit.events import VIEW_TYPE, encode_event, now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
 from controller.security.supervisor_gate import SupervisorGate
@@ -63,7 +63,7 @@ from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
 from drivers.inputs import CardDrawn, DeviceOffline, DriverInput, SpotWager
-from drivers.repeat_log import RepeatLog
+from firmware_bridge.kernel.repeat_log import RepeatLog
 
 log = logging.getLogger(__name__)
 

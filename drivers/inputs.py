@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,9 @@ import logging
 from typing import Any
 
 from drivers.board import BoardDriver, Role
-from drivers.repeat_log import RepeatLog
 from drivers.rfid import SpotReader
 from drivers.shoe import Shoe
+from firmware_bridge.kernel.repeat_log import RepeatLog
 from firmware_bridge.link import messages
 from firmware_bridge.link.host import HostLink
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from drivers.board import BoardSetup, Role
 from drivers.chips import ChipRegistry, Elsewhere, read_elsewhere
 from drivers.inputs import DriverInput
-from drivers.repeat_log import RepeatLog
+from firmware_bridge.kernel.repeat_log import RepeatLog
 from firmware_bridge.link import messages
 
 log = logging.getLogger(__name__)

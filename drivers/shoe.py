@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 from drivers.board import BoardSetup, Role
 from drivers.inputs import CardDrawn, CardUnreadable, CutCard, DriverInput, ShoeLoaded
-from drivers.repeat_log import RepeatLog
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.repeat_log import RepeatLog
 from firmware_bridge.link import messages
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class Shoe(Role):
 
     def card(self, index: int, rank: int, suit: int) -> None:
         """Card ``index`` was drawn and read as ``rank`` and ``suit`` (the protocol's numbers, as in
-        :class:`~firmware_bridge.cards.Card`); one that is no card is passed on as unreadable."""
+        :class:`~firmware_bridge.kernel.cards.Card`); one that is no card is passed on as unreadable."""
         try:
             card = Card(rank, suit)
         except ValueError:

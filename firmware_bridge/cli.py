@@ -39,7 +39,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from firmware_bridge.link.frames import Frame, FrameError, FrameReader
 from firmware_bridge.link.messages import DEVICE_KINDS, Hello, Message, PayloadError, to_json, unpack
 from firmware_bridge.link.messages import Card as CardMessage
@@ -197,6 +197,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
         return 0
     if args.command == "flash":
         return int(importlib.import_module("firmware_bridge.firmware_host.flash").flash_main(args, stream))
+    if args.reference_firmware:
+        firmware_host_cli = importlib.import_module("firmware_bridge.firmware_host.cli")
+        return int(asyncio.run(firmware_host_cli.run_reference(args)))
     simulator_cli = importlib.import_module("firmware_bridge.simulator.cli")
     return int(simulator_cli.simulate_main(args) or 0)
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import csv
 from typing import TextIO
 
-from firmware_bridge.cards import RANK_CHARS, SUIT_CHARS, Card
 from firmware_bridge.firmware import cardcode
+from firmware_bridge.kernel.cards import RANK_CHARS, SUIT_CHARS, Card
 
 
 def code_sheet(decks: int) -> list[tuple[str, str, str]]:

@@ -4,17 +4,10 @@
 send each and its label for people, and decodes a request into its record;
 :mod:`.table` holds the table's own commands (importing this package registers
 them); a game's own commands are registered by the game or part that declares
-them. :mod:`.request_ids` keeps the ids of the commands already carried out, so
-that a retry is answered and not applied again.
+them (:func:`controller.games.catalog.load_games` imports every installed game, for a
+process that runs no table but reads the registry). :mod:`.request_ids` keeps the ids of
+the commands already carried out, so that a retry is answered and not applied again.
 """
 
 from controller.commands import table as table
 
-
-def load_games() -> None:
-    """Import every installed game, so that each registers its own commands (a process that runs no
-    table, such as the dealer screen, calls this before it reads the registry)."""
-    from controller.games.catalog import find_game, game_names
-
-    for name in game_names():
-        find_game(name)

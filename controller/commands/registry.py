@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeVar
 
-from controller.games.parts.money import MAX_AMOUNT, amount_problem
+from firmware_bridge.kernel.money import MAX_AMOUNT, amount_problem
 
 Who = Literal["anyone", "supervisor"]
 """Who may send a command: ``anyone`` who reaches the control socket (the dealer's screen, the

@@ -1,1 +1,1 @@
-"""Configuration: the TOML file, its validation, and typed game options."""
+"""Configuration: the TOML file and its validation, and the file permissions the daemon requires of it."""

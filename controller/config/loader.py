@@ -40,9 +40,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from controller.boards import DEFAULT_DRIVER, REQUIRED, find_board, find_driver
-from controller.config.options import describe, parse_options, type_mismatch
 from controller.games.catalog import find_game
 from controller.games.interface import Limits
+from controller.games.options import describe, parse_options, type_mismatch
 from controller.games.spec import GameSpec
 from controller.pit.server import is_local_endpoint, load_secret_key
 from controller.plugins import PluginError

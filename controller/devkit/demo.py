@@ -37,9 +37,9 @@ from controller.daemon import Daemon
 from controller.devkit.demo_dealer import COUNTERFEIT, DemoDealer, DemoError, Reader, Shoe, registry
 from controller.devkit.firmware_boards import ReferenceReader, ReferenceShoe
 from controller.devkit.simulated import antenna, write_config
-from controller.pit.follow.aio import Follower
-from controller.pit.follow.control import Control
-from controller.pit.follow.sources import TableSource
+from controller.follow.aio import Follower
+from controller.follow.control import Control
+from controller.follow.sources import TableSource
 from drivers.display import LogRenderer
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card

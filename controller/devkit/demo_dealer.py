@@ -1,7 +1,7 @@
 """The demo's dealer and players: what a person at an Easy Jack table does, driven by the pit stream.
 
 :class:`DemoDealer` follows the table on the running loop (the asyncio
-:class:`~controller.pit.follow.aio.Follower`, as the dealer screen does), acts on
+:class:`~controller.follow.aio.Follower`, as the dealer screen does), acts on
 the boards (chips on the RFID reader's antennas, cards out of the shoe: the
 simulated boards, or the reference firmware's, through the small interface of
 :class:`Shoe` and :class:`Reader`) and presses through the control socket. It pays what the screen asks:
@@ -21,10 +21,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from controller.devkit.simulated import antenna
-from controller.games.parts.money import dollars
-from controller.pit.follow.aio import Follower
-from controller.pit.follow.control import Control
-from controller.pit.follow.picture import TablePicture
+from controller.follow.aio import Follower
+from controller.follow.control import Control
+from controller.follow.picture import TablePicture
+from firmware_bridge.kernel.money import dollars
 
 CHIPS = {"1": 100, "5": 500, "25": 2500, "100": 10000}
 """The demo's chip denominations by name, in cents."""

@@ -20,10 +20,10 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from firmware_bridge.cards import Card
 from firmware_bridge.firmware_host.flash import MAX_ANTENNAS, board_config
 from firmware_bridge.firmware_host.runner import FirmwareRunner
 from firmware_bridge.firmware_host.shoe_world import Timeline
+from firmware_bridge.kernel.cards import Card
 
 log = logging.getLogger(__name__)
 

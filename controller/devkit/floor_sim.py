@@ -59,17 +59,17 @@ from controller.devkit.sim_pit import (
     regulars,
     sim_shifts,
 )
+from controller.events.envelope import utc_timestamp
+from controller.follow.aio import Follower
+from controller.follow.control import Control
+from controller.follow.sources import TableSource
 from controller.games.catalog import rules_from_json, rules_json
 from controller.games.parts.totals import total_of
-from controller.pit.events import utc_timestamp
-from controller.pit.follow.aio import Follower
-from controller.pit.follow.control import Control
-from controller.pit.follow.sources import TableSource
-from controller.pit.monitor.actions import ActionBook, PitActions
-from controller.pit.monitor.alerts import AlertBook
-from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.store import open_store
-from controller.pit.monitor.web import make_app
+from controller.podium.monitor.actions import ActionBook, PitActions
+from controller.podium.monitor.alerts import AlertBook
+from controller.podium.monitor.floor import Floor
+from controller.podium.monitor.store import open_store
+from controller.podium.monitor.web import make_app
 from controller.security.supervisor_pins import hash_pin
 
 RANKS = "A23456789TJQK"

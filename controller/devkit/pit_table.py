@@ -4,7 +4,7 @@ For tests and benchmarks of pit clients (the monitor, the recorder) that need
 many tables, or a table that does what a real one should never do: skip a
 publish (a gap the client must fill from the sync socket), restart its
 sequence, change its ``epoch``. Every event is kept (the sync socket replays
-all of them) and encoded with :func:`controller.pit.events.encode_event`;
+all of them) and encoded with :func:`controller.events.envelope.encode_event`;
 with ``epoch`` set, the envelope carries ``"epoch"`` after ``"v"``.
 
 Its state is what its events say by themselves (``controller/devkit/sim_state.py``);
@@ -24,7 +24,7 @@ from typing import Any
 import zmq.asyncio
 
 from controller.devkit.sim_state import SimulatedState
-from controller.pit.events import VIEW_TYPE, compact_json, encode_event, now_timestamp
+from controller.events.envelope import VIEW_TYPE, compact_json, encode_event, now_timestamp
 from controller.pit.server import CurveKeys, PitServer
 
 

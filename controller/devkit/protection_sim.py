@@ -41,7 +41,7 @@ from controller.games.interface import Limits
 from controller.journal.log import Journal
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, CutCard, DeviceOnline, ShoeLoaded, SpotWager
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 UNIT = 1000
 """A unit bet, in cents."""

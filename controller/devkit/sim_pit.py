@@ -27,12 +27,12 @@ from typing import Any
 from controller.commands.registry import Command, decode
 from controller.commands.table import CloseTable, DealerMessage, OpenTable, SetLimits
 from controller.devkit.pit_table import EnvelopeTable
-from controller.games.parts.money import dollars
-from controller.pit.monitor.rated import NO_PIT, Rated
-from controller.pit.monitor.store import Store
-from controller.pit.ratings.edges import Edges
-from controller.pit.ratings.figures import edges_of
-from controller.pit.ratings.shift import Shifts
+from controller.podium.monitor.rated import NO_PIT, Rated
+from controller.podium.monitor.store import Store
+from controller.podium.ratings.edges import Edges
+from controller.podium.ratings.figures import edges_of
+from controller.podium.ratings.shift import Shifts
+from firmware_bridge.kernel.money import dollars
 
 SUPERVISOR, SUPERVISOR_PIN = "S101", "1234"
 """The one supervisor of the simulated floor, and the PIN the tables take from him."""

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from controller.pit.monitor.floor import blank_dealer, blank_hand, blank_seat, empty_state
+from controller.podium.monitor.floor import blank_dealer, blank_hand, blank_seat, empty_state
 
 log = logging.getLogger(__name__)
 

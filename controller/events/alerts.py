@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from controller.events.hand import Alerted
-from controller.games.parts.money import dollars
+from firmware_bridge.kernel.money import dollars
 
 Severity = Literal["critical", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = get_args(Severity)
@@ -202,6 +202,6 @@ register("tray_variance", ("warning",), "dealer")
 register("tray_fill_mismatch", ("warning",), "dealer")
 register("floor_called", ("warning",), "dealer")
 
-# -- the pit side (controller/pit/protection/watch.py): raised by the pit monitor, never by the table --------
+# -- the pit side (controller/podium/protection/watch.py): raised by the pit monitor, never by the table ---
 
 register("advantage_play_suspected", ("warning",), "supervisor")

@@ -10,7 +10,7 @@ whose wire form is its own (a card dealt face down) has ``to_pit`` and
 session's parts with the same :func:`to_json` and reads them with
 :func:`from_json`.
 
->>> from firmware_bridge.cards import Card
+>>> from firmware_bridge.kernel.cards import Card
 >>> from controller.events.hand import Acted, Dealt, Target
 >>> encode(Acted(3, 0, "stand"))
 ('player.action', {'seat': 3, 'hand_index': 0, 'action': 'stand'}, {})
@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any, Union
 
 from controller.events.registry import Event, by_type, wire_fields
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 PitEvent = tuple[str, dict[str, Any], dict[str, Any]]
 """A pit event before it is numbered: (type, data, private)."""

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from controller.events.codec import OMIT_NONE
 from controller.events.registry import Event, event
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 
 @dataclass(frozen=True)

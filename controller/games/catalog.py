@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from controller.config.options import describe, options_json, parse_options
+from controller.games.options import describe, options_json, parse_options
 from controller.games.spec import GameSpec
 from controller.plugins import installed, load
 
@@ -44,6 +44,13 @@ def find_game(name: str) -> GameSpec:
     """The installed game ``name``; raises :class:`~controller.plugins.PluginError` (its message
     names the installed games, or says why the plug-in cannot be loaded)."""
     return load(GROUP, name, GameSpec, "game")
+
+
+def load_games() -> None:
+    """Import every installed game, so that each registers its own commands (a process that runs no
+    table, such as the dealer screen, calls this before it reads the command registry)."""
+    for name in game_names():
+        find_game(name)
 
 
 def rules_json(rules: Any) -> dict[str, Any]:

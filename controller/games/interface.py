@@ -64,7 +64,7 @@ from controller.games.session.tournament import (
     Tournament,
     TournamentEnded,
 )
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 __all__ = [
     "RECENT_HITS", "SEAT_WRAP", "Acted", "Alerted", "Bets", "Button", "ButtonMoved", "CardsView", "Dealt",
@@ -324,7 +324,7 @@ class Game(ABC, Generic[HandT_co]):
     holding each at its default; :mod:`controller.games.session`).
 
     Who takes what, as data too (what a rating's theoretical win counts:
-    :mod:`controller.pit.ratings`): ``player_banked``, the spots a player-dealer
+    :mod:`controller.podium.ratings`): ``player_banked``, the spots a player-dealer
     banks when one deals the hand (the house has no edge on those wagers then:
     :meth:`Hand.house_result` leaves them out), and ``house_rakes``, whether the
     house's take is a rake on the pots (a pot game: the wagers go to the players,

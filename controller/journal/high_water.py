@@ -56,7 +56,7 @@ mark is missing, with the checkpoint's seq):
   journal written before epochs): a new epoch.
 
 An epoch is a positive integer carried in every event's envelope
-(:func:`controller.pit.events.encode_event`), so ``(epoch, seq)`` names one
+(:func:`controller.events.envelope.encode_event`), so ``(epoch, seq)`` names one
 event for ever. A new one is the current Unix time in seconds, and always
 greater than any epoch known, so epochs only grow, even across a wiped state
 folder (unless the clock went back too).

@@ -17,7 +17,7 @@ One :class:`PitServer` per table, on the daemon's single asyncio loop
 
 A malformed request on sync or control is answered and logged; the log takes
 each kind of mistake once and then counts its repeats
-(:class:`~drivers.repeat_log.RepeatLog`), so a flood cannot fill the disk.
+(:class:`~firmware_bridge.kernel.repeat_log.RepeatLog`), so a flood cannot fill the disk.
 
 With :class:`CurveKeys` all three sockets are CURVE servers and a ZAP
 authenticator on the same loop admits only the client public keys found in
@@ -45,8 +45,8 @@ import zmq.asyncio
 import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
 
-from controller.pit.events import compact_json, encode_heartbeat, now_timestamp
-from drivers.repeat_log import RepeatLog
+from controller.events.envelope import compact_json, encode_heartbeat, now_timestamp
+from firmware_bridge.kernel.repeat_log import RepeatLog
 
 __all__ = ["CurveKeys", "PitServer", "control_client", "is_local_endpoint", "load_secret_key"]
 
@@ -439,7 +439,7 @@ class PitServer:
 
     def _sync_error(self, kind: str, why: str) -> list[list[bytes]]:
         """The ``error`` reply to a malformed sync request, which is logged (once per kind, then
-        counted: see :class:`~drivers.repeat_log.RepeatLog`)."""
+        counted: see :class:`~firmware_bridge.kernel.repeat_log.RepeatLog`)."""
         self._repeats.note(("sync", kind), logging.WARNING, f"pit sync: malformed request: {why}")
         return [[b"error", why.encode()]]
 
@@ -495,7 +495,7 @@ class PitServer:
 
     def _control_error(self, kind: str, why: str) -> dict[str, Any]:
         """The ``ok: false`` reply to a malformed control request, which is logged (once per kind,
-        then counted: see :class:`~drivers.repeat_log.RepeatLog`)."""
+        then counted: see :class:`~firmware_bridge.kernel.repeat_log.RepeatLog`)."""
         self._repeats.note(("control", kind), logging.WARNING, f"pit control: malformed request: {why}")
         return {"ok": False, "error": why}
 

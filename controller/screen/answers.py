@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from controller.games.parts.money import dollars
 from controller.screen.forms import action_answers
+from firmware_bridge.kernel.money import dollars
 
 
 class Answers:

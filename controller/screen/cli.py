@@ -19,9 +19,9 @@ import sys
 import zmq.asyncio
 
 from controller.config.loader import ConfigError
-from controller.pit.follow.aio import Follower
-from controller.pit.follow.control import Control
-from controller.pit.follow.sources import TablesError
+from controller.follow.aio import Follower
+from controller.follow.control import Control
+from controller.follow.sources import TablesError
 from controller.screen.settings import ScreenSettings, load_settings
 from controller.screen.table import ScreenTable
 

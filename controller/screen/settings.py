@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.config.loader import SCREEN_PORT, ConfigError, load_config
-from controller.pit.follow.sources import Curve, TableSource, load_certificate
+from controller.follow.sources import Curve, TableSource, load_certificate
 from drivers.chips import ChipRegistry, RegistryError
 
 

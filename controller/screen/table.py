@@ -1,8 +1,8 @@
 """The table as the screen knows it: the last picture, the link, the banners dismissed, the hits.
 
-:class:`ScreenTable` is the follower's listener (``controller/pit/follow/
+:class:`ScreenTable` is the follower's listener (``controller/follow/
 aio.py``): the picture is kept by the client library's one reducer
-(:class:`~controller.pit.follow.picture.TablePicture`): every snapshot and
+(:class:`~controller.follow.picture.TablePicture`): every snapshot and
 every ``table.view`` replaces it whole, so the page always draws the latest
 one, however fast they come. From
 the events it keeps only what the picture does not hold: the progressive hits
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from controller.pit.follow.picture import TablePicture
+from controller.follow.picture import TablePicture
 from controller.screen.advice import banners
 from controller.screen.answers import Answers
 from controller.screen.forms import action_labels, dangerous, offered

@@ -45,10 +45,10 @@ from typing import Any
 
 from aiohttp import web
 
-from controller.commands import load_games
 from controller.commands.registry import Request, decode
 from controller.commands.table import Act
-from controller.pit.follow.control import Control
+from controller.follow.control import Control
+from controller.games.catalog import load_games
 from controller.screen.forms import VOID, offered
 from controller.screen.table import ScreenTable
 from controller.web.guard import MAX_BODY, Streams, foreign_origin, misdirected, server_names

@@ -1,1 +1,1 @@
-"""Supervisor PIN hashes, the integrity manifest, CURVE keys and the file permissions the daemon requires."""
+"""Supervisor PIN hashes and the supervisor gate, the integrity manifest and CURVE keys."""

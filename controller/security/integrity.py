@@ -5,8 +5,8 @@ of the three packages (``controller``, ``drivers``, ``firmware_bridge``) as
 installed, less what the daemon never runs: the development and service tools
 (``controller/devkit``, ``firmware_bridge/simulator``; the reference board
 firmware, ``firmware_bridge/firmware``, which runs on the boards, its host
-runner ``firmware_bridge/firmware_host`` and the code sheet tool) and the pit monitor
-(``controller/pit/monitor``, which runs on a podium PC). With ``[integrity]
+runner ``firmware_bridge/firmware_host`` and the code sheet tool) and the podium PC's applications
+(``controller/podium``: the pit monitor, game protection, rated play). With ``[integrity]
 manifest`` set, the daemon checks them at start and raises a
 ``software_integrity`` alert for each file that differs, is missing, or is not
 in the manifest (docs/pit-events.md section 3). ``table-controller verify`` prints
@@ -38,11 +38,11 @@ import drivers
 import firmware_bridge
 
 PACKAGES = (controller, drivers, firmware_bridge)
-NOT_SHIPPED = ("controller/devkit/", "firmware_bridge/simulator/", "controller/pit/monitor/",
+NOT_SHIPPED = ("controller/devkit/", "firmware_bridge/simulator/", "controller/podium/",
                "firmware_bridge/firmware/", "firmware_bridge/firmware_host/", "firmware_bridge/codes.py")
 """Inside the packages but not part of what the daemon runs, so not hashed: the development tools,
-the pit monitor (it runs on a podium PC, not on the table), and the reference board firmware with its
-host tools (it runs on the boards)."""
+the podium PC's applications (they run there, not on the table), and the reference board firmware
+with its host tools (it runs on the boards)."""
 
 
 def install_root() -> Path:

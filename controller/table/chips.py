@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from controller.events import table as events
 from controller.events.tray import TrayCounted
-from controller.games.parts.money import dollars
 from controller.table.chip_checks import chip_alerts
 from controller.table.tray import TRAY
 from controller.table.writer import Decided, Step, alert
 from drivers.inputs import SpotWager
+from firmware_bridge.kernel.money import dollars
 
 if TYPE_CHECKING:
     from controller.table.machine import Table

@@ -47,7 +47,7 @@ from drivers.inputs import (
     ShoeLoaded,
     SpotWager,
 )
-from drivers.repeat_log import RepeatLog
+from firmware_bridge.kernel.repeat_log import RepeatLog
 
 __all__ = ["FLOOR_ACTIONS", "INPUTS", "TABLE_BUTTONS", "FloorCall", "Table", "TableSettings", "waiting_words"]
 

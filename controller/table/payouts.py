@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from controller.events import alerts as alert_registry
 from controller.events.hand import Alerted
 from controller.games.interface import Stacks
-from controller.games.parts.money import dollars
+from firmware_bridge.kernel.money import dollars
 
 if TYPE_CHECKING:
     from controller.table.machine import Table

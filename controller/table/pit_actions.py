@@ -37,9 +37,9 @@ from controller.commands.table import (
 from controller.events import floor
 from controller.events.registry import Event
 from controller.games.interface import Limits
-from controller.games.parts.money import dollars
 from controller.table import tray
 from controller.table.state import TableState
+from firmware_bridge.kernel.money import dollars
 
 BETWEEN_HANDS = (CloseTable, OpenTable, SetLimits, TrayFill, TrayCredit)
 

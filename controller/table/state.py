@@ -35,7 +35,7 @@ from controller.games.interface import Bets, Game, Hand, Limits, Session
 from controller.games.session import takes
 from controller.journal.log import Record
 from controller.table import shoe_checks
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 STEP_KEYS = ("input", "more")
 """Keys of a journal record's private part that belong to its step, not to its event."""

@@ -26,8 +26,8 @@ from __future__ import annotations
 from controller.events.alerts import alert
 from controller.events.hand import Alerted
 from controller.events.tray import TrayCredited, TrayFilled, TrayTransfer
-from controller.games.parts.money import dollars
 from controller.table.state import TRAY_CHECKED, TrayState
+from firmware_bridge.kernel.money import dollars
 
 TRAY = (0, "tray")
 """Where the configuration puts the tray's antenna: seat 0, which no seat is, spot ``tray``."""

@@ -20,11 +20,11 @@ from typing import Any
 from controller.commands.table import TABLE_ACTIONS
 from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
 from controller.games.parts.hand_names import hand_number, split_spots
-from controller.games.parts.money import dollars
 from controller.table.buttons import table_refusal
 from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table, waiting_words
 from controller.table.money_view import money_picture
 from drivers.display import HandLine, SeatView, TableView
+from firmware_bridge.kernel.money import dollars
 
 BETTING_WORDS = "Betting is open. Press DEAL to close betting and deal."
 SETTLED_WORDS = "Pay and collect as shown, then press NEXT"

@@ -16,10 +16,10 @@ from typing import Any
 from controller.commands.request_ids import PRIVATE_KEY as REQUEST_KEY
 from controller.events import alerts as alert_registry
 from controller.events.codec import encode
+from controller.events.envelope import encode_event
 from controller.events.registry import Event
 from controller.games.interface import Hand
 from controller.journal.log import Record
-from controller.pit.events import encode_event
 from controller.table.state import TableState
 
 Clock = Callable[[], str]

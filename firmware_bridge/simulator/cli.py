@@ -446,15 +446,12 @@ async def _run(args: argparse.Namespace) -> int:
     return 0
 
 def simulate_main(args: argparse.Namespace) -> int:
-    """Run the simulator for parsed ``args`` (``kind``, ``link``, ``decks``, ``seed``, ``firmware``,
-    ``serial``) until EOF on stdin, ``quit`` or SIGTERM; returns the exit status (0, or 1 when the
-    pty or link cannot be made)."""
+    """Run the behavioural simulator for parsed ``args`` (``kind``, ``link``, ``decks``, ``seed``,
+    ``firmware``, ``serial``) until EOF on stdin, ``quit`` or SIGTERM; returns the exit status (0, or 1
+    when the pty or link cannot be made). The reference firmware as the board is ``firmware-bridge
+    simulate --reference-firmware`` (:mod:`firmware_bridge.firmware_host.cli`, above this package)."""
     if args.kind not in ("shoe", "rfid"):
         raise SystemExit(f"unknown board kind {args.kind!r}")
-    if getattr(args, "reference_firmware", False):
-        from firmware_bridge.firmware_host.cli import run_reference
-
-        return asyncio.run(run_reference(args))
     return asyncio.run(_run(args))
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
@@ -468,8 +465,6 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--seed", type=int, help="seed of all randomness (shuffles, faults)")
     parser.add_argument("--firmware", help="firmware version in HELLO")
     parser.add_argument("--serial", help="serial number in HELLO")
-    parser.add_argument("--reference-firmware", action="store_true",
-                        help="run the reference board firmware (firmware_bridge/firmware) as the board")
     return parser
 
 def main(argv: list[str] | None = None) -> int:

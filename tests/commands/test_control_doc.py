@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from controller.commands import load_games
 from controller.commands.registry import Command, field_names, registered, required
+from controller.games.catalog import load_games
 
 DOC = Path(__file__).parents[2] / "docs" / "control.md"
 

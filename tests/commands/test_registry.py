@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from controller import daemon
-from controller.commands import load_games
 from controller.commands.registry import Request, decode, registered
 from controller.commands.request_ids import MOST, WINDOW, RequestIds, mark
 from controller.commands.table import DealerMessage, Press, SetLimits, TrayFill
+from controller.games.catalog import load_games
 from controller.games.parts.stacks import BuyIn, TopUp
 from controller.journal.log import Journal, Record
 

@@ -9,8 +9,8 @@ import pytest
 import zmq.auth
 
 from controller.config.loader import ConfigError, load_config
-from controller.config.options import parse_options
 from controller.games.easy_jack.rules import EasyJackRules
+from controller.games.options import parse_options
 from controller.security.supervisor_pins import hash_pin, looks_like_pin_hash, verify_pin
 
 REPO = Path(__file__).resolve().parents[2]

@@ -89,9 +89,10 @@ def run_install(stage: Path, wheelhouse: Path, *args: str) -> subprocess.Complet
     return done
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def staged(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
-    """A staging root with the table installed in it (shared by one module's tests, in order)."""
+    """A staging root with the table freshly installed in it (each test its own: a test passes alone
+    and in any order)."""
     stage = tmp_path_factory.mktemp("stage")
     run_install(stage, wheelhouse)
     return stage

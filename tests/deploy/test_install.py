@@ -1,7 +1,7 @@
 """``deploy/install.sh`` into a staging root: every file with its mode and owner, verify, upgrade, uninstall.
 
-The tests share one staging root and run in order: installed, checked, verified (and
-a file tampered with is caught), upgraded, uninstalled, purged.
+Each test installs into a staging root of its own: installed and checked; verified (and a
+file tampered with is caught); upgraded; uninstalled, then purged.
 """
 
 from __future__ import annotations
@@ -143,16 +143,23 @@ def test_verify_passes_on_the_install_and_catches_a_tampered_file(staged: Path) 
     assert cli(staged, "verify").returncode == 0
 
 
-def test_upgrade_keeps_the_tables_data_and_replaces_the_program(staged: Path, wheelhouse: Path) -> None:
+def lived_in(staged: Path) -> Path:
+    """What a table in service adds to its install: the pit's client key and its journal (returned)."""
     conf = staged / "etc/table-controller"
-    (conf / "table.toml").write_text((conf / "table.toml").read_text() + "# this table's own settings\n")
-    (conf / "table.toml").chmod(0o664)                           # opened up by hand: put back
-    (conf / "chips.csv").write_text("uid,value_cents,status\n04a1b2c3d4e5f601,100,active\n")
     added = cli(staged, "keys", "add-client", str(conf / "keys/table.key"), "--name", "pit",
                 "--dir", str(conf / "keys"))
     assert added.returncode == 0, added.stderr
     journal = staged / "var/lib/table-controller/journal.log"
     journal.write_text('{"seq": 1}\n')
+    return journal
+
+
+def test_upgrade_keeps_the_tables_data_and_replaces_the_program(staged: Path, wheelhouse: Path) -> None:
+    conf = staged / "etc/table-controller"
+    (conf / "table.toml").write_text((conf / "table.toml").read_text() + "# this table's own settings\n")
+    (conf / "table.toml").chmod(0o664)                           # opened up by hand: put back
+    (conf / "chips.csv").write_text("uid,value_cents,status\n04a1b2c3d4e5f601,100,active\n")
+    journal = lived_in(staged)
     rules = staged / "etc/udev/rules.d/70-table-devices.rules"
     rules.write_text(rules.read_text().replace("SH-00017", "SH-12345"))
     kept = {path: path.read_bytes() for path in (conf / "table.toml", conf / "chips.csv", journal, rules,
@@ -178,6 +185,8 @@ def test_upgrade_keeps_the_tables_data_and_replaces_the_program(staged: Path, wh
 
 
 def test_uninstall_keeps_the_tables_data_unless_purged(staged: Path, wheelhouse: Path) -> None:
+    lived_in(staged)
+    run_install(staged, wheelhouse)                               # upgraded once: the pit key recorded
     before = {path: (staged / path.lstrip("/")).read_bytes() for path in TABLE_DATA
               if (staged / path.lstrip("/")).is_file()}
     run_install(staged, wheelhouse, "uninstall")

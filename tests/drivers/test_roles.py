@@ -19,7 +19,7 @@ from drivers.inputs import (
 )
 from drivers.rfid import SpotReader
 from drivers.shoe import Shoe
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 A, B = "00000000000000aa", "00000000000000bb"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import zmq.auth
 
-from controller.pit.follow.blocking import PitClient, PitError
+from controller.follow.blocking import PitClient, PitError
 from tests.rigs.daemon_rig import TableRig
 from tests.security.test_keys import keys
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import zmq
 
-from controller.pit.follow.blocking import PitError
+from controller.follow.blocking import PitError
 from tests.rigs.daemon_rig import TableRig
 
 

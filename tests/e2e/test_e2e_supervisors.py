@@ -8,7 +8,7 @@ from pathlib import Path
 
 import zmq.auth
 
-from controller.pit.follow.blocking import PitClient
+from controller.follow.blocking import PitClient
 from controller.security.supervisor_gate import MAX_FAILURES
 from controller.security.supervisor_pins import hash_pin
 from tests.rigs.daemon_rig import TableRig

@@ -34,7 +34,7 @@ from controller.games.interface import (
     StackChanged,
     TournamentEnded,
 )
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 QH = Card.parse("Qh")
 

@@ -29,7 +29,7 @@ from controller.games.interface import (
     WagerResult,
 )
 from controller.games.parts.totals import Total, total_of
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 LIMITS = Limits(500, 50000)
 

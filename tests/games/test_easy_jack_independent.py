@@ -33,7 +33,7 @@ from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import EasyJackSolver, house_edge
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits, Session
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 # --------------------------------------------------------------------------
 # The rule text, as plainly as possible.

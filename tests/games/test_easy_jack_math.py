@@ -13,7 +13,7 @@ from controller.games.easy_jack.math import EasyJackSolver, full_shoe, house_edg
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits, Session
 from controller.games.parts.totals import card_points
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 
 def solved(decks: int = 6, peek: bool = False, six_five: bool = False) -> EasyJackSolver:

@@ -10,9 +10,9 @@ from pathlib import Path
 from controller.games.buster_blackjack_x.game import BusterBlackjackX
 from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.interface import Limits, Progressive
+from controller.history.progressive import read_progressive, report_data, report_lines
 from controller.journal import checkpoint
 from controller.journal.log import Record
-from controller.journal.progressive import read_progressive, report_data, report_lines
 from tests.rigs.table_rig import Rig
 
 BUTTONS = ("deal", "stand", "next", "void")

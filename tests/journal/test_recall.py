@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from controller.history.recall import recall_hands
 from controller.journal.log import Journal, Record
-from controller.journal.recall import recall_hands
 
 
 def event(seq: int, kind: str, hand: int | None, data: dict[str, Any], second: int = 0) -> bytes:

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from controller.history.progressive import read_progressive
+from controller.history.recall import recall_by_hand, recall_journal
 from controller.journal import checkpoint
 from controller.journal.log import (
     Journal,
@@ -32,8 +34,6 @@ from controller.journal.log import (
     segment_path,
     segments,
 )
-from controller.journal.progressive import read_progressive
-from controller.journal.recall import recall_by_hand, recall_journal
 from controller.table.views import public_state
 from tests.journal.test_checkpoint import KEEP, play_hands
 from tests.rigs.table_rig import Rig, phase_of

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from controller.devkit.postgres import PostgresUnavailable, postgres_server
-from controller.pit.follow.sources import TableSource
+from controller.follow.sources import TableSource
 from tests.rigs.browser import headless_chromium
 from tests.rigs.served import Served
 
@@ -56,7 +56,7 @@ class Monitor(Served):
 
     def __init__(self, command: str, sources: list[TableSource], *options: str, log: Path) -> None:
         tables = [f"--table={s.name}={s.publish},{s.sync}" for s in sources]
-        super().__init__([sys.executable, "-m", "controller.pit.monitor.cli", command, *tables, *options],
+        super().__init__([sys.executable, "-m", "controller.podium.monitor.cli", command, *tables, *options],
                          log, cwd=log.parent)
         self.url = self.served_url if command == "serve" else ""
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.pit.events import encode_event
-from controller.pit.monitor.store import Row
-from controller.pit.ratings.edges import Edge, Edges
+from controller.events.envelope import encode_event
+from controller.podium.monitor.store import Row
+from controller.podium.ratings.edges import Edge, Edges
 
 EJ_MAIN = 0.009336213734831178
 EJ_SIDE = 0.09497598956708905

@@ -1,4 +1,4 @@
-"""The monitor's collector policy (:mod:`controller.pit.monitor.collector`): the memory a burst left
+"""The monitor's collector policy (:mod:`controller.podium.monitor.collector`): the memory a burst left
 free is given back to the system, in a process of its own (a real C library, real pages)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 SCRIPT = textwrap.dedent("""
-    from controller.pit.monitor.collector import give_back
+    from controller.podium.monitor.collector import give_back
 
     def rss() -> float:
         with open("/proc/self/statm") as statm:

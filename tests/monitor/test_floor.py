@@ -25,15 +25,15 @@ import zmq.asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.follow.aio import Follower
+from controller.follow.sources import TableSource
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Limits
-from controller.pit.follow.aio import Follower
-from controller.pit.follow.sources import TableSource
-from controller.pit.monitor.alerts import AlertBook
-from controller.pit.monitor.floor import SKIPPED, Floor, TableModel
+from controller.podium.monitor.alerts import AlertBook
+from controller.podium.monitor.floor import SKIPPED, Floor, TableModel
 from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state, table_picture
 from drivers.inputs import DeviceOffline, DeviceOnline, RejectedChip

@@ -29,11 +29,11 @@ from controller.devkit.floor_sim import (
 )
 from controller.devkit.pit_table import EnvelopeTable
 from controller.devkit.sim_pit import PIT_USER, SUPERVISOR, SUPERVISOR_PIN, PitTable, rated_floor, sim_shifts
-from controller.pit.events import compact_json
-from controller.pit.follow.control import Control
-from controller.pit.monitor.floor import SKIPPED, TableModel
-from controller.pit.monitor.store import open_store
-from controller.pit.ratings.edges import Edge, Edges
+from controller.events.envelope import compact_json
+from controller.follow.control import Control
+from controller.podium.monitor.floor import SKIPPED, TableModel
+from controller.podium.monitor.store import open_store
+from controller.podium.ratings.edges import Edge, Edges
 
 
 def sent(table: EnvelopeTable) -> dict[str, Any]:

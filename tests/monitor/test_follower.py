@@ -19,9 +19,9 @@ import zmq.asyncio
 import zmq.auth
 
 from controller.devkit.pit_table import EnvelopeTable
-from controller.pit.follow.aio import Follower
-from controller.pit.follow.core import Position
-from controller.pit.follow.sources import TableSource
+from controller.follow.aio import Follower
+from controller.follow.core import Position
+from controller.follow.sources import TableSource
 from controller.pit.server import CurveKeys
 
 WAIT = 10.0

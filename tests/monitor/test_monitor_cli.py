@@ -21,15 +21,15 @@ from pathlib import Path
 import pytest
 import zmq.auth
 
-from controller.pit.follow.sources import TablesError, TableSource, load_sources
-from controller.pit.monitor.cli import main
+from controller.follow.sources import TablesError, TableSource, load_sources
+from controller.podium.monitor.cli import main
 from controller.security.supervisor_pins import hash_pin
 from tests.monitor.conftest import Monitor
 
 
 def test_the_help_reads_plainly() -> None:
     """No literal double backquotes in pit-monitor's help (issue 18 item 17)."""
-    from controller.pit.monitor.cli import parser
+    from controller.podium.monitor.cli import parser
 
     assert "``" not in parser().format_help()
     assert parser().format_help().count("pit-monitor") >= 2

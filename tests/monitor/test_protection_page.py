@@ -14,11 +14,11 @@ import pytest
 from aiohttp import web
 
 from controller.devkit.protection_sim import Counter, FlatBettor, SimTable
-from controller.pit.events import compact_json
-from controller.pit.monitor.alerts import AlertBook
-from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.web import make_app, make_runner
-from controller.pit.protection.watch import Protection
+from controller.events.envelope import compact_json
+from controller.podium.monitor.alerts import AlertBook
+from controller.podium.monitor.floor import Floor
+from controller.podium.monitor.web import make_app, make_runner
+from controller.podium.protection.watch import Protection
 from tests.rigs.browser import headless_chromium
 
 

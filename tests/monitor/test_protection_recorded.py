@@ -22,10 +22,10 @@ from typing import Any
 
 import pytest
 
+from controller.events.envelope import utc_timestamp
 from controller.games.easy_jack.math import EasyJackSolver
 from controller.games.easy_jack.rules import EasyJackRules
-from controller.pit.events import utc_timestamp
-from controller.pit.monitor.store import open_store
+from controller.podium.monitor.store import open_store
 from tests.monitor.conftest import Monitor, sources_of
 from tests.monitor.test_recorder import wait_rows
 from tests.rigs.daemon_rig import TableRig, chip
@@ -163,7 +163,7 @@ def test_the_counter_is_flagged_live_and_in_the_report_and_the_count_is_an_indep
     assert len(alerts) == 1 and alerts[0]["about"] == {"seat": 2, "player": "P-2002"}
     assert alerts[0]["severity"] == "warning" and "P-2002" in alerts[0]["message"]
 
-    done = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report", f"--db={target}",
+    done = subprocess.run([sys.executable, "-m", "controller.podium.monitor.cli", "report", f"--db={target}",
                            "--by=protection", f"--tables={floor}", "--format=json"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
@@ -179,7 +179,7 @@ def test_the_counter_is_flagged_live_and_in_the_report_and_the_count_is_an_indep
     flat = next(s for s in report["subjects"] if s["subject"].startswith("seat:T07:1:"))
     assert flat["figures"]["reasons"] == [] and flat["figures"]["spread"] == 1.0
     for form in ("text", "csv"):
-        shown = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report",
+        shown = subprocess.run([sys.executable, "-m", "controller.podium.monitor.cli", "report",
                                 f"--db={target}", "--by=protection", f"--tables={floor}", f"--format={form}"],
                                capture_output=True, text=True, timeout=60)
         assert shown.returncode == 0 and "P-2002" in shown.stdout, shown.stderr

@@ -9,15 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from controller.devkit.protection_sim import Counter, FlatBettor, SimTable
-from controller.pit.events import encode_event
-from controller.pit.monitor.alerts import AlertBook
-from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.protection_load import replay_stored
-from controller.pit.monitor.rated import Rated
-from controller.pit.monitor.store import Row, open_store
-from controller.pit.protection.watch import CODE, Protection
-from controller.pit.ratings.figures import edges_of
-from controller.pit.ratings.shift import Shifts
+from controller.events.envelope import encode_event
+from controller.podium.monitor.alerts import AlertBook
+from controller.podium.monitor.floor import Floor
+from controller.podium.monitor.protection_load import replay_stored
+from controller.podium.monitor.rated import Rated
+from controller.podium.monitor.store import Row, open_store
+from controller.podium.protection.watch import CODE, Protection
+from controller.podium.ratings.figures import edges_of
+from controller.podium.ratings.shift import Shifts
 
 
 def stored(event: dict[str, Any]) -> Row:

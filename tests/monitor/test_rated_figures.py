@@ -8,9 +8,9 @@ import datetime
 from pathlib import Path
 from typing import Any
 
-from controller.pit.monitor.rated import Rated
-from controller.pit.monitor.store import open_store
-from controller.pit.ratings.shift import Shifts
+from controller.podium.monitor.rated import Rated
+from controller.podium.monitor.store import open_store
+from controller.podium.ratings.shift import Shifts
 from tests.monitor.ratings_script import EASY_JACK, EJ_MAIN, result
 
 UTC = datetime.UTC

@@ -1,4 +1,4 @@
-"""The monitor's live rated play (:class:`controller.pit.monitor.rated.Rated`) in process, fast: a real
+"""The monitor's live rated play (:class:`controller.podium.monitor.rated.Rated`) in process, fast: a real
 SQLite store in a temporary folder and hand-made events (:mod:`tests.monitor.ratings_script`), stored
 as the recorder stores them and fed as the monitor's followers feed them.
 
@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-from controller.pit.monitor.rated import Rated
-from controller.pit.monitor.store import Store, open_store
-from controller.pit.ratings.edges import Edge, Edges
-from controller.pit.ratings.rating import MAX_SEAT, PIT, REPLACED, TABLE_CLOSED, RatingError
-from controller.pit.ratings.shift import Shifts
+from controller.podium.monitor.rated import Rated
+from controller.podium.monitor.store import Store, open_store
+from controller.podium.ratings.edges import Edge, Edges
+from controller.podium.ratings.rating import MAX_SEAT, PIT, REPLACED, TABLE_CLOSED, RatingError
+from controller.podium.ratings.shift import Shifts
 from tests.monitor.ratings_script import EASY_JACK, EJ_MAIN, EJ_SIDE, Script, result
 
 RULES = {"decks": 6, "peek_for_ace": False, "natural_pays_6_5": False, "stand_on_11": False,
@@ -253,8 +253,8 @@ async def test_edges_are_worked_out_once_cached_in_the_store_and_taken_from_ther
 
 
 async def test_the_floor_s_pits_carry_their_shift_and_a_shift_over_is_let_go(pit: Pit) -> None:
-    from controller.pit.monitor.alerts import AlertBook
-    from controller.pit.monitor.floor import Floor
+    from controller.podium.monitor.alerts import AlertBook
+    from controller.podium.monitor.floor import Floor
 
     rated = await pit.start()
     floor = Floor(list(pit.scripts), AlertBook(), {"T07": "Pit 1"})
@@ -307,9 +307,9 @@ async def test_a_seat_beyond_any_table_s_is_refused_before_the_table_is_heard(
     stored, and a plausible one is taken."""
     from aiohttp.test_utils import TestClient, TestServer
 
-    from controller.pit.monitor.alerts import AlertBook
-    from controller.pit.monitor.floor import Floor
-    from controller.pit.monitor.web import make_app
+    from controller.podium.monitor.alerts import AlertBook
+    from controller.podium.monitor.floor import Floor
+    from controller.podium.monitor.web import make_app
 
     rated = await pit.start()
     floor = Floor(["T07", "T08"], AlertBook(tmp_path / "acks"))

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.pit.monitor.cli import main
-from controller.pit.monitor.store import Store, open_store
-from controller.pit.ratings.edges import Edges
-from controller.pit.ratings.rating import PIT, REPLACED, TABLE_CLOSED, RatingError
+from controller.podium.monitor.cli import main
+from controller.podium.monitor.store import Store, open_store
+from controller.podium.ratings.edges import Edges
+from controller.podium.ratings.rating import PIT, REPLACED, TABLE_CLOSED, RatingError
 from tests.monitor.ratings_script import BUSTER, EASY_JACK, EJ_MAIN, EJ_SIDE, Script, result
 
 

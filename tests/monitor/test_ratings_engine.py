@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from controller.pit.ratings.rating import (
+from controller.podium.ratings.rating import (
     PIT,
     REPLACED,
     TABLE_CLOSED,

@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from controller.pit.monitor.store import open_store
+from controller.podium.monitor.store import open_store
 from tests.e2e.test_e2e_blackjack_extreme import BUTTONS as EXTREME_BUTTONS
 from tests.e2e.test_e2e_blackjack_extreme import act as extreme_act
 from tests.e2e.test_e2e_blackjack_extreme import spot as extreme_spot
@@ -189,8 +189,9 @@ def test_players_rated_on_the_table_page_with_their_figures_and_the_shift_on_the
     head = css(browser, "section.pit[data-pit='Pit 1'] .shift-figures")[0]
     assert (head.get_attribute("data-hands"), head.get_attribute("data-wagered")) == ("1", "4000")
 
-    done = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report", f"--db={rated.db}",
-                           "--by=player", "--format=json"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "controller.podium.monitor.cli", "report",
+                           f"--db={rated.db}", "--by=player", "--format=json"],
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     players = {p["player"]: p for p in json.loads(done.stdout)["players"]}
     assert players["P-1001"]["total"]["actual"] == -1000

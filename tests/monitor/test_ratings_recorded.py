@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from controller.pit.events import utc_timestamp
-from controller.pit.monitor.store import open_store
-from controller.pit.ratings.rating import TABLE_CLOSED
+from controller.events.envelope import utc_timestamp
+from controller.podium.monitor.store import open_store
+from controller.podium.ratings.rating import TABLE_CLOSED
 from controller.security.supervisor_pins import hash_pin
 from tests.monitor.conftest import Monitor, sources_of
 from tests.monitor.ratings_script import EASY_JACK, EJ_MAIN, EJ_SIDE
@@ -55,7 +55,7 @@ def table(tmp_path: Path) -> Iterator[TableRig]:
 
 
 def report(target: str, form: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report", f"--db={target}",
+    done = subprocess.run([sys.executable, "-m", "controller.podium.monitor.cli", "report", f"--db={target}",
                            "--by=player", f"--format={form}"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout

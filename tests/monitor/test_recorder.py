@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.pit.monitor.report import parse_ts
-from controller.pit.monitor.store import Store, open_store
+from controller.podium.monitor.report import parse_ts
+from controller.podium.monitor.store import Store, open_store
 from tests.monitor.conftest import Monitor, sources_of
 from tests.rigs.daemon_rig import TableRig, chip
 
@@ -129,8 +129,8 @@ def test_a_recorder_killed_and_restarted_loses_nothing_and_duplicates_nothing(
     assert {r.table for r in rows} == {"T07"} and {r.epoch for r in rows} == epochs   # the table's epoch
     assert len(epochs) == 1 and epochs != {""}
 
-    report = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report", f"--db={target}",
-                             "--format=json"], capture_output=True, text=True, timeout=60)
+    report = subprocess.run([sys.executable, "-m", "controller.podium.monitor.cli", "report",
+                             f"--db={target}", "--format=json"], capture_output=True, text=True, timeout=60)
     assert report.returncode == 0, report.stderr
     figures = json.loads(report.stdout)["tables"][0]
     closed = {r.hand: r.ts for r in rows if r.type == "bets.closed"}
@@ -147,11 +147,11 @@ def test_a_recorder_killed_and_restarted_loses_nothing_and_duplicates_nothing(
     span = (parse_ts(settled[2]) - parse_ts(closed[1])).total_seconds() / 3600
     assert figures["hands_per_hour"] == round(2 / span, 1)
 
-    text = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report", f"--db={target}"],
+    text = subprocess.run([sys.executable, "-m", "controller.podium.monitor.cli", "report", f"--db={target}"],
                           capture_output=True, text=True, timeout=60).stdout
     assert "Table T07: 2 hands, wagered $50.00, player net $10.00, hold -20.0 %" in text
     assert "alerts: counterfeit_chip 1" in text
-    table_csv = subprocess.run([sys.executable, "-m", "controller.pit.monitor.cli", "report",
+    table_csv = subprocess.run([sys.executable, "-m", "controller.podium.monitor.cli", "report",
                                 f"--db={target}", "--format=csv", "--from=2000-01-01", "--to=2000-01-02"],
                                capture_output=True, text=True, timeout=60).stdout
     assert list(csv.reader(io.StringIO(table_csv)))[1:] == []  # nothing in that period

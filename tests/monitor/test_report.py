@@ -20,15 +20,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.events.envelope import encode_event
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Limits
-from controller.pit.events import encode_event
-from controller.pit.monitor.cli import main
-from controller.pit.monitor.report import TYPES, as_csv, as_text, bound, rate
-from controller.pit.monitor.store import Row, SqliteStore
+from controller.podium.monitor.cli import main
+from controller.podium.monitor.report import TYPES, as_csv, as_text, bound, rate
+from controller.podium.monitor.store import Row, SqliteStore
 from tests.monitor.hands import random_holdem_hand
 from tests.rigs.holdem_hands import DECK
 from tests.rigs.table_rig import Rig

@@ -10,8 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from controller.pit.ratings.edges import Edges
-from controller.pit.ratings.shift import (
+from controller.podium.ratings.edges import Edges
+from controller.podium.ratings.shift import (
     Shifts,
     ShiftsError,
     ShiftSummary,

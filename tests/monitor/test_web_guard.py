@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from controller.pit.monitor.alerts import AlertBook
-from controller.pit.monitor.floor import Floor
-from controller.pit.monitor.signin import ADDRESS_FAILURES, NAME_FAILURES
-from controller.pit.monitor.web import make_app, make_runner
+from controller.podium.monitor.alerts import AlertBook
+from controller.podium.monitor.floor import Floor
+from controller.podium.monitor.signin import ADDRESS_FAILURES, NAME_FAILURES
+from controller.podium.monitor.web import make_app, make_runner
 from controller.security.supervisor_pins import hash_pin
 from controller.web.guard import STREAMS, STREAMS_PER_CLIENT, Streams
 

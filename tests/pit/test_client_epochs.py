@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 import zmq
 
-from controller.pit.events import encode_event, encode_heartbeat
-from controller.pit.follow.blocking import PitClient
+from controller.events.envelope import encode_event, encode_heartbeat
+from controller.follow.blocking import PitClient
 from controller.pit.server import PitServer
 
 TS = "2026-11-21T22:14:05.123Z"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from controller.pit.ratings.edges import Edges
-from controller.pit.ratings.figures import edges_of
 from controller.plugins import PluginError
+from controller.podium.ratings.edges import Edges
+from controller.podium.ratings.figures import edges_of
 
 EXACT = "exact: "
 BUSTER_MAIN = (0.028600653380415224, (0.028100940780996078, 0.02910036597983437))

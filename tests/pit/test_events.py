@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from controller.pit.events import decode_body, encode_event, encode_heartbeat, utc_timestamp
+from controller.events.envelope import decode_body, encode_event, encode_heartbeat, utc_timestamp
 
 TS = "2026-11-21T22:14:05.123Z"
 

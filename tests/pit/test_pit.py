@@ -20,7 +20,7 @@ import zmq
 import zmq.asyncio
 import zmq.auth
 
-from controller.pit.events import decode_body, encode_event
+from controller.events.envelope import decode_body, encode_event
 from controller.pit.server import CurveKeys, PitServer
 
 TS = "2026-11-21T22:14:05.123Z"

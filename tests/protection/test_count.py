@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.pit.protection.count import CountError, ShoeCount
-from controller.pit.protection.systems import SYSTEMS, system_from
+from controller.podium.protection.count import CountError, ShoeCount
+from controller.podium.protection.systems import SYSTEMS, system_from
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"

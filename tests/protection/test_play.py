@@ -8,8 +8,8 @@ from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.buster_blackjack_x.strategy import Strategy
 from controller.games.catalog import rules_json
 from controller.games.easy_jack.rules import EasyJackRules
-from controller.pit.protection.play import Decision
-from controller.pit.protection.watch import Protection
+from controller.podium.protection.play import Decision
+from controller.podium.protection.watch import Protection
 
 
 class Script:

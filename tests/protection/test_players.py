@@ -17,7 +17,7 @@ from controller.devkit.protection_sim import (
     Wonger,
 )
 from controller.journal.log import read_records
-from controller.pit.protection.watch import CODE, Protection, Raised
+from controller.podium.protection.watch import CODE, Protection, Raised
 
 HI_LO = {"2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "T": -1, "J": -1, "Q": -1, "K": -1, "A": -1}
 RANKS = "A23456789TJQK"

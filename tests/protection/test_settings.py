@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from controller.devkit.protection_sim import Counter, FlatBettor, SimTable
-from controller.pit.protection.settings import DEFAULT, SettingsError, read_protection
-from controller.pit.protection.tally import binomial_tail, correlation, correlation_confidence
-from controller.pit.protection.watch import Protection
+from controller.podium.protection.settings import DEFAULT, SettingsError, read_protection
+from controller.podium.protection.tally import binomial_tail, correlation, correlation_confidence
+from controller.podium.protection.watch import Protection
 from drivers.inputs import CutCard
 
 

@@ -6,9 +6,9 @@ import time
 
 from controller.games.catalog import rules_json
 from controller.games.easy_jack.rules import EasyJackRules
-from controller.pit.monitor.strategies_apart import StrategiesApart
-from controller.pit.protection.strategies import Situation
-from controller.pit.ratings.hands import canonical_rules
+from controller.podium.monitor.strategies_apart import StrategiesApart
+from controller.podium.protection.strategies import Situation
+from controller.podium.ratings.hands import canonical_rules
 
 
 def test_a_strategy_is_built_apart_and_given_once_ready() -> None:

@@ -25,7 +25,7 @@ from typing import Any
 import zmq
 
 from controller.devkit.simulated import antenna, write_config
-from controller.pit.follow.blocking import PitClient, PitError
+from controller.follow.blocking import PitClient, PitError
 
 TIMEOUT = 10.0
 """Seconds a test waits for anything before it fails with what it saw."""

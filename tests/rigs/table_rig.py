@@ -20,7 +20,7 @@ from controller.journal.log import Journal, Record, read_records
 from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state
 from drivers.inputs import CardDrawn, DeviceOnline, RejectedChip, ShoeLoaded, SpotWager
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 BUTTONS = ("deal", "stand", "next", "void")
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from controller.commands import load_games
 from controller.commands.registry import by_name
+from controller.games.catalog import load_games
 from tests.rigs.browser import headless_chromium
 from tests.rigs.daemon_rig import TIMEOUT, TableRig
 from tests.rigs.served import Served

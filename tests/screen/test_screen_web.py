@@ -13,7 +13,7 @@ import zmq
 import zmq.asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
-from controller.pit.follow.control import Control
+from controller.follow.control import Control
 from controller.screen.table import CONFIRM_WITHIN, ScreenTable
 from controller.screen.web import make_app
 from controller.web.guard import STREAMS_PER_CLIENT

@@ -17,7 +17,7 @@ import pytest
 
 from controller.table.state import TableState
 from drivers.inputs import CardDrawn, CardUnreadable, ShoeLoaded
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from tests.rigs.table_rig import Rig, types
 
 
@@ -75,7 +75,7 @@ def test_a_hole_card_that_cannot_be_journaled_is_not_named_in_the_log(
     from controller.daemon import Daemon
     from controller.devkit.simulated import write_config
     from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
-    from firmware_bridge.cards import Card
+    from firmware_bridge.kernel.cards import Card
 
     daemon = Daemon(load_config(write_config(tmp_path)))
     for item in (DeviceOnline("shoe", "f", "s"), DeviceOnline("rfid", "f", "s"), ShoeLoaded(42, 6),

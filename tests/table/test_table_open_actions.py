@@ -37,7 +37,7 @@ from controller.games.interface import Game, Limits, RuleError
 from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS
 from controller.table.views import table_picture
 from drivers.inputs import CardDrawn, DeviceOffline, DeviceOnline
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from tests.rigs.table_rig import Rig
 
 RANKS = "A23456789TJQK"

@@ -33,7 +33,7 @@ from drivers.inputs import (
     ShoeLoaded,
     SpotWager,
 )
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from tests.rigs.table_rig import Rig, phase_of
 
 BUTTONS = ("deal", "stand", "next", "void", "hit")

@@ -39,7 +39,7 @@ from controller.games.interface import (
 )
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
 from controller.games.spec import GameSpec, MathReport
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 
 def points(cards: tuple[Card, ...]) -> int:

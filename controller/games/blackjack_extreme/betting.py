@@ -16,7 +16,7 @@ from controller.games.blackjack_extreme.play import half
 from controller.games.blackjack_extreme.seats import SeatPlay
 from controller.games.interface import Acted, RuleError
 from controller.games.parts.actions import no_amount
-from controller.games.parts.money import dollars
+from firmware_bridge.kernel.money import dollars
 
 if TYPE_CHECKING:
     from controller.games.blackjack_extreme.hand import BlackjackExtremeHand, Moved

@@ -5,7 +5,7 @@ A whole hand: seat 2 deals with $100.00; seat 3 blinds $10.00, is dealt 9 and
 a king, checks and stands on 19; the dealer turns up her 8, has 18 and, heads-up
 and losing, may draw on: she stands, and pays.
 
->>> from firmware_bridge.cards import Card
+>>> from firmware_bridge.kernel.cards import Card
 >>> game = BlackjackExtreme(BlackjackExtremeRules(), Limits(500, 5000))
 >>> session = Session.of(Stacks({2: 10000, 3: 10000}), Button(2))
 >>> hand, _ = game.start({3: {"main": 1000}}, session)
@@ -51,9 +51,9 @@ from controller.games.interface import (
     Tournament,
 )
 from controller.games.parts.limits import wagered
-from controller.games.parts.money import dollars
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
 from controller.games.parts.tournament import Schedule, alive, eliminations
+from firmware_bridge.kernel.money import dollars
 
 
 @command("button", who=ANYONE, label="Give the deal")

@@ -63,7 +63,7 @@ from controller.games.interface import (
     RuleError,
     WagerResult,
 )
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 Phase = Literal["blinds", "dealing", "upcard", "betting", "dealer_choice", "players", "dealer",
                 "paying", "complete"]

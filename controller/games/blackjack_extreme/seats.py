@@ -1,7 +1,7 @@
 """The players' side of a Blackjack Extreme hand: cards held, a seat's hands, a seat in the hand,
 and the one spot that holds a seat's chips.
 
->>> from firmware_bridge.cards import Card
+>>> from firmware_bridge.kernel.cards import Card
 >>> pair = PlayHand(cards=(Held(Card.parse("Ah"), 1, False), Held(Card.parse("Kd"), 4, True)), wager=1000)
 >>> seat = SeatPlay(3, stack=20000, blind=1000, hands=(pair,))
 >>> seat.natural(), seat.staked(), pair.total(raised=True)
@@ -15,7 +15,7 @@ from typing import Literal
 
 from controller.games.blackjack_extreme.play import Count, is_natural
 from controller.games.blackjack_extreme.play import count as count_of
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 SPOT = "main"
 """The spot that holds all of a seat's chips in play: blind, raise, and every split hand's bet."""

@@ -16,7 +16,7 @@ from controller.games.blackjack_extreme.play import count, half, hand_outcome, n
 from controller.games.blackjack_extreme.seats import SPOT
 from controller.games.interface import Acted, GameEvent, RuleError, Settled, WagerResult
 from controller.games.parts.actions import no_amount
-from controller.games.parts.money import dollars
+from firmware_bridge.kernel.money import dollars
 
 if TYPE_CHECKING:
     from controller.games.blackjack_extreme.hand import BlackjackExtremeHand, Moved

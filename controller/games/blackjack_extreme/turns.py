@@ -17,7 +17,7 @@ from controller.games.blackjack_extreme.offers import exposable, not_now, option
 from controller.games.blackjack_extreme.seats import PlayHand
 from controller.games.interface import Acted, GameEvent, Revealed, RuleError
 from controller.games.parts.actions import no_amount
-from controller.games.parts.money import dollars
+from firmware_bridge.kernel.money import dollars
 
 if TYPE_CHECKING:
     from controller.games.blackjack_extreme.hand import BlackjackExtremeHand, Moved

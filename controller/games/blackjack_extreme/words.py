@@ -10,7 +10,7 @@ from controller.games.blackjack_extreme.play import half, total_words
 from controller.games.blackjack_extreme.seats import SeatPlay
 from controller.games.interface import CardsView, HandView, SeatHandView, Target
 from controller.games.parts.hand_names import hand_number
-from controller.games.parts.money import dollars
+from firmware_bridge.kernel.money import dollars
 
 if TYPE_CHECKING:
     from controller.games.blackjack_extreme.hand import BlackjackExtremeHand

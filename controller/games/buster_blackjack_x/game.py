@@ -5,7 +5,7 @@ A whole hand, house-banked: seat 1 has 10 and 6 against a 9 up, hits a 5
 (21); the player-dealer turns up a 7 (16), draws an 8 and busts at 24 in
 three cards.
 
->>> from firmware_bridge.cards import Card
+>>> from firmware_bridge.kernel.cards import Card
 >>> game = BusterBlackjackX(BusterRules(banker="house"), Limits(500, 50000))
 >>> hand, _ = game.start({1: {"main": 1000, "side": 500}}, Session())
 >>> for index, text in enumerate(["Th", "9c", "6d", "7s", "5h"], start=1):
@@ -46,8 +46,8 @@ from controller.games.interface import (
     Stacks,
 )
 from controller.games.parts.limits import limit_problems, spot_problems, wagered
-from controller.games.parts.money import dollars
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
+from firmware_bridge.kernel.money import dollars
 
 
 @command("confirm_progressive", who=SUPERVISOR, label="Confirm jackpot")

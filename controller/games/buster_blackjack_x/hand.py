@@ -63,8 +63,8 @@ from controller.games.interface import (
     WagerResult,
 )
 from controller.games.parts.actions import Action, Actions, no_amount
-from controller.games.parts.money import dollars
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.money import dollars
 
 Phase = Literal["dealing", "insurance", "players", "dealer", "complete"]
 

@@ -53,7 +53,7 @@ from controller.games.buster_blackjack_x.simulate import Tables, build_tables, s
 from controller.games.buster_blackjack_x.stored import STORED
 from controller.games.buster_blackjack_x.strategy import Strategy
 from controller.games.buster_blackjack_x.totals import Count, dealer_must_draw, dealer_standing
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 PRECISION = 0.0005
 """The half-width of the base wager's 95% interval that the simulation runs to: 0.05 points."""

@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from controller.games.buster_blackjack_x.rules import BusterRules
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 SEVEN = 7
 RED_SUITS = frozenset({1, 2})
-"""Diamonds and hearts (firmware_bridge.cards suit numbers)."""
+"""Diamonds and hearts (firmware_bridge.kernel.cards suit numbers)."""
 
 COUNT_NAMES = {1: "one 7", 2: "two 7s", 3: "three 7s"}
 

@@ -25,7 +25,7 @@ from controller.games.buster_blackjack_x.totals import (
     player_total,
 )
 from controller.games.parts.hand_names import hand_number
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 MAX_HANDS = 4
 """Hands a seat may play: three splits."""

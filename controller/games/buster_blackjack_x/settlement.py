@@ -28,8 +28,8 @@ from controller.games.interface import (
     alert,
 )
 from controller.games.parts.hand_names import hand_number, split_spots
-from controller.games.parts.money import dollars
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.money import dollars
 
 WAITING = "waiting"
 """The outcome of a Blazing 7's wager that won a jackpot a supervisor has yet to confirm."""

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from controller.games.buster_blackjack_x.rules import BusterRules
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 TARGET = 31
 """The best total."""

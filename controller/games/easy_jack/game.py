@@ -3,7 +3,7 @@
 A whole hand: seat 1 draws a 9 and hits a 2 (11), the dealer shows 5 then
 draws a king and busts in two cards.
 
->>> from firmware_bridge.cards import Card
+>>> from firmware_bridge.kernel.cards import Card
 >>> game = EasyJack(EasyJackRules(), Limits(500, 50000))
 >>> hand, _ = game.start({1: {"main": 1000, "side": 500}}, Session())
 >>> for index, text in enumerate(["9h", "5c", "2d"]):

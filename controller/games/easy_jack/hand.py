@@ -38,7 +38,7 @@ from controller.games.interface import (
 from controller.games.parts.actions import Action, Actions, no_amount
 from controller.games.parts.held import HandCard
 from controller.games.parts.totals import Total, card_points, total_of, total_words
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 Phase = Literal["dealing", "players", "dealer", "complete"]
 

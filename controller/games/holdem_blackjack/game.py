@@ -10,7 +10,7 @@ blind, seat 2 the big blind; both check or call to the end, and seat 2's 19
 (9, queen) beats seat 1's 15 (king, 5).
 
 >>> from controller.games.interface import Button, Session, StackChanged, Stacks
->>> from firmware_bridge.cards import Card
+>>> from firmware_bridge.kernel.cards import Card
 >>> game = HoldemBlackjack(HoldemBlackjackRules(), Limits(200, 2000))
 >>> session = Session.of(Stacks({1: 10000, 2: 10000}), Button(1))
 >>> game.bet_problems({1: {"bet": 100}}, session)
@@ -51,8 +51,8 @@ from controller.games.interface import (
     Stacks,
 )
 from controller.games.parts.blinds import Seating, next_clockwise, seating
-from controller.games.parts.money import dollars as money
 from controller.games.parts.stacks import STACK_COMMANDS, StackRules, stack_command
+from firmware_bridge.kernel.money import dollars as money
 
 
 class HoldemBlackjack(Game[HoldemHand]):

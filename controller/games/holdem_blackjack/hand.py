@@ -54,9 +54,9 @@ from controller.games.parts.actions import Action, Actions, no_amount
 from controller.games.parts.betting import ACTIONS, BettingRules, Bettor, Round
 from controller.games.parts.blinds import Seating, clockwise
 from controller.games.parts.held import HandCard
-from controller.games.parts.money import dollars as money
 from controller.games.parts.pots import build_pots, rake_by_pot, rake_due, split, uncalled
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.money import dollars as money
 
 Phase = Literal["first_card", "first_round", "second_card", "second_round", "completion",
                 "final_round", "complete"]

@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.holdem_blackjack.rules import MAX_PLAYERS, HoldemBlackjackRules
-from controller.games.parts.money import dollars as money
 from controller.games.parts.pots import rake_due
+from firmware_bridge.kernel.money import dollars as money
 
 
 def _rake_words(rules: HoldemBlackjackRules) -> str:

@@ -7,7 +7,7 @@ default; ``docs/games/holdem-blackjack.md`` gives the reasons. The ranking
 (:func:`rank`) is the rule text's: a 7-card charlie, then 21 (all 21s equal),
 then the total closest to 21, and over 21 the total closest to 21 from above.
 
->>> from firmware_bridge.cards import Card
+>>> from firmware_bridge.kernel.cards import Card
 >>> def cards(*texts): return [Card.parse(t) for t in texts]
 >>> rank(cards("As", "Qd")) == rank(cards("4c", "2d", "8h", "7s"))
 True
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from controller.games.holdem_blackjack.stakes import Stakes, parse_stakes
 from controller.games.parts.totals import best_total, card_points
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 MAX_PLAYERS = 6
 """Up to six players are seated (seats 1 to 6)."""

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from controller.games.interface import Acted, Option, RuleError
-from controller.games.parts.money import dollars as money
+from firmware_bridge.kernel.money import dollars as money
 
 ACTIONS = ("check", "call", "bet", "raise", "fold")
 """Every action of a betting round."""

@@ -1,6 +1,6 @@
 """A card held in a hand, as the games keep it: the card, its index in the shoe, face up or down.
 
->>> from firmware_bridge.cards import Card
+>>> from firmware_bridge.kernel.cards import Card
 >>> HandCard(Card.parse("Qh"), 12, face_up=False)
 HandCard(card=Card('Qh'), index=12, face_up=False)
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from controller.commands.registry import ANYONE, Command, cents, command, seat_field
 from controller.games.interface import RuleError, Session, StackChanged, Stacks
-from controller.games.parts.money import MAX_AMOUNT
+from firmware_bridge.kernel.money import MAX_AMOUNT
 
 
 @command("buy_in", who=ANYONE, label="Buy in")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 TARGET = 11
 """The highest total that does not bust."""

@@ -8,7 +8,7 @@ from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.hand import BlackjackExtremeHand
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.interface import Button, GameEvent, Limits, Session, Stacks, Tournament, WagerResult
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 LIMITS = Limits(500, 50000)
 

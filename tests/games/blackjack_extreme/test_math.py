@@ -12,7 +12,7 @@ from controller.games.blackjack_extreme.play import count
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.blackjack_extreme.strategy import betting_move, dealer_hits, dealer_up_card, play_move
 from controller.games.interface import Button, Decision, Limits, Session, Stacks
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 PLAYERS = 5
 

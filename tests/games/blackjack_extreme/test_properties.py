@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from controller.games.blackjack_extreme.hand import BlackjackExtremeHand
 from controller.games.blackjack_extreme.payments import paid
 from controller.games.interface import Button, Session, Stacks, Tournament
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from tests.games.blackjack_extreme.script import make_game
 
 CARDS = st.builds(Card, st.integers(1, 13), st.integers(0, 3))

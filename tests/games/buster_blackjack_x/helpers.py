@@ -8,7 +8,7 @@ from controller.games.buster_blackjack_x.game import BusterBlackjackX
 from controller.games.buster_blackjack_x.hand import BusterHand
 from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.interface import Bets, GameEvent, Limits, Session
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 LIMITS = Limits(500, 50000)
 

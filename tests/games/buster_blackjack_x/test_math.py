@@ -30,7 +30,7 @@ from controller.games.buster_blackjack_x.stored import STORED
 from controller.games.buster_blackjack_x.strategy import Strategy
 from controller.games.catalog import rules_from_json, rules_json
 from controller.games.interface import Session
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from tests.games.buster_blackjack_x.helpers import game
 
 RULES = BusterRules(banker="house")

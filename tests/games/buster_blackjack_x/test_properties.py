@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from controller.games.buster_blackjack_x.bank import BANKED_SPOTS
 from controller.games.buster_blackjack_x.hand import BusterHand
 from controller.games.interface import Progressive, Session, Settled, Stacks
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from tests.games.buster_blackjack_x.helpers import game
 
 CARDS = st.builds(Card, st.integers(1, 13), st.integers(0, 3))

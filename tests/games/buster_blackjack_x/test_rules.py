@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.config.options import parse_options
 from controller.games.buster_blackjack_x.bank import RETURNED, banker_for, cover, next_banker
 from controller.games.buster_blackjack_x.outcomes import bonus_result, insurance_result, main_result
 from controller.games.buster_blackjack_x.progressive import blazing_prize, jackpot, meter_after
@@ -23,7 +22,8 @@ from controller.games.buster_blackjack_x.totals import (
     total_words,
 )
 from controller.games.interface import Button, Session, Stacks, WagerResult
-from firmware_bridge.cards import Card
+from controller.games.options import parse_options
+from firmware_bridge.kernel.cards import Card
 
 RULES = BusterRules()
 

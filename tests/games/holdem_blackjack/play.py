@@ -14,7 +14,7 @@ from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.hand import HoldemHand, forced_bets
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Button, GameEvent, Limits, Option, Session, Stacks
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 
 
 class Play:

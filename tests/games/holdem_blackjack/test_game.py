@@ -24,7 +24,7 @@ from controller.games.interface import (
     StackChanged,
     Stacks,
 )
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from tests.games.holdem_blackjack.play import Play
 
 LIMITS = Limits(100, 100_000)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from controller.games.holdem_blackjack.hand import HoldemHand
 from controller.games.interface import Acted, PotAwarded, Revealed, RuleError, Stacks
-from firmware_bridge.cards import Card
+from firmware_bridge.kernel.cards import Card
 from tests.games.holdem_blackjack.play import Play
 
 DECK = [Card.parse(rank + suit) for rank in "A23456789TJQK" for suit in "cdhs"]

@@ -1,0 +1,72 @@
+"""Game protection read back at start: the stored events of the tables where a player is rated.
+
+A monitor started with ``--db`` (again, say, mid-shift) feeds its game
+protection the events the recorder stored for each table with an open
+rating, from the last shoe loaded there before the oldest open rating's
+opening (so that the count is known from that shoe on), before it follows the
+tables live: the rated players' figures and alerts are then those the
+monitor would have shown had it run all along. The live events the store held
+already are skipped (:meth:`~controller.podium.protection.watch.Protection.feed`).
+Tables where no player is rated start from the live events, as unrated seats
+are followed only from the monitor's start.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+from collections.abc import Iterator
+
+from controller.podium.monitor.floor import Floor
+from controller.podium.monitor.rated import Rated
+from controller.podium.monitor.store import Row
+from controller.podium.protection.watch import TYPES
+
+log = logging.getLogger(__name__)
+
+SHARE = 5000
+"""Rows read at a time (on the store's thread, the loop going on between two)."""
+
+
+def _share(rows: Iterator[Row]) -> list[Row]:
+    return list(itertools.islice(rows, SHARE))
+
+
+def _last_shoe(rows: Iterator[Row]) -> dict[str, str]:
+    """Each table's last ``shoe.loaded`` time (rows by table and seq)."""
+    return {row.table: row.ts for row in rows}
+
+
+async def replay_stored(rated: Rated, floor: Floor) -> int:
+    """Feed ``floor``'s game protection the stored events of the tables with an open rating (see the
+    module's words), its alerts to the floor's alerts; the events read."""
+    protection = floor.protection
+    opened = {}
+    for table, ratings in rated.ratings.items():
+        times = [r.opened for r in ratings.ratings() if r.is_open]
+        if times:
+            opened[table] = min(times)
+    if protection is None or not opened:
+        return 0
+    tables = sorted(opened)
+    shoes = await rated.in_store(_last_shoe, rated.store.rows(("shoe.loaded",), until=min(opened.values()),
+                                                              tables=tables))
+    since = {table: min(opened[table], shoes.get(table, opened[table])) for table in tables}
+    rows = rated.store.rows(TYPES, since=min(since.values()), tables=tables)
+    read = 0
+    while chunk := await rated.in_store(_share, rows):
+        for row in chunk:
+            if row.ts < since[row.table]:
+                continue
+            try:
+                message = json.loads(row.body)
+            except ValueError:
+                log.warning("table %s seq %s left out of game protection: its body is not JSON", row.table,
+                            row.seq)
+                continue
+            read += 1
+            for raised in protection.feed(row.table, row.epoch, message):
+                floor.book.add(raised.table, raised.epoch, raised.seq, raised.hand, raised.ts, raised.data)
+    log.info("game protection read back %d stored events of %d tables", read, len(tables))
+    return read
