@@ -15,13 +15,22 @@ daemon is dealt, one card goes through the floor, timed the same way, so the two
 share whatever else the machine is doing at that moment. The daemon's p50 is
 given as a multiple of the floor's.
 
-    .venv/bin/python bench/daemon_bench.py [--hands 40] [--burst 2000] [--dir /dev/shm]
+Back to back (``--back-to-back N``, 0 to skip): the same two pipelines with no
+idle gap, fed the same RFID changes (a chip put on or taken off an antenna: the
+same INVENTORY frames), each the moment the previous one's event arrived (for
+the daemon, seat 1's spot while betting is open: each a ``bet.placed``), so the table
+starts each input while the picture (``table.view``) of the last step is still
+being sent. They run in alternating blocks, so both see the same machine; each
+latency is from the frame's first write to its event's arrival.
+
+    .venv/bin/python bench/daemon_bench.py [--hands 40] [--burst 2000] [--back-to-back 600] [--dir /dev/shm]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
 import json
 import os
@@ -44,6 +53,7 @@ from firmware_bridge.link import messages
 from firmware_bridge.simulator.board import SimulatedBoard
 
 ROOT = Path(__file__).resolve().parent.parent
+PROFILE = ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] if os.environ.get("BENCH_PROFILE") else []
 
 class Arrivals:
     """A bare SUB socket on its own thread: the arrival time of every event, stamped on receipt,
@@ -57,6 +67,11 @@ class Arrivals:
         self.sub.connect(endpoint)
         self.seen: dict[int, float] = {}
         """When the event of each seq arrived (heartbeats left out)."""
+        self.kinds: dict[int, str] = {}
+        """The type of the first event of each seq (``table.view`` repeats the seq it reflects)."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.arrived = asyncio.Event()
+        """Set on the loop as soon as anything arrives (a waiter reacts at once, no polling)."""
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run)
         self.thread.start()
@@ -67,7 +82,12 @@ class Arrivals:
                 topic, body = self.sub.recv_multipart()
                 now = time.monotonic()
                 if not topic.endswith(b"/heartbeat"):
-                    self.seen.setdefault(json.loads(body)["seq"], now)
+                    event = json.loads(body)
+                    if event["seq"] not in self.seen:
+                        self.seen[event["seq"]] = now
+                        self.kinds[event["seq"]] = event["type"]
+                    if self.loop is not None:
+                        self.loop.call_soon_threadsafe(self.arrived.set)
 
     def close(self) -> None:
         self.stop.set()
@@ -75,13 +95,19 @@ class Arrivals:
         self.sub.close()
 
     async def wait(self, seq: int | None, timeout: float) -> bool:
-        """Whether the event ``seq`` (None: any event) has arrived within ``timeout`` seconds (checked
-        without blocking the loop)."""
+        """Whether the event ``seq`` (None: any event) has arrived within ``timeout`` seconds (the
+        loop is woken by the receiving thread the moment anything arrives)."""
+        self.loop = asyncio.get_running_loop()
         deadline = time.monotonic() + timeout
         while (seq not in self.seen) if seq is not None else not self.seen:
-            if time.monotonic() > deadline:
+            self.arrived.clear()
+            if (seq in self.seen) if seq is not None else self.seen:
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
                 return False
-            await asyncio.sleep(0.0005)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.arrived.wait(), min(left, 0.05))
         return True
 
 
@@ -92,11 +118,16 @@ class Stamped:
         self.pit = pit
         self.arrived: list[float] = []
         self.stop = threading.Event()
+        self.paused = threading.Event()
+        """Set while the back-to-back blocks run: the floor has no such thread beside it, so the
+        daemon's must not take the bench's interpreter from the sending loop either."""
         self.thread = threading.Thread(target=self.run)
 
     def run(self) -> None:
         while not self.stop.is_set():
-            if self.pit.poll(0.05):
+            if self.paused.is_set():
+                time.sleep(0.01)
+            elif self.pit.poll(0.05):
                 now = time.monotonic()
                 self.arrived += [now] * (len(self.pit.events) - len(self.arrived))
 
@@ -131,6 +162,49 @@ def first_card(shoe: SimulatedBoard, sent_before: int) -> float | None:
     return next((t for t, m in shoe.sent_log[sent_before:] if isinstance(m, messages.Card)), None)
 
 
+def first_inventory(rfid: SimulatedBoard, sent_before: int) -> float | None:
+    """When the first INVENTORY frame after ``sent_before`` frames was written, if one was."""
+    return next((t for t, m in rfid.sent_log[sent_before:] if isinstance(m, messages.Inventory)), None)
+
+
+async def back_to_back(floor: Floor, rfid: SimulatedBoard, arrivals: Arrivals, stamped: Stamped,
+                       count: int, block: int = 50) -> tuple[list[float], list[float]]:
+    """``count`` inputs through each pipeline, each sent the moment the previous one's event
+    arrived, in alternating blocks of ``block``: the floor's and then the daemon's
+    RFID-change-to-event latencies (the same INVENTORY frames: a chip put on and taken off an
+    antenna; for the daemon, seat 1's spot while betting is open, each a ``bet.placed``).
+    The pit client's thread is paused meanwhile (the floor has none), then catches up."""
+    floors: list[float] = []
+    tables: list[float] = []
+    spot = antenna(1, "main")
+    extra = f"{7:016x}"           # a registered chip no seat holds
+    on = False
+    seq = stamped.pit.events[-1]["seq"]
+    stamped.paused.set()
+    while len(tables) < count:
+        for _ in range(min(block, count - len(floors))):
+            floors.append(await floor.reading())
+        for _ in range(min(block, count - len(tables))):
+            seq += 1
+            sent_before = len(rfid.sent_log)
+            if on:
+                rfid.remove(spot, [extra])
+            else:
+                rfid.place(spot, [(extra, 500)])
+            on = not on
+            if not await arrivals.wait(seq, 30):
+                raise TimeoutError(f"the daemon did not publish seq {seq}")
+            assert arrivals.kinds[seq] == "bet.placed", arrivals.kinds[seq]
+            sent = first_inventory(rfid, sent_before)
+            assert sent is not None
+            tables.append(arrivals.seen[seq] - sent)
+    stamped.paused.clear()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (stamped.pit.events and stamped.pit.events[-1]["seq"] >= seq):
+        await asyncio.sleep(0.01)                  # the pit client catches up (the hands wait from there)
+    return floors, tables
+
+
 class Floor:
     """The raw pipeline floor (``bench/pipeline_floor.py``) in a process of its own, with its own
     simulated shoe on its own pty and its own :class:`Arrivals`."""
@@ -139,6 +213,8 @@ class Floor:
         folder.mkdir()
         self.folder = folder
         self.shoe = SimulatedBoard("shoe", link=folder / "shoe", rng=random.Random(4))
+        self.rfid = SimulatedBoard("rfid", link=folder / "rfid", rng=random.Random(5))
+        self.on = False
         self.endpoint = f"ipc://{folder}/pub"
         self.arrivals = Arrivals(zmq.Context.instance(), self.endpoint, "BENCH")
         self.process: subprocess.Popen[bytes] | None = None
@@ -147,9 +223,11 @@ class Floor:
     async def start(self) -> None:
         """Start the floor and draw until a card comes through (link up, SUB connected)."""
         await self.shoe.start()
+        await self.rfid.start()
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "bench" / "pipeline_floor.py"), "--link", str(self.folder / "shoe"),
-             "--state", str(self.folder / "state"), "--publish", self.endpoint], cwd=ROOT,
+             "--rfid", str(self.folder / "rfid"), "--state", str(self.folder / "state"),
+             "--publish", self.endpoint], cwd=ROOT,
             stdout=subprocess.DEVNULL, stderr=open(self.folder / "floor.log", "wb"))  # noqa: SIM115
         while not self.arrivals.seen:
             self.draw()
@@ -172,6 +250,22 @@ class Floor:
         assert sent is not None
         return self.arrivals.seen[seq] - sent
 
+    async def reading(self) -> float:
+        """One RFID change through the floor (a chip put on or taken off an antenna), after the
+        last event came through: its latency (s)."""
+        seq = max(self.arrivals.seen) + 1
+        sent_before = len(self.rfid.sent_log)
+        if self.on:
+            self.rfid.remove(1, [f"{7:016x}"])
+        else:
+            self.rfid.place(1, [(f"{7:016x}", 500)])
+        self.on = not self.on
+        if not await self.arrivals.wait(seq, 30):
+            raise TimeoutError(f"the floor did not publish seq {seq}")
+        sent = first_inventory(self.rfid, sent_before)
+        assert sent is not None
+        return self.arrivals.seen[seq] - sent
+
     async def close(self) -> int:
         """Stop the floor; its resident memory (KiB) before it stopped."""
         rss = 0
@@ -181,10 +275,11 @@ class Floor:
             self.process.wait(10)
         self.arrivals.close()
         await self.shoe.close()
+        await self.rfid.close()
         return rss
 
 
-async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
+async def bench(folder: Path, hands: int, burst: int, b2b: int) -> dict[str, Any]:
     floor = Floor(folder / "floor")
     await floor.start()
     floors: list[float] = []
@@ -193,14 +288,14 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
     await shoe.start()
     await rfid.start()
     config = write_config(folder, table="BENCH",
-                          chips=[(f"{n:016x}", 500, "active") for n in range(1, 7)])
+                          chips=[(f"{n:016x}", 500, "active") for n in range(1, 8)])
     pit = PitClient("BENCH", *ipc_endpoints(folder), context=zmq.Context())
     arrivals = Arrivals(pit.context, ipc_endpoints(folder)[0], "BENCH")
     stamped = Stamped(pit)
     stamped.thread.start()
     started = time.time()
     daemon = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+        [sys.executable, *PROFILE, "-m", "controller.cli", "run", "--config", str(config)],
         env=dict(os.environ, GPIOZERO_PIN_FACTORY="mock"), cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=open(folder / "daemon.log", "wb"))  # noqa: SIM115
     try:
@@ -213,6 +308,7 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
         for seat in range(1, 7):
             rfid.place(antenna(seat, "main"), [(f"{seat:016x}", 500)])
         await stamped.wait(before + 7)                  # shoe.loaded, six bet.placed
+        b2b_floors, b2b_tables = await back_to_back(floor, rfid, arrivals, stamped, b2b)
         latencies: list[float] = []
         choices = random.Random(3)
         for _ in range(hands):
@@ -272,9 +368,22 @@ async def bench(folder: Path, hands: int, burst: int) -> dict[str, Any]:
         "floor_p50_ms": round(percentile(floors, 0.50) * 1000, 3),
         "floor_p99_ms": round(percentile(floors, 0.99) * 1000, 3),
         "p50_over_floor": round(percentile(latencies, 0.50) / percentile(floors, 0.50), 2),
+        **(back_to_back_figures(b2b_floors, b2b_tables) if b2b else {}),
         "sustained_events_per_s": round(rate),
         "rss_mib": round(rss / 1024, 1),
         "floor_rss_mib": round(floor_rss / 1024, 1),
+    }
+
+
+def back_to_back_figures(floors: list[float], tables: list[float]) -> dict[str, Any]:
+    """The back-to-back figures, floor and table side by side."""
+    return {
+        "b2b_samples": len(tables),
+        "b2b_floor_p50_ms": round(percentile(floors, 0.50) * 1000, 3),
+        "b2b_table_p50_ms": round(percentile(tables, 0.50) * 1000, 3),
+        "b2b_floor_p99_ms": round(percentile(floors, 0.99) * 1000, 3),
+        "b2b_table_p99_ms": round(percentile(tables, 0.99) * 1000, 3),
+        "b2b_p50_over_floor": round(percentile(tables, 0.50) / percentile(floors, 0.50), 2),
     }
 
 
@@ -282,14 +391,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--burst", type=int, default=2000)
+    parser.add_argument("--back-to-back", type=int, default=600,
+                        help="inputs sent back to back through each pipeline (0: none)")
     parser.add_argument("--dir", type=Path, default=None,
                         help="where the run's files go, journals included (default: the temporary folder); "
                              "/dev/shm takes the disk out, leaving the table's own cost against the floor")
     args = parser.parse_args()
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="table-bench-", dir=args.dir) as folder:
-        figures = asyncio.run(bench(Path(folder), args.hands, args.burst))
+        figures = asyncio.run(bench(Path(folder), args.hands, args.burst, args.back_to_back))
     print(f"daemon bench on {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, files in {args.dir or tempfile.gettempdir()}")
+          f"Python {platform.python_version()}, files in {args.dir or tempfile.gettempdir()}, "
+          f"load average {' '.join(f'{x:.2f}' for x in load_before)} before, "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} after")
     print(json.dumps(figures, indent=2))
 
 

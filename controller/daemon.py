@@ -64,7 +64,7 @@ from drivers.board import BoardDriver, BoardSetup
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
-from drivers.inputs import CardDrawn, DeviceOffline, DriverInput
+from drivers.inputs import CardDrawn, DeviceOffline, DriverInput, SpotWager
 from firmware_bridge.kernel.repeat_log import RepeatLog
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,13 @@ CHECKPOINT_NAME = "checkpoint.json"
 HIGH_WATER_NAME = "published.mark"
 TICK = 1.0
 """Seconds between two looks at the clock for the game (:meth:`Daemon.tick`)."""
+SHOW_DELAY = 0.002
+"""Seconds without a chip reading before the table's picture is drawn after one (:meth:`Daemon.show`):
+readings that come back to back (a stack of chips read as it is placed) are each journaled and
+published at once, and share one picture, drawn once they stop; the dealer sees no difference. Any
+other input draws the picture at once."""
+SHOW_AT_LEAST = 0.05
+"""Seconds at most from a step to its picture while inputs keep coming back to back."""
 REPLAY_WINDOW = 10_000
 """Events the sync socket can always replay (pit-events.md section 2)."""
 
@@ -133,6 +140,14 @@ class Daemon:
         """Whether :meth:`sync_mark` is already called for on the loop."""
         self.pit: PitServer | None = None
         self.last_picture: tuple[int, dict[str, Any]] | None = None
+        self.showing: asyncio.TimerHandle | None = None
+        """The :meth:`show` called for on the loop, until it runs."""
+        self.reading = False
+        """Whether the input :meth:`refresh` follows is a chip reading (its picture may wait)."""
+        self.quiet_at = 0.0
+        """Loop time at which the inputs will have been quiet for :data:`SHOW_DELAY`."""
+        self.unshown_since = 0.0
+        """Loop time of the first step the picture does not show yet."""
         """The seq and the picture last published in ``table.view``."""
         self.boards: list[BoardDriver] = []
         """The drivers of the configured boards (``[devices]``), once started."""
@@ -265,6 +280,8 @@ class Daemon:
     async def close(self) -> None:
         """Stop the boards, the buttons and the sockets; the journal is already durable."""
         self.systemd.stopping(f"{self.config.table_id} stopping")
+        if self.showing is not None:
+            self.showing.cancel()
         for driver in self.boards:
             await driver.close()
         if self.panel is not None:
@@ -349,6 +366,7 @@ class Daemon:
             self.repeats.note(("input", type(item).__name__, type(error).__name__), logging.ERROR,
                               f"input {_describe(item)} could not be handled", exc_info=True)
             self.table.notice = f"internal error handling {type(item).__name__}: see the log"
+        self.reading = isinstance(item, SpotWager)
         self.refresh()
 
     def panel_pressed(self, button: str) -> None:
@@ -381,9 +399,11 @@ class Daemon:
         return reason
 
     def refresh(self) -> None:
-        """After every input: a checkpoint if one is due, the table's picture published if it
-        changed, and the display and lights up to date; when a hand has just ended, the critical
-        memory is checked first, and the journal rotated after the checkpoint if it is due."""
+        """After every input: a checkpoint if one is due, and the table's picture, the display and
+        the lights brought up to date (:meth:`show`); when a hand has just ended, the critical
+        memory is checked first, and the journal rotated after the checkpoint if it is due. After
+        a chip reading (:attr:`reading`) they wait until the readings have been quiet for
+        :data:`SHOW_DELAY`: readings that come back to back share one picture, drawn after the last."""
         ended = self.in_hand and not self.table.state.in_hand
         if ended:
             self.check_memory(f"after hand {self.table.state.hand_no}")
@@ -391,6 +411,36 @@ class Daemon:
         self.save_checkpoint()
         if ended:
             self.rotate_journal()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:                               # driven without a loop (tests): show now
+            loop = None
+        quiet, self.reading = self.reading, False
+        if not quiet or loop is None:
+            self.show()
+            return
+        now = loop.time()
+        self.quiet_at = now + SHOW_DELAY
+        if self.showing is None:
+            self.unshown_since = now
+            self.showing = loop.call_at(self.quiet_at, self.show_when_quiet)
+
+    def show_when_quiet(self) -> None:
+        """:meth:`show` once no input came for :data:`SHOW_DELAY`, or :data:`SHOW_AT_LEAST` after
+        the first step it has not shown yet."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if now < self.quiet_at and now < self.unshown_since + SHOW_AT_LEAST:
+            self.showing = loop.call_at(min(self.quiet_at, self.unshown_since + SHOW_AT_LEAST),
+                                        self.show_when_quiet)
+            return
+        self.show()
+
+    def show(self) -> None:
+        """The table's picture published if it changed, and the display and lights up to date."""
+        if self.showing is not None:
+            self.showing.cancel()
+            self.showing = None
         picture = table_picture(self.table)
         self.publish_picture(picture)
         view = dealer_view(self.table, picture)

@@ -43,6 +43,7 @@ chips.csv line 2: uid 'xyz' is not 16 hex digits
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -388,5 +389,12 @@ def _normalise_uid(uid: str) -> str | None:
     """``uid`` as 16 lowercase hex digits, or None when it is not a uid."""
     if not isinstance(uid, str):
         return None
+    return _normalise_text(uid)
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalise_text(uid: str) -> str | None:
+    """:func:`_normalise_uid` of a string, remembered (a reader repeats every chip on every spot
+    in each inventory it sends)."""
     text = uid.strip()
     return text.lower() if _UID.fullmatch(text) else None

@@ -62,9 +62,15 @@ def decode(kind: str, data: Mapping[str, Any], private: Mapping[str, Any]) -> Ev
     return from_json(cls, data)  # type: ignore[no-any-return]
 
 
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+"""Types :func:`to_json` hands back as they are (looked up first: most fields are one)."""
+
+
 def to_json(value: Any) -> Any:
     """``value`` as JSON-able data: a record as an object of its fields, tuples as lists, a card in
     pit notation; mappings keep their keys (JSON writes an int key as its digits)."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Card):
         return str(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -259,9 +259,16 @@ class Hand(ABC):
     def verify(self, action: str, amount: int | None = None) -> None:
         """Raise :class:`RuleError` if ``action`` with ``amount`` is not allowed now, saying why."""
 
-    @abstractmethod
     def act(self: HandT, action: str, amount: int | None = None) -> tuple[HandT, tuple[GameEvent, ...]]:
-        """Take ``action``; the events start with its ``Acted`` record (after :meth:`verify`)."""
+        """Take ``action`` after :meth:`verify` (which raises :class:`RuleError` if it is not allowed);
+        the events start with its ``Acted`` record."""
+        self.verify(action, amount)
+        return self.take(action, amount)
+
+    @abstractmethod
+    def take(self: HandT, action: str, amount: int | None = None) -> tuple[HandT, tuple[GameEvent, ...]]:
+        """Take ``action``, which :meth:`verify` has just allowed (it is not verified again: the table
+        verifies an action once, to say why not); the events start with its ``Acted`` record."""
 
     @abstractmethod
     def committed(self) -> Mapping[tuple[int, str], int]:

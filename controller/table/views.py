@@ -20,6 +20,7 @@ from typing import Any
 from controller.commands.table import TABLE_ACTIONS
 from controller.games.interface import Button, HandView, Progressive, Stacks, Tournament
 from controller.games.parts.hand_names import hand_number, split_spots
+from controller.table.buttons import table_refusal
 from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table, waiting_words
 from controller.table.money_view import money_picture
 from drivers.display import HandLine, SeatView, TableView
@@ -104,7 +105,7 @@ def open_actions(table: Table) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = []
     game_actions = decision.actions if decision is not None else {}
     for name in TABLE_BUTTONS:
-        if name not in game_actions and getattr(table, f"may_{name}")():
+        if name not in game_actions and table_refusal(table, name) is None:
             actions.append({"name": name, "seat": None, "hand_index": None,
                             "low": None, "high": None, "spot": None})
     if decision is not None:
@@ -242,7 +243,8 @@ def dealer_view(table: Table, snapshot: dict[str, Any] | None = None) -> TableVi
     notices = [f"{a['code']}: {a['message']}" for a in recent]
     return TableView(
         table_id=snapshot["table"], game=snapshot["game"], hand=snapshot["hand"],
-        phase=snapshot["phase"], instruction=instruction(table), seats=tuple(seats),
+        phase=snapshot["phase"], instruction=snapshot.get("instruction") or instruction(table),
+        seats=tuple(seats),
         dealer_cards=tuple(snapshot["dealer"]["cards"]), dealer_total=snapshot["dealer"]["total"],
         live_buttons=tuple(snapshot["live_buttons"]), alerts=tuple(notices),
         devices={name: device_words(table, name, d) for name, d in snapshot["devices"].items()},

@@ -16,7 +16,7 @@ import pytest
 from controller.games.interface import Stacks
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
-from tests.table.toy_game import Toy
+from tests.table.toy_game import Toy, ToyRound
 
 BUTTONS = ("deal", "stand", "raise", "split", "next", "void")
 
@@ -136,3 +136,28 @@ def test_a_game_action_the_game_does_not_offer_now_is_refused_in_its_words(rig: 
     rig.press("stand")
     assert rig.table.phase == "settled" and rig.table.live_buttons() == ("next",)
     assert rig.table.press("void") == "void: the hand is settled: pay and collect, then press NEXT"
+
+
+def test_the_game_verifies_each_action_once(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24: pressing STAND asks the game once whether it may (its ``verify``), not once to
+    say why not and again to take it; a refused action is verified once too."""
+    verified: list[str] = []
+    real = ToyRound.verify
+
+    def counted(hand: ToyRound, action: str, amount: int | None = None) -> None:
+        verified.append(action)
+        real(hand, action, amount)
+
+    command(rig, "buy_in", seat=1, amount=10000)
+    rig.bet(1, "main", 1000)
+    rig.press("deal")
+    for card in ("8h", "8d", "Kc"):
+        rig.card(card)
+    assert rig.table.seat_in_turn() == 1
+    monkeypatch.setattr(ToyRound, "verify", counted)
+    assert rig.table.press("raise", 100) is not None          # refused: verified once, to say why
+    assert verified == ["raise"]
+    before = len(rig.published)
+    assert rig.table.press("stand") is None
+    assert verified == ["raise", "stand"]
+    assert types(rig.published[before:])[0] == "player.action"

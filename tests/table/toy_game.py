@@ -151,8 +151,8 @@ class ToyRound(Hand):
             raise RuleError(f"seat {decision.seat}: {action} needs {option.low} to {option.high} "
                             f"cents on the spot, it reads {amount}")
 
-    def act(self, action: str, amount: int | None = None) -> tuple[ToyRound, tuple[GameEvent, ...]]:
-        self.verify(action, amount)
+    def take(self, action: str, amount: int | None = None) -> tuple[ToyRound, tuple[GameEvent, ...]]:
+        """Take ``action`` (:meth:`verify` allowed it)."""
         turn = self._turn()
         assert turn is not None
         seat, index = turn

@@ -256,9 +256,8 @@ class BlackjackExtremeHand(Hand):
             raise RuleError("the hand is settled")
         found.verify(self, amount)
 
-    def act(self, action: str, amount: int | None = None) -> Moved:
-        """Take ``action`` (after :meth:`verify`); the events start with its ``Acted`` record."""
-        self.verify(action, amount)
+    def take(self, action: str, amount: int | None = None) -> Moved:
+        """Take ``action`` (:meth:`verify` allowed it); the events start with its ``Acted`` record."""
         return ACTION_TABLE.take(self, action, amount)
 
     # -- what the table checks and shows ------------------------------------------

@@ -372,9 +372,8 @@ class BusterHand(Hand):
                             f"spot (at most {dollars(main + play.base)} in all, more than "
                             f"{dollars(main)}); it reads {dollars(reads)}")
 
-    def act(self, action: str, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
-        """Take ``action`` (after :meth:`verify`); the events start with its ``Acted`` record."""
-        self.verify(action, amount)
+    def take(self, action: str, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:
+        """Take ``action`` (:meth:`verify` allowed it); the events start with its ``Acted`` record."""
         return ACTION_TABLE.take(self, action, amount)
 
     def hit(self, amount: int | None = None) -> tuple[BusterHand, tuple[GameEvent, ...]]:

@@ -170,9 +170,8 @@ class EasyJackHand(Hand):
         """Raise RuleError unless ``action`` is ``stand`` (with no amount) and a seat may stand."""
         ACTION_TABLE.verify(self, action, amount)
 
-    def act(self, action: str, amount: int | None = None) -> tuple[EasyJackHand, tuple[GameEvent, ...]]:
+    def take(self, action: str, amount: int | None = None) -> tuple[EasyJackHand, tuple[GameEvent, ...]]:
         """Take ``action`` (only ``stand`` exists)."""
-        self.verify(action, amount)
         return ACTION_TABLE.take(self, action, amount)
 
     # -- what the table checks and shows ---------------------------------------

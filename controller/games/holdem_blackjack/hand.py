@@ -332,10 +332,9 @@ class HoldemHand(Hand):
         taken) is allowed now, saying why with the amounts."""
         ACTION_TABLE.verify(self, action, amount)
 
-    def act(self, action: str, amount: int | None = None) -> tuple[HoldemHand, tuple[GameEvent, ...]]:
+    def take(self, action: str, amount: int | None = None) -> tuple[HoldemHand, tuple[GameEvent, ...]]:
         """Take ``action``; the events start with its ``Acted`` record, then whatever follows by
         itself (bets gathered, pots, the showdown)."""
-        self.verify(action, amount)
         return ACTION_TABLE.take(self, action, amount)
 
     # -- what the table checks and shows -----------------------------------------------------------

@@ -1,0 +1,45 @@
+"""What the table decides about its boards coming and going: online, offline (the hand in play
+waits), a fault, their STATUS flags (live, not journaled: boards repeat them every second)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controller.events import table as events
+from controller.table.writer import Decided, Step, alert
+from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus
+
+if TYPE_CHECKING:
+    from controller.table.machine import Table
+
+
+def on_online(table: Table, item: DeviceOnline) -> Decided:
+    """A board answered: ``device.online`` with its firmware and serial."""
+    yield Step([events.DeviceOnline(item.device, item.firmware, item.serial)])
+    return None
+
+
+def on_offline(table: Table, item: DeviceOffline) -> Decided:
+    """A board stopped answering: ``device.offline`` and its alert (critical while a hand waits)."""
+    device = table.state.devices.get(item.device)
+    if device is None or not device.online:
+        return None
+    yield Step([events.DeviceOffline(item.device, item.reason)])
+    waiting = " The hand waits until it is back." if table.phase == "in_hand" else ""
+    yield alert("device_offline", f"the {item.device} is offline: {item.reason}.{waiting}",
+                severity="critical" if waiting else "warning", device=item.device)
+    return None
+
+
+def on_fault(table: Table, item: DeviceFault) -> Decided:
+    """A board reported a fault: ``device_fault``."""
+    yield alert("device_fault", f"{item.device} fault {item.code}: {item.text}",
+                device=item.device, fault=item.code)
+    return None
+
+
+def on_status(table: Table, item: DeviceStatus) -> Decided:
+    """A board's STATUS flags in words, kept live (no step)."""
+    table.device_status[item.device] = item.flags
+    yield from ()
+    return None
