@@ -25,8 +25,15 @@ lint: $(BIN)/.installed
 system-packages:
 	sh tests/system_packages.sh
 
+# The suite runs in a random order (pytest-randomly), its seed printed first; `make test SEED=N` runs
+# that order again.
+ifndef SEED
+SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
 test: lint system-packages
-	$(BIN)/pytest -n 2 --dist loadfile controller drivers firmware_bridge tests
+	@echo "pytest: the tests in a random order, seed $(SEED) (make test SEED=$(SEED) runs it again)"
+	$(BIN)/pytest -p randomly --randomly-seed=$(SEED) -n 2 --dist loadfile \
+		controller drivers firmware_bridge tests
 
 bench: $(BIN)/.installed
 	$(BIN)/python bench/link_bench.py
