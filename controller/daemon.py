@@ -38,6 +38,7 @@ from controller.commands.table import (
     PIT_COMMANDS,
     Act,
     CriticalMemoryClear,
+    FloorAnswered,
     Links,
     Press,
     Recall,
@@ -567,7 +568,7 @@ class Daemon:
         """The table's own commands by record (a game's own go to :meth:`game_command`)."""
         return {Press: self.press_command, Act: self.press_command, State: self.state_command,
                 Links: self.links_command, ShoeResync: self.resync_command, Recall: self.recall_command,
-                CriticalMemoryClear: self.clear_command,
+                CriticalMemoryClear: self.clear_command, FloorAnswered: self.floor_answered_command,
                 **dict.fromkeys(PIT_COMMANDS, self.pit_command),
                 **dict.fromkeys(BOOKS_COMMANDS, self.books_command)}
 
@@ -608,6 +609,14 @@ class Daemon:
         order, supervisor = request.command, request.supervisor
         return self.answer(self.guarded(lambda: self.table.books_command(order, supervisor),
                                         f"running {order.name}", "command"))
+
+    def floor_answered_command(self, request: Request) -> Reply:
+        """``floor_answered``: the pit answered the dealer's floor call (its alert's ``seq``)."""
+        order = request.command
+        assert isinstance(order, FloorAnswered)
+        reason = self.table.floor_answered(order.seq)
+        self.refresh()
+        return self.answer(reason)
 
     def resync_command(self, request: Request) -> Reply:
         """A supervisor's ``shoe_resync``."""

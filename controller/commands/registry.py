@@ -80,6 +80,11 @@ def seat_field() -> int:
     return dataclasses.field(metadata={"kind": "seat"})  # type: ignore[no-any-return]
 
 
+def seq_field() -> int:
+    """An event's ``seq``: a whole number from 1."""
+    return dataclasses.field(metadata={"kind": "seq"})  # type: ignore[no-any-return]
+
+
 def count_field(low: int, high: int, default: int) -> int:
     """A whole number from ``low`` to ``high`` (``default`` when left out)."""
     return dataclasses.field(default=default, metadata={"kind": "count", "low": low, "high": high})
@@ -275,6 +280,8 @@ def _check(cmd: str, key: str, metadata: Mapping[str, object], value: object) ->
         return _Refused(f"{cmd}: {key} must be a whole number")
     if kind == "seat" and value < 1:
         return _Refused(f"{cmd}: there is no seat {value}: seats count from 1")
+    if kind == "seq" and value < 1:
+        return _Refused(f"{cmd}: {key} must be an event's seq, a whole number from 1")
     if kind == "count":
         low, high = metadata["low"], metadata["high"]
         assert isinstance(low, int) and isinstance(high, int)

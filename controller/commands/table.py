@@ -17,6 +17,7 @@ from controller.commands.registry import (
     command,
     count_field,
     name_field,
+    seq_field,
     text_field,
 )
 
@@ -78,6 +79,15 @@ class State(Command):
 @dataclass(frozen=True)
 class Links(Command):
     """Each board's link and its counters, and the pit sockets' sync requests."""
+
+
+@command("floor_answered", who=ANYONE, label="Floor call answered", books=False)
+@dataclass(frozen=True)
+class FloorAnswered(Command):
+    """The pit answered the dealer's floor call whose ``floor_called`` alert has this ``seq`` (the
+    pit monitor sends it when the alert is acknowledged): the dealer's next call raises a new alert."""
+
+    seq: int = seq_field()
 
 
 @command("shoe_resync", who=SUPERVISOR, label="Resync the shoe")

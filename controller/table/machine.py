@@ -243,6 +243,15 @@ class Table:
             return f"unknown command {name!r}"
         return self.run(commands.game_command(self, name, args))
 
+    def floor_answered(self, seq: int) -> str | None:
+        """The pit answered the floor call whose ``floor_called`` alert is event ``seq``: the next call
+        raises a new alert (a live matter, journaled by no step); None if that call was open, else why
+        not."""
+        if self.floor_call is None or self.floor_call.seq != seq:
+            return f"floor_answered: no floor call of seq {seq} is open"
+        self.floor_call = None
+        return None
+
     def resync_shoe(self, supervisor: str) -> str | None:
         """A supervisor's ``shoe_resync`` (:func:`controller.table.cards.resync`); None, or why not."""
         return self.run(cards.resync(self, supervisor))

@@ -55,7 +55,7 @@ def test_a_bad_request_is_refused_with_the_reason_of_its_first_bad_field(
 def test_every_registered_command_goes_out_and_comes_back_as_the_same_record() -> None:
     examples = {"button": "deal", "action": "hit", "amount": 500, "seat": 2, "min_bet": 500,
                 "max_bet": 5000, "text": "Fill on the way", "hands": 3, "dealer": "D7",
-                "dealer_pin": "2468", "slip": "closer"}
+                "dealer_pin": "2468", "slip": "closer", "seq": 7}
     for name, cls in registered().items():
         fields = {spec: examples[spec] for spec in cls.__dataclass_fields__}
         record = cls(**fields)

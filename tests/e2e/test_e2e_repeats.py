@@ -42,3 +42,20 @@ def test_a_thousand_floor_calls_are_one_alert_one_record_and_a_count(rig: TableR
     assert journal.stat().st_size - size < 1024                                   # its bytes alone
     assert state["state"]["floor_call"] == {"seq": called[0]["seq"], "calls": CALLS}
     assert [a["code"] for a in state["state"]["alerts"]].count("floor_called") == 1
+
+
+def test_a_floor_call_the_pit_answered_is_closed_and_the_next_call_raises_a_new_alert(rig: TableRig) -> None:
+    rig.pit.drain()
+    assert rig.pit.control({"cmd": "act", "action": "call_floor"}) == {"ok": True}
+    first = rig.next("alert", code="floor_called")["seq"]
+    assert rig.pit.control({"cmd": "floor_answered", "seq": first + 1}) == {
+        "ok": False, "error": f"floor_answered: no floor call of seq {first + 1} is open"}
+    assert rig.pit.control({"cmd": "floor_answered", "seq": 0})["error"] == (
+        "floor_answered: seq must be an event's seq, a whole number from 1")
+    assert rig.pit.control({"cmd": "act", "action": "call_floor"}) == {"ok": True}    # counted on it
+    assert rig.pit.control({"cmd": "state"})["state"]["floor_call"] == {"seq": first, "calls": 2}
+    assert rig.pit.control({"cmd": "floor_answered", "seq": first}) == {"ok": True}
+    assert rig.pit.control({"cmd": "state"})["state"]["floor_call"] is None
+    assert rig.pit.control({"cmd": "floor_answered", "seq": first})["ok"] is False   # answered once
+    assert rig.pit.control({"cmd": "act", "action": "call_floor"}) == {"ok": True}    # a new call
+    assert rig.next("alert", code="floor_called")["seq"] > first

@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.commands.table import FloorAnswered
 from controller.podium.monitor.actions import PitActions, parse_order
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,8 @@ sign-in, read by every route that records who did something."""
 
 ACTIONS_KEY = web.AppKey("actions", PitActions)
 BODY_TIMEOUT_KEY = web.AppKey("body_timeout", float)
+ANSWERING_KEY = web.AppKey("answering", set[asyncio.Task[None]])
+"""The floor calls' answers on their way to their tables (kept until done)."""
 
 NEEDS_SIGN_IN = ("pit actions need a signed-in user: this monitor has no password file "
                  "(start it with --password-file; docs/pit-monitor.md)")
@@ -76,9 +79,29 @@ async def _actions(request: web.Request) -> web.StreamResponse:
                               "user": user, "control": actions.controlled()})
 
 
+def answer_floor_call(app: web.Application, table: str, seq: int) -> None:
+    """Tell ``table`` that the pit answered its dealer's floor call (``floor_called`` alert ``seq``),
+    so the dealer's next call raises a new alert there (control command ``floor_answered``); in the
+    background, its outcome logged: the acknowledgement is recorded already, whatever the table says."""
+    control = app[ACTIONS_KEY].controls.get(table)
+    if control is None:
+        return
+
+    async def send() -> None:
+        reply = await control.send(FloorAnswered(seq).to_request())
+        if not reply.get("ok"):
+            log.info("floor call %s at %s answered here, not at the table: %s", seq, table,
+                     reply.get("error"))
+
+    task = asyncio.get_running_loop().create_task(send())
+    app[ANSWERING_KEY].add(task)
+    task.add_done_callback(app[ANSWERING_KEY].discard)
+
+
 def add_action_routes(app: web.Application, actions: PitActions, body_timeout: float) -> None:
     """Serve the pit actions of ``actions`` in ``app`` (a request body has ``body_timeout`` seconds)."""
     app[ACTIONS_KEY] = actions
     app[BODY_TIMEOUT_KEY] = body_timeout
+    app[ANSWERING_KEY] = set()
     app.router.add_post("/api/tables/{name}/command", _command)
     app.router.add_get("/api/actions", _actions)

@@ -45,7 +45,7 @@ from aiohttp import web
 
 from controller.pit.server import is_local_endpoint
 from controller.podium.monitor.actions import ActionBook, PitActions
-from controller.podium.monitor.actions_web import USER_KEY, add_action_routes, read_json
+from controller.podium.monitor.actions_web import USER_KEY, add_action_routes, answer_floor_call, read_json
 from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.protection_web import add_protection_routes
 from controller.podium.monitor.ratings_web import add_rating_routes
@@ -310,6 +310,8 @@ async def _ack(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound(text=f"no open alert {key}") from None
     except ValueError as exc:
         raise web.HTTPBadRequest(text=str(exc)) from exc
+    if alert.data.get("code") == "floor_called":
+        answer_floor_call(request.app, alert.table, alert.seq)
     return web.json_response(alert.to_json())
 
 
