@@ -120,7 +120,9 @@ class Station:
         return state
 
     def touch(self, action: str) -> None:
-        """Touch the action's button (it must be on the page)."""
+        """Touch the action's button (it must be on the page) once the page draws the table as it is
+        now: a button of the picture before (a card just drawn) may be redrawn under the touch."""
+        self.caught_up()
         self.until(f"a {action!r} button", lambda: self.page(
             "return !!document.querySelector(`#actions [data-action='${arguments[0]}']`)", action))
         self.page("document.querySelector(`#actions [data-action='${arguments[0]}']`).click()", action)
