@@ -75,19 +75,21 @@ class Station:
 
     def caught_up(self) -> dict[str, Any]:
         """The table's state once the page draws the picture of its last event, and every picture
-        published since (the page's seq is the table's and its instruction the table's)."""
-        table = self.rig.pit.control({"cmd": "state"})
-        state = table["state"]
+        published since (the page's seq is the table's and its instruction the table's). The table is
+        asked again each time: a reading still on its way moves it on while the page catches up."""
+        table: dict[str, Any] = {}
 
         def drawn() -> bool:
+            table.update(self.rig.pit.control({"cmd": "state"}))
+            state = table["state"]
             shown = self.page("return [document.body.dataset.seq, "
                               "document.getElementById('instruction').textContent, "
                               "[...document.querySelectorAll('#actions [data-action]')]"
                               ".map(b => b.dataset.action)]")
             return bool(shown[0] == str(table["seq"]) and shown[1] == state["instruction"]
                         and shown[2] == [a["name"] for a in state["actions"]])
-        self.until(f"seq {table['seq']}: {state['instruction']!r}", drawn)
-        return dict(state)
+        self.until("the table's last event drawn", drawn)
+        return dict(table["state"])
 
     def check(self) -> dict[str, Any]:
         """The page once caught up, against the table's state: seats in turn, cards, totals, stacks,

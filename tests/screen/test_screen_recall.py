@@ -37,7 +37,7 @@ def test_recall_gives_the_last_hands_step_by_step_with_the_hole_card_face_down_u
     rig.load(["5h", "4c", "9d", "3s", "6d", "2c", "Kh", "8s", "7c", "4d", "Jh"])
     for number in (1, 2):                                     # two hands; the second stays in play
         rig.bet(1, "main", chip("a", number))
-        rig.next("bet.placed", seat=1)
+        rig.next("bet.placed", seat=1, amount=500)          # not the clearing reading before it
         station.touch("deal")
         rig.next("bets.closed")
         for _ in range(2):
