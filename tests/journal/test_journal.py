@@ -296,7 +296,7 @@ def test_an_existing_open_journal_and_folder_are_tightened(tmp_path: Path,
 
 def test_a_shared_folder_is_not_tightened_but_warned_about(tmp_path: Path,
                                                            caplog: pytest.LogCaptureFixture) -> None:
-    shared = tmp_path / "shared"
+    shared = tmp_path / "open-to-all"
     shared.mkdir()
     shared.chmod(0o1777)                                     # like /tmp
     Journal.open(shared / "journal.log").close()

@@ -69,7 +69,7 @@ def test_a_first_start_makes_its_state_directory_closed_to_others(tmp_path: Path
 def test_a_config_in_a_folder_others_can_write_or_own_is_refused(tmp_path: Path) -> None:
     """As OpenSSH checks the folders above its keys: anyone who may rename files in a folder on the
     way may put another config in the place of this one."""
-    shared = tmp_path / "shared"
+    shared = tmp_path / "open-to-all"
     table = shared / "table"
     table.mkdir(parents=True)
     config = write_config(table)
@@ -121,7 +121,7 @@ def test_files_owned_by_another_user_are_refused_whatever_their_mode(tmp_path: P
     """Issue 26 item 3: a table.toml and chips.csv owned by ``nobody``, mode 0644, in a sticky 1777
     folder (as /tmp), passed every mode check; their owner could rewrite them at will."""
     uid, gid = nobody()
-    shared = tmp_path / "shared"
+    shared = tmp_path / "open-to-all"
     shared.mkdir()
     shared.chmod(0o1777)
     config = write_config(shared)
