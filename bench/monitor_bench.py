@@ -407,6 +407,55 @@ async def read_details(url: str, table: str, lags: list[float], measuring: async
                             shift_hands=(detail.get("shift") or {}).get("hands"))
 
 
+PROTECTION_PACE = 2.0
+"""Seconds the game protection page waits after a change of the floor before it asks again
+(``static/protection.js``)."""
+
+
+async def read_protection(url: str, times: list[float], measuring: asyncio.Event,
+                          seen: dict[str, Any]) -> None:
+    """The game protection page as ``static/protection.js`` reads it: the floor's event stream, and
+    :data:`PROTECTION_PACE` seconds after a change ``GET /api/protection`` (without waiting for the one
+    before); the time each answer took while ``measuring`` into ``times``, and in ``seen`` what the
+    last one showed (``subjects``, ``flagged``, ``counted``: the tables with a count)."""
+    import aiohttp
+
+    changed = asyncio.Event()
+    asked: set[asyncio.Task[None]] = set()
+
+    async def ask(session: aiohttp.ClientSession) -> None:
+        began = time.monotonic()
+        async with session.get(url + "api/protection") as answer:
+            found = await answer.json()
+        if measuring.is_set():
+            times.append(time.monotonic() - began)
+        seen.update(subjects=len(found["subjects"]), flagged=sum(s["flagged"] for s in found["subjects"]),
+                    counted=sum(c is not None for c in found["counts"].values()))
+
+    async def asking(session: aiohttp.ClientSession) -> None:
+        while True:
+            await changed.wait()
+            await asyncio.sleep(PROTECTION_PACE)
+            changed.clear()
+            task = asyncio.create_task(ask(session))
+            asked.add(task)
+            task.add_done_callback(asked.discard)
+
+    async with aiohttp.ClientSession() as session, session.get(url + "api/stream", timeout=None) as reply:
+        await ask(session)
+        pacing = asyncio.create_task(asking(session))
+        try:
+            buffer = b""
+            async for chunk in reply.content.iter_any():
+                buffer += chunk
+                *messages, buffer = buffer.split(b"\n\n")
+                if any(m.startswith(b"event: tiles\n") for m in messages):
+                    changed.set()
+        finally:
+            for task in (pacing, *asked):
+                task.cancel()
+
+
 def percentiles(name: str, lags: list[float]) -> dict[str, Any]:
     """``{name}_p50_ms``, ``_p99_ms``, ``_max_ms`` of ``lags`` (seconds; sorted here)."""
     lags.sort()
@@ -418,18 +467,21 @@ def percentiles(name: str, lags: list[float]) -> dict[str, Any]:
 async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path, processes: int, *,
                       publisher: Publisher | None = None, floor: Path | None = None,
                       serve: Sequence[str] = (), detail: str | None = None,
-                      seen: dict[str, Any] | None = None, profile: Path | None = None) -> dict[str, Any]:
+                      seen: dict[str, Any] | None = None, profile: Path | None = None,
+                      protection_pages: int = 0) -> dict[str, Any]:
     """Lag of the tile updates of one page over ``tables`` tables dealing ``rate`` events/s each.
     ``publisher``: tables started already (else started here); ``floor``: their floor file (else
     written here); ``serve``: more options of ``pit-monitor serve``; ``detail``: a table whose page
     is read as well (the lag of its details; what it showed last into ``seen``); ``profile``: the
-    monitor runs under cProfile, which writes its figures there."""
+    monitor runs under cProfile, which writes its figures there; ``protection_pages``: game
+    protection pages open besides (:func:`read_protection`; what the last showed into ``seen``)."""
     publisher = publisher or Publisher(tables, processes)
     launched = time.monotonic()
     server = monitor("serve", floor or publisher.tables_file(folder), "--port=0", f"--acks={folder / 'acks'}",
                      *serve, log=folder / "serve.log", profile=profile)
     lags: list[float] = []
     detail_lags: list[float] = []
+    protection_times: list[float] = []
     live, measuring = asyncio.Event(), asyncio.Event()
     try:
         assert server.stdout is not None
@@ -443,6 +495,9 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path, pr
         if detail is not None:
             reading.append(asyncio.create_task(read_details(url, detail, detail_lags, measuring,
                                                                 seen if seen is not None else {})))
+        protected: dict[str, Any] = {}
+        reading += [asyncio.create_task(read_protection(url, protection_times, measuring, protected))
+                    for _ in range(protection_pages)]
         await asyncio.wait_for(live.wait(), 300)
         all_live = time.monotonic() - launched
         before = dict(shown)
@@ -490,6 +545,12 @@ async def monitor_lag(tables: int, rate: float, seconds: float, folder: Path, pr
         if not detail_lags:
             raise RuntimeError(f"no detail of {detail} arrived")
         figures.update(detail_updates=len(detail_lags), **percentiles("detail_lag", detail_lags))
+    if protection_pages:
+        if not protection_times:
+            raise RuntimeError("no answer of /api/protection came while the floor dealt")
+        figures.update(protection_answers=len(protection_times),
+                       **percentiles("protection_answer", protection_times),
+                       **{f"protection_{key}": value for key, value in protected.items()})
     return figures
 
 

@@ -20,6 +20,15 @@ started here, ``controller/devkit/postgres.py``; left out if none can start):
   the lag of the ``detail`` events of B0000's page (six ratings open, with
   their figures), the monitor's CPU per 1,000 events and its memory. With
   ``--plain``, the same again without ``--db`` (the tables' history alone).
+  Game protection is kept as the floor file says (``--protection``: ``live``,
+  the default, counts every hand as it is dealt; ``held`` waits for each shoe's
+  cut card; ``off`` keeps none); the simulated tables load a new six-deck shoe
+  after each cut card, so every shoe is counted, and with ``--db`` the monitor
+  first reads back the stored events of the rated tables from the shoe in play.
+  ``--protection-pages`` game protection pages (``/protection``) are open
+  besides, each asking for ``/api/protection`` two seconds after the floor
+  changed, as the page does: the time its answers take, and what the last one
+  showed (the players followed, those flagged, the tables with a count).
 * **Recorder**: ``pit-monitor record`` storing the burst of monitor_bench
   (``--record-tables``, ``--events`` each) into a fresh store, without ratings,
   then into one with a rating open on every seat of ``--rated-tables`` other
@@ -31,6 +40,7 @@ started here, ``controller/devkit/postgres.py``; left out if none can start):
   burst's events, so that the next ``table.closed`` stored closes them).
 
     .venv/bin/python bench/ratings_bench.py        # --tables 2000 --record-tables 4 --events 25000
+    .venv/bin/python bench/ratings_bench.py --sqlite-only --record-tables 0   # the monitor alone
 """
 
 from __future__ import annotations
@@ -91,10 +101,12 @@ def open_ratings(target: str, tables: list[str], edges: Edges) -> float:
         store.close()
 
 
-def shifts_head(minutes: float) -> str:
-    """A floor file's ``[shifts]``: one a day, begun a little more than ``minutes`` ago (UTC)."""
+def floor_head(minutes: float, protection: str) -> str:
+    """A floor file's ``[shifts]``: one a day, begun a little more than ``minutes`` ago (UTC); and its
+    ``[protection]``: ``figures`` live or held, or ``off`` (``enabled = false``)."""
     start = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=minutes + 5)
-    return f'[shifts]\nstarts = ["{start:%H:%M}"]\n'
+    protect = "enabled = false" if protection == "off" else f'figures = "{protection}"'
+    return f'[shifts]\nstarts = ["{start:%H:%M}"]\n[protection]\n{protect}\n'
 
 
 async def rated_monitor(target: str, count: int, args: argparse.Namespace, folder: Path,
@@ -110,7 +122,7 @@ async def rated_monitor(target: str, count: int, args: argparse.Namespace, folde
         publisher.done()
         stored = time.monotonic() - started
         opening = open_ratings(target, [name for name, _, _ in publisher.tables], edges) if rated else 0.0
-        floor = publisher.tables_file(folder, shifts_head(args.stored_minutes), pits=4)
+        floor = publisher.tables_file(folder, floor_head(args.stored_minutes, args.protection), pits=4)
     except BaseException:
         publisher.close()
         raise
@@ -119,8 +131,10 @@ async def rated_monitor(target: str, count: int, args: argparse.Namespace, folde
     profile = args.profile / f"serve-{count}-{backend if rated else 'plain'}.prof" if args.profile else None
     figures = await monitor_lag(count, args.rate, args.seconds, folder, args.publishers, publisher=publisher,
                                 floor=floor, serve=[f"--db={target}"] if rated else [], detail=DETAIL,
-                                seen=seen, profile=profile)
-    return {"db": rated, "stored_events": count * args.stored_events, "store_s": round(stored, 2),
+                                seen=seen, profile=profile,
+                                protection_pages=args.protection_pages if args.protection != "off" else 0)
+    return {"db": rated, "protection": args.protection, "stored_events": count * args.stored_events,
+            "store_s": round(stored, 2),
             "ratings": count * SEATS if rated else 0, "open_ratings_s": round(opening, 2), **figures,
             "detail_rated": seen.get("rated"), "detail_rated_hands": seen.get("hands"),
             "detail_shift_hands": seen.get("shift_hands")}
@@ -225,6 +239,12 @@ def main() -> None:
     parser.add_argument("--plain", action="store_true",
                         help="also the monitor over the same floor without --db (no ratings, no shift)")
     parser.add_argument("--sqlite-only", action="store_true", help="leave PostgreSQL out")
+    parser.add_argument("--protection", choices=("live", "held", "off"), default="live",
+                        help="game protection in the floor file: live figures (the default), held until "
+                             "each shoe's cut card, or off")
+    parser.add_argument("--protection-pages", type=int, default=1,
+                        help="game protection pages open while the floor deals, each asking for "
+                             "/api/protection 2 s after a change (1; 0: none)")
     parser.add_argument("--profile", type=Path, metavar="FOLDER",
                         help="run the monitor under cProfile, its figures written into FOLDER")
     parser.add_argument("--json", action="store_true", help="one JSON object, nothing else")

@@ -4,7 +4,9 @@ Each table is an :class:`EnvelopeTable` (the real PitServer, events made up
 here): bets on random seats, one card each and a face-down card for the
 dealer, players drawing to a total, the dealer's card revealed, results paid
 as a game to 11 would pay them (3:2 on a natural, a Dealer Bust side wager),
-now and then a counterfeit chip or an unreadable card. The first table has a
+now and then a counterfeit chip or an unreadable card; six-deck shoes, the cut
+card out three quarters of the way through and a new shoe loaded before the
+next hand, as a real table's shoe is (so game protection counts every shoe). The first table has a
 progressive meter; every fourth table (the second, sixth, ...) is banked by a
 player instead of the house: stacks, a player-dealer whose seat moves round
 after each hand, and a tournament's blind levels. The tables stand in pits of
@@ -91,6 +93,9 @@ PLAYED = 14
 """Hands a table has played before the floor is shown: 14 for the first, then up to 23."""
 HAND_SECONDS = 75.0
 """The time those hands are spread over, per hand (they are published at once, back-dated)."""
+DECKS = 6
+CUT_AT = 234
+"""Cards dealt before the cut card comes out (three quarters of six decks)."""
 
 Step = tuple[str, int | None, dict[str, Any]]
 """``(type, hand, data)`` of one event."""
@@ -150,6 +155,9 @@ class Dealer:
         self.meter = 1_250_000
         self.index = 0
         self.shoe: list[str] = []
+        self.shoes = 1
+        """Shoes loaded (the one in play is ``S-<shoes>``)."""
+        self.cut_card_out = False
         self.stacks = {seat: BUY_IN for seat in range(1, seats + 1)} if banker else {}
         self.button = 1
 
@@ -159,11 +167,24 @@ class Dealer:
         return BANKED_GAME if self.banker else HOUSE_GAME
 
     def _card(self) -> tuple[int, str]:
-        if not self.shoe:
-            self.shoe = [r + s for r in RANKS for s in SUITS] * 6
+        if not self.shoe:               # shuffled when its first card is drawn
+            self.shoe = [r + s for r in RANKS for s in SUITS] * DECKS
             self.rng.shuffle(self.shoe)
         self.index += 1
         return self.index, self.shoe.pop()
+
+    def _cut(self, number: int) -> Iterator[Step]:
+        """``shoe.cut_card`` once the cards drawn reach :data:`CUT_AT`."""
+        if self.index >= CUT_AT and not self.cut_card_out:
+            self.cut_card_out = True
+            yield "shoe.cut_card", number, {"index": self.index}
+
+    def _next_shoe(self) -> Iterator[Step]:
+        """A new shoe loaded after the cut card came out (before the next hand)."""
+        if self.cut_card_out:
+            self.shoes += 1
+            self.shoe, self.index, self.cut_card_out = [], 0, False
+            yield "shoe.loaded", None, {"shoe_id": f"S-{self.shoes}", "decks": DECKS}
 
     def events(self, hands: int | None = None) -> Iterator[Step]:
         """The table opening, then ``hands`` hands (forever if None)."""
@@ -174,7 +195,7 @@ class Dealer:
         yield "table.opened", None, opened
         yield "device.online", None, {"device": "shoe", "firmware": "shoe-1.2", "serial": "SH-0042"}
         yield "device.online", None, {"device": "rfid", "firmware": "rfid-2.0", "serial": "RF-0042"}
-        yield "shoe.loaded", None, {"shoe_id": "S-1", "decks": 6}
+        yield "shoe.loaded", None, {"shoe_id": f"S-{self.shoes}", "decks": DECKS}
         for seat, amount in sorted(self.stacks.items()):
             yield "seat.stack", None, {"seat": seat, "amount": amount, "reason": "buy_in"}
         if self.banker:
@@ -199,6 +220,7 @@ class Dealer:
 
     def hand(self, number: int) -> Iterator[Step]:
         """One hand from the first bet to ``hand.ended``."""
+        yield from self._next_shoe()
         rng = self.rng
         dealer_seat = self.button if self.banker else None
         free = [seat for seat in range(1, self.seats + 1) if seat != dealer_seat]
@@ -226,9 +248,11 @@ class Dealer:
             held[seat] = [card]
             yield "card.dealt", number, {"index": index, "to": "seat", "seat": seat, "hand_index": 0,
                                          "card": card, "face_up": True}
+            yield from self._cut(number)
         hole_index, hole = self._card()
         yield "card.dealt", number, {"index": hole_index, "to": "dealer", "seat": dealer_seat,
                                      "hand_index": 0, "card": None, "face_up": False}
+        yield from self._cut(number)
         for seat in playing:
             goal = rng.choice((6, 7, 8))
             while total_of([points(c) for c in held[seat]]).points < goal and len(held[seat]) < 5:
@@ -240,6 +264,7 @@ class Dealer:
                 held[seat].append(card)
                 yield "card.dealt", number, {"index": index, "to": "seat", "seat": seat, "hand_index": 0,
                                              "card": card, "face_up": True}
+                yield from self._cut(number)
             if not total_of([points(c) for c in held[seat]]).bust:
                 yield "player.action", number, {"seat": seat, "hand_index": 0, "action": "stand"}
         yield "card.revealed", number, {"index": hole_index, "to": "dealer", "seat": dealer_seat,
@@ -250,6 +275,7 @@ class Dealer:
             dealer.append(card)
             yield "card.dealt", number, {"index": index, "to": "dealer", "seat": dealer_seat,
                                          "hand_index": 0, "card": card, "face_up": True}
+            yield from self._cut(number)
         results = [self._result(b, held[b["seat"]], dealer) for b in bets]
         yield "hand.settled", number, {"results": results}
         if self.banker:

@@ -66,3 +66,44 @@ async def test_the_rated_players_figures_are_read_back_and_nothing_is_counted_tw
     finally:
         rated.let_go()
         store.close()
+
+
+async def test_a_rating_opened_shoes_after_the_table_opened_is_read_back_with_the_table_s_game(
+        tmp_path: Path) -> None:
+    events: list[dict[str, Any]] = []
+    table = SimTable({1: FlatBettor(), 2: Counter()}, seed=3, on_event=events.append)
+    for _ in range(200):
+        table.hand()
+    loads = [e for e in events if e["type"] == "shoe.loaded"]
+    assert len(loads) >= 4
+    # rated from the middle of the third shoe on: its read back starts at that shoe, after the opening
+    opening = next(e for e in events if e["type"] == "bets.closed" and e["seq"] > loads[2]["seq"] + 200)["ts"]
+    store = open_store(str(tmp_path / "pit.sqlite"))
+    store.open_rating("P-1001", "T01", 2, opening, "alice", None)
+    store.add([stored(e) for e in events])
+    opened = next(e for e in events if e["type"] == "table.opened")
+    store.put_edges(edges_of("easy-jack", opened["data"]["rules"]))
+
+    def who(name: str, seat: int, ts: str) -> tuple[str, str] | None:
+        return ("P-1001", "1") if seat == 2 and ts >= opening else None
+
+    all_along = Protection(who=who)
+    for event in events:
+        all_along.feed("T01", "1", event)
+    later = datetime.datetime(2026, 11, 21, 23, tzinfo=datetime.UTC)
+    rated = Rated(store, ["T01"], Shifts(), {}, clock=lambda: later)
+    try:
+        await rated.load()
+        floor = Floor(["T01"], AlertBook(tmp_path / "acks.jsonl"))
+        floor.rate(rated)
+        floor.protect(Protection())
+        assert await replay_stored(rated, floor) < len(events) // 2       # the third shoe on, not all
+        protection = floor.protection
+        assert protection is not None
+        again = protection.subject("player:P-1001")
+        assert again is not None and again == all_along.subject("player:P-1001")
+        assert again["figures"]["hands"] > 50 and again["figures"]["decisions"] > 50
+        assert protection.count_of("T01") == all_along.count_of("T01")
+    finally:
+        rated.let_go()
+        store.close()

@@ -3,7 +3,9 @@
 A monitor started with ``--db`` (again, say, mid-shift) feeds its game
 protection the events the recorder stored for each table with an open
 rating, from the last shoe loaded there before the oldest open rating's
-opening (so that the count is known from that shoe on), before it follows the
+opening (so that the count is known from that shoe on), the table's last
+opening before that first (the game and rules its bets and decisions are read
+by, as the ratings take them, however long ago), before it follows the
 tables live: the rated players' figures and alerts are then those the
 monitor would have shown had it run all along. The live events the store held
 already are skipped (:meth:`~controller.podium.protection.watch.Protection.feed`).
@@ -21,7 +23,7 @@ from collections.abc import Iterator
 from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.rated import Rated
 from controller.podium.monitor.store import Row
-from controller.podium.protection.watch import TYPES
+from controller.podium.protection.watch import TYPES, Protection
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,11 @@ def _share(rows: Iterator[Row]) -> list[Row]:
 def _last_shoe(rows: Iterator[Row]) -> dict[str, str]:
     """Each table's last ``shoe.loaded`` time (rows by table and seq)."""
     return {row.table: row.ts for row in rows}
+
+
+def _last_before(rows: Iterator[Row], since: dict[str, str]) -> list[Row]:
+    """Each table's last row before its time in ``since`` (rows by table and seq)."""
+    return list({row.table: row for row in rows if row.ts < since[row.table]}.values())
 
 
 async def replay_stored(rated: Rated, floor: Floor) -> int:
@@ -53,20 +60,22 @@ async def replay_stored(rated: Rated, floor: Floor) -> int:
     shoes = await rated.in_store(_last_shoe, rated.store.rows(("shoe.loaded",), until=min(opened.values()),
                                                               tables=tables))
     since = {table: min(opened[table], shoes.get(table, opened[table])) for table in tables}
+    openings = await rated.in_store(_last_before, rated.store.rows(("table.opened",), tables=tables), since)
+    read = sum(_feed(floor, protection, row) for row in openings)     # the game and rules in force
     rows = rated.store.rows(TYPES, since=min(since.values()), tables=tables)
-    read = 0
     while chunk := await rated.in_store(_share, rows):
-        for row in chunk:
-            if row.ts < since[row.table]:
-                continue
-            try:
-                message = json.loads(row.body)
-            except ValueError:
-                log.warning("table %s seq %s left out of game protection: its body is not JSON", row.table,
-                            row.seq)
-                continue
-            read += 1
-            for raised in protection.feed(row.table, row.epoch, message):
-                floor.book.add(raised.table, raised.epoch, raised.seq, raised.hand, raised.ts, raised.data)
+        read += sum(_feed(floor, protection, row) for row in chunk if row.ts >= since[row.table])
     log.info("game protection read back %d stored events of %d tables", read, len(tables))
     return read
+
+
+def _feed(floor: Floor, protection: Protection, row: Row) -> bool:
+    """Feed ``protection`` one stored event, its alerts to ``floor``'s; False if its body is not JSON."""
+    try:
+        message = json.loads(row.body)
+    except ValueError:
+        log.warning("table %s seq %s left out of game protection: its body is not JSON", row.table, row.seq)
+        return False
+    for raised in protection.feed(row.table, row.epoch, message):
+        floor.book.add(raised.table, raised.epoch, raised.seq, raised.hand, raised.ts, raised.data)
+    return True
