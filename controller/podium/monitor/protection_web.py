@@ -5,7 +5,10 @@
   bets against the true count, plotted on the page, basic strategy accuracy,
   the deviations, the ratings.
 * ``GET /api/protection``: every subject with its figures, the most suspicious
-  first, each table's count, and the settings in force.
+  first, each table's count, and the settings in force. A floor follows
+  thousands of subjects and the page asks again every few seconds: the answer
+  is put together a share of the subjects at a time (:data:`SHARE`), the loop
+  going on between two, each subject worked out again only if it changed.
 * ``GET /api/protection/subject?id=<id>``: one subject with its plot and deviations (404 unknown).
 
 The figures are the pit's: nothing of them goes to the table or its dealer's screen.
@@ -13,6 +16,8 @@ The figures are the pit's: nothing of them goes to the table or its dealer's scr
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
 
 from aiohttp import web
@@ -23,6 +28,9 @@ PROTECTION_FLOOR_KEY = web.AppKey("protection_floor", Floor)
 STATIC = Path(__file__).with_name("static")
 
 OFF = "game protection is not kept by this monitor"
+
+SHARE = 250
+"""Subjects put into ``/api/protection``'s answer between two turns of the loop (a few milliseconds)."""
 
 
 def _floor(request: web.Request) -> Floor:
@@ -37,12 +45,23 @@ async def _page(request: web.Request) -> web.StreamResponse:
 
 
 async def _list(request: web.Request) -> web.StreamResponse:
+    """``{"subjects": Protection.subjects(), "counts": {table: count}, "settings": {...}}``, as JSON,
+    put together a :data:`SHARE` of the subjects at a time."""
     floor = _floor(request)
     protection = floor.protection
     assert protection is not None
-    return web.json_response({"subjects": protection.subjects(),
-                              "counts": {name: protection.count_of(name) for name in floor.tables},
-                              "settings": protection.settings.to_json()})
+    listed = []
+    for n, tally in enumerate(list(protection.tallies.values()), 1):
+        found = protection.listed(tally)
+        if found is not None:
+            listed.append(found)
+        if n % SHARE == 0:
+            await asyncio.sleep(0)
+    listed.sort(key=lambda entry: entry.order)
+    counts = json.dumps({name: protection.count_of(name) for name in floor.tables})
+    text = (f'{{"subjects": [{", ".join(entry.text for entry in listed)}], "counts": {counts}, '
+            f'"settings": {json.dumps(protection.settings.to_json())}}}')
+    return web.Response(text=text, content_type="application/json")
 
 
 async def _subject(request: web.Request) -> web.StreamResponse:

@@ -36,6 +36,7 @@ alert (severity ``warning``), raised by the pit side, never by the table.
 from __future__ import annotations
 
 import datetime
+import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -125,6 +126,8 @@ class Protection:
         self.tables: dict[str, _Table] = {}
         self.tallies: dict[str, Tally] = {}
         self.problems: list[str] = []
+        self._listed: dict[str, tuple[tuple[int, int, int], Listed]] = {}
+        """Each subject as :meth:`listed` gave it last, with what it was worked out from."""
 
     def _table(self, name: str) -> _Table:
         table = self.tables.get(name)
@@ -265,6 +268,7 @@ class Protection:
         for subject, tally in list(self.tallies.items()):
             if subject not in following and tally.last_ts and _before(tally.last_ts, cutoff):
                 del self.tallies[subject]
+                self._listed.pop(subject, None)
 
     def _keep(self, table: _Table, subject: str, item: Round | Decision) -> None:
         if self.settings.held:
@@ -317,8 +321,22 @@ class Protection:
         """Every subject with its figures (no plot), the most suspicious first."""
         shown = [subject_json(tally, tally.figures()) for tally in self.tallies.values()
                  if tally.rounds or tally.decisions]
-        return sorted(shown, key=lambda s: (-len(s["figures"]["reasons"]), -s["figures"]["suspicion"],
-                                            -s["figures"]["hands"], s["subject"]))
+        return sorted(shown, key=_order)
+
+    def listed(self, tally: Tally) -> Listed | None:
+        """A subject of :meth:`subjects` as its place in their order and its JSON text (``json.dumps``
+        of its entry there), worked out again only after the subject changed (the pages ask for every
+        subject every few seconds, and most have not changed since); None: nothing counted yet."""
+        if not (tally.rounds or tally.decisions):
+            return None
+        made = (tally.version, len(tally.seats), len(tally.ratings))      # the sets only grow
+        kept = self._listed.get(tally.subject)
+        if kept is not None and kept[0] == made:
+            return kept[1]
+        shown = subject_json(tally, tally.figures())
+        found = Listed(_order(shown), json.dumps(shown))
+        self._listed[tally.subject] = (made, found)
+        return found
 
     def subject(self, subject: str) -> dict[str, Any] | None:
         """One subject's figures with the plot and its decisions that deviated (None: unknown)."""
@@ -333,6 +351,22 @@ class Protection:
                 "deviations": [d.to_json() | {"with_count": d.with_count(self.settings.insurance_index)}
                                for d in tally.decided if not d.matched],
                 "not_checked": unchecked, "settings": self.settings.to_json()}
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A subject as the list of subjects gives it (:meth:`Protection.listed`)."""
+
+    order: tuple[Any, ...]
+    """Its place: sorted by this, the most suspicious come first."""
+    text: str
+    """Its entry, as JSON."""
+
+
+def _order(shown: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Where a subject comes in the list: flagged for more reasons, more suspicious, more hands first."""
+    figures = shown["figures"]
+    return -len(figures["reasons"]), -figures["suspicion"], -figures["hands"], shown["subject"]
 
 
 def _before(ts: str, cutoff: datetime.datetime) -> bool:
