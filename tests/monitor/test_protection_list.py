@@ -24,7 +24,7 @@ from controller.podium.monitor.protection_web import SHARE
 from controller.podium.monitor.web import make_app, make_runner
 from controller.podium.protection.watch import Protection
 
-TABLES = 60
+TABLES = 100
 
 
 @dataclass

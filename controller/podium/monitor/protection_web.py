@@ -29,8 +29,8 @@ STATIC = Path(__file__).with_name("static")
 
 OFF = "game protection is not kept by this monitor"
 
-SHARE = 250
-"""Subjects put into ``/api/protection``'s answer between two turns of the loop (a few milliseconds)."""
+SHARE = 500
+"""Subjects put into ``/api/protection``'s answer between two turns of the loop (at most about 20 ms)."""
 
 
 def _floor(request: web.Request) -> Floor:
