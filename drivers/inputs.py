@@ -106,7 +106,9 @@ class SpotWager:
 
     ``amount`` counts only good chips, in cents. ``rejected`` lists the chips
     that were not counted. ``complete`` is False when the reader reported more
-    chips than one INVENTORY can list.
+    chips than one INVENTORY can list. ``by_value`` is the good chips by
+    denomination: ``(value in cents, count)``, by value ascending (empty when
+    the reading was not made through the chip registry).
     """
 
     seat: int
@@ -116,6 +118,7 @@ class SpotWager:
     chips: tuple[str, ...]
     rejected: tuple[RejectedChip, ...] = ()
     complete: bool = True
+    by_value: tuple[tuple[int, int], ...] = ()
 
 
 DriverInput = (

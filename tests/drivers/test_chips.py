@@ -182,6 +182,7 @@ def test_wager_counts_only_good_chips(registry: ChipRegistry) -> None:
             RejectedChip(UNKNOWN, 2500, "counterfeit", None),
         ),
         complete=True,
+        by_value=((500, 1), (10000, 1)),       # the good chips by denomination
     )
 
 

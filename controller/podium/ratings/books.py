@@ -95,9 +95,40 @@ class DealerFigures:
                 "first": self.first, "last": self.last}
 
 
+ChipCounts = dict[int, int]
+"""A slip's chips by denomination: a chip's value in cents -> how many of them."""
+
+
+def chip_counts(data: Mapping[str, Any]) -> ChipCounts | None:
+    """A slip's ``chips`` (value in cents, as JSON writes it -> count) as numbers, by value; None
+    when the slip has none (one from before they were kept). Anything else raises ValueError."""
+    chips = data.get("chips")
+    if chips is None:
+        return None
+    if not isinstance(chips, Mapping):
+        raise ValueError(f"chips must be an object of value -> count, not {chips!r}")
+    counts = {int(value): int(count) for value, count in chips.items()}
+    if any(value <= 0 or count < 0 for value, count in counts.items()):
+        raise ValueError(f"chips must be positive values and counts, not {chips!r}")
+    return dict(sorted(counts.items()))
+
+
+def chips_json(chips: ChipCounts | None) -> list[dict[str, int]] | None:
+    """A slip's chips as its JSON shows them: by value, each ``{"value", "count", "amount"}`` (cents).
+
+    >>> chips_json({500: 3, 2500: 4})
+    [{'value': 500, 'count': 3, 'amount': 1500}, {'value': 2500, 'count': 4, 'amount': 10000}]
+    """
+    if chips is None:
+        return None
+    return [{"value": value, "count": count, "amount": value * count}
+            for value, count in sorted(chips.items())]
+
+
 @dataclass
 class Count:
-    """One count at one table: the opener and its closer, the fills and credits between, the drop."""
+    """One count at one table: the opener and its closer, the fills and credits between, the drop;
+    each slip's chips by denomination where the slip gave them."""
 
     table: str
     opener: int
@@ -112,6 +143,8 @@ class Count:
     closer_signed_by: str | None = None
     drop: int | None = None
     drop_by: str | None = None
+    opener_chips: ChipCounts | None = None
+    closer_chips: ChipCounts | None = None
 
     @property
     def win(self) -> int | None:
@@ -134,7 +167,8 @@ class Count:
                 "fills": self.fills, "credits": self.credits, "closer": self.closer,
                 "closed_at": self.closed_at, "closer_dealer": self.closer_dealer,
                 "closer_signed_by": self.closer_signed_by, "drop": self.drop, "drop_by": self.drop_by,
-                "win": self.win, "hold_percent": self.hold}
+                "win": self.win, "hold_percent": self.hold, "opener_chips": chips_json(self.opener_chips),
+                "closer_chips": chips_json(self.closer_chips)}
 
 
 @dataclass
@@ -219,7 +253,8 @@ class Books:
     def _count(self, table: str, kind: str, data: Mapping[str, Any], ts: str) -> bool:
         counts = self.counts.setdefault(table, [])
         if kind == "table.opener":
-            counts.append(Count(table, int(data["amount"]), ts, str(data["dealer"])))
+            counts.append(Count(table, int(data["amount"]), ts, str(data["dealer"]),
+                                opener_chips=chip_counts(data)))
             return True
         count = counts[-1] if counts else None
         if count is None:
@@ -234,7 +269,9 @@ class Books:
             else:
                 count.credits += amount
         elif kind == "table.closer" and open_now:
-            count.closer, count.closed_at, count.closer_dealer = int(data["amount"]), ts, str(data["dealer"])
+            closer, chips = int(data["amount"]), chip_counts(data)
+            count.closer, count.closed_at, count.closer_dealer = closer, ts, str(data["dealer"])
+            count.closer_chips = chips
         elif kind == "table.slip_signed":
             supervisor = str(data["supervisor"])
             if data["slip"] == "opener":
