@@ -21,6 +21,7 @@ import random
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
@@ -37,10 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("controller", "drivers", "firmware_bridge")
 
 
-async def until(condition: object, daemon: Daemon) -> None:
-    """Wait (yielding to the loop, a second at most) until ``condition()`` holds."""
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait (looking every 10 ms, ten seconds at most) until ``condition()`` holds."""
     async with asyncio.timeout(10):
-        while not condition():                                     # type: ignore[operator]
+        while not condition():
             await asyncio.sleep(0.01)
 
 
@@ -56,15 +57,15 @@ async def traced_touch(folder: Path) -> Counter[str]:
     running = asyncio.create_task(daemon.run())
     files: Counter[str] = Counter()
     try:
-        await until(lambda: all(d.online for d in daemon.table.state.devices.values()), daemon)
+        await until(lambda: all(d.online for d in daemon.table.state.devices.values()))
         shoe.load_shoe(6, cards=[parse_card(c) for c in ("5h", "9d", "2c")], cut_at=0)
         rfid.place(1, [("00000000000001f4", 500)])
-        await until(lambda: "deal" in daemon.table.live_buttons(), daemon)
+        await until(lambda: "deal" in daemon.table.live_buttons())
         dealt = await daemon.command({"cmd": "act", "action": "deal"})
         if not dealt.get("ok"):
             raise SystemExit(f"the deal was refused: {dealt}")
         shoe.draw(2)
-        await until(lambda: "stand" in daemon.table.live_buttons(), daemon)
+        await until(lambda: "stand" in daemon.table.live_buttons())
 
         def profile(frame: FrameType, event: str, arg: object) -> None:
             if event == "call":
