@@ -41,7 +41,9 @@ False
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,7 +101,7 @@ ChipCounts = dict[int, int]
 """A slip's chips by denomination: a chip's value in cents -> how many of them."""
 
 
-def chip_counts(data: Mapping[str, Any]) -> ChipCounts | None:
+def chip_counts(data: Mapping[str, object]) -> ChipCounts | None:
     """A slip's ``chips`` (value in cents, as JSON writes it -> count) as numbers, by value; None
     when the slip has none (one from before they were kept). Anything else raises ValueError."""
     chips = data.get("chips")
@@ -292,6 +294,53 @@ class Books:
     def by_dealer(self, now: str | None = None) -> list[dict[str, Any]]:
         """Every dealer's figures at each table, by dealer then table."""
         return [self.dealers[key].to_json(now) for key in sorted(self.dealers)]
+
+    def kept(self, table: str) -> str:
+        """What the books hold of ``table`` as JSON text (its dealers' figures, the dealer signed in,
+        its counts, the last event read), for :meth:`restore`.
+
+        >>> books = Books()
+        >>> _ = books.feed("T1", {"seq": 4, "type": "table.opener", "ts": "2026-11-21T20:00:01.000Z",
+        ...                       "data": {"amount": 10000, "dealer": "D1", "chips": {"2500": 4}}}, "1")
+        >>> again = Books()
+        >>> again.restore("T1", books.kept("T1"))
+        >>> again == books
+        True
+        """
+        return json.dumps({
+            "dealer": self.current.get(table),
+            "last": list(self.last[table]) if table in self.last else None,
+            "dealers": [dataclasses.asdict(f) for (_, where), f in sorted(self.dealers.items())
+                        if where == table],
+            "counts": [dataclasses.asdict(count) for count in self.counts.get(table, [])]})
+
+    def restore(self, table: str, text: str) -> None:
+        """Take back what :meth:`kept` gave of ``table`` (replacing what the books hold of it). Text
+        that is not what :meth:`kept` writes raises (ValueError, KeyError, TypeError), and changes
+        nothing."""
+        data = json.loads(text)
+        dealers = [DealerFigures(**item) for item in data["dealers"]]
+        counts = [Count(**{**item, "opener_chips": _int_keys(item["opener_chips"]),
+                           "closer_chips": _int_keys(item["closer_chips"])}) for item in data["counts"]]
+        last = None if data["last"] is None else (str(data["last"][0]), int(data["last"][1]))
+        current = data["dealer"]
+        if any(f.table != table for f in dealers) or any(c.table != table for c in counts):
+            raise ValueError(f"the books kept of {table} name another table")
+        for key in [key for key in self.dealers if key[1] == table]:
+            del self.dealers[key]
+        self.dealers.update({(f.dealer, table): f for f in dealers})
+        self.counts[table] = counts
+        self.current.pop(table, None)
+        if current is not None:
+            self.current[table] = str(current)
+        self.last.pop(table, None)
+        if last is not None:
+            self.last[table] = last
+
+
+def _int_keys(chips: dict[str, int] | None) -> ChipCounts | None:
+    """A slip's chips read back from JSON (whose keys are text)."""
+    return None if chips is None else {int(value): int(count) for value, count in chips.items()}
 
 
 def counted(counts: Iterable[Count]) -> dict[str, Any]:
