@@ -11,18 +11,23 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+import sqlite3
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.events.envelope import compact_json
+from controller.follow.core import HISTORY
 from controller.journal.log import Journal, Record, read_records
 from controller.podium.monitor.cli import main as pit_monitor
 from controller.podium.monitor.store import Row, SqliteStore
 from controller.security.supervisor_pins import hash_pin
 from tests.e2e.test_e2e_floor import SHOE, play, settle
+from tests.monitor.conftest import Monitor, sources_of
 from tests.rigs.daemon_rig import TableRig, chip
 
 TRAY = 32
@@ -219,3 +224,71 @@ def _without_chips(body: dict[str, Any]) -> dict[str, Any]:
     """A published body as the earlier release wrote it: no ``chips`` in its data."""
     data = {key: value for key, value in body["data"].items() if key != "chips"}
     return {**body, "data": data}
+
+
+def test_a_monitor_killed_and_started_again_shows_the_books_the_table_no_longer_sends(
+        books: TableRig) -> None:
+    """``pit-monitor serve --db`` SIGKILLed once the opener is signed; the table then publishes more than
+    a follower replays before its snapshot (:data:`~controller.follow.core.HISTORY`), so the monitor
+    started again on its database hears none of the books' events again: it shows them as kept."""
+    rig = books
+    rig.start()
+    db = rig.folder / "pit.sqlite"
+    rig.rfid.cmd("place", antenna=TRAY, chips=[*(chip("b", n) for n in range(10, 14)), chip("c", 1)])
+    rig.next("tray.counted", amount=20000)
+    monitor = serve(rig, db)
+    try:
+        assert control(rig, "dealer_in", dealer="D1", dealer_pin=D1) == {"ok": True}
+        assert control(rig, "opener", dealer_pin=D1) == {"ok": True}
+        assert pit(rig, "sign_slip", slip="opener") == {"ok": True}
+        signed = until(monitor, lambda books: (books["count"] or {}).get("opener_signed_by") == "S101")
+        assert signed["dealer"] == "D1" and signed["count"]["opener_chips"] == [
+            {"value": 2500, "count": 4, "amount": 10000}, {"value": 10000, "count": 1, "amount": 10000}]
+        until_kept(db, lambda kept: [c["opener_signed_by"] for c in kept["counts"]] == ["S101"])
+        monitor.kill()
+        for n in range(HISTORY + 1):                      # the books' events out of a follower's replay
+            assert pit(rig, "dealer_message", text=f"message {n}") == {"ok": True}
+        monitor = serve(rig, db)
+        again = until(monitor, lambda books: books["dealer"] == "D1")
+        assert again["count"] == signed["count"]
+        assert [d["dealer"] for d in again["dealers"]] == ["D1"]
+        assert control(rig, "closer", dealer_pin=D1) == {"ok": True}      # and the shift goes on
+        closed = until(monitor, lambda books: books["count"]["closer"] is not None)
+        assert (closed["count"]["opener"], closed["count"]["closer"], closed["count"]["closer_dealer"]) == (
+            20000, 20000, "D1")
+    finally:
+        monitor.stop()
+
+
+def serve(rig: TableRig, db: Path) -> Monitor:
+    """``pit-monitor serve --db`` over the table, listening."""
+    return Monitor("serve", sources_of(rig), "--port=0", f"--db={db}", "--silence=3",
+                   f"--acks={rig.folder / 'acks.jsonl'}", f"--actions={rig.folder / 'actions.jsonl'}",
+                   log=rig.folder / "monitor.log")
+
+
+def until(monitor: Monitor, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The table's books on the monitor (its detail's JSON) once ``done`` says so."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(monitor.url + "api/tables/T07", timeout=5) as reply:
+                books: dict[str, Any] = json.load(reply)["books"]
+            if done(books):
+                return books
+        except (OSError, KeyError, TypeError):
+            books = {}
+        assert time.monotonic() < deadline, f"the monitor never showed it: {books}\n{monitor.log_text()}"
+        time.sleep(0.1)
+
+
+def until_kept(db: Path, done: Callable[[dict[str, Any]], bool]) -> None:
+    """Wait until the books the monitor kept of T07 in ``db`` are as ``done`` says."""
+    deadline = time.monotonic() + 30
+    while True:
+        with sqlite3.connect(db) as reader:
+            found = reader.execute("SELECT body FROM kept_books WHERE table_id = 'T07'").fetchone()
+        if found is not None and done(json.loads(found[0])):
+            return
+        assert time.monotonic() < deadline, f"the monitor never kept it: {found}"
+        time.sleep(0.1)
