@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from controller.commands import books as orders
 from controller.commands.table import TrayCredit, TrayFill
 from controller.devkit.protection_sim import Counter, FlatBettor, SimTable
@@ -193,8 +195,16 @@ async def test_a_monitor_opened_again_has_its_books_and_every_seat_s_figures_wit
         stored.close()
 
 
-def test_a_table_s_kept_events_are_cut_to_what_protection_still_needs(tmp_path: Path) -> None:
-    store = open_store(str(tmp_path / "pit.sqlite"))
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "pit.sqlite")
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
+def test_a_table_s_kept_events_are_cut_to_what_protection_still_needs(target: str) -> None:
+    store = open_store(target)
     try:
         timeline = [("table.opened", "00:00"), ("shoe.loaded", "01:00"), ("card.dealt", "01:01"),
                     ("table.closed", "02:00"), ("shoe.loaded", "03:00"), ("card.dealt", "03:01"),
@@ -214,5 +224,7 @@ def test_a_table_s_kept_events_are_cut_to_what_protection_still_needs(tmp_path: 
         left = [(e.table, e.seq) for _, e in store.kept_events()]
         assert left == [("T01", 1), ("T01", 5), ("T01", 6), ("T01", 7), ("T01", 8), ("T01", 9), ("T02", 1)]
         assert store.kept_since() == {"T01": "2026-11-21T00:00:00.000Z", "T02": "2026-11-21T00:00:00.000Z"}
+        store.keep([], {"T01": '{"dealer": "D2"}'})              # the books written over
+        assert store.kept_books() == {"T01": '{"dealer": "D2"}'}
     finally:
         store.close()

@@ -26,6 +26,7 @@ game and rules).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -65,17 +66,25 @@ SHARE = 5000
 """Kept events read at a time (:meth:`KeptTables.kept_events`)."""
 
 
+Values = tuple[str | int | None, ...]
+"""One row's values for a statement run many times."""
+
+
 class KeptTables(RatingTables):
     """The monitor's kept books and events, on the connection of the ratings (SQL written with ``?``)."""
+
+    @abstractmethod
+    def _run_many(self, sql: str, rows: Sequence[Values]) -> None:
+        """Run one statement once per row of values (inside a transaction begun)."""
 
     def keep(self, events: Sequence[KeptEvent], books: Mapping[str, str]) -> None:
         """Keep these events (one kept already is left as it is) and these tables' books (table ->
         :meth:`~controller.podium.ratings.books.Books.kept` text, written over), in one transaction."""
         with self._transaction():
-            for e in events:
-                self._run(f"INSERT INTO kept_events ({KEPT_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                          "ON CONFLICT (table_id, epoch, seq) DO NOTHING",
-                          (e.table, e.epoch, e.seq, e.ts, e.type, e.hand, e.body))
+            if events:
+                self._run_many(f"INSERT INTO kept_events ({KEPT_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                               "ON CONFLICT (table_id, epoch, seq) DO NOTHING",
+                               [(e.table, e.epoch, e.seq, e.ts, e.type, e.hand, e.body) for e in events])
             for table, body in books.items():
                 self._run("INSERT INTO kept_books (table_id, body) VALUES (?, ?) "
                           "ON CONFLICT (table_id) DO UPDATE SET body = excluded.body", (table, body))

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.follow.core import Position
-from controller.podium.monitor.kept_store import KeptTables, kept_schema
+from controller.podium.monitor.kept_store import KeptTables, Values, kept_schema
 from controller.podium.monitor.rating_store import schema
 
 
@@ -146,6 +146,9 @@ class SqliteStore(Store):
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self.db.execute(sql, params).fetchall()
 
+    def _run_many(self, sql: str, rows: Sequence[Values]) -> None:
+        self.db.executemany(sql, rows)
+
     def position(self, table: str) -> Position | None:
         found = self.db.execute("SELECT epoch, seq, body FROM events WHERE table_id = ? "
                                 "ORDER BY id DESC LIMIT 1", (table,)).fetchone()
@@ -212,6 +215,10 @@ class PostgresStore(Store):
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         cursor = self.db.execute(sql.replace("?", "%s"), params)
         return cursor.fetchall() if cursor.description is not None else []
+
+    def _run_many(self, sql: str, rows: Sequence[Values]) -> None:
+        with self.db.cursor() as cursor:
+            cursor.executemany(sql.replace("?", "%s"), rows)
 
     def _lock(self) -> None:
         """Ratings are opened and closed one at a time (so one open per seat holds without a retry)."""
