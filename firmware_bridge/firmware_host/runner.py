@@ -24,9 +24,9 @@ from typing import Any
 
 from firmware_bridge.firmware import main as firmware_main
 from firmware_bridge.firmware_host.machine_fake import PWRON_RESET, WDT_RESET, FakeMachine
-from firmware_bridge.firmware_host.pty_port import PtyPort
 from firmware_bridge.firmware_host.rfid_world import RfidWorld
 from firmware_bridge.firmware_host.shoe_world import ShoeWorld, Timeline
+from firmware_bridge.simulator.pty_port import PtyPort
 
 
 class FirmwareRunner:
