@@ -1,6 +1,6 @@
 """The default driver: a board that speaks the link protocol (docs/protocol.md) on a serial port.
 
-Any role the link protocol has messages for (its HELLO kinds: the shoe and the
+Every role the link protocol has messages for (its HELLO kinds: the shoe and the
 RFID bet-spot reader) is played through one :class:`LinkDriver` on a
 :class:`~firmware_bridge.link.host.HostLink`: the board comes online only if the
 board on the port is the kind its role expects; STATUS and FAULT go to the
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from drivers.board import BoardDriver, Role
 from drivers.rfid import SpotReader
@@ -38,7 +37,7 @@ class LinkDriver(BoardDriver):
 
     roles = tuple(messages.DEVICE_KINDS.values())
 
-    def __init__(self, options: Any, role: Role, *, offline_after: float = 3.0,
+    def __init__(self, options: BoardDriver.Options, role: Role, *, offline_after: float = 3.0,
                  reopen_interval: float = 1.0) -> None:
         super().__init__(options, role)
         self._accepted = False
@@ -58,7 +57,7 @@ class LinkDriver(BoardDriver):
         """The link's silence before it calls the board offline."""
         return self.link.offline_after
 
-    def counters(self) -> dict[str, Any]:
+    def counters(self) -> dict[str, int]:
         """The link's statistics (docs/link.md, Statistics)."""
         return self.link.stats.snapshot()
 

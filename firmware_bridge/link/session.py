@@ -418,7 +418,7 @@ class HostSession(_Session):
             return
         assert isinstance(hello, Hello)
         if self.in_session:
-            # Any HELLO in a session: the board has started another one (renumbered from 0), whatever
+            # A HELLO in a session: the board has started another one (renumbered from 0), whatever
             # the nonce; going on in this one would misread its seqs and acks.
             self._events.append(SessionEnded(REASON_BOARD_RESTARTED))
             self.in_session = False

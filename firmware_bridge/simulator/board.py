@@ -226,7 +226,7 @@ class SimulatedBoard:
         :meth:`unplug` and :meth:`replug`. ``None``: connect to the slave path.
     :param rng: the only source of randomness (shuffles, shoe ids, faults,
         noise). Default: a new unseeded ``random.Random``.
-    :param firmware: the firmware version in HELLO.
+    :param firmware: the firmware version in HELLO (default ``sim-1.0.0``).
     :param serial: the serial number in HELLO (default ``SIM-SHOE-0001`` or
         ``SIM-RFID-0001``).
     :param rto: the retransmission timeout in seconds.
@@ -249,7 +249,7 @@ class SimulatedBoard:
         *,
         link: Path | None = None,
         rng: random.Random | None = None,
-        firmware: str = "sim-1.0.0",
+        firmware: str | None = None,
         serial: str | None = None,
         rto: float = 0.28,
         status_interval: float = 1.0,
@@ -307,7 +307,7 @@ class SimulatedBoard:
         self._session = BoardSession(
             stats=self.stats,
             kind=KIND_SHOE if kind == "shoe" else KIND_RFID,
-            firmware=firmware,
+            firmware=firmware if firmware is not None else "sim-1.0.0",
             serial=serial if serial is not None else f"SIM-{kind.upper()}-0001",
             rto=rto,
         )
