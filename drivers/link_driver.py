@@ -102,7 +102,12 @@ class LinkDriver(BoardDriver):
         if not self._accepted:
             return
         role = self.role
-        if isinstance(message, messages.Status):
+        if isinstance(message, messages.Inventory) and isinstance(role, SpotReader):  # the most frequent
+            # A full list with TOO_MANY_CHIPS raised: the reader saw more chips than it could list.
+            full = len(message.chips) == messages.MAX_CHIPS
+            complete = not (full and (role.status_flags or 0) & messages.TOO_MANY_CHIPS)
+            role.inventory(message.antenna, [(chip.uid, chip.value) for chip in message.chips], complete)
+        elif isinstance(message, messages.Status):
             role.status(message.flags)
         elif isinstance(message, messages.Fault):
             role.fault(message.code, message.text, asyncio.get_running_loop().time())
@@ -114,11 +119,6 @@ class LinkDriver(BoardDriver):
             role.unreadable(message.index)
         elif isinstance(role, Shoe) and isinstance(message, messages.CutCard):
             role.cut_card(message.index)
-        elif isinstance(role, SpotReader) and isinstance(message, messages.Inventory):
-            # A full list with TOO_MANY_CHIPS raised: the reader saw more chips than it could list.
-            full = len(message.chips) == messages.MAX_CHIPS
-            complete = not (full and (role.status_flags or 0) & messages.TOO_MANY_CHIPS)
-            role.inventory(message.antenna, ((chip.uid, chip.value) for chip in message.chips), complete)
         else:
             self._repeats.note(("unexpected", message.NAME), logging.WARNING,
                                f"{self.device} board sent an unexpected {message.NAME}")

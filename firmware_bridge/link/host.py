@@ -31,6 +31,7 @@ one is logged and does not disturb the link.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import secrets
@@ -51,6 +52,9 @@ _T = TypeVar("_T")
 
 MAX_BACKLOG = 64 * 1024
 """Bytes waiting for the line beyond which the port counts as failed (nobody reads it)."""
+
+_NOT_YET = (errno.EAGAIN, errno.EALREADY, errno.EWOULDBLOCK, errno.EINPROGRESS, errno.EINTR)
+"""Read errors that only mean nothing is there yet (pyserial's read ignores them too)."""
 
 
 def random_nonce() -> int:
@@ -214,15 +218,26 @@ class HostLink:
             self._reopen = self._loop.call_later(self.reopen_interval, self._open)
 
     def _on_readable(self) -> None:
-        port = self._serial
-        if port is None or self._loop is None:
+        port, fd = self._serial, self._fd
+        if port is None or fd is None or self._loop is None:
             return
         try:
-            data = port.read(port.in_waiting or 1)
+            size = port.in_waiting or 1
         except (serial.SerialException, OSError) as error:
             self._fail(f"port failed: {error}")
             return
+        # One non-blocking read of the fd, as pyserial's read(size) would do it without its select()
+        # and timeout around it (a few microseconds of every reading); its failures in its words.
+        try:
+            data = os.read(fd, size)
+        except OSError as error:
+            if error.errno in _NOT_YET:
+                return
+            self._fail(f"port failed: read failed: {error}")
+            return
         if not data:
+            self._fail("port failed: device reports readiness to read but returned no data"
+                       " (device disconnected or multiple access on port?)")
             return
         self._handle(self._session.receive(data, self._loop.time()))
         self._write_output()
