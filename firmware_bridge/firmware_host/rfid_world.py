@@ -139,6 +139,16 @@ class WatchedApp:
 
 
 @dataclass(frozen=True)
+class ChainPins:
+    """The pins of the lights' shift registers (a 32-antenna board), and how many outputs they have."""
+
+    data: int
+    clock: int
+    latch: int
+    count: int = 32
+
+
+@dataclass(frozen=True)
 class RfidPins:
     """The reader's pins in its ``board.json`` (docs/boards.md): the PN5180's, the antenna multiplexer's
     ``select``, and the lights (a pin each, or the ``chain`` of shift registers of a 32-antenna board)."""
@@ -148,8 +158,8 @@ class RfidPins:
     rst: int
     select: tuple[int, ...]
     lights: tuple[int, ...]
-    chain: dict[str, int] | None
-    """The shift registers' ``data``, ``clock`` and ``latch`` pins and their ``count``, or None."""
+    chain: ChainPins | None
+    """The lights' shift registers, or None (a pin a light)."""
 
     @classmethod
     def from_json(cls, pins: JsonObject) -> RfidPins:
@@ -157,8 +167,8 @@ class RfidPins:
         chain = None
         if pins.get("light_chain") is not None:
             found = object_at(pins, "light_chain")
-            chain = {name: int_at(found, name) for name in ("data", "clock", "latch")}
-            chain["count"] = int_at(found, "count", 32)
+            chain = ChainPins(int_at(found, "data"), int_at(found, "clock"), int_at(found, "latch"),
+                              int_at(found, "count", 32))
         return cls(int_at(pins, "nss"), int_at(pins, "busy"), int_at(pins, "rst"),
                    tuple(ints_at(pins, "select")), tuple(ints_at(pins, "lights")) if "lights" in pins else (),
                    chain)
@@ -171,7 +181,7 @@ class RfidWorld:
         self.pins = RfidPins.from_json(object_at(config, "pins"))
         self.model = PN5180Model(antennas=1 << len(self.pins.select))
         chain = self.pins.chain
-        self.chain = None if chain is None else ShiftChain(chain["count"])
+        self.chain = None if chain is None else ShiftChain(chain.count)
         """The lights' shift registers (a 32-antenna board), or None (a GPIO a light)."""
         self.antennas: list[int] = ints_at(config, "antennas")
         self.levels: dict[int, int] = {}
@@ -191,8 +201,8 @@ class RfidWorld:
             devices[select] = pin
         if self.chain is not None and self.pins.chain is not None:
             chain = self.pins.chain
-            devices.update({chain["data"]: self.chain.data, chain["clock"]: self.chain.clock,
-                            chain["latch"]: self.chain.latch})
+            devices.update({chain.data: self.chain.data, chain.clock: self.chain.clock,
+                            chain.latch: self.chain.latch})
         machine.devices = devices
 
     def watch(self, app: ReaderApp) -> WatchedApp:
