@@ -26,8 +26,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from controller.boards import make_board
 from controller.commands.books import BOOKS_COMMANDS, DEALER_PINNED
@@ -78,7 +77,7 @@ TICK = 1.0
 SHOW_DELAY = 0.002
 """Seconds without a chip reading before the table's picture is drawn after one (:meth:`Daemon.show`):
 readings that come back to back (a stack of chips read as it is placed) are each journaled and
-published at once, and share one picture, drawn once they stop; the dealer sees no difference. Any
+published at once, and share one picture, drawn once they stop; the dealer sees no difference. Every
 other input draws the picture at once."""
 SHOW_AT_LEAST = 0.05
 """Seconds at most from a step to its picture while inputs keep coming back to back."""
@@ -140,7 +139,7 @@ class Daemon:
         self.mark_sync_due = False
         """Whether :meth:`sync_mark` is already called for on the loop."""
         self.pit: PitServer | None = None
-        self.last_picture: tuple[int, dict[str, Any]] | None = None
+        self.last_picture: tuple[int, Mapping[str, object]] | None = None
         self.showing: asyncio.TimerHandle | None = None
         """The :meth:`show` called for on the loop, until it runs."""
         self.reading = False
@@ -455,7 +454,7 @@ class Daemon:
         for board in self.boards:
             board.light_spots(spots)
 
-    def publish_picture(self, picture: dict[str, Any]) -> None:
+    def publish_picture(self, picture: Mapping[str, object]) -> None:
         """Publish ``table.view`` with the table's picture after every step and whenever it differs
         from the last one sent (docs/pit-events.md, "The table's picture"), so that a consumer
         always has the picture of the last event it took. Like a heartbeat it takes no seq of its
@@ -514,7 +513,7 @@ class Daemon:
             self.repeats.note(("prune", type(error).__name__), logging.ERROR,
                               f"a closed journal segment could not be deleted ({error})")
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, object]:
         """The sync socket's snapshot: the state as of the last event."""
         return {"seq": self.table.state.seq, "epoch": self.start.epoch, "state": table_picture(self.table)}
 
@@ -522,7 +521,7 @@ class Daemon:
         """Held events from ``from_seq`` on, byte for byte as published."""
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
-    async def command(self, request: dict[str, Any], client: str | None = None) -> Reply:
+    async def command(self, request: dict[str, object], client: str | None = None) -> Reply:
         """A control command (docs/control.md) from ``client`` (as far as the control socket can
         tell: :func:`controller.pit.server.control_client`), decoded and checked here, once
         (:func:`controller.commands.registry.decode`); one that carries ``supervisor`` is taken only

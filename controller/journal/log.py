@@ -85,6 +85,8 @@ class Record:
     topic: str
     body: bytes
     private: Mapping[str, Any] = field(default_factory=dict)
+    """The record's private part, as its JSON line holds it (its values unchecked: the table reads
+    them as it wrote them, :meth:`controller.table.state.TableState.apply`)."""
 
 
 @dataclass(frozen=True)
