@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -310,7 +309,7 @@ class ChipRegistry:
         """The wager on one spot, from the complete set of ``(uid, value)`` chips read on it.
 
         ``amount`` is the sum of the good chips' values; ``chips`` holds the good
-        uids, sorted, and ``by_value`` how many there are of each value; ``rejected``
+        uids, sorted, and ``values`` their values (``by_value`` by denomination); ``rejected``
         holds a :class:`~drivers.inputs.RejectedChip` for each chip that does not
         count, sorted by uid. A uid read more than once on the same spot counts once:
         its other copies are rejected as ``"duplicate"`` (two tags with one id
@@ -323,7 +322,7 @@ class ChipRegistry:
         >>> wager = registry.wager(3, "main", 5, [("00000000000000BB", 2500), ("00000000000000aa", 500),
         ...                                       ("00000000000000cc", 10000)])
         >>> wager.amount, wager.chips, wager.by_value
-        (3000, ('00000000000000aa', '00000000000000bb'), ((500, 1), (2500, 1)))
+        (3000, ('00000000000000aa', '00000000000000bb'), {500: 1, 2500: 1})
         >>> [(chip.uid, chip.reason) for chip in wager.rejected]
         [('00000000000000cc', 'counterfeit')]
         >>> wager = registry.wager(3, "main", 5, [("00000000000000aa", 500), ("00000000000000aa", 500),
@@ -364,7 +363,7 @@ class ChipRegistry:
             chips=tuple(sorted(good)),
             rejected=tuple(rejected),
             complete=complete,
-            by_value=tuple(sorted(Counter(good.values()).items())),
+            values=tuple(good.values()),
         )
 
 

@@ -46,7 +46,7 @@ def on_tray(table: Table, reading: SpotWager) -> Generator[Step, None, None]:
     """The tray's chips changed: its rejected chips alerted like a spot's, its value and its chips
     by denomination published (``tray.counted``) when either differs from the last."""
     yield from check_chips(table, reading)
-    chips = dict(reading.by_value)
+    chips = reading.by_value
     tray = table.state.tray
     if reading.amount != tray.amount or chips != tray.chips:
         yield Step([TrayCounted(reading.amount, chips)])
