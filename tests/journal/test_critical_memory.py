@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -48,10 +49,10 @@ def test_the_check_reads_back_each_copy_and_the_mark_and_a_clear_waits_for_repai
         assert problem is not None and "checkpoint copy 1" in problem and "checksum mismatch" in problem
         memory.latch(problem, "2026-11-21T22:14:05.123Z")
         assert read_fault(memory.fault_path) == problem
-        refused = memory.clear()
+        refused = asyncio.run(memory.clear())
         assert refused is not None and "still fails" in refused and memory.fault_path.exists()
         copy.write_bytes(good)                                           # put back
-        assert memory.clear() is None and memory.fault is None and not memory.fault_path.exists()
+        assert asyncio.run(memory.clear()) is None and memory.fault is None and not memory.fault_path.exists()
 
         (tmp_path / "published.mark").write_bytes(b"x" * 51)
         problem = memory.check()
