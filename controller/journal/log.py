@@ -368,7 +368,8 @@ def _walk(parts: list[_Part], link: str | None, files: list[BinaryIO] | None = N
                 raise JournalCorrupt(f"closed segment {part.path} is gone") from None
             return
         with lines:
-            lines.seek(part.offset)
+            if part.offset:                     # (a file read from its start is read as a stream)
+                lines.seek(part.offset)
             for line, checked, after in _checked(lines, part.path, part.offset, part.seq, link):
                 if isinstance(checked, _BadLine) and part.closed:
                     raise JournalCorrupt(f"line {seq + 1}: {checked}, at byte {offset} of the closed "
