@@ -14,6 +14,7 @@ altered ones it fails and the fault stays.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -106,7 +107,7 @@ def send_clear(rig: TableRig) -> zmq.Socket[bytes]:
 def reply(req: zmq.Socket[bytes]) -> dict[str, Any]:
     try:
         assert req.poll(int(TIMEOUT * 1000)), "no reply to critical_memory_clear"
-        answer: dict[str, Any] = req.recv_json()  # type: ignore[assignment]
+        answer: dict[str, Any] = json.loads(req.recv())
         return answer
     finally:
         req.close()
