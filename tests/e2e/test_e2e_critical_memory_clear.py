@@ -119,7 +119,7 @@ def served_while_held(rig: TableRig, systemd: FakeSystemd, req: zmq.Socket[bytes
     systemd.drain()
     assert "WATCHDOG=1" in systemd.until("WATCHDOG=1")[-1].splitlines()
     rig.bet(1, "main", chip("a", 1))
-    placed = rig.next("bet.placed", seat=1)
+    placed = rig.next("bet.placed", seat=1, spot="main", amount=500)
     deadline = time.monotonic() + TIMEOUT
     while rig.pit.view is None or rig.pit.view["seq"] < placed["seq"]:
         assert rig.pit.poll(deadline - time.monotonic()), "no picture of the reading"
