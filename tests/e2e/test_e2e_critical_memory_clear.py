@@ -8,11 +8,13 @@ its bytes, which the test writes once it has seen what it came for. Meanwhile th
 table: a chip reading on the simulated RFID board is journaled and published, with its picture,
 and systemd's watchdog (a test socket standing in for systemd's) keeps getting its pings, all
 before the clear's reply. Fed the segment's own bytes the check passes and the fault goes; fed
-altered ones it fails and the fault stays.
+altered ones it fails and the fault stays. And, with the daemon in process (its commands called as
+the control socket calls them), a second clear while the first is held is refused at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import os
@@ -23,8 +25,15 @@ from typing import Any
 
 import pytest
 import zmq
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
 
+from controller.config.loader import load_config
+from controller.daemon import Daemon
+from controller.devkit.simulated import write_config
 from controller.journal.critical_memory import FAULT_NAME, read_fault, write_fault
+from controller.security.supervisor_pins import hash_pin
+from firmware_bridge.simulator.board import SimulatedBoard
 from tests.e2e.test_e2e_critical_memory import PIN, cleared, table
 from tests.journal.test_rotation import rotating_rig
 from tests.rigs.daemon_rig import TIMEOUT, TableRig, chip
@@ -160,3 +169,49 @@ def test_a_segment_that_reads_altered_under_the_check_keeps_the_fault(
     denied = rig.pit.press("deal")
     assert denied["ok"] is False and "critical memory fault" in denied["error"]
     cleared(rig)                                # the segment read back as it is, whole: cleared
+
+
+async def test_a_second_clear_while_the_first_checks_is_refused_at_once(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    played = rotating_rig(state, 4)
+    played.journal.close()
+    write_fault(state / FAULT_NAME, REASON, "2026-11-21T22:14:05.123Z")
+    previous = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    boards = [SimulatedBoard(kind, link=tmp_path / kind) for kind in ("shoe", "rfid")]
+    for board in boards:
+        await board.start()
+    daemon = Daemon(load_config(write_config(tmp_path, table="T01", supervisors={"S101": hash_pin(PIN)})))
+    running = asyncio.create_task(daemon.run())
+    fd = None
+    try:
+        while daemon.pit is None or daemon.table.critical_fault is None:     # started, the fault raised
+            await asyncio.sleep(0.01)
+        held = Held(sorted(state.glob("journal.0*.log"))[2])
+        clear = {"cmd": "critical_memory_clear", "supervisor": "S101", "pin": PIN}
+        first = asyncio.create_task(daemon.command(dict(clear)))
+        deadline = time.monotonic() + TIMEOUT
+        while True:                             # the first's check opens the pipe (off the loop)
+            try:
+                fd = os.open(held.segment, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError as error:
+                assert error.errno == errno.ENXIO and time.monotonic() < deadline, error
+                await asyncio.sleep(0.01)
+        second = await asyncio.wait_for(daemon.command(dict(clear)), TIMEOUT)
+        assert second["ok"] is False and "a critical memory clear is running already" in second["error"]
+        assert not first.done()
+        os.set_blocking(fd, True)
+        held.feed(fd, held.good)
+        fd = None
+        assert await first == {"ok": True}
+        assert daemon.memory.fault is None and not (state / FAULT_NAME).exists()
+    finally:
+        if fd is not None:
+            os.close(fd)                        # failed while held: the check reads its end, and ends
+        daemon.stopping.set()
+        await running
+        for board in boards:
+            await board.close()
+        Device.pin_factory = previous
