@@ -31,6 +31,12 @@ def test_daemon_bench() -> None:
     assert figures["rss_mib"] > 0
 
 
+def test_host_reading_bench() -> None:
+    figures = json.loads(run("host_reading_bench.py", "--readings", "50", "--runs", "1", "--json"))
+    assert figures["readings"] == 50 and figures["runs"][0]["total_us"] > 0
+    assert figures["wagers"] >= 50  # each reading changed seat 1's wager
+
+
 def test_startup_bench() -> None:
     assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")
 
