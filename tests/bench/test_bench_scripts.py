@@ -41,6 +41,12 @@ def test_startup_bench() -> None:
     assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")
 
 
+def test_clear_bench() -> None:
+    figures = json.loads(run("clear_bench.py", "--mib", "0.2", "--segment-mib", "0.05", "--json"))
+    assert figures["closed_segments"] >= 3 and figures["clear_mib_per_s"] > 0
+    assert figures["clear_ticks"] > 0 and figures["on_loop_longest_stall_ms"] >= 0
+
+
 def test_table_bench() -> None:
     output = run("table_bench.py", "--hands", "20")
     assert "20 hands" in output and "per card drawn" in output
