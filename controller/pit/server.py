@@ -18,8 +18,9 @@ One :class:`PitServer` per table, on the daemon's single asyncio loop
   ``on_command`` callback with the client it came from (:func:`control_client`).
   Bad input never stops the loop: it is answered ``{"ok": false, "error": ...}``.
 
-A malformed request on sync or control is answered and logged; the log takes
-each kind of mistake once and then counts its repeats
+A malformed request on sync or control is answered and logged (a control message
+without a REQ's envelope cannot be answered: it is dropped, as a REP socket drops
+it, and logged); the log takes each kind of mistake once and then counts its repeats
 (:class:`~firmware_bridge.kernel.repeat_log.RepeatLog`), so a flood cannot fill the disk.
 
 With :class:`CurveKeys` all three sockets are CURVE servers and a ZAP
