@@ -3,7 +3,9 @@
 Start-up order: open the journal and replay it into the table (nothing is
 published), bind the pit sockets, announce ``table.opened``, then start the
 boards and the buttons. Every driver input and every control command runs on
-the loop, one at a time, through :class:`controller.table.machine.Table`. After
+the loop, one step at a time, through :class:`controller.table.machine.Table` (the control socket
+serves requests at once, each in its task: a PIN check or a ``critical_memory_clear`` that awaits
+holds up no other command; PINs are checked one at a time). After
 each, ``refresh`` saves a checkpoint if one is due, publishes the table's picture
 (``table.view``, docs/pit-events.md) if it changed, and brings the dealer display,
 the button lights and the spot lights up to date (the spots of the seat in turn
@@ -12,7 +14,8 @@ command that carries ``"supervisor"`` is let through only with that supervisor's
 PIN (:mod:`controller.security.supervisor_gate`). The journal, the checkpoint and the
 published mark are checked at start, before DEAL and after every hand
 (:mod:`controller.journal.critical_memory`); a check that fails latches a fault
-that stops DEAL until a supervisor's ``critical_memory_clear``. After a hand's check, the journal
+that stops DEAL until a supervisor's ``critical_memory_clear``, whose check of the whole journal
+reads its files in a worker thread while the loop goes on serving the table. After a hand's check, the journal
 is rotated and old segments pruned when due (``[journal]``, :meth:`Daemon.rotate_journal`). Under
 systemd the daemon says READY once all that has started, keeps its status line current and pings
 the watchdog from the loop (:mod:`controller.service`).
@@ -26,8 +29,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from controller.boards import make_board
 from controller.commands.books import BOOKS_COMMANDS, DEALER_PINNED
@@ -78,7 +80,7 @@ TICK = 1.0
 SHOW_DELAY = 0.002
 """Seconds without a chip reading before the table's picture is drawn after one (:meth:`Daemon.show`):
 readings that come back to back (a stack of chips read as it is placed) are each journaled and
-published at once, and share one picture, drawn once they stop; the dealer sees no difference. Any
+published at once, and share one picture, drawn once they stop; the dealer sees no difference. Every
 other input draws the picture at once."""
 SHOW_AT_LEAST = 0.05
 """Seconds at most from a step to its picture while inputs keep coming back to back."""
@@ -132,6 +134,9 @@ class Daemon:
         self.renderer = make_renderer(config.display.mode)
         self.supervisors = SupervisorGate(config.supervisors)
         self.dealers = SupervisorGate(config.dealers, role="dealer")
+        self.pin_checks = asyncio.Lock()
+        """Held from a PIN's gate to its answer: the control socket serves requests at once, and the
+        gates count wrong PINs only if they are checked one at a time."""
         self.stopping = asyncio.Event()
         self.repeats = RepeatLog(log)
         """The log of what may repeat without end: refused presses, inputs that fail."""
@@ -140,7 +145,7 @@ class Daemon:
         self.mark_sync_due = False
         """Whether :meth:`sync_mark` is already called for on the loop."""
         self.pit: PitServer | None = None
-        self.last_picture: tuple[int, dict[str, Any]] | None = None
+        self.last_picture: tuple[int, Mapping[str, object]] | None = None
         self.showing: asyncio.TimerHandle | None = None
         """The :meth:`show` called for on the loop, until it runs."""
         self.reading = False
@@ -351,12 +356,16 @@ class Daemon:
         except OSError:                                     # the journal failed too: the daemon stops
             self.table.critical_fault = reason
 
-    def clear_fault(self, supervisor: str) -> str | None:
-        """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes."""
-        refused = self.memory.clear()
+    async def clear_fault(self, supervisor: str) -> str | None:
+        """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes
+        (:meth:`CriticalMemory.clear`: the journal read in a worker thread while the loop serves the
+        table, which DEAL still refuses meanwhile); returns why not, or None once it went (its
+        alert is then the command's step, :meth:`clear_command`)."""
+        refused = await self.memory.clear()
         if refused is None:
             log.warning("critical memory fault cleared by supervisor %r", supervisor)
-            self.table.critical_memory(None, supervisor)
+        else:
+            self.repeats.note(("refused", refused), logging.INFO, f"command refused: {refused}")
         return refused
 
     def dispatch(self, item: DriverInput) -> None:
@@ -455,7 +464,7 @@ class Daemon:
         for board in self.boards:
             board.light_spots(spots)
 
-    def publish_picture(self, picture: dict[str, Any]) -> None:
+    def publish_picture(self, picture: Mapping[str, object]) -> None:
         """Publish ``table.view`` with the table's picture after every step and whenever it differs
         from the last one sent (docs/pit-events.md, "The table's picture"), so that a consumer
         always has the picture of the last event it took. Like a heartbeat it takes no seq of its
@@ -514,7 +523,7 @@ class Daemon:
             self.repeats.note(("prune", type(error).__name__), logging.ERROR,
                               f"a closed journal segment could not be deleted ({error})")
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, object]:
         """The sync socket's snapshot: the state as of the last event."""
         return {"seq": self.table.state.seq, "epoch": self.start.epoch, "state": table_picture(self.table)}
 
@@ -522,13 +531,14 @@ class Daemon:
         """Held events from ``from_seq`` on, byte for byte as published."""
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
-    async def command(self, request: dict[str, Any], client: str | None = None) -> Reply:
+    async def command(self, request: dict[str, object], client: str | None = None) -> Reply:
         """A control command (docs/control.md) from ``client`` (as far as the control socket can
         tell: :func:`controller.pit.server.control_client`), decoded and checked here, once
         (:func:`controller.commands.registry.decode`); one that carries ``supervisor`` is taken only
         with that supervisor's PIN, which goes no further than this check. A ``request_id`` carried
         out already is answered as it was the first time and not applied again
-        (:mod:`controller.commands.request_ids`)."""
+        (:mod:`controller.commands.request_ids`). ``critical_memory_clear`` is answered once its
+        whole check is done (:meth:`clear_fault`, off the loop: inputs go on meanwhile)."""
         decoded = decode(request)
         if isinstance(decoded, str):
             return {"ok": False, "error": decoded}
@@ -546,14 +556,20 @@ class Daemon:
             if order.name not in self.table.game.commands:
                 return {"ok": False, "error": f"unknown command {order.name!r}"}
             handler = self.game_command
+        if decoded.request_id is not None:
+            repeat = self.requests.repeat(decoded)
+            if repeat is not None:
+                self.repeats.note(("repeat", order.name, str(repeat.get("ok"))), logging.INFO,
+                                  f"{order.name}: request_id {decoded.request_id!r} was carried out "
+                                  f"already: answered {repeat}, not taken again")
+                return repeat
+        if isinstance(order, CriticalMemoryClear):
+            assert decoded.supervisor is not None
+            refused = await self.clear_fault(decoded.supervisor)     # the loop serves meanwhile
+            if refused is not None:
+                return self.answer(refused)
         if decoded.request_id is None:
             return handler(decoded)
-        repeat = self.requests.repeat(decoded)
-        if repeat is not None:
-            self.repeats.note(("repeat", order.name, str(repeat.get("ok"))), logging.INFO,
-                              f"{order.name}: request_id {decoded.request_id!r} was carried out "
-                              f"already: answered {repeat}, not taken again")
-            return repeat
         self.table.request_mark = mark(decoded)
         try:
             return handler(decoded)
@@ -626,10 +642,12 @@ class Daemon:
         return self.answer(reason)
 
     def clear_command(self, request: Request) -> Reply:
-        """A supervisor's ``critical_memory_clear``."""
+        """A supervisor's ``critical_memory_clear``, once its check passed and the fault went
+        (:meth:`clear_fault`, awaited by :meth:`command` before this step, so that the request's
+        mark is on this step's events alone): its ``critical_memory`` alert (info)."""
         supervisor = request.supervisor
         assert supervisor is not None
-        return self.answer(self.guarded(lambda: self.clear_fault(supervisor),
+        return self.answer(self.guarded(lambda: self.table.critical_memory(None, supervisor),
                                         "running critical_memory_clear", "command"))
 
     def game_command(self, request: Request) -> Reply:
@@ -652,12 +670,13 @@ class Daemon:
             return f"{order.name}: no dealer is signed in: the dealer signs in first"
         pin = getattr(order, "dealer_pin", None)
         gate = self.dealers
-        refused = gate.before(dealer, pin, time.monotonic(), client)
-        if refused is None:
-            assert isinstance(pin, str)
-            matched = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: verify_pin(gate.stored(dealer), pin))
-            refused = gate.after(dealer, matched, time.monotonic(), client)
+        async with self.pin_checks:
+            refused = gate.before(dealer, pin, time.monotonic(), client)
+            if refused is None:
+                assert isinstance(pin, str)
+                matched = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: verify_pin(gate.stored(dealer), pin))
+                refused = gate.after(dealer, matched, time.monotonic(), client)
         if refused is not None:
             sender = "" if client is None else f" from {client}"
             self.repeats.note(("dealer refused", order.name, dealer[:32], refused.partition(":")[0]),
@@ -670,13 +689,14 @@ class Daemon:
         logged with the id and the client, never the PIN. Returns None when the supervisor is who
         they say."""
         supervisor, pin = request.supervisor, request.pin
-        refused = self.supervisors.before(supervisor, pin, time.monotonic(), client)
-        if refused is None:
-            assert isinstance(supervisor, str) and isinstance(pin, str)
-            gate = self.supervisors
-            matched = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: verify_pin(gate.stored(supervisor), pin))
-            refused = self.supervisors.after(supervisor, matched, time.monotonic(), client)
+        async with self.pin_checks:                            # one at a time: see pin_checks
+            refused = self.supervisors.before(supervisor, pin, time.monotonic(), client)
+            if refused is None:
+                assert isinstance(supervisor, str) and isinstance(pin, str)
+                gate = self.supervisors
+                matched = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: verify_pin(gate.stored(supervisor), pin))
+                refused = self.supervisors.after(supervisor, matched, time.monotonic(), client)
         if refused is not None:
             cmd, shown = request.command.name, str(supervisor)[:32]
             sender = "" if client is None else f" from {client}"

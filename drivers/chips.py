@@ -63,6 +63,7 @@ __all__ = [
     "RegisteredChip",
     "RegistryError",
     "read_elsewhere",
+    "uid_key",
 ]
 
 ACTIVE = "active"
@@ -308,10 +309,11 @@ class ChipRegistry:
         """The wager on one spot, from the complete set of ``(uid, value)`` chips read on it.
 
         ``amount`` is the sum of the good chips' values; ``chips`` holds the good
-        uids, sorted; ``rejected`` holds a :class:`~drivers.inputs.RejectedChip`
-        for each chip that does not count, sorted by uid. A uid read more than
-        once on the same spot counts once: its other copies are rejected as
-        ``"duplicate"`` (two tags with one id means one is a clone). A good chip
+        uids, sorted, and ``values`` their values (``by_value`` by denomination); ``rejected``
+        holds a :class:`~drivers.inputs.RejectedChip` for each chip that does not
+        count, sorted by uid. A uid read more than once on the same spot counts once:
+        its other copies are rejected as ``"duplicate"`` (two tags with one id
+        means one is a clone). A good chip
         whose uid is in ``elsewhere`` (uid -> the other antennas reading it now,
         as ``(antenna, seat, spot)``: see :func:`read_elsewhere`) counts on no
         spot: it is rejected as ``"crosstalk"``.
@@ -319,8 +321,8 @@ class ChipRegistry:
         >>> registry = ChipRegistry.parse("00000000000000aa,500,active\\n00000000000000bb,2500,active")
         >>> wager = registry.wager(3, "main", 5, [("00000000000000BB", 2500), ("00000000000000aa", 500),
         ...                                       ("00000000000000cc", 10000)])
-        >>> wager.amount, wager.chips
-        (3000, ('00000000000000aa', '00000000000000bb'))
+        >>> wager.amount, wager.chips, wager.by_value
+        (3000, ('00000000000000aa', '00000000000000bb'), {500: 1, 2500: 1})
         >>> [(chip.uid, chip.reason) for chip in wager.rejected]
         [('00000000000000cc', 'counterfeit')]
         >>> wager = registry.wager(3, "main", 5, [("00000000000000aa", 500), ("00000000000000aa", 500),
@@ -334,6 +336,13 @@ class ChipRegistry:
         rejected: list[RejectedChip] = []
         elsewhere = elsewhere or {}
         for uid, value in chips:
+            key = _normalise_uid(uid)
+            known = None if key is None else self._chips.get(key)
+            if known is not None and known.status == ACTIVE and value == known.value \
+                    and known.uid not in read and known.uid not in elsewhere:
+                good[known.uid] = value  # the usual chip, good: no ChipCheck made for it
+                read.add(known.uid)
+                continue
             result = self.check(uid, value)
             if result.reason is not None:
                 rejected.append(result.rejected())
@@ -354,6 +363,7 @@ class ChipRegistry:
             chips=tuple(sorted(good)),
             rejected=tuple(rejected),
             complete=complete,
+            values=tuple(good.values()),
         )
 
 
@@ -374,7 +384,7 @@ def read_elsewhere(inventories: Mapping[int, Iterable[str]],
     readers: dict[str, set[int]] = {}
     for antenna, uids in inventories.items():
         for uid in uids:
-            readers.setdefault(_normalise_uid(uid) or uid, set()).add(antenna)
+            readers.setdefault(uid_key(uid), set()).add(antenna)
     shared: dict[int, Elsewhere] = {}
     for uid, antennas in sorted(readers.items()):
         if len(antennas) < 2:
@@ -383,6 +393,16 @@ def read_elsewhere(inventories: Mapping[int, Iterable[str]],
             shared.setdefault(antenna, {})[uid] = tuple(
                 (other, *spots[other]) for other in sorted(antennas - {antenna}))
     return shared
+
+
+def uid_key(uid: str) -> str:
+    """What a read uid is known by across antennas (:func:`read_elsewhere`): its normal form (16
+    lowercase hex digits), or the text itself when it is no uid.
+
+    >>> uid_key(" 00000000000000AA"), uid_key("not a uid")
+    ('00000000000000aa', 'not a uid')
+    """
+    return _normalise_uid(uid) or uid
 
 
 def _normalise_uid(uid: str) -> str | None:

@@ -93,12 +93,14 @@ class ShoeState:
 @dataclass
 class TrayState:
     """The chip tray: its ``amount`` as last counted (None before its first reading), the amount it
-    held when the hand in play started (``at_start``), and the reading a fill or credit waits for
-    (``expected``; None when none waits)."""
+    held when the hand in play started (``at_start``), the reading a fill or credit waits for
+    (``expected``; None when none waits), and its chips by denomination as last counted (``chips``:
+    value in cents -> count; None before a reading that gave them)."""
 
     amount: int | None = None
     at_start: int | None = None
     expected: int | None = None
+    chips: dict[int, int] | None = None
 
 
 @dataclass
@@ -148,8 +150,9 @@ class TableState:
 
     def checkpoint(self) -> dict[str, Any]:
         """The state as JSON-able data, taken between hands (see :mod:`controller.journal.checkpoint`);
-        ``books`` only once the table's books hold anything, so a checkpoint without them reads as
-        it always did."""
+        ``books`` only once the table's books hold anything, and ``tray_chips`` (the tray's chips by
+        denomination, ``[[value, count], ...]``) only once a reading gave them, so a checkpoint
+        without them reads as it always did."""
         if self.in_hand:
             raise ValueError("a checkpoint is taken only between hands")
         shoe = self.shoe
@@ -171,7 +174,8 @@ class TableState:
             "floor": {"closed": self.floor.closed, "message": self.floor.message,
                       "limits": None if self.floor.limits is None else
                       [self.floor.limits.min_bet, self.floor.limits.max_bet]},
-        } | ({} if self.books == BooksState() else {"books": self.books.to_json()})
+        } | ({} if self.books == BooksState() else {"books": self.books.to_json()}) \
+          | ({} if self.tray.chips is None else {"tray_chips": sorted(self.tray.chips.items())})
 
     @classmethod
     def from_checkpoint(cls, game: Game[Hand], data: dict[str, Any],
@@ -185,7 +189,9 @@ class TableState:
             game = remake(limits)
         state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"], remake=remake)
         amount, expected = data.get("tray", [None, None])
-        state.tray = TrayState(amount, None, expected)     # between hands: no hand's start to keep
+        chips = data.get("tray_chips")
+        state.tray = TrayState(amount, None, expected,     # between hands: no hand's start to keep
+                               None if chips is None else {value: count for value, count in chips})
         state.floor = FloorState(saved.get("closed", False), limits, saved.get("message"))
         state.books = BooksState.from_json(data.get("books"))
         state.bets = {(seat, spot): amount for seat, spot, amount in data["bets"]}
@@ -314,6 +320,7 @@ class TableState:
     def _tray_counted(self, event: Event, body: dict[str, Any]) -> None:
         assert isinstance(event, TrayCounted)
         self.tray.amount = event.amount
+        self.tray.chips = None if event.chips is None else dict(event.chips)
         if event.amount == self.tray.expected:
             self.tray.expected = None          # the fill or credit is in the tray
 

@@ -86,7 +86,9 @@ def _state(table: Table, view: HandView | None) -> dict[str, Any]:
         "message": state.floor.message,
         "tray": None if not table.settings.tray else {
             "amount": state.tray.amount, "at_hand_start": state.tray.at_start if state.in_hand else None,
-            "expected": state.tray.expected},
+            "expected": state.tray.expected,
+            "chips": None if state.tray.chips is None else {str(value): count for value, count
+                                                            in sorted(state.tray.chips.items())}},
         "books": state.books.to_json(),
     }
 

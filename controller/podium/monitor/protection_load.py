@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.rated import Rated
@@ -45,9 +45,11 @@ def _last_before(rows: Iterator[Row], since: dict[str, str]) -> list[Row]:
     return list({row.table: row for row in rows if row.ts < since[row.table]}.values())
 
 
-async def replay_stored(rated: Rated, floor: Floor) -> int:
+async def replay_stored(rated: Rated, floor: Floor, until: Mapping[str, str] | None = None) -> int:
     """Feed ``floor``'s game protection the stored events of the tables with an open rating (see the
-    module's words), its alerts to the floor's alerts; the events read."""
+    module's words), its alerts to the floor's alerts; the events read. ``until``: per table, the
+    ``ts`` from which the monitor's own kept events take over (:mod:`controller.podium.monitor.kept`)."""
+    until = until or {}
     protection = floor.protection
     opened = {}
     for table, ratings in rated.ratings.items():
@@ -61,10 +63,12 @@ async def replay_stored(rated: Rated, floor: Floor) -> int:
                                                               tables=tables))
     since = {table: min(opened[table], shoes.get(table, opened[table])) for table in tables}
     openings = await rated.in_store(_last_before, rated.store.rows(("table.opened",), tables=tables), since)
-    read = sum(_feed(floor, protection, row) for row in openings)     # the game and rules in force
+    read = sum(_feed(floor, protection, row) for row in openings       # the game and rules in force
+               if not (row.table in until and row.ts >= until[row.table]))
     rows = rated.store.rows(TYPES, since=min(since.values()), tables=tables)
     while chunk := await rated.in_store(_share, rows):
-        read += sum(_feed(floor, protection, row) for row in chunk if row.ts >= since[row.table])
+        read += sum(_feed(floor, protection, row) for row in chunk
+                    if row.ts >= since[row.table] and not (row.table in until and row.ts >= until[row.table]))
     log.info("game protection read back %d stored events of %d tables", read, len(tables))
     return read
 
