@@ -27,11 +27,20 @@ import dataclasses
 import functools
 import types
 import typing
-from collections.abc import Mapping
-from typing import Any, Union
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, TypeAlias, TypeVar, Union
 
 from controller.events.registry import Event, by_type, wire_fields
 from firmware_bridge.kernel.cards import Card
+
+JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
+"""Any JSON value, as :func:`json.loads` gives it: where bytes meet the code, before a check or a
+decode into a record says more."""
+
+JsonObject: TypeAlias = "dict[str, JsonValue]"
+"""A JSON object, as :func:`json.loads` gives it."""
+
+T = TypeVar("T")
 
 PitEvent = tuple[str, dict[str, Any], dict[str, Any]]
 """A pit event before it is numbered: (type, data, private)."""
@@ -47,7 +56,7 @@ def encode(record: Event) -> PitEvent:
     if own is not None:
         data, private = own()
         return record.pit_type, data, private
-    return record.pit_type, to_json(record), {}
+    return record.pit_type, record_json(record), {}
 
 
 def decode(kind: str, data: Mapping[str, Any], private: Mapping[str, Any]) -> Event | None:
@@ -59,36 +68,41 @@ def decode(kind: str, data: Mapping[str, Any], private: Mapping[str, Any]) -> Ev
     if from_pit is not None:
         record: Event = from_pit(data, private)
         return record
-    return from_json(cls, data)  # type: ignore[no-any-return]
+    return from_json(cls, data)
 
 
 _PLAIN = frozenset({int, str, bool, float, type(None)})
 """Types :func:`to_json` hands back as they are (looked up first: most fields are one)."""
 
 
-def to_json(value: Any) -> Any:
+def to_json(value: object) -> JsonValue:
     """``value`` as JSON-able data: a record as an object of its fields, tuples as lists, a card in
-    pit notation; mappings keep their keys (JSON writes an int key as its digits)."""
-    if type(value) in _PLAIN:
-        return value
-    if isinstance(value, Card):
-        return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        for name, omit in _fields(type(value)):
-            item = getattr(value, name)
-            if item is None and omit:
-                continue
-            out[name] = to_json(item)
-        return out
-    if isinstance(value, tuple | list):
-        return [to_json(item) for item in value]
-    if isinstance(value, Mapping):
-        return {key: to_json(item) for key, item in value.items()}
-    return value
+    pit notation; mappings keep their keys (JSON writes an int key as its digits). A record with a
+    JSON form of its own (:class:`OwnJson`) gives its ``json_form()``."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value  # type: ignore[return-value]
+    encoder = _ENCODERS.get(kind)
+    return (encoder or _encoder(kind))(value)
 
 
-def from_json(kind: Any, value: Any) -> Any:
+def record_json(record: object) -> JsonObject:
+    """:func:`to_json` of a record: always a JSON object (TypeError for any other value)."""
+    data = to_json(record)
+    if not isinstance(data, dict):
+        raise TypeError(f"{type(record).__name__} is not written as a JSON object")
+    return data
+
+
+@typing.overload
+def from_json(kind: type[T], value: object) -> T: ...
+
+
+@typing.overload
+def from_json(kind: object, value: object) -> object: ...
+
+
+def from_json(kind: object, value: object) -> object:
     """The value of type ``kind`` that :func:`to_json` wrote as ``value`` (records by their type
     hints; mapping keys read back as ints where the type says so)."""
     if value is None:
@@ -99,18 +113,137 @@ def from_json(kind: Any, value: Any) -> Any:
         return from_json(options[0], value) if len(options) == 1 else value
     if origin is tuple:
         item = typing.get_args(kind)[0]
-        return tuple(from_json(item, element) for element in value)
+        return tuple(from_json(item, element) for element in _items(value))
     if origin in (Mapping, dict):
         key_type, item_type = typing.get_args(kind)
         return {(int(key) if key_type is int else key): from_json(item_type, item)
-                for key, item in value.items()}
+                for key, item in _object(value).items()}
     if kind is Card:
-        return Card.parse(value)
+        return Card.parse(str(value))
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        data = _object(value)
+        own = getattr(kind, "from_json_form", None)
+        if own is not None:
+            return own(data)
         hints = _hints(kind)
-        return kind(**{name: from_json(hints[name], value[name])
-                       for name, _ in _fields(kind) if name in value})
+        return kind(**{name: from_json(hints[name], data[name])
+                       for name, _ in _fields(kind) if name in data})
     return value
+
+
+class OwnJson(typing.Protocol):
+    """A record whose JSON form is not simply its fields (an alert's ``about`` spread among them):
+    :func:`to_json` calls ``json_form``, :func:`from_json` the class's ``from_json_form``."""
+
+    def json_form(self) -> JsonObject:
+        """The record as :func:`to_json` writes it."""
+
+
+def _items(value: object) -> list[object]:
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"expected a JSON array, got {type(value).__name__}")
+    return list(value)
+
+
+def _object(value: object) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+Encoder = Callable[[Any], JsonValue]
+
+
+def _generic(value: object) -> JsonValue:
+    """:func:`to_json` of a value whose type says nothing more (a list, a mapping, a card...)."""
+    if type(value) in _PLAIN:
+        return value  # type: ignore[return-value]
+    if isinstance(value, Card):
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _encoder(type(value))(value)
+    if isinstance(value, tuple | list):
+        return [to_json(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: to_json(item) for key, item in value.items()}
+    return value  # type: ignore[return-value]
+
+
+_ENCODERS: dict[type, Encoder] = {}
+"""The encoder of each type :func:`to_json` has met."""
+
+
+def _encoder(cls: type) -> Encoder:
+    """The encoder of values of type ``cls``: a record's is made once from its fields' types, as
+    a function building its object directly (the table's picture is encoded after every step)."""
+    encoder = _ENCODERS.get(cls)
+    if encoder is None:
+        own = getattr(cls, "json_form", None)
+        if not dataclasses.is_dataclass(cls):
+            encoder = _generic
+        elif own is not None:
+            encoder = own
+        else:
+            encoder = _record_encoder(cls)
+        _ENCODERS[cls] = encoder
+    return encoder
+
+
+def _plain_hint(hint: object) -> bool:
+    """Whether a field of this type holds a value JSON takes as it is."""
+    if hint in _PLAIN or typing.get_origin(hint) is Literal:
+        return True
+    if typing.get_origin(hint) in (Union, types.UnionType):
+        return all(_plain_hint(arg) for arg in typing.get_args(hint))
+    return False
+
+
+def _value_code(hint: object, name: str, helpers: dict[str, object]) -> str:
+    """Python source that encodes the expression ``name`` of type ``hint``."""
+    if _plain_hint(hint):
+        return name
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType) and type(None) in args:
+        rest = [arg for arg in args if arg is not type(None)]
+        if len(rest) == 1:
+            return f"(None if {name} is None else {_value_code(rest[0], name, helpers)})"
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        if _plain_hint(args[0]):
+            return f"list({name})"
+        return f"[{_value_code(args[0], '_i', helpers)} for _i in {name}]"
+    if origin in (Mapping, dict) and len(args) == 2:
+        if _plain_hint(args[1]):
+            return f"dict({name})"
+        return f"{{_k: {_value_code(args[1], '_v', helpers)} for _k, _v in {name}.items()}}"
+    if hint is Card:
+        return f"str({name})"
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        helpers["_encoder"] = _encoder
+        return f"_encoder(type({name}))({name})"
+    helpers["_to_json"] = to_json
+    return f"_to_json({name})"
+
+
+def _record_encoder(cls: type) -> Encoder:
+    """A function that writes a record of ``cls`` as :func:`to_json` does, made from its fields'
+    types (a field of a type the codec reads nothing from is written by :func:`to_json`)."""
+    try:
+        hints = _hints(cls)
+    except NameError:       # a type named only while type checking: each field by :func:`to_json`
+        hints = {}
+    helpers: dict[str, object] = {}
+    lines = ["def encode(record):", "    out = {}"]
+    for name, omit in _fields(cls):
+        code = _value_code(hints.get(name, object), f"record.{name}", helpers)
+        if omit:
+            lines += [f"    if record.{name} is not None:", f"        out[{name!r}] = {code}"]
+        else:
+            lines.append(f"    out[{name!r}] = {code}")
+    lines.append("    return out")
+    namespace: dict[str, Any] = dict(helpers)
+    exec("\n".join(lines), namespace)
+    encoder: Encoder = namespace["encode"]
+    return encoder
 
 
 @functools.cache

@@ -28,7 +28,8 @@ from typing import Any
 from controller.events import floor
 from controller.events import table as events
 from controller.events.codec import decode
-from controller.events.hand import Alerted, Dealt, Settled
+from controller.events.hand import Alerted, Dealt, Settled, WagerResult
+from controller.events.picture import TableAlert
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted, TrayCredited, TrayFilled, TrayTransfer
 from controller.games.interface import Bets, Game, Hand, Limits, Session
@@ -132,11 +133,11 @@ class TableState:
     phase: str = "betting"
     hand: Hand | None = None
     bets: dict[tuple[int, str], int] = field(default_factory=dict)
-    results: tuple[dict[str, Any], ...] | None = None
+    results: tuple[WagerResult, ...] | None = None
     session: Session = field(default_factory=Session)
     shoe: ShoeState = field(default_factory=ShoeState)
     devices: dict[str, DeviceState] = field(default_factory=dict)
-    alerts: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
+    alerts: deque[TableAlert] = field(default_factory=lambda: deque(maxlen=20))
     tray: TrayState = field(default_factory=TrayState)
     floor: FloorState = field(default_factory=FloorState)
     books: BooksState = field(default_factory=BooksState)
@@ -165,7 +166,7 @@ class TableState:
                      "resync": shoe.resync},
             "devices": {name: [d.online, d.firmware, d.serial, d.reason]
                         for name, d in self.devices.items()},
-            "alerts": list(self.alerts),
+            "alerts": [alert.json_form() for alert in self.alerts],
             "session": self.session.to_json(),
             "tray": [self.tray.amount, self.tray.expected],
             "floor": {"closed": self.floor.closed, "message": self.floor.message,
@@ -196,7 +197,7 @@ class TableState:
                                {(index, reason) for index, reason in shoe.get("refused", [])},
                                shoe.get("resync", False))
         state.devices = {name: DeviceState(*fields) for name, fields in data["devices"].items()}
-        state.alerts.extend(data["alerts"])
+        state.alerts.extend(TableAlert.from_json_form(alert) for alert in data["alerts"])
         state.session = Session.from_json(data["session"])
         return state
 
@@ -304,7 +305,8 @@ class TableState:
         self._count_card(event.index, event.card)
 
     def _hand_settled(self, event: Event, body: dict[str, Any]) -> None:
-        self.results = tuple(body["data"]["results"])
+        assert isinstance(event, Settled)
+        self.results = event.results
 
     def _hand_closed(self, event: Event, body: dict[str, Any]) -> None:
         self.phase = "betting"
@@ -335,8 +337,9 @@ class TableState:
 
     def _alert(self, event: Event, body: dict[str, Any]) -> None:
         assert isinstance(event, Alerted)
-        self.alerts.append({"seq": body["seq"], "hand": body["hand"], **body["data"]})
         about, code = event.about, event.code
+        self.alerts.append(TableAlert(body["seq"], body["hand"], code, event.severity, event.message,
+                                      event.seat, about))
         if code == TRAY_CHECKED:
             self.tray.expected = None
         elif code in CARD_ALERTS_WITH_INDEX and "index" in about:

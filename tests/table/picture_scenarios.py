@@ -10,7 +10,7 @@ table, new limits, a jackpot waiting and confirmed, a tournament's level).
 
 :func:`pictures` yields, at every step, the compact JSON of :func:`public_state`
 and of :func:`table_picture` as published. ``tests/data/pictures.jsonl.gz`` holds
-them as the dict-built views of main wrote them (``python -m
+them as the dict-built views of main wrote them, before the picture was records (``python -m
 tests.table.picture_scenarios`` writes it again), so ``test_picture_golden`` keeps
 today's bytes after the code that made them is gone.
 """
@@ -29,6 +29,7 @@ from typing import Any
 
 from controller.commands import books as orders
 from controller.commands.table import CloseTable, DealerMessage, OpenTable, SetLimits, TrayFill
+from controller.events.codec import record_json
 from controller.events.envelope import compact_json
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
@@ -51,14 +52,12 @@ Shot = tuple[str, bytes, bytes]
 
 def picture_json(table: Table) -> dict[str, Any]:
     """The picture of ``table`` as JSON data (as the daemon publishes it)."""
-    picture: dict[str, Any] = table_picture(table)
-    return picture
+    return record_json(table_picture(table))
 
 
 def state_json(table: Table) -> dict[str, Any]:
     """The public state of ``table`` as JSON data."""
-    state: dict[str, Any] = public_state(table)
-    return state
+    return record_json(public_state(table))
 
 
 def shot(name: str, table: Table) -> Shot:
