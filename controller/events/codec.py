@@ -71,6 +71,36 @@ def decode(kind: str, data: Mapping[str, Any], private: Mapping[str, Any]) -> Ev
     return from_json(cls, data)
 
 
+PUBLIC: dict[str, type[Event]] = {}
+"""The record a published event of a type is read into when it differs from the registered one
+(``card.dealt``: :class:`~controller.events.hand.DealtInPublic`, whose card may be unknown)."""
+
+
+def decode_public(kind: str, data: Mapping[str, Any]) -> Event | None:
+    """The record a published event is, as anyone reading the pit stream sees it (no private part):
+    None for a type nobody registered; a card dealt face down has no card
+    (:class:`~controller.events.hand.DealtInPublic`). ValueError, KeyError or TypeError for data
+    that is not the record's.
+
+    >>> import controller.events.hand
+    >>> decode_public("card.dealt", {"index": 7, "to": "dealer", "seat": None, "hand_index": 0,
+    ...                              "card": None, "face_up": False}).card is None
+    True
+    >>> decode_public("player.action", {"seat": 3, "hand_index": 0, "action": "stand"})
+    Acted(seat=3, hand_index=0, action='stand', amount=None)
+    >>> decode_public("example.unknown", {}) is None
+    True
+    """
+    cls = PUBLIC.get(kind) or by_type(kind)
+    if cls is None:
+        return None
+    from_pit = getattr(cls, "from_pit", None)
+    if from_pit is not None:
+        record: Event = from_pit(data, {})
+        return record
+    return from_json(cls, data)
+
+
 _PLAIN = frozenset({int, str, bool, float, type(None)})
 """Types :func:`to_json` hands back as they are (looked up first: most fields are one)."""
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from controller.events.codec import OMIT_NONE
+from controller.events.codec import OMIT_NONE, PUBLIC
 from controller.events.registry import Event, event
 from firmware_bridge.kernel.cards import Card
 
@@ -59,6 +59,31 @@ class Dealt(Event):
         """The record :meth:`to_pit` wrote."""
         target = Target(data["to"], data["seat"], data["hand_index"], data["face_up"])
         return cls(target, Card.parse(data["card"] or private["card"]), data["index"])
+
+
+@dataclass(frozen=True)
+class DealtInPublic(Event):
+    """``card.dealt`` as the public reads it (:func:`controller.events.codec.decode_public`): the
+    same fields as :class:`Dealt`, but ``card`` is None while the card is face down (its identity
+    is in the journal's private part only). Never registered: the table reads its own journal as
+    :class:`Dealt`, which always has its card."""
+
+    pit_type: ClassVar[str] = "card.dealt"
+    wire = Dealt.wire
+
+    target: Target
+    card: Card | None
+    index: int
+
+    @classmethod
+    def from_pit(cls, data: Mapping[str, Any], private: Mapping[str, Any]) -> DealtInPublic:
+        """The public part of the record :meth:`Dealt.to_pit` wrote."""
+        target = Target(data["to"], data["seat"], data["hand_index"], data["face_up"])
+        card = data["card"]
+        return cls(target, None if card is None else Card.parse(card), data["index"])
+
+
+PUBLIC[DealtInPublic.pit_type] = DealtInPublic
 
 
 @event("card.revealed")
