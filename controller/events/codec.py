@@ -151,13 +151,7 @@ def from_json(kind: object, value: object) -> object:
     if kind is Card:
         return Card.parse(str(value))
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        data = _object(value)
-        own = getattr(kind, "from_json_form", None)
-        if own is not None:
-            return own(data)
-        hints = _hints(kind)
-        return kind(**{name: from_json(hints[name], data[name])
-                       for name, _ in _fields(kind) if name in data})
+        return (_DECODERS.get(kind) or _decoder(kind))(value)
     return value
 
 
@@ -169,13 +163,19 @@ class OwnJson(typing.Protocol):
         """The record as :func:`to_json` writes it."""
 
 
-def _items(value: object) -> list[object]:
+def _items(value: object) -> list[object] | tuple[object, ...]:
+    """``value``, a JSON array (ValueError otherwise)."""
+    if type(value) is list:
+        return value
     if not isinstance(value, list | tuple):
         raise ValueError(f"expected a JSON array, got {type(value).__name__}")
-    return list(value)
+    return value
 
 
 def _object(value: object) -> Mapping[str, object]:
+    """``value``, a JSON object (ValueError otherwise)."""
+    if type(value) is dict:
+        return value
     if not isinstance(value, Mapping):
         raise ValueError(f"expected a JSON object, got {type(value).__name__}")
     return value
@@ -252,6 +252,76 @@ def _value_code(hint: object, name: str, helpers: dict[str, object]) -> str:
         return f"_encoder(type({name}))({name})"
     helpers["_to_json"] = to_json
     return f"_to_json({name})"
+
+
+Decoder = Callable[[Any], object]
+
+_DECODERS: dict[type, Decoder] = {}
+"""The decoder of each record type :func:`from_json` has met."""
+
+
+def _decoder(cls: type) -> Decoder:
+    """The decoder of records of type ``cls``: its own ``from_json_form``, or one made once from
+    its fields' types, as a function reading its object directly (a follower decodes a picture
+    each time it draws one)."""
+    decoder = _DECODERS.get(cls)
+    if decoder is None:
+        own = getattr(cls, "from_json_form", None)
+        decoder = _checked(own) if own is not None else _record_decoder(cls)
+        _DECODERS[cls] = decoder
+    return decoder
+
+
+def _checked(own: Callable[[Mapping[str, object]], object]) -> Decoder:
+    """``own``, given only a JSON object."""
+    return lambda value: own(_object(value))
+
+
+def _read_code(hint: object, name: str, helpers: dict[str, object]) -> str:
+    """Python source that reads the JSON value ``name`` as type ``hint`` (as :func:`from_json`)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if _plain_hint(hint) or origin is Literal:
+        return name
+    if origin in (Union, types.UnionType):
+        rest = [arg for arg in args if arg is not type(None)]
+        if len(rest) != 1:
+            return name
+        return f"(None if {name} is None else {_read_code(rest[0], name, helpers)})"
+    if origin is tuple:
+        if _plain_hint(args[0]):
+            return f"tuple(_items({name}))"
+        return f"tuple([{_read_code(args[0], '_i', helpers)} for _i in _items({name})])"
+    if origin in (Mapping, dict):
+        key = "int(_k)" if args[0] is int else "_k"
+        if _plain_hint(args[1]) and args[0] is not int:
+            return f"dict(_object({name}))"
+        return f"{{{key}: {_read_code(args[1], '_v', helpers)} for _k, _v in _object({name}).items()}}"
+    if hint is Card:
+        helpers["_Card"] = Card
+        return f"(None if {name} is None else _Card.parse(str({name})))"
+    kind = f"_kind{len(helpers)}"
+    helpers[kind] = hint
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return f"(None if {name} is None else (_DECODERS.get({kind}) or _decoder({kind}))({name}))"
+    return f"_from_json({kind}, {name})"
+
+
+def _record_decoder(cls: type) -> Decoder:
+    """A function that reads a record of ``cls`` as :func:`from_json` does (a key absent: the
+    field's default; none: TypeError), made from its fields' types."""
+    hints = _hints(cls)
+    helpers: dict[str, object] = {"_cls": cls, "_items": _items, "_object": _object,
+                                  "_DECODERS": _DECODERS, "_decoder": _decoder, "_from_json": from_json}
+    lines = ["def decode(value):", "    data = _object(value)", "    fields = {}"]
+    for name, _ in _fields(cls):
+        code = _read_code(hints[name], "item", helpers)
+        lines += [f"    if {name!r} in data:", f"        item = data[{name!r}]",
+                  f"        fields[{name!r}] = {code}"]
+    lines.append("    return _cls(**fields)")
+    namespace: dict[str, Any] = dict(helpers)
+    exec("\n".join(lines), namespace)      # the source is made here, of the record's own field names
+    decoder: Decoder = namespace["decode"]
+    return decoder
 
 
 def _record_encoder(cls: type) -> Encoder:
