@@ -71,6 +71,32 @@ def decode(kind: str, data: Mapping[str, Any], private: Mapping[str, Any]) -> Ev
     return from_json(cls, data)
 
 
+def integer(value: object) -> int:
+    """``value``, a JSON integer (ValueError otherwise: a bool is no integer here).
+
+    >>> integer(7)
+    7
+    >>> integer(True)
+    Traceback (most recent call last):
+    ValueError: not an integer: True
+    """
+    if type(value) is not int:
+        raise ValueError(f"not an integer: {value!r}")
+    return value
+
+
+def text(value: object) -> str:
+    """``value``, a JSON string (ValueError otherwise)."""
+    if not isinstance(value, str):
+        raise ValueError(f"not a string: {value!r}")
+    return value
+
+
+def optional(read: Callable[[object], T], value: object) -> T | None:
+    """None for a JSON null, else ``read(value)``: ``optional(integer, data.get("seat"))``."""
+    return None if value is None else read(value)
+
+
 PUBLIC: dict[str, type[Event]] = {}
 """The record a published event of a type is read into when it differs from the registered one
 (``card.dealt``: :class:`~controller.events.hand.DealtInPublic`, whose card may be unknown)."""
