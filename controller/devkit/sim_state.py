@@ -29,7 +29,7 @@ class SimulatedState:
 
     def __init__(self, name: str, game: str, seats: int) -> None:
         self.name = name
-        self.state = empty_state(name)
+        self.state: dict[str, Any] = empty_state(name)
         self.state.update(game=game, phase="betting", table_phase="betting", next_hand=1,
                           seats=[blank_seat(n) for n in range(1, seats + 1)], meters={"hands": 0})
         self.limits: dict[str, Any] | None = None

@@ -31,6 +31,7 @@ from controller.devkit.pit_table import EnvelopeTable
 from controller.devkit.sim_pit import PIT_USER, SUPERVISOR, SUPERVISOR_PIN, PitTable, rated_floor, sim_shifts
 from controller.events.envelope import compact_json
 from controller.follow.control import Control
+from controller.follow.records import FollowedEvent
 from controller.podium.monitor.floor import SKIPPED, TableModel
 from controller.podium.monitor.store import open_store
 from controller.podium.ratings.edges import Edge, Edges
@@ -65,7 +66,7 @@ def test_a_simulated_table_s_snapshots_agree_with_its_events(context: zmq.asynci
     phases = set()
     for kind, hand, data in dealer.events(hands=8):
         event = table.emit(kind, hand, data, publish=False)
-        model.apply(event, live=True)
+        model.apply(FollowedEvent.of(event, f"T02/{kind}".encode(), compact_json(event)), live=True)
         assert model.stale
         model.view(pictured(table))
         assert not model.stale and model.seq == event["seq"]
