@@ -43,6 +43,7 @@ from drivers.inputs import DeviceOffline, DeviceOnline, RejectedChip
 from tests.monitor.hands import random_holdem_hand
 from tests.rigs.holdem_hands import DECK
 from tests.rigs.table_rig import Rig
+from tests.table.picture_scenarios import read_golden
 
 HOLDEM_BUTTONS = ("deal", "check", "call", "bet", "raise", "fold", "stand", "next", "void")
 BJX_BUTTONS = ("deal", "check", "raise", "fold", "stand", "split", "surrender", "play", "next", "void")
@@ -487,3 +488,31 @@ def test_the_floor_says_once_when_every_table_has_answered() -> None:
 @pytest.fixture(autouse=True)
 def _clock_reset() -> None:
     ClockRig.now = "2027-03-01T20:00:00.000Z"
+
+
+def test_every_golden_picture_reaches_the_page_as_the_table_published_it() -> None:
+    """The pictures main published at each step of every game (tests/data/pictures.jsonl.gz): read
+    as records, the table's page gets each one's JSON byte for byte (but the keys it leaves out),
+    and the tile says of it what the JSON says."""
+    model = TableModel("T01")
+    model.load_snapshot({"seq": 0, "state": empty_state("T01")}, "")
+    for seq, (name, _, published) in enumerate(read_golden(), start=1):
+        model.view({"seq": seq, "type": "table.view", "raw": published})
+        sent = json.loads(published)
+        assert compact_json(model.state) == compact_json(
+            {k: v for k, v in sent.items() if k not in SKIPPED}), name
+        tile = model.tile([])
+        in_hand = sent["hand"] is not None
+        wagers = {seat["seat"]: max(sum(seat["bets"].values()),
+                                    sum(h["wager"] or 0 for h in seat["hands"]) if in_hand else 0)
+                  for seat in sent["seats"]}
+        assert (tile["game"], tile["hand"], tile["phase"], tile["closed"]) == (
+            sent["game"], sent["hand"], sent["phase"], sent["closed"]), name
+        assert tile["wagers"] == sum(wagers.values()) and tile["seat_count"] == len(sent["seats"]), name
+        assert [s["seat"] for s in tile["seats"]] == [
+            s["seat"] for s in sent["seats"]
+            if wagers[s["seat"]] or "stack" in s or s["seat"] == sent["dealer"]["seat"]], name
+        assert (tile["dealer_seat"], tile["button"]) == (sent["dealer"]["seat"], sent["session"]["button"])
+        assert tile["pots"] == sum(p["amount"] for p in sent["pots"]), name
+        assert tile["offline"] == sorted(d for d, v in sent["devices"].items() if not v["online"]), name
+        model.let_go()
