@@ -23,11 +23,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TypeVar
 
 from transitions import Machine
 
 from controller.commands.registry import Command
+from controller.events.codec import JsonValue
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.log import Record
 from controller.table import buttons, cards, chips, commands, devices, hand_steps, payouts
@@ -57,16 +58,30 @@ DealProblemsKey = tuple[int, str | None, tuple[tuple[int, str], ...]]
 """What the deal problems depend on beside the state: its seq, the latched memory fault, the
 spots holding more chips than the reader can count."""
 
-INPUTS: dict[type[DriverInput], Callable[[Table, Any], Decided]] = {
-    CardDrawn: cards.on_card,
-    CardUnreadable: cards.on_unreadable,
-    ShoeLoaded: cards.on_shoe_loaded,
-    CutCard: cards.on_cut_card,
-    SpotWager: chips.on_reading,
-    DeviceOnline: devices.on_online,
-    DeviceOffline: devices.on_offline,
-    DeviceFault: devices.on_fault,
-    DeviceStatus: devices.on_status,
+Input = TypeVar("Input", bound=DriverInput)
+Decides = Callable[["Table", DriverInput], Decided]
+
+
+def _decides(kind: type[Input], decide: Callable[[Table, Input], Decided]) -> Decides:
+    """The function that decides an input of ``kind``, taking any input (of that kind)."""
+
+    def run(table: Table, item: DriverInput) -> Decided:
+        assert isinstance(item, kind)
+        return decide(table, item)
+
+    return run
+
+
+INPUTS: dict[type[DriverInput], Decides] = {
+    CardDrawn: _decides(CardDrawn, cards.on_card),
+    CardUnreadable: _decides(CardUnreadable, cards.on_unreadable),
+    ShoeLoaded: _decides(ShoeLoaded, cards.on_shoe_loaded),
+    CutCard: _decides(CutCard, cards.on_cut_card),
+    SpotWager: _decides(SpotWager, chips.on_reading),
+    DeviceOnline: _decides(DeviceOnline, devices.on_online),
+    DeviceOffline: _decides(DeviceOffline, devices.on_offline),
+    DeviceFault: _decides(DeviceFault, devices.on_fault),
+    DeviceStatus: _decides(DeviceStatus, devices.on_status),
 }
 """The function that decides each kind of driver input."""
 
@@ -188,7 +203,7 @@ class Table:
         """Where events go after they are journaled (the pit's publish socket)."""
         self.writer.publish = publish
 
-    def recover(self, records: Iterable[Record], checkpoint: dict[str, Any] | None = None) -> int:
+    def recover(self, records: Iterable[Record], checkpoint: Mapping[str, JsonValue] | None = None) -> int:
         """Apply journaled records again after a restart, publishing nothing; returns how many.
 
         With a ``checkpoint`` (:meth:`TableState.checkpoint`), start from that state and
