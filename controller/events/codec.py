@@ -8,7 +8,15 @@ notation), a field marked :data:`OMIT_NONE` left out while None. A record
 whose wire form is its own (a card dealt face down) has ``to_pit`` and
 ``from_pit`` methods, which the codec calls instead. The checkpoint writes a
 session's parts with the same :func:`to_json` and reads them with
-:func:`from_json`.
+:func:`from_json`, and so does the table's picture
+(:mod:`controller.events.picture`). A record type is written and read by a
+function made once from its fields' types (the picture is encoded after every
+step); one whose JSON form is its own has ``json_form`` and ``from_json_form``.
+
+Where bytes meet the code, JSON is :data:`JsonValue` / :data:`JsonObject`;
+:func:`integer`, :func:`text` and :func:`optional` read a value out of one,
+checked. :func:`decode_public` reads an event as anyone on the pit stream
+sees it (no private part: a card dealt face down has no card).
 
 >>> from firmware_bridge.kernel.cards import Card
 >>> from controller.events.hand import Acted, Dealt, Target
