@@ -127,6 +127,8 @@ class Table:
         """The critical memory fault latched (:mod:`controller.journal.critical_memory`): while there
         is one, DEAL is refused."""
         self.floor_call: FloorCall | None = None
+        self._decided: tuple[Hand, Decision | None] | None = None
+        """The last hand state asked for its decision, and that decision."""
         """The dealer's last floor call since the start (live, not journaled: its alert is)."""
         self.deal_problems_seen: tuple[TableState, DealProblemsKey, tuple[str, ...]] | None = None
         """The state, what else they depend on, and the deal problems last worked out
@@ -179,8 +181,15 @@ class Table:
         self.writer.marked = marked
 
     def decision(self) -> Decision | None:
-        """What the hand in play waits for (None between hands and once settled)."""
-        return None if self.state.hand is None or self.phase != "in_hand" else self.state.hand.decision()
+        """What the hand in play waits for (None between hands and once settled). The hand is
+        immutable and its game pure: its decision is worked out once per hand state (a picture
+        asks for it several times)."""
+        hand = self.state.hand
+        if hand is None or self.phase != "in_hand":
+            return None
+        if self._decided is None or self._decided[0] is not hand:
+            self._decided = (hand, hand.decision())
+        return self._decided[1]
 
     # -- the event path ---------------------------------------------------------
 
