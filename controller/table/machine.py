@@ -28,7 +28,6 @@ from typing import TypeVar
 from transitions import Machine
 
 from controller.commands.registry import Command
-from controller.events.codec import JsonValue
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.log import Record
 from controller.table import buttons, cards, chips, commands, devices, hand_steps, payouts
@@ -212,7 +211,7 @@ class Table:
         """Where events go after they are journaled (the pit's publish socket)."""
         self.writer.publish = publish
 
-    def recover(self, records: Iterable[Record], checkpoint: Mapping[str, JsonValue] | None = None) -> int:
+    def recover(self, records: Iterable[Record], checkpoint: Mapping[str, object] | None = None) -> int:
         """Apply journaled records again after a restart, publishing nothing; returns how many.
 
         With a ``checkpoint`` (:meth:`TableState.checkpoint`), start from that state and
