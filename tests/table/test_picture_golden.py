@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from controller.events.codec import from_json, to_json
+from controller.events.codec import from_json, record_json, to_json
 from controller.events.envelope import compact_json
 from controller.events.picture import Picture, PublicState
 from controller.games.easy_jack.game import EasyJack
@@ -33,9 +33,9 @@ def test_every_picture_of_every_game_is_main_s_bytes_and_reads_back_equal() -> N
         assert state == old_state, name
         assert picture == old_picture, name
         record = from_json(Picture, json.loads(picture))
-        assert compact_json(to_json(record)) == picture, name           # type: ignore[arg-type]
+        assert compact_json(record_json(record)) == picture, name
         assert from_json(Picture, to_json(record)) == record, name
-        assert compact_json(to_json(from_json(PublicState, json.loads(state)))) == state, name  # type: ignore[arg-type]
+        assert compact_json(record_json(from_json(PublicState, json.loads(state)))) == state, name
 
 
 def test_the_golden_steps_cover_every_game_and_every_phase() -> None:
