@@ -253,7 +253,7 @@ class PitActions:
         control socket."""
         control = self.controls.get(table)
         if control is None:
-            reply: dict[str, object] = {
+            reply: Mapping[str, object] = {
                 "ok": False, "error": f"table {table} has no control socket here: give it "
                                       "control = \"tcp://HOST:PORT\" in the floor file (--tables)"}
         else:

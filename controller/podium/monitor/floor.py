@@ -52,9 +52,9 @@ from controller.events.picture import Picture
 from controller.events.registry import Event
 from controller.events.table import BetPlaced, BetsClosed, HandStarted, HandVoided, TableOpened
 from controller.follow.aio import Follower
-from controller.follow.core import data_of
+from controller.follow.core import Message, data_of
 from controller.follow.picture import TablePicture
-from controller.follow.records import FollowedEvent, Message
+from controller.follow.records import FollowedEvent
 from controller.games.session.button import ButtonMoved
 from controller.games.session.progressive import MeterChanged
 from controller.games.session.stacks import StackChanged

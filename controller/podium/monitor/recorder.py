@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import zmq.asyncio
 
 from controller.follow.aio import SILENCE, Follower
-from controller.follow.records import Message
+from controller.follow.core import Message
 from controller.follow.sources import TableSource
 from controller.podium.monitor.store import Row, Store
 
