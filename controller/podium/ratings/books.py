@@ -41,7 +41,9 @@ False
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,9 +97,40 @@ class DealerFigures:
                 "first": self.first, "last": self.last}
 
 
+ChipCounts = dict[int, int]
+"""A slip's chips by denomination: a chip's value in cents -> how many of them."""
+
+
+def chip_counts(data: Mapping[str, object]) -> ChipCounts | None:
+    """A slip's ``chips`` (value in cents, as JSON writes it -> count) as numbers, by value; None
+    when the slip has none (one from before they were kept). Anything else raises ValueError."""
+    chips = data.get("chips")
+    if chips is None:
+        return None
+    if not isinstance(chips, Mapping):
+        raise ValueError(f"chips must be an object of value -> count, not {chips!r}")
+    counts = {int(value): int(count) for value, count in chips.items()}
+    if any(value <= 0 or count < 0 for value, count in counts.items()):
+        raise ValueError(f"chips must be positive values and counts, not {chips!r}")
+    return dict(sorted(counts.items()))
+
+
+def chips_json(chips: ChipCounts | None) -> list[dict[str, int]] | None:
+    """A slip's chips as its JSON shows them: by value, each ``{"value", "count", "amount"}`` (cents).
+
+    >>> chips_json({500: 3, 2500: 4})
+    [{'value': 500, 'count': 3, 'amount': 1500}, {'value': 2500, 'count': 4, 'amount': 10000}]
+    """
+    if chips is None:
+        return None
+    return [{"value": value, "count": count, "amount": value * count}
+            for value, count in sorted(chips.items())]
+
+
 @dataclass
 class Count:
-    """One count at one table: the opener and its closer, the fills and credits between, the drop."""
+    """One count at one table: the opener and its closer, the fills and credits between, the drop;
+    each slip's chips by denomination where the slip gave them."""
 
     table: str
     opener: int
@@ -112,6 +145,8 @@ class Count:
     closer_signed_by: str | None = None
     drop: int | None = None
     drop_by: str | None = None
+    opener_chips: ChipCounts | None = None
+    closer_chips: ChipCounts | None = None
 
     @property
     def win(self) -> int | None:
@@ -134,7 +169,8 @@ class Count:
                 "fills": self.fills, "credits": self.credits, "closer": self.closer,
                 "closed_at": self.closed_at, "closer_dealer": self.closer_dealer,
                 "closer_signed_by": self.closer_signed_by, "drop": self.drop, "drop_by": self.drop_by,
-                "win": self.win, "hold_percent": self.hold}
+                "win": self.win, "hold_percent": self.hold, "opener_chips": chips_json(self.opener_chips),
+                "closer_chips": chips_json(self.closer_chips)}
 
 
 @dataclass
@@ -219,7 +255,8 @@ class Books:
     def _count(self, table: str, kind: str, data: Mapping[str, Any], ts: str) -> bool:
         counts = self.counts.setdefault(table, [])
         if kind == "table.opener":
-            counts.append(Count(table, int(data["amount"]), ts, str(data["dealer"])))
+            counts.append(Count(table, int(data["amount"]), ts, str(data["dealer"]),
+                                opener_chips=chip_counts(data)))
             return True
         count = counts[-1] if counts else None
         if count is None:
@@ -234,7 +271,9 @@ class Books:
             else:
                 count.credits += amount
         elif kind == "table.closer" and open_now:
-            count.closer, count.closed_at, count.closer_dealer = int(data["amount"]), ts, str(data["dealer"])
+            closer, chips = int(data["amount"]), chip_counts(data)
+            count.closer, count.closed_at, count.closer_dealer = closer, ts, str(data["dealer"])
+            count.closer_chips = chips
         elif kind == "table.slip_signed":
             supervisor = str(data["supervisor"])
             if data["slip"] == "opener":
@@ -255,6 +294,53 @@ class Books:
     def by_dealer(self, now: str | None = None) -> list[dict[str, Any]]:
         """Every dealer's figures at each table, by dealer then table."""
         return [self.dealers[key].to_json(now) for key in sorted(self.dealers)]
+
+    def kept(self, table: str) -> str:
+        """What the books hold of ``table`` as JSON text (its dealers' figures, the dealer signed in,
+        its counts, the last event read), for :meth:`restore`.
+
+        >>> books = Books()
+        >>> _ = books.feed("T1", {"seq": 4, "type": "table.opener", "ts": "2026-11-21T20:00:01.000Z",
+        ...                       "data": {"amount": 10000, "dealer": "D1", "chips": {"2500": 4}}}, "1")
+        >>> again = Books()
+        >>> again.restore("T1", books.kept("T1"))
+        >>> again == books
+        True
+        """
+        return json.dumps({
+            "dealer": self.current.get(table),
+            "last": list(self.last[table]) if table in self.last else None,
+            "dealers": [dataclasses.asdict(f) for (_, where), f in sorted(self.dealers.items())
+                        if where == table],
+            "counts": [dataclasses.asdict(count) for count in self.counts.get(table, [])]})
+
+    def restore(self, table: str, text: str) -> None:
+        """Take back what :meth:`kept` gave of ``table`` (replacing what the books hold of it). Text
+        that is not what :meth:`kept` writes raises (ValueError, KeyError, TypeError), and changes
+        nothing."""
+        data = json.loads(text)
+        dealers = [DealerFigures(**item) for item in data["dealers"]]
+        counts = [Count(**{**item, "opener_chips": _int_keys(item["opener_chips"]),
+                           "closer_chips": _int_keys(item["closer_chips"])}) for item in data["counts"]]
+        last = None if data["last"] is None else (str(data["last"][0]), int(data["last"][1]))
+        current = data["dealer"]
+        if any(f.table != table for f in dealers) or any(c.table != table for c in counts):
+            raise ValueError(f"the books kept of {table} name another table")
+        for key in [key for key in self.dealers if key[1] == table]:
+            del self.dealers[key]
+        self.dealers.update({(f.dealer, table): f for f in dealers})
+        self.counts[table] = counts
+        self.current.pop(table, None)
+        if current is not None:
+            self.current[table] = str(current)
+        self.last.pop(table, None)
+        if last is not None:
+            self.last[table] = last
+
+
+def _int_keys(chips: dict[str, int] | None) -> ChipCounts | None:
+    """A slip's chips read back from JSON (whose keys are text)."""
+    return None if chips is None else {int(value): int(count) for value, count in chips.items()}
 
 
 def counted(counts: Iterable[Count]) -> dict[str, Any]:
