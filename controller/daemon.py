@@ -3,7 +3,9 @@
 Start-up order: open the journal and replay it into the table (nothing is
 published), bind the pit sockets, announce ``table.opened``, then start the
 boards and the buttons. Every driver input and every control command runs on
-the loop, one at a time, through :class:`controller.table.machine.Table`. After
+the loop, one step at a time, through :class:`controller.table.machine.Table` (the control socket
+serves requests at once, each in its task: a PIN check or a ``critical_memory_clear`` that awaits
+holds up no other command; PINs are checked one at a time). After
 each, ``refresh`` saves a checkpoint if one is due, publishes the table's picture
 (``table.view``, docs/pit-events.md) if it changed, and brings the dealer display,
 the button lights and the spot lights up to date (the spots of the seat in turn
@@ -134,6 +136,9 @@ class Daemon:
         self.renderer = make_renderer(config.display.mode)
         self.supervisors = SupervisorGate(config.supervisors)
         self.dealers = SupervisorGate(config.dealers, role="dealer")
+        self.pin_checks = asyncio.Lock()
+        """Held from a PIN's gate to its answer: the control socket serves requests at once, and the
+        gates count wrong PINs only if they are checked one at a time."""
         self.stopping = asyncio.Event()
         self.repeats = RepeatLog(log)
         """The log of what may repeat without end: refused presses, inputs that fail."""
@@ -668,12 +673,13 @@ class Daemon:
             return f"{order.name}: no dealer is signed in: the dealer signs in first"
         pin = getattr(order, "dealer_pin", None)
         gate = self.dealers
-        refused = gate.before(dealer, pin, time.monotonic(), client)
-        if refused is None:
-            assert isinstance(pin, str)
-            matched = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: verify_pin(gate.stored(dealer), pin))
-            refused = gate.after(dealer, matched, time.monotonic(), client)
+        async with self.pin_checks:
+            refused = gate.before(dealer, pin, time.monotonic(), client)
+            if refused is None:
+                assert isinstance(pin, str)
+                matched = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: verify_pin(gate.stored(dealer), pin))
+                refused = gate.after(dealer, matched, time.monotonic(), client)
         if refused is not None:
             sender = "" if client is None else f" from {client}"
             self.repeats.note(("dealer refused", order.name, dealer[:32], refused.partition(":")[0]),
@@ -686,13 +692,14 @@ class Daemon:
         logged with the id and the client, never the PIN. Returns None when the supervisor is who
         they say."""
         supervisor, pin = request.supervisor, request.pin
-        refused = self.supervisors.before(supervisor, pin, time.monotonic(), client)
-        if refused is None:
-            assert isinstance(supervisor, str) and isinstance(pin, str)
-            gate = self.supervisors
-            matched = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: verify_pin(gate.stored(supervisor), pin))
-            refused = self.supervisors.after(supervisor, matched, time.monotonic(), client)
+        async with self.pin_checks:                            # one at a time: see pin_checks
+            refused = self.supervisors.before(supervisor, pin, time.monotonic(), client)
+            if refused is None:
+                assert isinstance(supervisor, str) and isinstance(pin, str)
+                gate = self.supervisors
+                matched = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: verify_pin(gate.stored(supervisor), pin))
+                refused = self.supervisors.after(supervisor, matched, time.monotonic(), client)
         if refused is not None:
             cmd, shown = request.command.name, str(supervisor)[:32]
             sender = "" if client is None else f" from {client}"

@@ -53,6 +53,9 @@ SECRET_FIELDS = frozenset({"dealer_pin"})
 """A command's own fields that are PINs (the dealer's: :mod:`controller.commands.books`): sent to
 the table and checked there, never journaled, logged, shown or digested."""
 
+REPLY_WITHIN = 3.0
+"""Seconds a client waits for the table's reply to a command that declares no longer wait."""
+
 MAX_NAME = 32
 """The most characters in a button's or an action's name."""
 
@@ -98,13 +101,16 @@ def text_field(check: Callable[[object], str | None]) -> str:
 class Command:
     """The base of every control command record: ``name``, ``who`` and ``label`` are set by
     :func:`command`; ``books``: whether it changes the table, so that it takes a ``request_id``
-    (every command but the ones that only read); ``danger``: a screen confirms it by a second touch."""
+    (every command but the ones that only read); ``danger``: a screen confirms it by a second touch;
+    ``reply_within``: the seconds a client waits for the table's reply (:data:`REPLY_WITHIN`, longer
+    for a command known to take long)."""
 
     name: ClassVar[str]
     who: ClassVar[Who]
     label: ClassVar[str]
     books: ClassVar[bool]
     danger: ClassVar[bool]
+    reply_within: ClassVar[float] = REPLY_WITHIN
 
     @property
     def subject(self) -> str:
@@ -158,9 +164,13 @@ C = TypeVar("C", bound=type[Command])
 _BY_NAME: dict[str, type[Command]] = {}
 
 
-def command(name: str, *, who: Who, label: str, books: bool = True, danger: bool = False) -> Callable[[C], C]:
+def command(name: str, *, who: Who, label: str, books: bool = True, danger: bool = False,
+            reply_within: float = REPLY_WITHIN) -> Callable[[C], C]:
     """Register the decorated record class under ``name`` (one class per name); ``danger``: it
-    cannot be undone by the dealer (a cash-out), so a screen asks for a second touch."""
+    cannot be undone by the dealer (a cash-out), so a screen asks for a second touch;
+    ``reply_within``: the seconds a client waits for its reply (a command known to take long)."""
+    if not reply_within > 0:
+        raise ValueError(f"command {name!r}: reply_within must be > 0 seconds, got {reply_within!r}")
 
     def register(cls: C) -> C:
         if not dataclasses.is_dataclass(cls) or not cls.__dataclass_params__.frozen:
@@ -169,6 +179,7 @@ def command(name: str, *, who: Who, label: str, books: bool = True, danger: bool
         if held is not None and held is not cls:
             raise ValueError(f"command {name!r} is already {held.__module__}.{held.__name__}")
         cls.name, cls.who, cls.label, cls.books, cls.danger = name, who, label, books, danger
+        cls.reply_within = reply_within
         _BY_NAME[name] = cls
         return cls
 
@@ -183,6 +194,18 @@ def unregister(name: str) -> None:
 def by_name(name: str) -> type[Command] | None:
     """The record class registered under ``name``, or None."""
     return _BY_NAME.get(name)
+
+
+def reply_within(request: Mapping[str, object]) -> float:
+    """Seconds a client waits for the reply to ``request``: its command's ``reply_within``, or
+    :data:`REPLY_WITHIN` for a name registered in no module this process imported.
+
+    >>> reply_within({"cmd": "state"}), reply_within({"cmd": "no_such_command"})
+    (3.0, 3.0)
+    """
+    name = request.get("cmd")
+    cls = _BY_NAME.get(name) if isinstance(name, str) else None
+    return REPLY_WITHIN if cls is None else cls.reply_within
 
 
 def registered() -> Mapping[str, type[Command]]:

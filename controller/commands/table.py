@@ -21,6 +21,11 @@ from controller.commands.registry import (
     text_field,
 )
 
+CLEAR_REPLY_WITHIN = 600.0
+"""Seconds a client waits for ``critical_memory_clear``'s reply: its whole check of the journal, a
+year of segments read at a Raspberry Pi's pace (tens of seconds, docs/benchmarks.md), with room to
+spare for a loaded machine."""
+
 MAX_MESSAGE = 200
 """The most characters a message to the dealer may have (it must fit the dealer display)."""
 
@@ -108,7 +113,8 @@ class Recall(Command):
     hands: int = count_field(1, RECALL_HANDS, RECALL_HANDS)
 
 
-@command("critical_memory_clear", who=SUPERVISOR, label="Clear the memory fault")
+@command("critical_memory_clear", who=SUPERVISOR, label="Clear the memory fault",
+         reply_within=CLEAR_REPLY_WITHIN)
 @dataclass(frozen=True)
 class CriticalMemoryClear(Command):
     """Clear the critical memory fault, once the whole check passes again

@@ -1,5 +1,6 @@
 """The table's control socket from an asyncio loop (the dealer screen, the pit monitor): one REQ socket
-per command, with a time limit.
+per command, with a time limit: :data:`TIMEOUT`, or the longer one its command declares in the
+registry (``reply_within``: ``critical_memory_clear``'s whole check of the journal).
 
 A command that gets no reply in time (the daemon stopped, or is restarting) is
 answered ``{"ok": false, "error": "the table did not answer ..."}``; the socket
@@ -15,11 +16,12 @@ from collections.abc import Mapping
 import zmq
 import zmq.asyncio
 
+from controller.commands.registry import REPLY_WITHIN, reply_within
 from controller.events.codec import JsonObject
 from controller.follow.sources import Curve
 
-TIMEOUT = 3.0
-"""Seconds a command may wait for the table's reply."""
+TIMEOUT = REPLY_WITHIN
+"""Seconds a command may wait for the table's reply, unless its command declares longer."""
 
 
 class Control:
@@ -33,7 +35,9 @@ class Control:
         self.timeout = timeout
 
     async def send(self, request: Mapping[str, object]) -> JsonObject:
-        """One command and the table's reply, or a refusal saying the table did not answer."""
+        """One command and the table's reply, or a refusal saying the table did not answer (within
+        ``timeout``, or the longer wait the command declares)."""
+        timeout = max(self.timeout, reply_within(request))
         req = self.context.socket(zmq.REQ)
         req.setsockopt(zmq.LINGER, 0)
         if self.curve is not None:
@@ -44,8 +48,8 @@ class Control:
         req.connect(self.endpoint)
         try:
             await req.send(json.dumps(request).encode())
-            if not await req.poll(int(self.timeout * 1000)):
-                return {"ok": False, "error": f"the table did not answer within {self.timeout:g} s: "
+            if not await req.poll(int(timeout * 1000)):
+                return {"ok": False, "error": f"the table did not answer within {timeout:g} s: "
                                               "is it running?"}
             reply = json.loads(await req.recv())
             if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):

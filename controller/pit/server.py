@@ -10,13 +10,17 @@ One :class:`PitServer` per table, on the daemon's single asyncio loop
   restarts: no polling.
 * **ROUTER** (``sync``): ``[b"snapshot"]`` and ``[b"replay", b"<from_seq>"]``
   from DEALER clients; anything else gets ``[b"error", b"<why>"]``.
-* **REP** (``control``): one JSON object in, one JSON object out; ``state`` is
-  answered here, every other command goes to the ``on_command`` callback with
-  the client it came from (:func:`control_client`).
+* **ROUTER** (``control``), for REQ clients: one JSON object in, one JSON
+  object out, each request answered in its own task, so a command that awaits
+  (a supervisor's PIN, a ``critical_memory_clear``) holds up no other; at most
+  :data:`MAX_CONTROL_IN_FLIGHT` at once, one more is refused at once with
+  :data:`BUSY`. ``state`` is answered here, every other command goes to the
+  ``on_command`` callback with the client it came from (:func:`control_client`).
   Bad input never stops the loop: it is answered ``{"ok": false, "error": ...}``.
 
-A malformed request on sync or control is answered and logged; the log takes
-each kind of mistake once and then counts its repeats
+A malformed request on sync or control is answered and logged (a control message
+without a REQ's envelope cannot be answered: it is dropped, as a REP socket drops
+it, and logged); the log takes each kind of mistake once and then counts its repeats
 (:class:`~firmware_bridge.kernel.repeat_log.RepeatLog`), so a flood cannot fill the disk.
 
 With :class:`CurveKeys` all three sockets are CURVE servers and a ZAP
@@ -35,7 +39,7 @@ import asyncio
 import ipaddress
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,6 +75,14 @@ more is disconnected by ZeroMQ before the message is read, so it gets no reply."
 REQUEST_RCVHWM = 8
 """Requests queued per peer on the sync and control sockets (bounds what a flooding peer can make the
 daemon hold: REQUEST_RCVHWM * CUT_REQUEST_BYTES)."""
+
+MAX_CONTROL_IN_FLIGHT = 32
+"""Control requests served at once (received, not yet answered); one more is answered :data:`BUSY`
+at once."""
+
+BUSY = (f"busy: the table is serving {MAX_CONTROL_IN_FLIGHT} control requests already; "
+        "send it again in a moment")
+"""The error of a control request refused because :data:`MAX_CONTROL_IN_FLIGHT` are being served."""
 
 
 @dataclass(frozen=True)
@@ -137,10 +149,11 @@ def load_secret_key(path: Path) -> tuple[bytes, bytes]:
 
 
 def control_client(frame: zmq.Frame) -> str | None:
-    """Who sent a control request, as far as the socket can tell clients apart: with CURVE the
-    client's public key (Z85, the ZAP user id) and its peer address, ``"<key>@<address>"``; without
-    CURVE None, since the control socket is then on loopback or ipc, where every client has the
-    same address (a REP socket knows nothing else of its peers)."""
+    """Who sent a control request (``frame``: one it received from the peer), as far as the socket
+    can tell clients apart: with CURVE the client's public key (Z85, the ZAP user id) and its peer
+    address, ``"<key>@<address>"``; without CURVE None, since the control socket is then on
+    loopback or ipc, where every client has the same address (and the identity a ROUTER gives a
+    REQ peer is only its connection's, new for every socket)."""
     try:
         user = frame.get("User-Id")
     except zmq.ZMQError:  # no ZAP authentication: no user id
@@ -161,13 +174,23 @@ def _too_large(size: int) -> str:
     return f"request of {size} bytes is over the limit of {MAX_REQUEST_BYTES} bytes"
 
 
+def _envelope_end(frames: Sequence[zmq.Frame]) -> int | None:
+    """Where a control request's body starts: after the envelope, the routing frames up to the
+    first empty one (a REQ peer's request arrives as ``[identity, b"", body]``); None without one
+    (the peer is no REQ socket, and a REP socket drops such a message too)."""
+    for index in range(1, len(frames)):
+        if not frames[index].bytes:
+            return index + 1
+    return None
+
+
 def _error_text(exc: BaseException) -> str:
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 class PitServer:
-    """The PUB, sync ROUTER and control REP sockets of one table.
+    """The PUB, sync ROUTER and control ROUTER sockets of one table.
 
     ``snapshot()`` returns ``{"seq": S, "state": {...}}`` as of the last
     event; ``history(from_seq)`` yields the ``(topic, body)`` of every held
@@ -227,8 +250,10 @@ class PitServer:
         self._auth: AsyncioAuthenticator | None = None
         self._pub: zmq.Socket[bytes] | None = None
         self._router: zmq.asyncio.Socket | None = None
-        self._rep: zmq.asyncio.Socket | None = None
+        self._control: zmq.asyncio.Socket | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._serving: set[asyncio.Task[None]] = set()      # control requests being answered
+        self._replies: asyncio.Queue[list[bytes]] = asyncio.Queue()
         self._heartbeat: asyncio.TimerHandle | None = None
         self._endpoints: dict[str, str] = {}
         self._state = "new"  # new -> started -> closed
@@ -246,7 +271,7 @@ class PitServer:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Bind PUB, ROUTER (sync) and REP (control), start serving them and the heartbeat.
+        """Bind PUB and the two ROUTERs (sync, control), start serving them and the heartbeat.
 
         With CURVE the authenticator is running before anything is bound, so
         no connection is ever accepted unchecked. If a bind fails (address in
@@ -265,6 +290,7 @@ class PitServer:
         self._tasks = [
             loop.create_task(self._serve_sync(), name=f"pit-sync-{self._table_id}"),
             loop.create_task(self._serve_control(), name=f"pit-control-{self._table_id}"),
+            loop.create_task(self._write_control(), name=f"pit-control-replies-{self._table_id}"),
         ]
         for task in self._tasks:
             task.add_done_callback(self._task_done)
@@ -287,11 +313,12 @@ class PitServer:
         self._router.setsockopt(zmq.SNDHWM, SYNC_SNDHWM)
         self._router.setsockopt(zmq.ROUTER_MANDATORY, 1)
         self._router.setsockopt(zmq.SNDTIMEO, SYNC_SNDTIMEO_MS)
-        self._rep = ctx.socket(zmq.REP)
-        for served in (self._router, self._rep):
+        # Not ROUTER_MANDATORY: a reply to a client gone meanwhile is dropped, as a REP socket does.
+        self._control = ctx.socket(zmq.ROUTER)
+        for served in (self._router, self._control):
             served.setsockopt(zmq.MAXMSGSIZE, CUT_REQUEST_BYTES)
             served.setsockopt(zmq.RCVHWM, REQUEST_RCVHWM)
-        for name, sock in (("publish", pub), ("sync", self._router), ("control", self._rep)):
+        for name, sock in (("publish", pub), ("sync", self._router), ("control", self._control)):
             endpoint = self._bind[name]
             sock.setsockopt(zmq.LINGER, 0)
             if endpoint.startswith("tcp://["):
@@ -305,7 +332,8 @@ class PitServer:
             self._endpoints[name] = sock.getsockopt_string(zmq.LAST_ENDPOINT)
 
     async def close(self) -> None:
-        """Stop the heartbeat and the serving tasks, close the sockets (linger 0).
+        """Stop the heartbeat, the serving tasks and the control requests being answered, close the
+        sockets (linger 0).
 
         Idempotent; safe on a server that was never started or failed to start.
         """
@@ -316,15 +344,16 @@ class PitServer:
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None
-        tasks, self._tasks = self._tasks, []
+        tasks = [*self._tasks, *self._serving]
+        self._tasks = []
         for task in tasks:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
-        for sock in (self._pub, self._router, self._rep):
+        for sock in (self._pub, self._router, self._control):
             if sock is not None:
                 sock.close(linger=0)
-        self._pub = self._router = self._rep = None
+        self._pub = self._router = self._control = None
         if self._auth is not None:
             self._auth.stop()
             self._auth = None
@@ -445,18 +474,57 @@ class PitServer:
     # ------------------------------------------------------------------ control
 
     async def _serve_control(self) -> None:
-        rep = self._rep
-        assert rep is not None
+        """Take each control request as it comes and answer it in its own task (:meth:`_answer`), or
+        at once :data:`BUSY` while :data:`MAX_CONTROL_IN_FLIGHT` are being answered."""
+        control = self._control
+        assert control is not None
+        loop = asyncio.get_running_loop()
         while True:
-            received: list[zmq.Frame] = await rep.recv_multipart(copy=False)
-            frames = [frame.bytes for frame in received]
-            reply = await self._control_reply(frames, control_client(received[0]))
+            received: list[zmq.Frame] = await control.recv_multipart(copy=False)
+            start = _envelope_end(received)
+            if start is None:
+                self._repeats.note(("control", "envelope"), logging.WARNING,
+                                   "pit control: malformed request: no REQ envelope (an empty frame "
+                                   "after the routing frames): dropped unanswered")
+            elif len(self._serving) >= MAX_CONTROL_IN_FLIGHT:
+                self._repeats.note(("control", "busy"), logging.WARNING, f"pit control: {BUSY}")
+                self._reply([frame.bytes for frame in received[:start]], {"ok": False, "error": BUSY})
+            else:
+                task = loop.create_task(self._answer(
+                    [frame.bytes for frame in received[:start]],
+                    [frame.bytes for frame in received[start:]], control_client(received[-1])))
+                self._serving.add(task)
+                task.add_done_callback(self._answered)
+            await asyncio.sleep(0)      # a flood of requests leaves the loop its other work
+
+    async def _answer(self, envelope: list[bytes], frames: list[bytes], client: str | None) -> None:
+        """Answer one control request (``frames``) to the peer its ``envelope`` routes to."""
+        self._reply(envelope, await self._control_reply(frames, client))
+
+    def _answered(self, task: asyncio.Task[None]) -> None:
+        self._serving.discard(task)
+        self._task_done(task)
+
+    def _reply(self, envelope: list[bytes], reply: dict[str, object]) -> None:
+        """Queue ``reply`` for the peer ``envelope`` routes to; :meth:`_write_control` sends it."""
+        try:
+            frame = compact_json(reply)
+        except (TypeError, ValueError) as exc:
+            self._repeats.note("reply not JSON", logging.ERROR, f"pit control reply is not JSON: {exc}")
+            frame = compact_json({"ok": False, "error": f"reply not JSON: {exc}"})
+        self._replies.put_nowait([*envelope, frame])
+
+    async def _write_control(self) -> None:
+        """The one writer of the control socket: sends the queued replies one whole message at a
+        time, in the order they were queued (a ZeroMQ socket is never written by two at once)."""
+        control = self._control
+        assert control is not None
+        while True:
+            message = await self._replies.get()
             try:
-                frame = compact_json(reply)
-            except (TypeError, ValueError) as exc:
-                self._repeats.note("reply not JSON", logging.ERROR, f"pit control reply is not JSON: {exc}")
-                frame = compact_json({"ok": False, "error": f"reply not JSON: {exc}"})
-            await rep.send(frame)
+                await control.send_multipart(message)
+            except zmq.ZMQError as exc:
+                self._repeats.note("control reply", logging.WARNING, f"pit control reply not sent: {exc}")
 
     async def _control_reply(self, frames: list[bytes], client: str | None) -> dict[str, object]:
         """The reply to one control request; never raises (except cancellation)."""

@@ -1,6 +1,7 @@
 """docs/control.md and the command registry agree: every registered command is in the doc's registry
 table with its fields in order (which may be left out), who may send it and its label, and every
-command the table lists is registered.
+command the table lists is registered; "Replies" gives the wait of every command that declares a
+longer one than the rest.
 
 The table is ``| command | who | fields | label |`` under "The registry". In a fields cell each
 backticked name is a field, followed by ``(optional)`` when it may be left out.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from controller.commands.registry import Command, field_names, registered, required
+from controller.commands.registry import REPLY_WITHIN, Command, field_names, registered, required
 from controller.games.catalog import load_games
 
 DOC = Path(__file__).parents[2] / "docs" / "control.md"
@@ -62,3 +63,14 @@ def test_the_reading_of_the_doc_finds_what_it_should() -> None:
     assert doc["set_limits"] == ("supervisor", [("min_bet", False), ("max_bet", False)], "Set the limits")
     assert doc["close_table"] == ("supervisor", [], "Close the table")
     assert len(doc) >= 17
+
+
+def test_every_longer_wait_for_a_reply_is_in_replies() -> None:
+    text = DOC.read_text()
+    replies = text[text.index("\n## Replies\n"):].split("\n## ", 2)[1]
+    assert f"{REPLY_WITHIN:g} seconds" in replies
+    longer = {name: cls.reply_within for name, cls in registered().items()
+              if cls.reply_within != REPLY_WITHIN}
+    assert longer, "no command declares a longer wait: the doc would say so"
+    for name, seconds in longer.items():
+        assert f"`{name}`" in replies and f"{seconds:g} seconds" in replies, name

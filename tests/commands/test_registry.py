@@ -9,9 +9,18 @@ from pathlib import Path
 import pytest
 
 from controller import daemon
-from controller.commands.registry import Request, decode, registered
+from controller.commands.registry import (
+    ANYONE,
+    REPLY_WITHIN,
+    Command,
+    Request,
+    command,
+    decode,
+    registered,
+    reply_within,
+)
 from controller.commands.request_ids import MOST, WINDOW, RequestIds, mark
-from controller.commands.table import DealerMessage, Press, SetLimits, TrayFill
+from controller.commands.table import CLEAR_REPLY_WITHIN, DealerMessage, Press, SetLimits, TrayFill
 from controller.games.catalog import load_games
 from controller.games.parts.stacks import BuyIn, TopUp
 from controller.journal.log import Journal, Record
@@ -138,3 +147,14 @@ def test_ids_come_back_from_a_journal_reopened_from_its_window_as_after_a_checkp
     finally:
         reopened.close()
     assert daemon.REPLAY_WINDOW == WINDOW          # the daemon holds every event of the ids' window
+
+
+def test_a_command_declares_how_long_a_client_waits_for_its_reply() -> None:
+    assert reply_within({"cmd": "critical_memory_clear"}) == CLEAR_REPLY_WITHIN > REPLY_WITHIN
+    assert reply_within({"cmd": "press", "button": "deal"}) == REPLY_WITHIN
+    assert reply_within({"cmd": "format_disk"}) == reply_within({"cmd": 7}) == REPLY_WITHIN
+    with pytest.raises(ValueError, match="reply_within must be > 0 seconds"):
+        command("example_never", who=ANYONE, label="Never", reply_within=0)
+    assert "example_never" not in registered()
+    assert all(cls.reply_within > 0 for cls in registered().values())
+    assert isinstance(Command.reply_within, float)

@@ -8,8 +8,10 @@ its bytes, which the test writes once it has seen what it came for. Meanwhile th
 table: a chip reading on the simulated RFID board is journaled and published, with its picture,
 and systemd's watchdog (a test socket standing in for systemd's) keeps getting its pings, all
 before the clear's reply. Fed the segment's own bytes the check passes and the fault goes; fed
-altered ones it fails and the fault stays. And, with the daemon in process (its commands called as
-the control socket calls them), a second clear while the first is held is refused at once.
+altered ones it fails and the fault stays. Another client's ``state`` and ``act`` are answered while
+the clear is held. And, with the daemon in process, a second clear while the first is held is
+refused at once, and the dealer screen's client (``Control``) waits for the clear's reply as long
+as the command declares, while other clients are answered.
 """
 
 from __future__ import annotations
@@ -19,18 +21,21 @@ import errno
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import zmq
+import zmq.asyncio
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.config.loader import load_config
 from controller.daemon import Daemon
 from controller.devkit.simulated import write_config
+from controller.follow.control import Control
 from controller.journal.critical_memory import FAULT_NAME, read_fault, write_fault
 from controller.security.supervisor_pins import hash_pin
 from firmware_bridge.simulator.board import SimulatedBoard
@@ -123,8 +128,11 @@ def reply(req: zmq.Socket[bytes]) -> dict[str, Any]:
 
 
 def served_while_held(rig: TableRig, systemd: FakeSystemd, req: zmq.Socket[bytes]) -> None:
-    """While the check waits: a watchdog ping, and a chip reading journaled and published with its
-    picture; and still no reply to the clear."""
+    """While the check waits: another client's ``state`` and ``act`` answered, a watchdog ping, and a
+    chip reading journaled and published with its picture; and still no reply to the clear."""
+    assert rig.pit.control({"cmd": "state"})["ok"] is True
+    acted = rig.pit.control({"cmd": "act", "action": "deal"})
+    assert acted["ok"] is False and "critical memory fault" in acted["error"]
     systemd.drain()
     assert "WATCHDOG=1" in systemd.until("WATCHDOG=1")[-1].splitlines()
     rig.bet(1, "main", chip("a", 1))
@@ -171,7 +179,9 @@ def test_a_segment_that_reads_altered_under_the_check_keeps_the_fault(
     cleared(rig)                                # the segment read back as it is, whole: cleared
 
 
-async def test_a_second_clear_while_the_first_checks_is_refused_at_once(tmp_path: Path) -> None:
+@asynccontextmanager
+async def in_process(tmp_path: Path) -> AsyncIterator[Daemon]:
+    """The daemon in this process, on a journal of 4 closed segments, a fault latched; started."""
     state = tmp_path / "state"
     state.mkdir(mode=0o700)
     played = rotating_rig(state, 4)
@@ -184,34 +194,81 @@ async def test_a_second_clear_while_the_first_checks_is_refused_at_once(tmp_path
         await board.start()
     daemon = Daemon(load_config(write_config(tmp_path, table="T01", supervisors={"S101": hash_pin(PIN)})))
     running = asyncio.create_task(daemon.run())
-    fd = None
     try:
         while daemon.pit is None or daemon.table.critical_fault is None:     # started, the fault raised
             await asyncio.sleep(0.01)
-        held = Held(sorted(state.glob("journal.0*.log"))[2])
-        clear = {"cmd": "critical_memory_clear", "supervisor": "S101", "pin": PIN}
-        first = asyncio.create_task(daemon.command(dict(clear)))
-        deadline = time.monotonic() + TIMEOUT
-        while True:                             # the first's check opens the pipe (off the loop)
-            try:
-                fd = os.open(held.segment, os.O_WRONLY | os.O_NONBLOCK)
-                break
-            except OSError as error:
-                assert error.errno == errno.ENXIO and time.monotonic() < deadline, error
-                await asyncio.sleep(0.01)
-        second = await asyncio.wait_for(daemon.command(dict(clear)), TIMEOUT)
-        assert second["ok"] is False and "a critical memory clear is running already" in second["error"]
-        assert not first.done()
-        os.set_blocking(fd, True)
-        held.feed(fd, held.good)
-        fd = None
-        assert await first == {"ok": True}
-        assert daemon.memory.fault is None and not (state / FAULT_NAME).exists()
+        yield daemon
     finally:
-        if fd is not None:
-            os.close(fd)                        # failed while held: the check reads its end, and ends
         daemon.stopping.set()
         await running
         for board in boards:
             await board.close()
         Device.pin_factory = previous
+
+
+async def reached(held: Held) -> int:
+    """:meth:`Held.reached` on the loop: the check opens the pipe off the loop."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        try:
+            fd = os.open(held.segment, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as error:
+            assert error.errno == errno.ENXIO and time.monotonic() < deadline, error
+            await asyncio.sleep(0.01)
+            continue
+        os.set_blocking(fd, True)
+        return fd
+
+
+CLEAR = {"cmd": "critical_memory_clear", "supervisor": "S101", "pin": PIN}
+
+
+async def test_a_second_clear_while_the_first_checks_is_refused_at_once(tmp_path: Path) -> None:
+    async with in_process(tmp_path) as daemon:
+        held = Held(sorted((tmp_path / "state").glob("journal.0*.log"))[2])
+        first = asyncio.create_task(daemon.command(dict(CLEAR)))
+        fd: int | None = await reached(held)
+        try:
+            second = await asyncio.wait_for(daemon.command(dict(CLEAR)), TIMEOUT)
+            assert second["ok"] is False and "a critical memory clear is running already" in second["error"]
+            assert not first.done()
+            assert fd is not None
+            held.feed(fd, held.good)
+            fd = None
+            assert await first == {"ok": True}
+            assert daemon.memory.fault is None and not (tmp_path / "state" / FAULT_NAME).exists()
+        finally:
+            if fd is not None:
+                os.close(fd)                    # failed while held: the check reads its end, and ends
+
+
+async def test_the_screens_client_waits_for_the_clear_while_other_clients_are_answered(
+        tmp_path: Path) -> None:
+    """Through the control socket, as the dealer screen sends it: ``Control`` waits for the clear as
+    long as the command declares (here even with a default wait of a millisecond), and meanwhile
+    another client's ``state`` and ``act`` are answered."""
+    async with in_process(tmp_path) as daemon:
+        assert daemon.pit is not None
+        context = zmq.asyncio.Context()
+        endpoint = daemon.pit.endpoints["control"]
+        held = Held(sorted((tmp_path / "state").glob("journal.0*.log"))[2])
+        clear = asyncio.create_task(Control(endpoint, context, timeout=0.001).send(dict(CLEAR)))
+        fd: int | None = await reached(held)
+        try:
+            other = Control(endpoint, context)
+            state = await other.send({"cmd": "state"})
+            assert state["ok"] is True and state["seq"] == daemon.table.state.seq
+            acted = await other.send({"cmd": "act", "action": "deal"})
+            assert acted["ok"] is False and "critical memory fault" in acted["error"]
+            assert not clear.done()
+            assert fd is not None
+            held.feed(fd, held.good)
+            fd = None
+            assert await clear == {"ok": True}
+            assert daemon.memory.fault is None
+        finally:
+            if fd is not None:
+                os.close(fd)
+            clear.cancel()
+            await asyncio.gather(clear, return_exceptions=True)
+            context.destroy(linger=0)
