@@ -25,6 +25,7 @@ import zmq.asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.events.codec import record_json
 from controller.follow.aio import Follower
 from controller.follow.sources import TableSource
 from controller.games.blackjack_extreme.game import BlackjackExtreme
@@ -51,7 +52,7 @@ def picture(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def snapshot(rig: Rig) -> dict[str, Any]:
-    return {"seq": rig.published[-1]["seq"], "state": public_state(rig.table)}
+    return {"seq": rig.published[-1]["seq"], "state": record_json(public_state(rig.table))}
 
 
 class Watch:
@@ -70,8 +71,8 @@ class Watch:
         assert self.model.stale is bool(new)
         seq = self.rig.published[-1]["seq"]
         self.model.view(json.loads(json.dumps({"seq": seq, "type": "table.view",
-                                               "data": table_picture(self.rig.table)})))
-        assert self.model.state == picture(public_state(self.rig.table))
+                                               "data": record_json(table_picture(self.rig.table))})))
+        assert self.model.state == picture(record_json(public_state(self.rig.table)))
         assert self.model.seq == seq and not self.model.stale
 
 
@@ -226,7 +227,7 @@ def test_random_holdem_blackjack_hands_keep_the_picture_the_tables(
     with TemporaryDirectory() as folder:
         rig = holdem(Path(folder), rules)
         random_holdem_hand(rig, rules, data, stacks, deck)
-        assert rig.watches[0].model.state == picture(public_state(rig.table))
+        assert rig.watches[0].model.state == picture(record_json(public_state(rig.table)))
 
 
 def extreme(folder: Path, stacks: dict[int, int], rig_class: type[Watched] = Watched,
