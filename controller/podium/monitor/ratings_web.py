@@ -58,10 +58,11 @@ async def _open(request: web.Request) -> web.StreamResponse:
         seat = seat_number(seat)
     except RatingError as exc:
         raise web.HTTPBadRequest(text=str(exc)) from None
-    if floor.tables[table].state.get("closed"):
+    picture = floor.tables[table].picture.picture
+    if picture is not None and picture.closed:
         raise web.HTTPConflict(text=f"table {table} is closed: open it (Pit actions) before rating a player "
                                     "there")
-    seats = [s.get("seat") for s in floor.tables[table].state["seats"]]
+    seats = [] if picture is None else [s.seat for s in picture.seats]
     if seats and seat not in seats:     # a table not heard from yet lists none: its seats are unknown
         raise web.HTTPBadRequest(text=f"table {table} has no seat {seat} (its seats: "
                                       f"{', '.join(str(s) for s in seats)})")
