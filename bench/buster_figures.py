@@ -23,12 +23,12 @@ import pprint
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any
 
 from controller.games.buster_blackjack_x import stored
 from controller.games.buster_blackjack_x.math import PRECISION, SEED, fingerprint, simulate_base
 from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.buster_blackjack_x.simulate import build_tables
+from controller.games.buster_blackjack_x.stored import Stored
 from controller.games.catalog import rules_from_json, rules_json
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,13 +42,15 @@ def example_rules() -> list[BusterRules]:
     for path in sorted((ROOT / "deploy").glob("*.toml")):
         data = tomllib.loads(path.read_text())
         if data.get("table", {}).get("game") == GAME:
-            found.append(rules_from_json(GAME, data.get("game", {})))
+            rules = rules_from_json(GAME, data.get("game", {}))
+            assert isinstance(rules, BusterRules)
+            found.append(rules)
     return found
 
 
-def simulated(precision: float, workers: int) -> dict[str, dict[str, Any]]:
+def simulated(precision: float, workers: int) -> dict[str, Stored]:
     """Each distinct simulation of the example rules: fingerprint -> its figures and rules."""
-    figures: dict[str, dict[str, Any]] = {}
+    figures: dict[str, Stored] = {}
     for rules in example_rules():
         tables = build_tables(rules)
         key = fingerprint(tables, precision, SEED)
@@ -62,9 +64,9 @@ def simulated(precision: float, workers: int) -> dict[str, dict[str, Any]]:
     return figures
 
 
-def module_text(figures: dict[str, dict[str, Any]]) -> str:
+def module_text(figures: dict[str, Stored]) -> str:
     """stored.py with these figures."""
-    lines = [STORED.read_text().split("STORED: dict", 1)[0] + "STORED: dict[str, dict[str, Any]] = {"]
+    lines = [STORED.read_text().split("STORED: dict", 1)[0] + "STORED: dict[str, Stored] = {"]
     for key, figure in figures.items():
         lines += [f"    {key!r}: {{", f"        'house_edge': {figure['house_edge']!r},",
                   f"        'interval': {figure['interval']!r},", f"        'rounds': {figure['rounds']!r},",

@@ -12,7 +12,8 @@ command that carries ``"supervisor"`` is let through only with that supervisor's
 PIN (:mod:`controller.security.supervisor_gate`). The journal, the checkpoint and the
 published mark are checked at start, before DEAL and after every hand
 (:mod:`controller.journal.critical_memory`); a check that fails latches a fault
-that stops DEAL until a supervisor's ``critical_memory_clear``. After a hand's check, the journal
+that stops DEAL until a supervisor's ``critical_memory_clear``, whose check of the whole journal
+reads its files in a worker thread while the loop goes on serving the table. After a hand's check, the journal
 is rotated and old segments pruned when due (``[journal]``, :meth:`Daemon.rotate_journal`). Under
 systemd the daemon says READY once all that has started, keeps its status line current and pings
 the watchdog from the loop (:mod:`controller.service`).
@@ -27,7 +28,6 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from controller.boards import make_board
 from controller.commands.books import BOOKS_COMMANDS, DEALER_PINNED
@@ -80,7 +80,7 @@ TICK = 1.0
 SHOW_DELAY = 0.002
 """Seconds without a chip reading before the table's picture is drawn after one (:meth:`Daemon.show`):
 readings that come back to back (a stack of chips read as it is placed) are each journaled and
-published at once, and share one picture, drawn once they stop; the dealer sees no difference. Any
+published at once, and share one picture, drawn once they stop; the dealer sees no difference. Every
 other input draws the picture at once."""
 SHOW_AT_LEAST = 0.05
 """Seconds at most from a step to its picture while inputs keep coming back to back."""
@@ -353,12 +353,16 @@ class Daemon:
         except OSError:                                     # the journal failed too: the daemon stops
             self.table.critical_fault = reason
 
-    def clear_fault(self, supervisor: str) -> str | None:
-        """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes."""
-        refused = self.memory.clear()
+    async def clear_fault(self, supervisor: str) -> str | None:
+        """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes
+        (:meth:`CriticalMemory.clear`: the journal read in a worker thread while the loop serves the
+        table, which DEAL still refuses meanwhile); returns why not, or None once it went (its
+        alert is then the command's step, :meth:`clear_command`)."""
+        refused = await self.memory.clear()
         if refused is None:
             log.warning("critical memory fault cleared by supervisor %r", supervisor)
-            self.table.critical_memory(None, supervisor)
+        else:
+            self.repeats.note(("refused", refused), logging.INFO, f"command refused: {refused}")
         return refused
 
     def dispatch(self, item: DriverInput) -> None:
@@ -516,7 +520,7 @@ class Daemon:
             self.repeats.note(("prune", type(error).__name__), logging.ERROR,
                               f"a closed journal segment could not be deleted ({error})")
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, object]:
         """The sync socket's snapshot: the state as of the last event."""
         return {"seq": self.table.state.seq, "epoch": self.start.epoch,
                 "state": record_json(table_picture(self.table))}
@@ -525,13 +529,14 @@ class Daemon:
         """Held events from ``from_seq`` on, byte for byte as published."""
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
-    async def command(self, request: dict[str, Any], client: str | None = None) -> Reply:
+    async def command(self, request: dict[str, object], client: str | None = None) -> Reply:
         """A control command (docs/control.md) from ``client`` (as far as the control socket can
         tell: :func:`controller.pit.server.control_client`), decoded and checked here, once
         (:func:`controller.commands.registry.decode`); one that carries ``supervisor`` is taken only
         with that supervisor's PIN, which goes no further than this check. A ``request_id`` carried
         out already is answered as it was the first time and not applied again
-        (:mod:`controller.commands.request_ids`)."""
+        (:mod:`controller.commands.request_ids`). ``critical_memory_clear`` is answered once its
+        whole check is done (:meth:`clear_fault`, off the loop: inputs go on meanwhile)."""
         decoded = decode(request)
         if isinstance(decoded, str):
             return {"ok": False, "error": decoded}
@@ -549,14 +554,20 @@ class Daemon:
             if order.name not in self.table.game.commands:
                 return {"ok": False, "error": f"unknown command {order.name!r}"}
             handler = self.game_command
+        if decoded.request_id is not None:
+            repeat = self.requests.repeat(decoded)
+            if repeat is not None:
+                self.repeats.note(("repeat", order.name, str(repeat.get("ok"))), logging.INFO,
+                                  f"{order.name}: request_id {decoded.request_id!r} was carried out "
+                                  f"already: answered {repeat}, not taken again")
+                return repeat
+        if isinstance(order, CriticalMemoryClear):
+            assert decoded.supervisor is not None
+            refused = await self.clear_fault(decoded.supervisor)     # the loop serves meanwhile
+            if refused is not None:
+                return self.answer(refused)
         if decoded.request_id is None:
             return handler(decoded)
-        repeat = self.requests.repeat(decoded)
-        if repeat is not None:
-            self.repeats.note(("repeat", order.name, str(repeat.get("ok"))), logging.INFO,
-                              f"{order.name}: request_id {decoded.request_id!r} was carried out "
-                              f"already: answered {repeat}, not taken again")
-            return repeat
         self.table.request_mark = mark(decoded)
         try:
             return handler(decoded)
@@ -629,10 +640,12 @@ class Daemon:
         return self.answer(reason)
 
     def clear_command(self, request: Request) -> Reply:
-        """A supervisor's ``critical_memory_clear``."""
+        """A supervisor's ``critical_memory_clear``, once its check passed and the fault went
+        (:meth:`clear_fault`, awaited by :meth:`command` before this step, so that the request's
+        mark is on this step's events alone): its ``critical_memory`` alert (info)."""
         supervisor = request.supervisor
         assert supervisor is not None
-        return self.answer(self.guarded(lambda: self.clear_fault(supervisor),
+        return self.answer(self.guarded(lambda: self.table.critical_memory(None, supervisor),
                                         "running critical_memory_clear", "command"))
 
     def game_command(self, request: Request) -> Reply:

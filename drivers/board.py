@@ -25,7 +25,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from drivers.chips import ChipRegistry
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
@@ -45,7 +44,8 @@ class BoardSetup:
     ``antennas``, the chip ``registry``, the shoe loaded before a restart)."""
 
     role: str
-    options: Any
+    options: object
+    """An instance of the driver's own ``Options`` (the driver's ``__init__`` names that type)."""
     on_input: Callable[[DriverInput], None]
     antennas: Mapping[int, tuple[int, str]]
     registry: ChipRegistry
@@ -122,8 +122,9 @@ class BoardDriver:
         port: str
         """The board's serial port."""
 
-    def __init__(self, options: Any, role: Role) -> None:
+    def __init__(self, options: object, role: Role) -> None:
         self.options = options
+        """The driver's ``Options``, as :meth:`from_setup` hands them on."""
         self.role = role
 
     @property
@@ -147,7 +148,7 @@ class BoardDriver:
         before it calls a board the journal left online but that never answered offline)."""
         raise NotImplementedError
 
-    def counters(self) -> dict[str, Any]:
+    def counters(self) -> dict[str, int]:
         """The board's connection counters, by name (what ``links`` reports beside ``online``)."""
         raise NotImplementedError
 

@@ -35,7 +35,6 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from types import TracebackType
-from typing import Any
 
 from gpiozero import LED, Button, Device, GPIODeviceClosed, GPIOZeroError
 from gpiozero.pins import Factory
@@ -95,8 +94,8 @@ class DealerPanel:
     ) -> None:
         self._loop = loop
         self._on_press = on_press
-        self._buttons: dict[str, Any] = {}
-        self._lights: dict[str, Any] = {}
+        self._buttons: dict[str, Button] = {}
+        self._lights: dict[str, LED] = {}
         self._live: frozenset[str] = frozenset()
         self._closed = False
         try:

@@ -63,6 +63,7 @@ __all__ = [
     "RegisteredChip",
     "RegistryError",
     "read_elsewhere",
+    "uid_key",
 ]
 
 ACTIVE = "active"
@@ -334,6 +335,13 @@ class ChipRegistry:
         rejected: list[RejectedChip] = []
         elsewhere = elsewhere or {}
         for uid, value in chips:
+            key = _normalise_uid(uid)
+            known = None if key is None else self._chips.get(key)
+            if known is not None and known.status == ACTIVE and value == known.value \
+                    and known.uid not in read and known.uid not in elsewhere:
+                good[known.uid] = value  # the usual chip, good: no ChipCheck made for it
+                read.add(known.uid)
+                continue
             result = self.check(uid, value)
             if result.reason is not None:
                 rejected.append(result.rejected())
@@ -374,7 +382,7 @@ def read_elsewhere(inventories: Mapping[int, Iterable[str]],
     readers: dict[str, set[int]] = {}
     for antenna, uids in inventories.items():
         for uid in uids:
-            readers.setdefault(_normalise_uid(uid) or uid, set()).add(antenna)
+            readers.setdefault(uid_key(uid), set()).add(antenna)
     shared: dict[int, Elsewhere] = {}
     for uid, antennas in sorted(readers.items()):
         if len(antennas) < 2:
@@ -383,6 +391,16 @@ def read_elsewhere(inventories: Mapping[int, Iterable[str]],
             shared.setdefault(antenna, {})[uid] = tuple(
                 (other, *spots[other]) for other in sorted(antennas - {antenna}))
     return shared
+
+
+def uid_key(uid: str) -> str:
+    """What a read uid is known by across antennas (:func:`read_elsewhere`): its normal form (16
+    lowercase hex digits), or the text itself when it is no uid.
+
+    >>> uid_key(" 00000000000000AA"), uid_key("not a uid")
+    ('00000000000000aa', 'not a uid')
+    """
+    return _normalise_uid(uid) or uid
 
 
 def _normalise_uid(uid: str) -> str | None:

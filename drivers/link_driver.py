@@ -1,6 +1,6 @@
 """The default driver: a board that speaks the link protocol (docs/protocol.md) on a serial port.
 
-Any role the link protocol has messages for (its HELLO kinds: the shoe and the
+Every role the link protocol has messages for (its HELLO kinds: the shoe and the
 RFID bet-spot reader) is played through one :class:`LinkDriver` on a
 :class:`~firmware_bridge.link.host.HostLink`: the board comes online only if the
 board on the port is the kind its role expects; STATUS and FAULT go to the
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from drivers.board import BoardDriver, Role
 from drivers.rfid import SpotReader
@@ -38,7 +37,7 @@ class LinkDriver(BoardDriver):
 
     roles = tuple(messages.DEVICE_KINDS.values())
 
-    def __init__(self, options: Any, role: Role, *, offline_after: float = 3.0,
+    def __init__(self, options: BoardDriver.Options, role: Role, *, offline_after: float = 3.0,
                  reopen_interval: float = 1.0) -> None:
         super().__init__(options, role)
         self._accepted = False
@@ -58,7 +57,7 @@ class LinkDriver(BoardDriver):
         """The link's silence before it calls the board offline."""
         return self.link.offline_after
 
-    def counters(self) -> dict[str, Any]:
+    def counters(self) -> dict[str, int]:
         """The link's statistics (docs/link.md, Statistics)."""
         return self.link.stats.snapshot()
 
@@ -103,7 +102,12 @@ class LinkDriver(BoardDriver):
         if not self._accepted:
             return
         role = self.role
-        if isinstance(message, messages.Status):
+        if isinstance(message, messages.Inventory) and isinstance(role, SpotReader):  # the most frequent
+            # A full list with TOO_MANY_CHIPS raised: the reader saw more chips than it could list.
+            full = len(message.chips) == messages.MAX_CHIPS
+            complete = not (full and (role.status_flags or 0) & messages.TOO_MANY_CHIPS)
+            role.inventory(message.antenna, [(chip.uid, chip.value) for chip in message.chips], complete)
+        elif isinstance(message, messages.Status):
             role.status(message.flags)
         elif isinstance(message, messages.Fault):
             role.fault(message.code, message.text, asyncio.get_running_loop().time())
@@ -115,11 +119,6 @@ class LinkDriver(BoardDriver):
             role.unreadable(message.index)
         elif isinstance(role, Shoe) and isinstance(message, messages.CutCard):
             role.cut_card(message.index)
-        elif isinstance(role, SpotReader) and isinstance(message, messages.Inventory):
-            # A full list with TOO_MANY_CHIPS raised: the reader saw more chips than it could list.
-            full = len(message.chips) == messages.MAX_CHIPS
-            complete = not (full and (role.status_flags or 0) & messages.TOO_MANY_CHIPS)
-            role.inventory(message.antenna, ((chip.uid, chip.value) for chip in message.chips), complete)
         else:
             self._repeats.note(("unexpected", message.NAME), logging.WARNING,
                                f"{self.device} board sent an unexpected {message.NAME}")

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 
 from drivers.board import BoardSetup, Role
-from drivers.chips import ChipRegistry, Elsewhere, read_elsewhere
+from drivers.chips import ChipRegistry, Elsewhere, read_elsewhere, uid_key
 from drivers.inputs import DriverInput
 from firmware_bridge.kernel.repeat_log import RepeatLog
 from firmware_bridge.link import messages
@@ -45,6 +45,10 @@ class SpotReader(Role):
         self._shared: dict[int, Elsewhere] = {}
         """The crosstalk in those readings: each antenna's uids that other antennas read too.
         (The wagers themselves are kept by the table, which is handed each one that changes.)"""
+        self._keys: dict[int, frozenset[str]] = {}
+        """Each antenna's uids in its last reading, as :func:`~drivers.chips.uid_key` gives them."""
+        self._readers: dict[str, set[int]] = {}
+        """The antennas whose last reading has each uid (by its key): crosstalk where two or more do."""
         self._repeats = RepeatLog(log)
 
     @classmethod
@@ -66,8 +70,12 @@ class SpotReader(Role):
         if self._last.get(antenna) == (read, complete):
             return
         self._last[antenna] = (read, complete)
-        uids = {number: [uid for uid, _ in chips] for number, (chips, _) in self._last.items()}
-        shared, before = read_elsewhere(uids, self.antennas), self._shared
+        before = self._shared
+        if self._shares(antenna, read) or before:
+            uids = {number: [uid for uid, _ in chips] for number, (chips, _) in self._last.items()}
+            shared = read_elsewhere(uids, self.antennas)
+        else:
+            shared = {}  # no uid was read twice and none of this reading's is: no crosstalk anywhere
         self._shared = shared
         # This antenna's wager first, then any other spot whose wager the crosstalk changed.
         others = sorted(a for a in set(shared) | set(before)
@@ -76,3 +84,16 @@ class SpotReader(Role):
             chips_read, whole = self._last[number]
             seat, name = self.antennas[number]
             self._emit(self._registry.wager(seat, name, number, chips_read, whole, shared.get(number)))
+
+    def _shares(self, antenna: int, read: tuple[tuple[str, int], ...]) -> bool:
+        """Note ``antenna``'s uids now; whether one of them is read by another antenna too."""
+        old, new = self._keys.get(antenna, frozenset()), frozenset(uid_key(uid) for uid, _ in read)
+        self._keys[antenna] = new
+        for key in old - new:
+            readers = self._readers[key]
+            readers.discard(antenna)
+            if not readers:
+                del self._readers[key]
+        for key in new - old:
+            self._readers.setdefault(key, set()).add(antenna)
+        return any(len(self._readers[key]) > 1 for key in new)

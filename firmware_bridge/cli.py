@@ -37,9 +37,10 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.json import JsonObject
 from firmware_bridge.link.frames import Frame, FrameError, FrameReader
 from firmware_bridge.link.messages import DEVICE_KINDS, Hello, Message, PayloadError, to_json, unpack
 from firmware_bridge.link.messages import Card as CardMessage
@@ -48,7 +49,7 @@ from firmware_bridge.version import version_line
 __all__ = ["build_parser", "decode_capture", "decode_frame_json", "main"]
 
 
-def decode_frame_json(frame: Frame) -> dict[str, Any]:
+def decode_frame_json(frame: Frame) -> JsonObject:
     """A valid frame as JSON: its message's fields after type, seq and ack, or an error."""
     try:
         message = unpack(frame.type, frame.payload)
@@ -70,13 +71,13 @@ def _card_words(message: CardMessage) -> str:
         return str(error)
 
 
-def decode_capture(text: str) -> list[dict[str, Any]]:
+def decode_capture(text: str) -> list[JsonObject]:
     """Decode one hex wire capture (whitespace allowed) into one JSON object per frame."""
     try:
         wire = bytes.fromhex(text)
     except ValueError as error:
         return [{"error": f"not hex: {error}"}]
-    out: list[dict[str, Any]] = []
+    out: list[JsonObject] = []
     for item in FrameReader().feed(wire):
         if isinstance(item, FrameError):
             out.append({"error": str(item)})
@@ -87,7 +88,7 @@ def decode_capture(text: str) -> list[dict[str, Any]]:
     return out
 
 
-def _print_json(obj: dict[str, Any], out: TextIO) -> None:
+def _print_json(obj: JsonObject, out: TextIO) -> None:
     out.write(json.dumps(obj) + "\n")
     out.flush()
 

@@ -58,7 +58,7 @@ class Press(Command):
 @command("act", who=ANYONE, label="Take an action")
 @dataclass(frozen=True)
 class Act(Command):
-    """Any action open now, by name, button or none (what a dealer screen sends)."""
+    """One of the actions open now, by name, button or none (what a dealer screen sends)."""
 
     action: str = name_field("an action")
     amount: int | None = cents(optional=True)

@@ -37,11 +37,11 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from controller.boards import DEFAULT_DRIVER, REQUIRED, find_board, find_driver
 from controller.games.catalog import find_game
-from controller.games.interface import Limits
+from controller.games.interface import Limits, Rules
 from controller.games.options import describe, parse_options, type_mismatch
 from controller.games.spec import GameSpec
 from controller.pit.server import is_local_endpoint, load_secret_key
@@ -154,7 +154,7 @@ class BoardConfig:
     (an instance of the driver's ``Options``, checked by it: the section's keys beside ``driver``)."""
 
     driver: str
-    options: Any
+    options: object
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ class Config:
     seats: int
     state_dir: Path
     limits: Limits
-    rules: Any
+    rules: Rules
     boards: Mapping[str, BoardConfig]
     """Each board the table runs (``[devices.<role>]``, an installed role) -> its driver and options."""
     antennas: Mapping[int, tuple[int, str]]
@@ -219,7 +219,7 @@ def load_config(path: str | Path) -> Config:
     return parse_config(data, source)
 
 
-def parse_config(data: Mapping[str, Any], source: Path) -> Config:
+def parse_config(data: Mapping[str, object], source: Path) -> Config:
     """Check parsed TOML ``data`` (read from ``source``) and build the :class:`Config`."""
     return _Parser(data, Path(source).absolute()).parse()
 
@@ -234,7 +234,7 @@ def _known(value: T | None) -> T:
 class _Parser:
     """One pass over the configuration, collecting problems as it goes."""
 
-    def __init__(self, data: Mapping[str, Any], source: Path) -> None:
+    def __init__(self, data: Mapping[str, object], source: Path) -> None:
         self.data = data
         self.source = source
         self.problems: list[str] = []
@@ -245,8 +245,8 @@ class _Parser:
         self.problems.append(f"{key}: {message}")
 
     def section(
-        self, parent: Mapping[str, Any] | None, key: str, required: bool
-    ) -> dict[str, Any] | None:
+        self, parent: Mapping[str, object] | None, key: str, required: bool
+    ) -> dict[str, object] | None:
         """The table at dotted ``key``, its unknown keys reported.
 
         An optional table left out is empty; a missing required one, one that is not a
@@ -270,7 +270,7 @@ class _Parser:
         return value
 
     def value(
-        self, table: Mapping[str, Any] | None, key: str, kind: type[T], default: T | None
+        self, table: Mapping[str, object] | None, key: str, kind: type[T], default: T | None
     ) -> T | None:
         """The ``kind`` value at dotted ``key``, ``default`` when absent (None: required).
 
@@ -283,21 +283,21 @@ class _Parser:
             if default is None:
                 self.fail(key, "missing (required)")
             return default
-        value: T = table[name]  # a ``kind`` once type_mismatch finds nothing
+        value = table[name]
         problem = type_mismatch(kind, value)
-        if problem is not None:
-            self.fail(key, problem)
+        if problem is not None or not isinstance(value, kind):
+            self.fail(key, problem or f"must be a {kind.__name__}")
             return None
         if kind is str and not value:
             self.fail(key, "must not be empty")
             return None
         return value
 
-    def path(self, table: Mapping[str, Any] | None, key: str, default: str | None) -> Path | None:
+    def path(self, table: Mapping[str, object] | None, key: str, default: str | None) -> Path | None:
         text = self.value(table, key, str, default)
         return None if text is None else self.source.parent / text
 
-    def optional_path(self, table: Mapping[str, Any], key: str) -> Path | None:
+    def optional_path(self, table: Mapping[str, object], key: str) -> Path | None:
         """The path at ``key``, or None when the key is absent."""
         return self.path(table, key, None) if key.rpartition(".")[2] in table else None
 
@@ -351,7 +351,7 @@ class _Parser:
             seats=_known(seats),
             state_dir=_known(state_dir),
             limits=_known(limits),
-            rules=rules,
+            rules=_known(rules),
             boards=boards,
             antennas=antennas,
             chip_registry=_known(registry),
@@ -368,7 +368,7 @@ class _Parser:
             dealers=dealers,
         )
 
-    def game(self, table: Mapping[str, Any] | None) -> GameSpec | None:
+    def game(self, table: Mapping[str, object] | None) -> GameSpec | None:
         """The installed game ``[table] game`` names (its name kept in :attr:`game_name`)."""
         name = self.value(table, "table.game", str, None)
         if name is None:
@@ -424,7 +424,7 @@ class _Parser:
             return Limits(low, high)
         return None
 
-    def rules(self, game: GameSpec | None) -> Any:
+    def rules(self, game: GameSpec | None) -> Rules | None:
         options = self.section(self.data, "game", False)
         if game is None or options is None:
             return None
@@ -577,7 +577,7 @@ class _Parser:
                 self.fail(key, f"the {who} id must not be empty")
             elif who == "dealer" and not _DEALER_ID.fullmatch(name):
                 self.fail(key, "a dealer's id is 1 to 32 letters, digits, - or _ (what the screen takes)")
-            elif not looks_like_pin_hash(value):
+            elif not isinstance(value, str) or not looks_like_pin_hash(value):
                 self.fail(
                     key,
                     "must be a PIN hash made by controller.security.supervisor_pins.hash_pin "

@@ -8,7 +8,15 @@ notation), a field marked :data:`OMIT_NONE` left out while None. A record
 whose wire form is its own (a card dealt face down) has ``to_pit`` and
 ``from_pit`` methods, which the codec calls instead. The checkpoint writes a
 session's parts with the same :func:`to_json` and reads them with
-:func:`from_json`.
+:func:`from_json`, and so does the table's picture
+(:mod:`controller.events.picture`). A record type is written and read by a
+function made once from its fields' types (the picture is encoded after every
+step); one whose JSON form is its own has ``json_form`` and ``from_json_form``.
+
+Where bytes meet the code, JSON is :data:`JsonValue` / :data:`JsonObject`;
+:func:`integer`, :func:`text` and :func:`optional` read a value out of one,
+checked. :func:`decode_public` reads an event as anyone on the pit stream
+sees it (no private part: a card dealt face down has no card).
 
 >>> from firmware_bridge.kernel.cards import Card
 >>> from controller.events.hand import Acted, Dealt, Target
@@ -28,13 +36,13 @@ import functools
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, TypeAlias, TypeVar, Union
+from typing import Literal, TypeAlias, TypeVar, Union
 
 from controller.events.registry import Event, by_type, wire_fields
 from firmware_bridge.kernel.cards import Card
 
 JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
-"""Any JSON value, as :func:`json.loads` gives it: where bytes meet the code, before a check or a
+"""A JSON value, as :func:`json.loads` gives it: where bytes meet the code, before a check or a
 decode into a record says more."""
 
 JsonObject: TypeAlias = "dict[str, JsonValue]"
@@ -42,7 +50,7 @@ JsonObject: TypeAlias = "dict[str, JsonValue]"
 
 T = TypeVar("T")
 
-PitEvent = tuple[str, dict[str, Any], dict[str, Any]]
+PitEvent = tuple[str, JsonObject, JsonObject]
 """A pit event before it is numbered: (type, data, private)."""
 
 OMIT_NONE: Mapping[str, bool] = types.MappingProxyType({"omit_none": True})
@@ -59,7 +67,7 @@ def encode(record: Event) -> PitEvent:
     return record.pit_type, record_json(record), {}
 
 
-def decode(kind: str, data: Mapping[str, Any], private: Mapping[str, Any]) -> Event | None:
+def decode(kind: str, data: Mapping[str, JsonValue], private: Mapping[str, JsonValue]) -> Event | None:
     """The record a journaled pit event is (None for a type nobody registered)."""
     cls = by_type(kind)
     if cls is None:
@@ -102,7 +110,7 @@ PUBLIC: dict[str, type[Event]] = {}
 (``card.dealt``: :class:`~controller.events.hand.DealtInPublic`, whose card may be unknown)."""
 
 
-def decode_public(kind: str, data: Mapping[str, Any]) -> Event | None:
+def decode_public(kind: str, data: Mapping[str, JsonValue]) -> Event | None:
     """The record a published event is, as anyone reading the pit stream sees it (no private part):
     None for a type nobody registered; a card dealt face down has no card
     (:class:`~controller.events.hand.DealtInPublic`). ValueError, KeyError or TypeError for data
@@ -207,7 +215,7 @@ def _object(value: object) -> Mapping[str, object]:
     return value
 
 
-Encoder = Callable[[Any], JsonValue]
+Encoder = Callable[[object], JsonValue]
 
 
 def _generic(value: object) -> JsonValue:
@@ -280,7 +288,7 @@ def _value_code(hint: object, name: str, helpers: dict[str, object]) -> str:
     return f"_to_json({name})"
 
 
-Decoder = Callable[[Any], object]
+Decoder = Callable[[object], object]
 
 _DECODERS: dict[type, Decoder] = {}
 """The decoder of each record type :func:`from_json` has met."""
@@ -344,10 +352,7 @@ def _record_decoder(cls: type) -> Decoder:
         lines += [f"    if {name!r} in data:", f"        item = data[{name!r}]",
                   f"        fields[{name!r}] = {code}"]
     lines.append("    return _cls(**fields)")
-    namespace: dict[str, Any] = dict(helpers)
-    exec("\n".join(lines), namespace)      # the source is made here, of the record's own field names
-    decoder: Decoder = namespace["decode"]
-    return decoder
+    return typing.cast(Decoder, _compiled(lines, helpers))
 
 
 def _record_encoder(cls: type) -> Encoder:
@@ -366,10 +371,18 @@ def _record_encoder(cls: type) -> Encoder:
         else:
             lines.append(f"    out[{name!r}] = {code}")
     lines.append("    return out")
-    namespace: dict[str, Any] = dict(helpers)
+    return typing.cast(Encoder, _compiled(lines, helpers))
+
+
+def _compiled(lines: list[str], helpers: dict[str, object]) -> Callable[..., object]:
+    """The one function the source ``lines`` define, the names it uses from ``helpers`` (the source
+    is made here, of a record's own field names)."""
+    namespace = dict(helpers)
     exec("\n".join(lines), namespace)
-    encoder: Encoder = namespace["encode"]
-    return encoder
+    made = namespace[lines[0][len("def "):lines[0].index("(")]]
+    if not callable(made):
+        raise TypeError(f"{lines[0]} made no function")
+    return made
 
 
 @functools.cache
@@ -381,5 +394,5 @@ def _fields(cls: type) -> tuple[tuple[str, bool], ...]:
 
 
 @functools.cache
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: type) -> dict[str, object]:
     return typing.get_type_hints(cls)

@@ -30,7 +30,7 @@ import datetime
 import json
 from collections.abc import Mapping
 
-from controller.events.codec import JsonObject, JsonValue
+from controller.events.codec import JsonObject
 
 __all__ = [
     "UNSEQUENCED",
@@ -88,7 +88,7 @@ def _topic(table_id: str, type: str) -> bytes:
     return f"{table_id}/{type}".encode("ascii")
 
 
-def compact_json(obj: Mapping[str, JsonValue]) -> bytes:
+def compact_json(obj: Mapping[str, object]) -> bytes:
     """Compact UTF-8 JSON, non-ASCII kept as is, NaN and infinities refused.
 
     The encoding of every pit body and of the pit sockets' JSON replies.
@@ -110,7 +110,7 @@ def encode_event(
     ts: str,
     type: str,
     hand: int | None,
-    data: Mapping[str, JsonValue],
+    data: Mapping[str, object],
     *,
     epoch: int | None = None,
 ) -> tuple[bytes, bytes]:
@@ -140,7 +140,7 @@ def encode_event(
     _check_epoch(epoch)
     if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
         raise TypeError(f"hand must be an int or None, got {hand!r}")
-    body: JsonObject = {"v": VERSION, "table": table_id, "seq": seq}
+    body: dict[str, object] = {"v": VERSION, "table": table_id, "seq": seq}
     if epoch is not None:
         body["epoch"] = epoch
     body.update({"ts": ts, "type": type, "hand": hand, "data": dict(data)})

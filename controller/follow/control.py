@@ -10,11 +10,12 @@ Nothing here logs a request: a supervisor's PIN travels in it.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
 
 import zmq
 import zmq.asyncio
 
+from controller.events.codec import JsonObject
 from controller.follow.sources import Curve
 
 TIMEOUT = 3.0
@@ -31,7 +32,7 @@ class Control:
         self.curve = curve
         self.timeout = timeout
 
-    async def send(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def send(self, request: Mapping[str, object]) -> JsonObject:
         """One command and the table's reply, or a refusal saying the table did not answer."""
         req = self.context.socket(zmq.REQ)
         req.setsockopt(zmq.LINGER, 0)

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from collections.abc import Mapping
 
-from controller.events.codec import from_json
+from controller.events.codec import JsonObject, from_json, integer
 from controller.events.picture import Picture
+from controller.follow.core import Message
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +42,12 @@ class TablePicture:
     """A table's state as last drawn, and how far the stream has gone."""
 
     def __init__(self) -> None:
-        self._state: dict[str, Any] | None = None
+        self._state: JsonObject | None = None
         self._raw: bytes | None = None
         """The last picture's state as JSON text, until it is asked for."""
         self._read: bytes | None = None
         """The text :attr:`_state` was read from (None: it came decoded), to read again once let go."""
-        self.message: dict[str, Any] | None = None
+        self.message: Message | None = None
         """The last ``table.view`` message itself (None before the first)."""
         self.seq = 0
         """The seq of the last event the state reflects."""
@@ -58,34 +59,43 @@ class TablePicture:
         self._picture_version = 0
         """The :attr:`version` :attr:`_picture` was decoded for."""
 
-    def snapshot(self, snapshot: dict[str, Any]) -> None:
+    def snapshot(self, snapshot: Message) -> None:
         """A snapshot ``{"seq": S, "state": {...}}`` (at the start, or after a gap was repaired)."""
-        self._state, self._raw, self._read, self.seq = snapshot["state"], None, None, snapshot["seq"]
+        state = snapshot["state"]
+        if not isinstance(state, dict):
+            log.warning("a snapshot whose state is not a JSON object: left out")
+            return
+        self._state, self._raw, self._read, self.seq = state, None, None, integer(snapshot["seq"])
         self.last_seq = max(self.last_seq, self.seq)
         self.version += 1
 
-    def restart(self, snapshot: dict[str, Any]) -> None:
+    def restart(self, snapshot: Message) -> None:
         """A snapshot of a new sequence: nothing of the old one counts."""
         self.last_seq = 0
         self.snapshot(snapshot)
 
-    def event(self, message: dict[str, Any]) -> None:
+    def event(self, message: Mapping[str, object]) -> None:
         """An event: the stream went on (the picture of it follows)."""
-        self.last_seq = message["seq"]
+        self.last_seq = integer(message["seq"])
 
-    def view(self, message: dict[str, Any]) -> None:
+    def view(self, message: Message) -> None:
         """A ``table.view`` message: the table's picture as of the event whose seq it carries (its
-        state in ``data``, or as JSON text in ``raw``: decoded when first asked for)."""
-        self.message = message
-        if "raw" in message:
-            self._raw = message["raw"]
+        state in ``data``, or as JSON text in ``raw``: decoded when first asked for); one that
+        holds neither is left out (logged)."""
+        raw, data = message.get("raw"), message.get("data")
+        if isinstance(raw, bytes):
+            self._raw = raw
+        elif isinstance(data, dict):
+            self._state, self._raw, self._read = data, None, None
         else:
-            self._state, self._raw, self._read = message["data"], None, None
-        self.seq = message["seq"]
+            log.warning("a picture whose state is not a JSON object: left out")
+            return
+        self.message = message
+        self.seq = integer(message["seq"])
         self.version += 1
 
     @property
-    def state(self) -> dict[str, Any] | None:
+    def state(self) -> JsonObject | None:
         """The state of the last snapshot or ``table.view`` (None before either); a picture whose
         state cannot be read leaves the last one (logged)."""
         if self._raw is not None:
@@ -98,7 +108,8 @@ class TablePicture:
             except (ValueError, RecursionError) as exc:
                 log.warning("a picture whose state cannot be read: %s", exc)
         if self._state is None and self._read is not None:     # let go: the same text read again
-            self._state = json.loads(self._read)
+            state = json.loads(self._read)
+            self._state = state if isinstance(state, dict) else None
         return self._state
 
     @property

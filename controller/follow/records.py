@@ -37,23 +37,19 @@ from typing import TYPE_CHECKING, Protocol
 
 import controller.events.books
 import controller.events.floor
-import controller.events.hand
 import controller.events.table
 import controller.events.tray
-import controller.games.session  # noqa: F401 - with the above, registers the events decode_public reads
+import controller.games.interface  # noqa: F401 - with the above, registers the events decode_public reads
 from controller.events.codec import JsonObject, decode_public, from_json
 from controller.events.envelope import decode_body
 from controller.events.picture import Picture
 from controller.events.registry import Event
-from controller.follow.core import epoch_of
+from controller.follow.core import Message, epoch_of
 
 if TYPE_CHECKING:
     from controller.follow.aio import Follower
 
 log = logging.getLogger(__name__)
-
-Message = dict[str, object]
-"""A message as the tracker hands it on (its envelope decoded; its ``data`` too, or as text in ``raw``)."""
 
 
 @dataclass(frozen=True)
@@ -125,20 +121,20 @@ class Records:
     def __init__(self, listener: RecordListener) -> None:
         self.listener = listener
 
-    def snapshot(self, follower: Follower, snapshot: dict[str, object]) -> None:
+    def snapshot(self, follower: Follower, snapshot: Message) -> None:
         """Tell the snapshot's picture."""
         self.listener.snapshot(follower, *_picture(snapshot))
 
-    def refreshed(self, follower: Follower, snapshot: dict[str, object]) -> None:
+    def refreshed(self, follower: Follower, snapshot: Message) -> None:
         """Tell the newer snapshot's picture."""
         self.listener.refreshed(follower, *_picture(snapshot))
 
-    def event(self, follower: Follower, message: dict[str, object], topic: bytes, body: bytes,
+    def event(self, follower: Follower, message: Message, topic: bytes, body: bytes,
               live: bool) -> None:
         """Tell the event as a :class:`FollowedEvent`."""
         self.listener.event(follower, FollowedEvent.of(message, topic, body), live)
 
-    def picture(self, follower: Follower, message: dict[str, object]) -> None:
+    def picture(self, follower: Follower, message: Message) -> None:
         """Tell the ``table.view``'s picture."""
         self.listener.picture(follower, *_picture(message))
 

@@ -25,9 +25,9 @@ ValueError: easy-jack rules: game.decks: must be an integer, not a string
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from controller.games.options import describe, options_json, parse_options
+from controller.games.interface import Rules
+from controller.games.options import OptionJson, describe, options_json, parse_options
 from controller.games.spec import GameSpec
 from controller.plugins import installed, load
 
@@ -53,13 +53,13 @@ def load_games() -> None:
         find_game(name)
 
 
-def rules_json(rules: Any) -> dict[str, Any]:
+def rules_json(rules: Rules) -> dict[str, OptionJson]:
     """A game's rules object as plain JSON, as a configuration file's ``[game]`` gives it, with
     every option and its value in force, defaults included (an option set to none left out)."""
     return options_json(rules)
 
 
-def rules_from_json(game: str, data: object) -> Any:
+def rules_from_json(game: str, data: object) -> Rules:
     """The rules object of the installed game ``game`` from its ``[game]`` options as JSON (what
     :func:`rules_json` wrote), through the configuration file's checks: keys left out take their
     defaults. Raises ValueError naming every wrong key (``game.<key>: ...``), or
@@ -67,6 +67,6 @@ def rules_from_json(game: str, data: object) -> Any:
     if not isinstance(data, Mapping):
         raise ValueError(f"{game} rules: must be an object of options, not {describe(data)}")
     rules, problems = parse_options(find_game(game).rules_type, data, "game")
-    if problems:
+    if rules is None:
         raise ValueError(f"{game} rules: " + "; ".join(problems))
     return rules

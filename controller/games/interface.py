@@ -154,7 +154,7 @@ SessionEvent = Event
 """An event of a session part (:mod:`controller.games.session`): any part's, a game's own included."""
 
 GameEvent = Event
-"""Any event a game returns: a registered record (:mod:`controller.events.registry`)."""
+"""What a game returns as an event: a registered record (:mod:`controller.events.registry`)."""
 
 
 # -- what the public may see of a hand ------------------------------------------------------------

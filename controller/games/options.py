@@ -31,9 +31,14 @@ import re
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeAlias, TypeVar
 
 from firmware_bridge.kernel.money import MAX_AMOUNT, dollars
+
+OptionJson: TypeAlias = "bool | int | str | dict[str, OptionJson]"
+"""An option's value as plain JSON (as a configuration file gives it): a table's keys are strings."""
+
+T = TypeVar("T")
 
 _TYPE_NAMES: dict[type, str] = {
     bool: "a boolean",
@@ -83,14 +88,14 @@ def type_mismatch(kind: type, value: object) -> str | None:
     return f"must be {_TYPE_NAMES[kind]}, not {describe(value)}"
 
 
-def _convert(hint: Any, value: object, key: str) -> tuple[Any, list[str]]:
+def _convert(hint: object, value: object, key: str) -> tuple[object, list[str]]:
     """Check ``value`` against ``hint``; return the converted value and the problems."""
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
         kinds = [arg for arg in typing.get_args(hint) if arg is not type(None)]
         if len(kinds) != 1:
             raise TypeError(f"{key}: unsupported option type {hint!r}")
         return _convert(kinds[0], value, key)
-    if hint in (bool, int, str):
+    if hint is bool or hint is int or hint is str:
         problem = type_mismatch(hint, value)
         return (value, []) if problem is None else (None, [f"{key}: {problem}"])
     if typing.get_origin(hint) is dict:
@@ -99,15 +104,15 @@ def _convert(hint: Any, value: object, key: str) -> tuple[Any, list[str]]:
     raise TypeError(f"{key}: unsupported option type {hint!r}")
 
 
-def _convert_dict(key_type: Any, value_type: Any, value: object, key: str) -> tuple[Any, list[str]]:
+def _convert_dict(key_type: object, value_type: object, value: object, key: str) -> tuple[object, list[str]]:
     if not isinstance(value, dict):
         return None, [f"{key}: must be a table, not {describe(value)}"]
     if key_type not in (int, str):
         raise TypeError(f"{key}: unsupported option key type {key_type!r}")
-    result: dict[Any, Any] = {}
+    result: dict[int | str, object] = {}
     problems: list[str] = []
     for raw_key, raw_value in value.items():
-        item_key: Any = raw_key
+        item_key: int | str = raw_key
         if key_type is int:
             if re.fullmatch(r"-?[0-9]+", raw_key) is None:
                 problems.append(f"{key}: key {raw_key!r} must be a whole number")
@@ -119,7 +124,9 @@ def _convert_dict(key_type: Any, value_type: Any, value: object, key: str) -> tu
     return result, problems
 
 
-def parse_options(rules_type: type, table: Mapping[str, Any], prefix: str) -> tuple[Any, list[str]]:
+def parse_options(
+    rules_type: type[T], table: Mapping[str, object], prefix: str
+) -> tuple[T | None, list[str]]:
     """Build a ``rules_type`` instance from ``table``; return ``(instance or None, problems)``.
 
     Keys left out take the field's default (a field without a default is required).
@@ -132,7 +139,7 @@ def parse_options(rules_type: type, table: Mapping[str, Any], prefix: str) -> tu
     fields = {field.name: field for field in dataclasses.fields(rules_type) if field.init}
     hints = typing.get_type_hints(rules_type)
     problems = [f"{prefix}.{name}: unknown key" for name in table if name not in fields]
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for name, field in fields.items():
         if name in table:
             values[name], field_problems = _convert(hints[name], table[name], f"{prefix}.{name}")
@@ -153,7 +160,7 @@ def parse_options(rules_type: type, table: Mapping[str, Any], prefix: str) -> tu
     return (None if problems else instance), problems
 
 
-def options_json(options: Any) -> dict[str, Any]:
+def options_json(options: object) -> dict[str, OptionJson]:
     """Every option of the dataclass instance ``options`` with its value, as a configuration file
     gives it: an option that is None (none set) left out, as TOML has no null, and the keys of a
     table as strings. :func:`parse_options` reads it back to an equal instance.
@@ -174,8 +181,10 @@ def options_json(options: Any) -> dict[str, Any]:
     return {name: _plain(value) for name, value in found.items() if value is not None}
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> OptionJson:
     """An option's value as TOML would give it: a table's keys as strings."""
     if isinstance(value, Mapping):
         return {str(key): _plain(item) for key, item in value.items()}
-    return value
+    if isinstance(value, bool | int | str):
+        return value
+    raise TypeError(f"an option of {describe(value)} has no TOML form")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from controller.games.interface import Progressive, ProgressiveHit, Session
 from controller.games.session import takes
@@ -120,11 +119,11 @@ def report_lines(record: ProgressiveRecord) -> list[str]:
     return lines
 
 
-def report_data(record: ProgressiveRecord) -> dict[str, Any]:
+def report_data(record: ProgressiveRecord) -> dict[str, object]:
     """The record as JSON-able data (``--json``)."""
     session = record.session[Progressive]
 
-    def dated(when: Dated) -> dict[str, Any]:
+    def dated(when: Dated) -> dict[str, object]:
         return {"hand": when.hand, "ts": when.ts}
 
     return {

@@ -28,13 +28,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Set
 from pathlib import Path
-from typing import Any
 
 from controller.games.parts.hand_names import hand_number
 from controller.journal.log import Record, read_records, segments
 from firmware_bridge.kernel.money import dollars
 
-Data = Mapping[str, Any]
+Data = Mapping[str, object]
+
+
+def _listed(value: object) -> list[object]:
+    """A JSON array's items; nothing for anything else."""
+    return value if isinstance(value, list) else []
 
 
 def _index(data: Data) -> int:
@@ -79,7 +83,7 @@ def _alert(data: Data) -> str:
 
 def _settled(data: Data) -> str:
     """One line per wager; a spot wagered on several hands names each (``seat 3 main hand 1``)."""
-    results = [result for result in data.get("results") or () if isinstance(result, Mapping)]
+    results = [result for result in _listed(data.get("results")) if isinstance(result, Mapping)]
     split = {(r.get("seat"), r.get("spot")) for r in results if _index(r) > 0}
     lines = []
     for result in results:
@@ -94,7 +98,7 @@ def _settled(data: Data) -> str:
 
 
 def _started(data: Data) -> str:
-    seats = ", ".join(str(seat) for seat in data.get("seats") or ())
+    seats = ", ".join(str(seat) for seat in _listed(data.get("seats")))
     dealer = data.get("dealer_seat")
     return f"started: seats {seats}" + (f", dealer seat {dealer}" if dealer is not None else "")
 
@@ -109,7 +113,8 @@ _LINES: dict[str, Callable[[Data], str]] = {
     "hand.started": _started,
     "bet.placed": lambda data: f"bet {_wager(data)}",
     "bets.closed": lambda data: (
-        "bets closed: " + (", ".join(_wager(bet) for bet in data.get("bets") or ()) or "no bets")
+        "bets closed: " + (", ".join(_wager(bet) for bet in _listed(data.get("bets"))
+                                     if isinstance(bet, Mapping)) or "no bets")
     ),
     "alert": _alert,
     "hand.settled": _settled,

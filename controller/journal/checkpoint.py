@@ -45,7 +45,6 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from controller.journal.log import Journal, incomplete, open_private
 
@@ -69,7 +68,7 @@ class Checkpoint:
     seq: int
     body_crc: int
     window: tuple[int, int]
-    state: dict[str, Any]
+    state: dict[str, object]
     link: str | None = None
     copy: int = 0
     digest: str = ""
@@ -205,7 +204,9 @@ def next_copy(after: Checkpoint | None) -> int:
     return COPIES[1] if after is not None and after.copy == COPIES[0] else COPIES[0]
 
 
-def save(path: Path, journal: Journal, state: dict[str, Any], after: Checkpoint | None = None) -> Checkpoint:
+def save(
+    path: Path, journal: Journal, state: dict[str, object], after: Checkpoint | None = None
+) -> Checkpoint:
     """Write a checkpoint of ``state``, taken at the journal's last event, durably, over the copy that
     is not ``after`` (the checkpoint written or read last; None: the copies on the disk are read
     to find it)."""

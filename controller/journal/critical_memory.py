@@ -23,11 +23,20 @@ Only :meth:`CriticalMemory.clear`, the supervisor's ``critical_memory_clear`` co
 and only once :meth:`CriticalMemory.check_all` passes: the journal read back whole (every closed
 segment kept, then the live file), every checkpoint copy there reading with its checksum (a
 damaged copy may be removed: the next checkpoint writes it again) and the newest matching the
-journal, and the mark as written.
+journal, and the mark as written. The journal is what grows (a year of closed segments is hundreds
+of megabytes): it is read in a worker thread, which reads only what no write changes (the closed
+segments and the live file up to its length when the check began), while the loop goes on serving
+the table (readings journaled and published, the picture, the watchdog's pings; DEAL stays refused,
+the fault being latched until the check passes); what was written meanwhile is read on the loop
+after it. One clear runs at a time. The other checks read a bounded part of the files and run
+where they are: at start (before READY, so before the watchdog's pings begin) the checkpoint's window
+and the first and last lines of the older segments; around every hand what was written since the
+last check and a few hundred held records, on the loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -94,6 +103,8 @@ class CriticalMemory:
         """The reason of the fault latched (kept in the fault file), or None."""
         self.copies: dict[int, str] = {}
         """The checkpoint copies to read back: copy -> its checksum, as written or read in this run."""
+        self.clearing = False
+        """Whether :meth:`clear` is checking (its worker thread reading the journal)."""
 
     def at_start(self, used: Checkpoint | None) -> str | None:
         """What the start-up checks found (beyond the journal's own), or None. The copies read back
@@ -121,10 +132,18 @@ class CriticalMemory:
         return (self.journal.verify() or self.mark.verify()
                 or checkpoint.verify(self.checkpoint_path, self.copies, self.journal))
 
-    def check_all(self) -> str | None:
+    async def check_all(self) -> str | None:
         """The check before a fault is cleared (see the module's text); returns what is wrong, or None.
-        When it passes, the copies on the disk are the ones read back from then on."""
-        problem = self.journal.verify(whole=True) or self.mark.verify()
+        The journal's files are read in a worker thread (:class:`~controller.journal.log.WholeCheck`),
+        the loop serving meanwhile; what was written since, the mark and the checkpoint copies are
+        checked on the loop after it. When it passes, the copies on the disk are the ones read back
+        from then on."""
+        whole = self.journal.whole_check()
+        try:
+            problem = await asyncio.to_thread(whole.read)
+        finally:
+            whole.stop()                                # cancelled (the daemon stops): the thread too
+        problem = problem or self.journal.finish_whole(whole) or self.mark.verify()
         if problem is not None:
             return problem
         found, damaged = checkpoint.read(self.checkpoint_path)
@@ -145,11 +164,22 @@ class CriticalMemory:
             log.critical("the critical memory fault could not be written to %s (%s): it holds until "
                          "the daemon stops", self.fault_path, error)
 
-    def clear(self) -> str | None:
-        """Clear the fault if :meth:`check_all` passes; returns why not, or None once cleared."""
+    async def clear(self) -> str | None:
+        """Clear the fault if :meth:`check_all` passes; returns why not, or None once cleared. One
+        clear at a time: another, while one is checking, is refused at once."""
         if self.fault is None:
             return "there is no critical memory fault to clear"
-        problem = self.check_all()
+        if self.clearing:
+            return ("a critical memory clear is running already: its whole check is not done yet "
+                    "(its answer says whether the fault is cleared)")
+        self.clearing = True
+        try:
+            problem = await self.check_all()
+        except Exception as error:                      # what cannot be read back is no better
+            log.exception("the critical memory check failed")
+            problem = f"the check itself failed ({type(error).__name__}: {error})"
+        finally:
+            self.clearing = False
         if problem is not None:
             return f"critical memory still fails its check: {problem}"
         try:

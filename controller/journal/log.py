@@ -70,6 +70,7 @@ import os
 import re
 import shutil
 import stat
+import threading
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -85,6 +86,8 @@ class Record:
     topic: str
     body: bytes
     private: Mapping[str, Any] = field(default_factory=dict)
+    """The record's private part, as its JSON line holds it (its values unchecked: the table reads
+    them as it wrote them, :meth:`controller.table.state.TableState.apply`)."""
 
 
 @dataclass(frozen=True)
@@ -365,7 +368,8 @@ def _walk(parts: list[_Part], link: str | None, files: list[BinaryIO] | None = N
                 raise JournalCorrupt(f"closed segment {part.path} is gone") from None
             return
         with lines:
-            lines.seek(part.offset)
+            if part.offset:                     # (a file read from its start is read as a stream)
+                lines.seek(part.offset)
             for line, checked, after in _checked(lines, part.path, part.offset, part.seq, link):
                 if isinstance(checked, _BadLine) and part.closed:
                     raise JournalCorrupt(f"line {seq + 1}: {checked}, at byte {offset} of the closed "
@@ -503,6 +507,129 @@ def _quarantine(path: Path, offset: int) -> Path:
             os.fsync(out.fileno())
         return target
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _Problem(Exception):
+    """What a read back found wrong (internal): its text says what."""
+
+
+def _read_live(fd: int, path: Path, size: int, begin: tuple[int, int, str | None],
+               joined: tuple[int, int, str] | None) -> tuple[int, int, str] | None:
+    """Check the lines of the live file ``path`` (open as ``fd``) up to byte ``size``: from the line
+    after ``joined`` (``(byte offset, seq, link)`` of the last line checked before, read again: it
+    must still hash to its link), else from ``begin`` (``(byte offset, seq, link)`` of the first
+    line, which must link to ``link``; None: not checked). Returns the last line checked, as
+    ``joined`` is (None: there is none); raises :class:`_Problem`."""
+    offset, seq, link = begin
+    if joined is not None:
+        offset, seq = joined[:2]
+    data = b""
+    while len(data) < size - offset:
+        chunk = os.pread(fd, size - offset - len(data), offset + len(data))
+        if not chunk:
+            raise _Problem(f"{path} ends before the {size} bytes written")
+        data += chunk
+    lines = data.splitlines(keepends=True)
+    if joined is not None:
+        if not lines or line_hash(lines[0]) != joined[2]:
+            raise _Problem(f"{path}: record {seq}, checked before, has changed (at byte {offset})")
+        link = joined[2]
+        offset, seq = offset + len(lines[0]), seq + 1
+        lines = lines[1:]
+    found = joined
+    try:
+        for line, checked, after in _checked(lines, path, offset, seq, link):
+            if isinstance(checked, _BadLine):
+                number = found[1] + 1 if found else seq
+                raise _Problem(f"{path}: record {number}: {checked} (at byte {offset})")
+            found = (offset, checked.seq, after)
+            offset += len(line)
+    except JournalCorrupt as error:
+        raise _Problem(str(error)) from None
+    return found
+
+
+def _ends_at(path: Path, found: tuple[int, int, str] | None, first: int, last_seq: int, head: str) -> None:
+    """Raise :class:`_Problem` unless the last line checked, ``found`` (None: the live file ``path``,
+    whose first seq is ``first``, holds none), is record ``last_seq`` and hashes to ``head``."""
+    if (found[1] if found else first - 1) != last_seq or (found is not None and found[2] != head):
+        raise _Problem(f"{path}: the last record is not the last one written (seq {last_seq})")
+
+
+class WholeCheck:
+    """A check of every line of every file of a journal, read off the loop.
+
+    Made on the loop between two steps (:meth:`Journal.whole_check`), it holds the journal as it
+    stands then: its closed segments, the identity of the live file, its length, its last seq and
+    the chain's head. :meth:`read`, on any thread (a worker thread, while the loop goes on writing),
+    reads only what no write changes: each closed segment whole (a closed segment is never written
+    again), each one's first line linked to the last line of the one before and the run of their
+    names unbroken; then the live file, the same file, up to that length, every line with its crc,
+    seq and link, the first linked to the last segment's last line, the last being that last seq
+    and hashing to that head. :meth:`Journal.finish_whole`, on the loop again, reads what was
+    written since, from the last line read here. Together they are the check of the whole
+    journal, the chain unbroken from the oldest line kept to the last written; a file changed,
+    replaced or deleted under it fails it.
+    """
+
+    def __init__(self, path: Path, closed: tuple[Segment, ...], identity: tuple[int, int], size: int,
+                 first: int, last_seq: int, head: str) -> None:
+        """Use :meth:`Journal.whole_check`."""
+        self.path = path
+        self.closed = closed
+        self.identity = identity
+        """``(st_dev, st_ino)`` of the live file the journal writes to."""
+        self.size = size
+        """The live file's length when the check began: :meth:`read` reads up to there."""
+        self.first = first
+        """The seq of the live file's first record."""
+        self.last_seq = last_seq
+        self.head = head
+        self.reached: tuple[int, int, str] | None = None
+        """``(byte offset, seq, link)`` of the last line of the live file :meth:`read` checked."""
+        self.passed = False
+        """Whether :meth:`read` found nothing wrong."""
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """Have :meth:`read` give up at its next line (its answer is then not waited for)."""
+        self._stop.set()
+
+    def read(self) -> str | None:
+        """Read and check the files (see the class's text); returns what is wrong, or None."""
+        try:
+            self.reached = self._read()
+        except _Problem as problem:
+            return str(problem)
+        self.passed = True
+        return None
+
+    def _read(self) -> tuple[int, int, str] | None:
+        gap = _gap(list(self.closed))
+        if gap is not None:
+            raise _Problem(gap)
+        link = CHAIN_START                              # what the live file's first line links to
+        parts = [_Part(c.path, 0, c.first, True, c.last) for c in self.closed]
+        try:
+            for _, _, _, _, after in _walk(parts, None):
+                if self._stop.is_set():
+                    raise _Problem("the whole check was stopped before its end")
+                link = after
+        except JournalCorrupt as error:
+            raise _Problem(str(error)) from None
+        try:
+            live = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            raise _Problem(f"{self.path} is gone") from None
+        try:
+            status = os.fstat(live)
+            if (status.st_dev, status.st_ino) != self.identity:
+                raise _Problem(f"{self.path} is no longer the file the journal writes to (it was replaced)")
+            found = _read_live(live, self.path, self.size, (0, self.first, link), None)
+        finally:
+            os.close(live)
+        _ends_at(self.path, found, self.first, self.last_seq, self.head)
+        return found
 
 
 class Journal:
@@ -804,9 +931,11 @@ class Journal:
         :data:`SCRUB_LINES` of the records held (:meth:`since`) are read again, in turn, each
         compared with the link it had when it was written or first read: every held record is
         read again once every ``keep / SCRUB_LINES`` calls. With ``whole``, every line of every
-        file kept is read again: each closed segment whole, its seal (its last line linked to from
-        the next file's first), then the live file.
+        file kept is read again first (:meth:`whole_check`, here all on the calling thread).
         """
+        if whole:
+            check = self.whole_check()
+            return check.read() or self.finish_whole(check)
         if self._fd is None:
             raise ValueError("the journal is closed")
         try:
@@ -818,47 +947,33 @@ class Journal:
             return f"{self.path} is no longer the file the journal writes to (it was replaced)"
         if status.st_size != self._size:
             return f"{self.path} holds {status.st_size} bytes where {self._size} were written"
-        joined = None if whole else self._verified
-        offset, seq, link = (0, self._live_first, self._live_link()) if whole else self._live_from
-        if whole:
-            problem = _gap(self._closed)
-            try:
-                for _ in _walk([_Part(c.path, 0, c.first, True, c.last) for c in self._closed], None):
-                    pass
-            except JournalCorrupt as error:
-                problem = problem or str(error)
-            if problem is not None:
-                return problem
-        if joined is not None:
-            offset, seq = joined[:2]
-        data = b""
-        while len(data) < self._size - offset:
-            chunk = os.pread(self._fd, self._size - offset - len(data), offset + len(data))
-            if not chunk:
-                return f"{self.path} ends before the {self._size} bytes written"
-            data += chunk
-        lines = data.splitlines(keepends=True)
-        if joined is not None:
-            if not lines or line_hash(lines[0]) != joined[2]:
-                return f"{self.path}: record {seq}, checked before, has changed (at byte {offset})"
-            link = joined[2]
-            offset, seq = offset + len(lines[0]), seq + 1
-            lines = lines[1:]
-        found = joined
         try:
-            for line, checked, after in _checked(lines, self.path, offset, seq, link):
-                if isinstance(checked, _BadLine):
-                    number = found[1] + 1 if found else seq
-                    return f"{self.path}: record {number}: {checked} (at byte {offset})"
-                found = (offset, checked.seq, after)
-                offset += len(line)
-        except JournalCorrupt as error:
-            return str(error)
-        if (found[1] if found else self._live_first - 1) != self.last_seq or (
-                found is not None and found[2] != self._head):
-            return f"{self.path}: the last record is not the last one written (seq {self.last_seq})"
+            found = _read_live(self._fd, self.path, self._size, self._live_from, self._verified)
+            _ends_at(self.path, found, self._live_first, self.last_seq, self._head)
+        except _Problem as problem:
+            return str(problem)
         self._verified = found
         return self._scrub()
+
+    def whole_check(self) -> WholeCheck:
+        """Begin a check of every line of every file kept, to be read off the loop: see
+        :class:`WholeCheck` (then :meth:`finish_whole`). Between two steps only."""
+        if self._fd is None:
+            raise ValueError("the journal is closed")
+        status = os.fstat(self._fd)
+        return WholeCheck(self.path, tuple(self._closed), (status.st_dev, status.st_ino), self._size,
+                          self._live_first, self.last_seq, self._head)
+
+    def finish_whole(self, check: WholeCheck) -> str | None:
+        """End ``check`` (:meth:`WholeCheck.read` returned None) on the thread that writes: what
+        was written since it began, checked as :meth:`verify` does, from the last line it read
+        (read again: it must still hash to its link); returns what is wrong, or None."""
+        if not check.passed:
+            return f"{self.path}: the whole check was not read to its end"
+        if check.first != self._live_first:
+            return f"{self.path} was rotated while the whole check read it: check it again"
+        self._verified = check.reached
+        return self.verify()
 
     def _scrub(self) -> str | None:
         """Read the next :data:`SCRUB_LINES` held records again (see :meth:`verify`), within one

@@ -38,7 +38,6 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import zmq
 import zmq.asyncio
@@ -190,10 +189,10 @@ class PitServer:
         publish: str,
         sync: str,
         control: str,
-        snapshot: Callable[[], Mapping[str, Any]],
+        snapshot: Callable[[], Mapping[str, object]],
         history: Callable[[int], Iterable[tuple[bytes, bytes]]],
         last_seq: Callable[[], int],
-        on_command: Callable[[dict[str, Any], str | None], Awaitable[dict[str, Any]]],
+        on_command: Callable[[dict[str, object], str | None], Awaitable[dict[str, object]]],
         heartbeat_interval: float = 2.0,
         curve: CurveKeys | None = None,
         context: zmq.asyncio.Context | None = None,
@@ -459,7 +458,7 @@ class PitServer:
                 frame = compact_json({"ok": False, "error": f"reply not JSON: {exc}"})
             await rep.send(frame)
 
-    async def _control_reply(self, frames: list[bytes], client: str | None) -> dict[str, Any]:
+    async def _control_reply(self, frames: list[bytes], client: str | None) -> dict[str, object]:
         """The reply to one control request; never raises (except cancellation)."""
         size = sum(len(frame) for frame in frames)
         if size > MAX_REQUEST_BYTES:
@@ -493,7 +492,7 @@ class PitServer:
             return {"ok": False, "error": f"{cmd} failed: handler returned no object"}
         return reply
 
-    def _control_error(self, kind: str, why: str) -> dict[str, Any]:
+    def _control_error(self, kind: str, why: str) -> dict[str, object]:
         """The ``ok: false`` reply to a malformed control request, which is logged (once per kind,
         then counted: see :class:`~firmware_bridge.kernel.repeat_log.RepeatLog`)."""
         self._repeats.note(("control", kind), logging.WARNING, f"pit control: malformed request: {why}")

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from controller.events.codec import OMIT_NONE, JsonValue
+from controller.events.codec import OMIT_NONE
 from controller.events.picture import TableAlert
 from controller.table.books import BooksState
 
@@ -65,7 +65,7 @@ class Saved:
     shoe: SavedShoe
     devices: Mapping[str, tuple[bool, str | None, str | None, str | None]]
     alerts: tuple[TableAlert, ...]
-    session: Mapping[str, JsonValue]
+    session: Mapping[str, object]
     tray: tuple[int | None, int | None] = (None, None)
     floor: SavedFloor = field(default_factory=SavedFloor)
     books: BooksState | None = field(default=None, metadata=OMIT_NONE)

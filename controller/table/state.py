@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from controller.events import floor
 from controller.events import table as events
 from controller.events.codec import (
-    JsonObject,
     JsonValue,
     decode,
     from_json,
@@ -159,14 +158,14 @@ class TableState:
         if not self.session.parts:
             self.session = Session.of(*(part() for part in self.game.session_parts))
 
-    def checkpoint(self) -> JsonObject:
+    def checkpoint(self) -> dict[str, object]:
         """The state as JSON-able data, taken between hands (see :mod:`controller.journal.checkpoint`
         and :mod:`controller.table.saved`); ``books`` only once the table's books hold anything, so
         a checkpoint without them reads as it always did."""
         if self.in_hand:
             raise ValueError("a checkpoint is taken only between hands")
         shoe, limits = self.shoe, self.floor.limits
-        return record_json(Saved(
+        return dict(record_json(Saved(
             self.seq, self.hand_no,
             tuple((seat, spot, amount) for (seat, spot), amount in sorted(self.bets.items())),
             SavedShoe(shoe.shoe_id, shoe.decks, shoe.last_index, dict(shoe.seen), shoe.cut_card_out,
@@ -176,10 +175,10 @@ class TableState:
             tuple(self.alerts), self.session.to_json(), (self.tray.amount, self.tray.expected),
             SavedFloor(self.floor.closed, self.floor.message,
                        None if limits is None else (limits.min_bet, limits.max_bet)),
-            None if self.books == BooksState() else self.books))
+            None if self.books == BooksState() else self.books)))
 
     @classmethod
-    def from_checkpoint(cls, game: Game[Hand], data: Mapping[str, JsonValue],
+    def from_checkpoint(cls, game: Game[Hand], data: Mapping[str, object],
                         remake: MakeGame | None = None) -> TableState:
         """The state that :meth:`checkpoint` took (``game`` bound to the limits it holds, by
         ``remake``, when the pit had set them)."""

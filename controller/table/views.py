@@ -56,8 +56,11 @@ def _state(table: Table, view: HandView | None) -> PublicState:
     seats: list[SeatPicture] = []
     stacks = state.session[Stacks].stacks
     turn = decision.seat if decision is not None else None
+    by_seat: dict[int, dict[str, int]] = {}
+    for (at, spot), amount in sorted(state.bets.items()):
+        by_seat.setdefault(at, {})[spot] = amount
     for seat in range(1, table.settings.seats + 1):
-        bets = {spot: amount for (s, spot), amount in sorted(state.bets.items()) if s == seat}
+        bets = by_seat.get(seat, {})
         held = in_hand[seat].hands if seat in in_hand else ()
         hands = tuple(HandPicture(h.cards, h.total, h.wager, h.status) for h in held)
         first = hands[0] if hands else _NO_HAND
@@ -242,8 +245,11 @@ def dealer_view(table: Table, snapshot: PublicState | None = None) -> TableView:
                 continue
             seat_alerts[alert.seat] = alert.code.replace("_", " ")
     seats = []
+    chips: dict[int, dict[str, str]] = {}
+    for (at, spot), amount in sorted(live.items()):
+        chips.setdefault(at, {})[spot] = dollars(amount)
     for seat in snapshot.seats:
-        wagers = {spot: dollars(amount) for (s, spot), amount in sorted(live.items()) if s == seat.seat}
+        wagers = chips.get(seat.seat, {})
         if not wagers and not seat.hands and seat.stack is None:
             continue
         seats.append(SeatView(

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from aiohttp import web
 
@@ -14,7 +13,7 @@ RETRY_AFTER = 30
 """Seconds a client refused a stream is told to wait before trying again."""
 
 
-def sse(event: str, data: Any) -> bytes:
+def sse(event: str, data: object) -> bytes:
     """One Server-Sent Event.
 
     >>> sse("tile", {"table": "T1"})

@@ -19,13 +19,13 @@ for a real board (``skip``, ``send``, ``fault``, ``drop``, ``corrupt``,
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from firmware_bridge.firmware_host.rfid_world import RfidWorld
 from firmware_bridge.firmware_host.runner import FirmwareRunner
 from firmware_bridge.firmware_host.shoe_world import ShoeWorld
+from firmware_bridge.kernel.json import JsonObject
 from firmware_bridge.simulator.board import noise_bytes
-from firmware_bridge.simulator.cli import CommandError, chips_field, int_field
+from firmware_bridge.simulator.cli import CommandError, chips_field, int_field, strings_field
 
 __all__ = ["handle_firmware_command", "runner_status"]
 
@@ -45,12 +45,12 @@ _HELP = ("shoe: load [N | CARD... [cut_at=K]], draw [N], unreadable, read_twice,
          "power_cycle, unplug, replug, status, wait_idle [SECONDS], help, quit")
 
 
-def runner_status(runner: FirmwareRunner) -> dict[str, Any]:
+def runner_status(runner: FirmwareRunner) -> JsonObject:
     """The ``status`` answer: the port, the firmware's link, and the shoe or the spots."""
     core = runner.core
     app = core.app
     link = core.link
-    out: dict[str, Any] = {
+    out: JsonObject = {
         "kind": runner.kind, "reference_firmware": True, "pty": runner.port.path,
         "plugged": runner.port.plugged, "in_session": link.in_session, "pending": link.pending,
         "stalled": link.stalled, "uptime_ms": core.uptime_ms(runner.now_ms()), "flags": app.status_flags(),
@@ -73,8 +73,8 @@ def runner_status(runner: FirmwareRunner) -> dict[str, Any]:
     return out
 
 
-async def handle_firmware_command(runner: FirmwareRunner, command: dict[str, Any], *,
-                                  decks: int) -> dict[str, Any]:
+async def handle_firmware_command(runner: FirmwareRunner, command: JsonObject, *,
+                                  decks: int) -> JsonObject:
     """Carry out one parsed command on the physical world around ``runner``'s firmware."""
     name = command["cmd"]
     if name in _NOT_PHYSICAL:
@@ -90,7 +90,7 @@ async def handle_firmware_command(runner: FirmwareRunner, command: dict[str, Any
     return await _board_command(runner, command)
 
 
-async def _rfid_command(runner: FirmwareRunner, rfid: RfidWorld, command: dict[str, Any]) -> dict[str, Any]:
+async def _rfid_command(runner: FirmwareRunner, rfid: RfidWorld, command: JsonObject) -> JsonObject:
     """place, remove, clear: tags into or out of an antenna's field; answered once the reader reports it."""
     name = command["cmd"]
     antenna = int_field(command, "antenna")
@@ -98,8 +98,8 @@ async def _rfid_command(runner: FirmwareRunner, rfid: RfidWorld, command: dict[s
         if name == "place":
             rfid.place(antenna, chips_field(command))
         elif name == "remove":
-            uids = command.get("uids")
-            if not isinstance(uids, list) or not all(isinstance(uid, str) for uid in uids):
+            uids = strings_field(command, "uids", 'remove needs "uids": a list of chip uids')
+            if uids is None:
                 raise CommandError('remove needs "uids": a list of chip uids')
             rfid.remove(antenna, uids)
         else:
@@ -110,17 +110,16 @@ async def _rfid_command(runner: FirmwareRunner, rfid: RfidWorld, command: dict[s
     return {"antenna": antenna, "count": len(rfid.chips[antenna])}
 
 
-async def _shoe_command(runner: FirmwareRunner, world: ShoeWorld, command: dict[str, Any],
-                        decks: int) -> dict[str, Any]:
+async def _shoe_command(runner: FirmwareRunner, world: ShoeWorld, command: JsonObject,
+                        decks: int) -> JsonObject:
     """The shoe's commands: what a dealer (or a fault) does to the physical shoe."""
     name = command["cmd"]
     if name == "load":
         asked = int_field(command, "decks", decks)
         if asked != runner.config["decks"]:
             raise CommandError(f"load: the board's config says {runner.config['decks']} decks, not {asked}")
-        cards = command.get("cards")
-        if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
-            raise CommandError('"cards" is a list of cards in pit notation, like ["As", "Td"]')
+        cards = strings_field(command, "cards",
+                              '"cards" is a list of cards in pit notation, like ["As", "Td"]')
         cut_at = command.get("cut_at")
         timeline = world.load(asked, cards, None if cut_at is None else int_field(command, "cut_at"))
         await runner.play(timeline)
@@ -158,7 +157,7 @@ async def _shoe_command(runner: FirmwareRunner, world: ShoeWorld, command: dict[
     raise CommandError(f"unknown command {name!r} (try help)")
 
 
-async def _board_command(runner: FirmwareRunner, command: dict[str, Any]) -> dict[str, Any]:
+async def _board_command(runner: FirmwareRunner, command: JsonObject) -> JsonObject:
     """The commands of either board: the port, power, status."""
     name = command["cmd"]
     if name == "noise":

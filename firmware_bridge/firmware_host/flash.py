@@ -21,9 +21,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from firmware_bridge.firmware import FOLDER
+from firmware_bridge.kernel.json import JsonObject
 
 COMMON = ("board.py", "link.py", "main.py")
 BY_KIND = {"shoe": ("cardcode.py", "flashstore.py", "shoe.py"),
@@ -49,7 +50,7 @@ def firmware_files(kind: str | None = None) -> list[Path]:
     return sorted(FOLDER / name for name in names if (FOLDER / name).is_file())
 
 
-def board_config(kind: str, serial: str, decks: int = 6, antennas: list[int] | None = None) -> dict[str, Any]:
+def board_config(kind: str, serial: str, decks: int = 6, antennas: list[int] | None = None) -> JsonObject:
     """A board's ``board.json`` (docs/boards.md): a shoe's ``decks``, an RFID reader's ``antennas``
     (default all 16), on the 16-antenna wiring unless an antenna is above 16 (then the 32-antenna one)."""
     if kind == "shoe":

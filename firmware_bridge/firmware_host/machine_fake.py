@@ -15,10 +15,30 @@ their buffers are new (the board's RAM and peripherals were reset).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 PWRON_RESET = 1
 WDT_RESET = 3
+
+
+class DevicePin(Protocol):
+    """A pin of a device model (a PN5180's NSS, BUSY, RST): ``machine.Pin``'s ``value()``."""
+
+    def value(self, x: int | None = None, /) -> int | None:
+        """Read the level (``value()``) or drive it (``value(x)``)."""
+
+
+class SpiBus(Protocol):
+    """What ``machine.SPI(...)`` gives: the bus of the device model wired to it."""
+
+    def write(self, buf: bytes, /) -> None:
+        """Clock ``buf`` out."""
+
+    def readinto(self, buf: bytearray, write: int = 0x00, /) -> None:
+        """Clock ``len(buf)`` bytes in, sending ``write``."""
+
+    def write_readinto(self, write_buf: bytes, read_buf: bytearray, /) -> None:
+        """Clock ``write_buf`` out and as many bytes into ``read_buf``."""
 
 
 class FakePin:
@@ -64,10 +84,11 @@ class FakePin:
 class FakeUart:
     """A UART's receive side: bytes the outside world sent wait in a buffer of ``rxbuf`` bytes."""
 
-    def __init__(self, machine: FakeMachine, uart: int, baudrate: int = 115200, **pins: Any) -> None:
+    def __init__(self, machine: FakeMachine, uart: int, baudrate: int = 115200, *, rxbuf: int = 256,
+                 **pins: object) -> None:
         self.uart = uart
         self.baudrate = baudrate
-        self.rxbuf = int(pins.get("rxbuf", 256))
+        self.rxbuf = rxbuf
         self.buffer = bytearray()
         self.overrun = 0
         """Bytes lost because the buffer was full."""
@@ -124,7 +145,8 @@ class PinFactory:
     def __init__(self, machine: FakeMachine) -> None:
         self.machine = machine
 
-    def __call__(self, pin: int, mode: int = 0, pull: int | None = None, value: int | None = None) -> Any:
+    def __call__(self, pin: int, mode: int = 0, pull: int | None = None,
+                 value: int | None = None) -> FakePin | DevicePin:
         """``machine.Pin(id, mode, pull, value=...)``: a device's own pin if one is wired there."""
         device = self.machine.devices.get(pin)
         if device is not None:
@@ -149,20 +171,20 @@ class FakeMachine:
         self.pins: dict[int, FakePin] = {}
         self.uarts: dict[int, FakeUart] = {}
         self.wdt: FakeWdt | None = None
-        self.devices: dict[int, Any] = {}
-        self.spi: Any = None
+        self.devices: dict[int, DevicePin] = {}
+        self.spi: SpiBus | None = None
         self._reset_cause = reset_cause
         self.Pin = PinFactory(self)
 
-    def SPI(self, bus: int, **settings: Any) -> Any:
+    def SPI(self, bus: int, **settings: object) -> SpiBus:
         """``machine.SPI(id, baudrate=..., ...)``: the bus of the device model wired to this machine."""
         if self.spi is None:
             raise OSError(f"nothing is wired to SPI{bus}")
         return self.spi
 
-    def UART(self, uart: int, baudrate: int = 115200, **pins: Any) -> FakeUart:
-        """``machine.UART(id, baudrate=..., tx=..., rx=...)``."""
-        return FakeUart(self, uart, baudrate, **pins)
+    def UART(self, uart: int, baudrate: int = 115200, *, rxbuf: int = 256, **pins: object) -> FakeUart:
+        """``machine.UART(id, baudrate=..., tx=..., rx=..., rxbuf=...)``."""
+        return FakeUart(self, uart, baudrate, rxbuf=rxbuf, **pins)
 
     def WDT(self, timeout: int = 5000) -> FakeWdt:
         """``machine.WDT(timeout=...)``."""

@@ -14,11 +14,14 @@ are ``firmware_bridge.firmware_host.pn5180_model`` and ``tags``, the RFID reader
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
 
-from firmware_bridge.firmware_host.machine_fake import FakeMachine
+from firmware_bridge.firmware_host.machine_fake import DevicePin, FakeMachine
 from firmware_bridge.firmware_host.pn5180_model import ModelPin, PN5180Model
 from firmware_bridge.firmware_host.tags import Tag
+from firmware_bridge.kernel.json import JsonObject, int_at, ints_at, object_at
 from firmware_bridge.link.messages import Inventory, unpack
 
 INVENTORY = 0x30
@@ -76,10 +79,35 @@ class ShiftChain:
             self.outputs = sum(bit << n for n, bit in enumerate(self.shifted))
 
 
+class ReaderApp(Protocol):
+    """What the board core uses of the firmware's reader application (spot_reader.SpotReader)."""
+
+    kind: int
+    snapshot_types: tuple[int, ...]
+
+    def poll(self, now_ms: int) -> None:
+        """Run the reader."""
+
+    def take_messages(self) -> list[tuple[int, bytes]]:
+        """The messages to send, taken."""
+
+    def snapshot(self) -> list[tuple[int, bytes]]:
+        """The messages that say everything (at a session's start)."""
+
+    def status_flags(self) -> int:
+        """The STATUS flags."""
+
+    def on_spot_lights(self, mask: int) -> None:
+        """The host's SPOT_LIGHTS."""
+
+    def next_deadline_ms(self, now_ms: int) -> int | None:
+        """When to poll again at the latest."""
+
+
 class WatchedApp:
     """The reader's application as the board core sees it, telling ``on_inventory`` each INVENTORY."""
 
-    def __init__(self, app: Any, on_inventory: Any) -> None:
+    def __init__(self, app: ReaderApp, on_inventory: Callable[[Inventory], None]) -> None:
         self.app = app
         self.kind = app.kind
         self.snapshot_types: tuple[int, ...] = app.snapshot_types
@@ -89,10 +117,12 @@ class WatchedApp:
         self.app.poll(now_ms)
 
     def take_messages(self) -> list[tuple[int, bytes]]:
-        out: list[tuple[int, bytes]] = self.app.take_messages()
+        out = self.app.take_messages()
         for msg_type, payload in out:
             if msg_type == INVENTORY:
-                self.on_inventory(unpack(msg_type, payload))
+                inventory = unpack(msg_type, payload)
+                assert isinstance(inventory, Inventory)
+                self.on_inventory(inventory)
         return out
 
     def snapshot(self) -> list[tuple[int, bytes]]:
@@ -105,20 +135,55 @@ class WatchedApp:
         self.app.on_spot_lights(mask)
 
     def next_deadline_ms(self, now_ms: int) -> int | None:
-        deadline: int | None = self.app.next_deadline_ms(now_ms)
-        return deadline
+        return self.app.next_deadline_ms(now_ms)
+
+
+@dataclass(frozen=True)
+class ChainPins:
+    """The pins of the lights' shift registers (a 32-antenna board), and how many outputs they have."""
+
+    data: int
+    clock: int
+    latch: int
+    count: int = 32
+
+
+@dataclass(frozen=True)
+class RfidPins:
+    """The reader's pins in its ``board.json`` (docs/boards.md): the PN5180's, the antenna multiplexer's
+    ``select``, and the lights (a pin each, or the ``chain`` of shift registers of a 32-antenna board)."""
+
+    nss: int
+    busy: int
+    rst: int
+    select: tuple[int, ...]
+    lights: tuple[int, ...]
+    chain: ChainPins | None
+    """The lights' shift registers, or None (a pin a light)."""
+
+    @classmethod
+    def from_json(cls, pins: JsonObject) -> RfidPins:
+        """Decode the ``pins`` object; raises ``ValueError`` naming a missing or mistyped pin."""
+        chain = None
+        if pins.get("light_chain") is not None:
+            found = object_at(pins, "light_chain")
+            chain = ChainPins(int_at(found, "data"), int_at(found, "clock"), int_at(found, "latch"),
+                              int_at(found, "count", 32))
+        return cls(int_at(pins, "nss"), int_at(pins, "busy"), int_at(pins, "rst"),
+                   tuple(ints_at(pins, "select")), tuple(ints_at(pins, "lights")) if "lights" in pins else (),
+                   chain)
 
 
 class RfidWorld:
     """The PN5180 model, the tags on each antenna, and the lights, for the board of ``config``."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
-        self.pins = config["pins"]
-        self.model = PN5180Model(antennas=1 << len(self.pins["select"]))
-        chain = self.pins.get("light_chain")
-        self.chain = None if chain is None else ShiftChain(chain.get("count", 32))
+    def __init__(self, config: JsonObject) -> None:
+        self.pins = RfidPins.from_json(object_at(config, "pins"))
+        self.model = PN5180Model(antennas=1 << len(self.pins.select))
+        chain = self.pins.chain
+        self.chain = None if chain is None else ShiftChain(chain.count)
         """The lights' shift registers (a 32-antenna board), or None (a GPIO a light)."""
-        self.antennas: list[int] = list(config["antennas"])
+        self.antennas: list[int] = ints_at(config, "antennas")
         self.levels: dict[int, int] = {}
         """The GPIO levels (the lights), kept across the board's reboots."""
         self.chips: dict[int, dict[str, int]] = {}
@@ -130,15 +195,17 @@ class RfidWorld:
     def attach(self, machine: FakeMachine) -> None:
         """The board (re)booted with this machine: the PN5180 is on its SPI bus and pins."""
         machine.spi = self.model.spi
-        machine.devices = {self.pins["nss"]: self.model.nss, self.pins["busy"]: self.model.busy,
-                           self.pins["rst"]: self.model.rst}
-        for select, pin in zip(self.pins["select"], self.model.select, strict=True):
-            machine.devices[select] = pin
-        if self.chain is not None:
-            for name in ("data", "clock", "latch"):
-                machine.devices[self.pins["light_chain"][name]] = getattr(self.chain, name)
+        devices: dict[int, DevicePin] = {self.pins.nss: self.model.nss, self.pins.busy: self.model.busy,
+                                         self.pins.rst: self.model.rst}
+        for select, pin in zip(self.pins.select, self.model.select, strict=True):
+            devices[select] = pin
+        if self.chain is not None and self.pins.chain is not None:
+            chain = self.pins.chain
+            devices.update({chain.data: self.chain.data, chain.clock: self.chain.clock,
+                            chain.latch: self.chain.latch})
+        machine.devices = devices
 
-    def watch(self, app: Any) -> WatchedApp:
+    def watch(self, app: ReaderApp) -> WatchedApp:
         """The application, watched for what it reports."""
         return WatchedApp(app, self._reported)
 
@@ -178,4 +245,4 @@ class RfidWorld:
         """The lit spots as a mask (bit n-1: the light of antenna n)."""
         if self.chain is not None:
             return self.chain.outputs
-        return sum(1 << n for n, pin in enumerate(self.pins["lights"]) if self.levels.get(pin))
+        return sum(1 << n for n, pin in enumerate(self.pins.lights) if self.levels.get(pin))

@@ -24,9 +24,10 @@ from typing import Any
 
 from firmware_bridge.firmware import main as firmware_main
 from firmware_bridge.firmware_host.machine_fake import PWRON_RESET, WDT_RESET, FakeMachine
-from firmware_bridge.firmware_host.pty_port import PtyPort
 from firmware_bridge.firmware_host.rfid_world import RfidWorld
 from firmware_bridge.firmware_host.shoe_world import ShoeWorld, Timeline
+from firmware_bridge.kernel.json import JsonObject, int_at, object_at
+from firmware_bridge.simulator.pty_port import PtyPort
 
 
 class FirmwareRunner:
@@ -35,12 +36,13 @@ class FirmwareRunner:
     ``config`` is the board's ``board.json`` (firmware_host.flash.board_config): a shoe or an RFID reader.
     """
 
-    def __init__(self, config: dict[str, Any], folder: Path, *, link: Path | None = None,
+    def __init__(self, config: JsonObject, folder: Path, *, link: Path | None = None,
                  rng: random.Random | None = None) -> None:
-        if config["kind"] not in ("shoe", "rfid"):
-            raise ValueError(f"no reference firmware for a {config['kind']!r} board")
+        kind = config.get("kind")
+        if kind not in ("shoe", "rfid") or not isinstance(kind, str):
+            raise ValueError(f"no reference firmware for a {kind!r} board")
         self.config = config
-        self.kind: str = config["kind"]
+        self.kind = kind
         self.link = link
         self.rng = rng or random.Random()
         self.folder = folder
@@ -54,12 +56,16 @@ class FirmwareRunner:
         self.rfid: RfidWorld | None = None
         """The PN5180 and the chips on the spots (an RFID board)."""
         if self.kind == "shoe":
-            self.shoe = ShoeWorld(config["pins"], config.get("scanner_uart", 0), self.rng,
-                                  config.get("beam_blocked_level", 0))
+            pins = object_at(config, "pins")
+            self.shoe = ShoeWorld({name: int_at(pins, name) for name in ("beam", "load")},
+                                  int_at(config, "scanner_uart", 0), self.rng,
+                                  int_at(config, "beam_blocked_level", 0))
         else:
             self.rfid = RfidWorld(config)
         self.boots = 0
         self.core: Any = None
+        """The firmware's board core (firmware/board.py's ``Board``): MicroPython, type-checked on its own
+        against the rp2 stubs (``make lint``), so untyped here; None before :meth:`start`."""
         self.machine: FakeMachine | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._port: PtyPort | None = None

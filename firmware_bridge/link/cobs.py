@@ -52,6 +52,27 @@ def decode(encoded: bytes) -> bytes:
     ...
     firmware_bridge.link.cobs.CobsError: code byte runs past the frame
     """
+    # Without a 254-byte block (every frame the link sends but the longest), each code byte after the
+    # first stands where a zero was: put the zeros back in place and drop the first code byte.
+    out = bytearray(encoded)
+    size = len(out)
+    i = 0
+    while i < size:
+        code = out[i]
+        if code == 0:
+            raise CobsError("zero byte inside the frame")
+        if code == 0xFF:
+            return _decode_blocks(encoded)
+        out[i] = 0
+        i += code
+    if i > size:
+        raise CobsError("code byte runs past the frame")
+    del out[0:1]
+    return bytes(out)
+
+
+def _decode_blocks(encoded: bytes) -> bytes:
+    """:func:`decode` of a sequence with a 254-byte block (code 0xFF: no zero follows it), block by block."""
     out = bytearray()
     i = 0
     size = len(encoded)

@@ -113,15 +113,20 @@ class FrameReader:
             if end < 0:
                 self._take(data[start:])
                 return out
-            self._take(data[start:end])
+            if self._buffer or self._overlong:
+                self._take(data[start:end])
+                encoded = bytes(self._buffer)
+                self._buffer.clear()
+            else:  # the whole frame in this read (the usual case): no copy through the buffer
+                encoded = data[start:end]
+                self._overlong = len(encoded) > MAX_ENCODED
             if self._overlong:
                 out.append(FrameError(f"more than {MAX_ENCODED} bytes without a delimiter"))
-            elif self._buffer:
+            elif encoded:
                 try:
-                    out.append(decode_frame(bytes(self._buffer)))
+                    out.append(decode_frame(encoded))
                 except FrameError as error:
                     out.append(error)
-            self._buffer.clear()
             self._overlong = False
             start = end + 1
 

@@ -2,7 +2,8 @@
 
 One :class:`HostLink` per board, all on the one asyncio loop. The port is
 opened with pyserial, non-blocking; bytes are read from a ``loop.add_reader``
-callback and written through a :class:`~firmware_bridge.link.writer.FdWriter`
+callback (one ``os.read`` of its fd, a failed read told in pyserial's words)
+and written through a :class:`~firmware_bridge.link.writer.FdWriter`
 (a backlog waits on ``loop.add_writer`` when the line is full; a write that
 would leave more than :data:`MAX_BACKLOG` waiting, or one that fails, fails
 the port). All timers are ``loop.call_at`` on the loop's monotonic clock,
@@ -31,6 +32,7 @@ one is logged and does not disturb the link.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import secrets
@@ -51,6 +53,11 @@ _T = TypeVar("_T")
 
 MAX_BACKLOG = 64 * 1024
 """Bytes waiting for the line beyond which the port counts as failed (nobody reads it)."""
+
+_READ_SIZE = 65536
+
+_NOT_YET = (errno.EAGAIN, errno.EALREADY, errno.EWOULDBLOCK, errno.EINPROGRESS, errno.EINTR)
+"""Read errors that only mean nothing is there yet (pyserial's read ignores them too)."""
 
 
 def random_nonce() -> int:
@@ -214,19 +221,39 @@ class HostLink:
             self._reopen = self._loop.call_later(self.reopen_interval, self._open)
 
     def _on_readable(self) -> None:
-        port = self._serial
-        if port is None or self._loop is None:
+        port, fd = self._serial, self._fd
+        if port is None or fd is None or self._loop is None:
             return
+        # One non-blocking read of the fd: pyserial's read wraps the same os.read in a select() and a
+        # timeout, and asks in_waiting first (a few microseconds of every reading, together).
         try:
-            data = port.read(port.in_waiting or 1)
-        except (serial.SerialException, OSError) as error:
-            self._fail(f"port failed: {error}")
+            data = os.read(fd, _READ_SIZE)
+        except OSError as error:
+            if error.errno in _NOT_YET:
+                return
+            self._read_failed(port, error)
             return
         if not data:
+            self._read_failed(port, None)
             return
         self._handle(self._session.receive(data, self._loop.time()))
         self._write_output()
         self._reschedule()
+
+    def _read_failed(self, port: serial.Serial, error: OSError | None) -> None:
+        """The port failed a read (``error``, or None: it read as ready and gave nothing): offline, in
+        pyserial's words as before (``in_waiting``, which pyserial asked first, fails first on a port
+        that is gone)."""
+        try:
+            _ = port.in_waiting
+        except (serial.SerialException, OSError) as gone:
+            self._fail(f"port failed: {gone}")
+            return
+        if error is not None:
+            self._fail(f"port failed: read failed: {error}")
+        else:
+            self._fail("port failed: device reports readiness to read but returned no data"
+                       " (device disconnected or multiple access on port?)")
 
     def _write_output(self) -> None:
         data = self._session.take_output()

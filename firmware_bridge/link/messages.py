@@ -16,9 +16,11 @@ Card(index=7, rank=12, suit=2)
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import ClassVar
+
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 KIND_SHOE = 1
 KIND_RFID = 2
@@ -303,9 +305,9 @@ def _expect_end(cls: type[Message], payload: bytes, at: int) -> None:
         raise PayloadError(f"{cls.NAME} payload has {len(payload) - at} bytes left over")
 
 
-def to_json(message: Message) -> dict[str, Any]:
+def to_json(message: Message) -> JsonObject:
     """A JSON-ready dict: ``{"type": NAME, ...fields}`` with the spec's field names."""
-    out: dict[str, Any] = {"type": message.NAME}
+    out: JsonObject = {"type": message.NAME}
     for f in fields(message):
         value = getattr(message, f.name)
         if f.name == "chips":
@@ -314,7 +316,7 @@ def to_json(message: Message) -> dict[str, Any]:
     return out
 
 
-def from_json(data: Mapping[str, Any]) -> Message:
+def from_json(data: Mapping[str, JsonValue]) -> Message:
     """The data message a :func:`to_json` dict describes, checked by packing it.
 
     Raises :class:`PayloadError` for an unknown or control type, missing or extra fields, or
@@ -336,13 +338,29 @@ def from_json(data: Mapping[str, Any]) -> Message:
     names = [f.name for f in fields(cls)]
     if set(data) != {"type", *names}:
         raise PayloadError(f"{cls.NAME} takes the fields {', '.join(names)}")
-    values = dict(data)
+    values: dict[str, object] = dict(data)
     values.pop("type")
+    make: Callable[..., Message] = cls  # the values' types are checked by packing the message
     try:
         if cls is Inventory:
-            values["chips"] = tuple(Chip(str(chip["uid"]), chip["value"]) for chip in values["chips"])
-        message = cls(**values)
+            values["chips"] = tuple(_chip(chip) for chip in _items(data["chips"]))
+        message = make(**values)
         pack(message)
     except (TypeError, ValueError, KeyError, struct.error) as error:
         raise PayloadError(f"{cls.NAME} does not fit its frame: {error}") from None
     return message
+
+
+def _items(value: JsonValue) -> list[JsonValue]:
+    if not isinstance(value, list):
+        raise TypeError(f"chips is a list, not {value!r}")
+    return value
+
+
+def _chip(value: JsonValue) -> Chip:
+    if not isinstance(value, dict):
+        raise TypeError(f"a chip is {{uid, value}}, not {value!r}")
+    cents = value["value"]
+    if not isinstance(cents, int):
+        raise TypeError(f"a chip's value is an integer, not {cents!r}")
+    return Chip(str(value["uid"]), cents)

@@ -51,6 +51,7 @@ Two sessions wired back to back:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
 from collections.abc import Callable
@@ -163,6 +164,12 @@ class _Outgoing:
     sent_at: float = 0.0
 
 
+@functools.cache
+def _ack_wire(ack: int) -> bytes:
+    """An ACK frame's wire bytes (one of 256, made once each: an ACK goes out after every data frame)."""
+    return encode_frame(Frame(Ack.TYPE, 0, ack))
+
+
 class _Session:
     """Framing, counters and the go-back-N sender and receiver shared by both roles."""
 
@@ -215,7 +222,9 @@ class _Session:
     # --- framing -------------------------------------------------------------
 
     def _emit(self, frame: Frame) -> None:
-        wire = encode_frame(frame)
+        self._emit_wire(encode_frame(frame))
+
+    def _emit_wire(self, wire: bytes) -> None:
         self._out += wire
         self.stats.frames_sent += 1
         self.stats.bytes_sent += len(wire)
@@ -303,7 +312,7 @@ class _Session:
             # An ACK owed from a session that has just ended names a seq of that session: sent after the
             # RESET, the board would read it as acknowledging the frames it renumbered from 0.
             if self.in_session:
-                self._emit(Frame(Ack.TYPE, 0, self._last_delivered))
+                self._emit_wire(_ack_wire(self._last_delivered))
             self._ack_due = False
 
     def _rto_deadline(self) -> float | None:
@@ -418,7 +427,7 @@ class HostSession(_Session):
             return
         assert isinstance(hello, Hello)
         if self.in_session:
-            # Any HELLO in a session: the board has started another one (renumbered from 0), whatever
+            # A HELLO in a session: the board has started another one (renumbered from 0), whatever
             # the nonce; going on in this one would misread its seqs and acks.
             self._events.append(SessionEnded(REASON_BOARD_RESTARTED))
             self.in_session = False

@@ -7,11 +7,12 @@ port (optionally through a stable symlink such as ``/tmp/shoe0``). Its
 physical side is a :class:`~firmware_bridge.simulator.models.ShoeModel` or
 :class:`~firmware_bridge.simulator.models.RfidModel`.
 
-Everything runs on the caller's asyncio loop: the master fd is read with
-``loop.add_reader``, written through a :class:`~firmware_bridge.link.writer.FdWriter`
-(an ``add_writer`` backlog of up to :data:`MAX_BACKLOG` bytes; what does not
-fit, or meets a closed line, is counted in ``bytes_discarded``), and all
-timers (retransmission, STATUS, INVENTORY) are ``loop.call_at`` handles.
+Everything runs on the caller's asyncio loop: the pty is a
+:class:`~firmware_bridge.simulator.pty_port.PtyPort` (the master fd read with
+``loop.add_reader``, written through an ``add_writer`` backlog of up to
+:data:`MAX_BACKLOG` bytes; what does not fit, or meets a closed line, is
+counted in ``bytes_discarded``), and all timers (retransmission, STATUS,
+INVENTORY) are ``loop.call_at`` handles.
 There are no threads and no sleeps. All randomness (shuffles, fault
 injection, noise, the first shoe id) comes from the one ``random.Random``
 given to the board, so a seeded run is repeatable.
@@ -43,12 +44,8 @@ firmware (it neither reads, writes nor keeps time) until
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import errno
 import logging
-import os
 import random
-import tty
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -70,8 +67,8 @@ from firmware_bridge.link.messages import (
 )
 from firmware_bridge.link.session import WINDOW, BoardSession, Delivered, SessionStarted
 from firmware_bridge.link.stats import LinkStats
-from firmware_bridge.link.writer import FdWriter
 from firmware_bridge.simulator.models import RfidModel, ShoeModel
+from firmware_bridge.simulator.pty_port import MAX_BACKLOG, PtyPort
 
 __all__ = [
     "MAX_BACKLOG",
@@ -81,11 +78,6 @@ __all__ = [
     "noise_bytes",
     "split_frames",
 ]
-
-MAX_BACKLOG = 4 * 1024 * 1024
-"""Bytes the board buffers for a reader that does not read; output beyond it is discarded."""
-
-_READ_SIZE = 65536
 
 logger = logging.getLogger(__name__)
 
@@ -234,7 +226,7 @@ class SimulatedBoard:
         :meth:`unplug` and :meth:`replug`. ``None``: connect to the slave path.
     :param rng: the only source of randomness (shuffles, shoe ids, faults,
         noise). Default: a new unseeded ``random.Random``.
-    :param firmware: the firmware version in HELLO.
+    :param firmware: the firmware version in HELLO (default ``sim-1.0.0``).
     :param serial: the serial number in HELLO (default ``SIM-SHOE-0001`` or
         ``SIM-RFID-0001``).
     :param rto: the retransmission timeout in seconds.
@@ -257,7 +249,7 @@ class SimulatedBoard:
         *,
         link: Path | None = None,
         rng: random.Random | None = None,
-        firmware: str = "sim-1.0.0",
+        firmware: str | None = None,
         serial: str | None = None,
         rto: float = 0.28,
         status_interval: float = 1.0,
@@ -312,20 +304,15 @@ class SimulatedBoard:
         """Outgoing frames corrupted by fault injection (``faults.corrupt_rate``)."""
         self.frames_dropped_rx = 0
         """Incoming frames lost by fault injection (``faults.rx_drop_rate``)."""
-        self.bytes_discarded = 0
-        """Output written while unplugged, or beyond :data:`MAX_BACKLOG`, that went nowhere."""
         self._session = BoardSession(
             stats=self.stats,
             kind=KIND_SHOE if kind == "shoe" else KIND_RFID,
-            firmware=firmware,
+            firmware=firmware if firmware is not None else "sim-1.0.0",
             serial=serial if serial is not None else f"SIM-{kind.upper()}-0001",
             rto=rto,
         )
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._master: int | None = None
-        self._slave: int | None = None
-        self._slave_path: str | None = None
-        self._writer: FdWriter | None = None
+        self._port: PtyPort | None = None
         self._rx_partial = bytearray()
         self._unwritten: deque[Message] = deque()
         self._boot_time = 0.0
@@ -349,6 +336,7 @@ class SimulatedBoard:
             raise RuntimeError("the board was already started")
         self._started = True
         self._loop = asyncio.get_running_loop()
+        self._port = PtyPort(self._loop, self.link, self._on_readable)
         path = self._plug()
         self._boot()
         return path
@@ -373,19 +361,22 @@ class SimulatedBoard:
     @property
     def path(self) -> str | None:
         """The path to connect to (the link, or the slave path); None while unplugged or closed."""
-        if self._slave_path is None:
-            return None
-        return str(self.link) if self.link is not None else self._slave_path
+        return self._port.path if self._port is not None else None
 
     @property
     def slave_path(self) -> str | None:
         """The current pty slave's own path (``/dev/pts/N``); None while unplugged."""
-        return self._slave_path
+        return self._port.slave_path if self._port is not None else None
 
     @property
     def plugged(self) -> bool:
         """Whether the port exists (between :meth:`unplug` and :meth:`replug` it does not)."""
-        return self._master is not None
+        return self._port is not None and self._port.plugged
+
+    @property
+    def bytes_discarded(self) -> int:
+        """Output written while unplugged, or beyond :data:`MAX_BACKLOG`, that went nowhere."""
+        return self._port.bytes_discarded if self._port is not None else 0
 
     def unplug(self) -> None:
         """The port vanishes, as when the USB cable is pulled from a board with its own power.
@@ -395,7 +386,7 @@ class SimulatedBoard:
         outbox, the shoe and the chips; what it writes meanwhile is lost.
         """
         self._require_running()
-        if self._master is None:
+        if not self.plugged:
             raise RuntimeError("the board is already unplugged")
         self._unplug()
 
@@ -408,7 +399,7 @@ class SimulatedBoard:
         always and sends every unacknowledged frame again, renumbered.
         """
         self._require_running()
-        if self._master is not None:
+        if self.plugged:
             raise RuntimeError("the board is plugged in")
         return self._plug()
 
@@ -417,52 +408,14 @@ class SimulatedBoard:
             raise RuntimeError("the board is not running (start() it first)")
 
     def _plug(self) -> str:
-        loop = self._running_loop()
-        master, slave = os.openpty()
-        try:
-            tty.setraw(slave)
-            os.set_blocking(master, False)
-            slave_path = os.ttyname(slave)
-            if self.link is not None:
-                tmp = self.link.with_name(f".{self.link.name}.{os.getpid()}.tmp")
-                with contextlib.suppress(FileNotFoundError):
-                    tmp.unlink()
-                tmp.symlink_to(slave_path)
-                os.replace(tmp, self.link)
-        except BaseException:
-            os.close(master)
-            os.close(slave)
-            raise
-        self._master, self._slave, self._slave_path = master, slave, slave_path
-        self._writer = FdWriter(
-            loop, master, limit=MAX_BACKLOG, on_overflow=self._discard, on_error=self._on_write_error
-        )
+        assert self._port is not None
+        path = self._port.plug(reading=not self._hung)
         self._rx_partial.clear()
-        if not self._hung:
-            self._listen()
-        path = self.path
-        assert path is not None
         return path
 
     def _unplug(self) -> None:
-        loop = self._loop
-        if self._writer is not None:
-            self._discard(self._writer.close())
-            self._writer = None
-        if self._master is not None:
-            if loop is not None and not loop.is_closed():
-                loop.remove_reader(self._master)
-            os.close(self._master)
-            self._master = None
-        if self._slave is not None:
-            os.close(self._slave)
-            self._slave = None
-        if self.link is not None and self._slave_path is not None:
-            # Remove the link only if it is still ours (another board may have taken the name).
-            with contextlib.suppress(OSError):
-                if os.readlink(self.link) == self._slave_path:
-                    self.link.unlink()
-        self._slave_path = None
+        if self._port is not None:
+            self._port.unplug()
         self._rx_partial.clear()
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
@@ -543,8 +496,8 @@ class SimulatedBoard:
             if handle is not None:
                 handle.cancel()
         self._deadline = self._status_timer = self._inventory_timer = None
-        if self._master is not None:
-            self._running_loop().remove_reader(self._master)
+        assert self._port is not None
+        self._port.pause_reading()
 
     def resume(self) -> None:
         """The stuck firmware goes on: it reads what the host sent meanwhile and writes what waited.
@@ -563,8 +516,8 @@ class SimulatedBoard:
         self._restart_inventory_timer(now, send_now=False)
 
     def _listen(self) -> None:
-        if self._master is not None:
-            self._running_loop().add_reader(self._master, self._on_readable)
+        assert self._port is not None
+        self._port.resume_reading()
 
     def _boot(self) -> None:
         now = self._now()
@@ -740,32 +693,11 @@ class SimulatedBoard:
             self.sent_log.append((now, message))
 
     def _write(self, data: bytes) -> None:
-        if self._writer is None:
-            self._discard(len(data))
-        else:
-            self._writer.write(data)
-
-    def _discard(self, size: int) -> None:
-        self.bytes_discarded += size
-
-    def _on_write_error(self, error: OSError, dropped: int) -> None:
-        # EIO/EBADF: the line is gone; the output is lost like output written while unplugged.
-        # Anything else is a fault of the simulator itself and is raised.
-        self._discard(dropped)
-        if error.errno not in (errno.EIO, errno.EBADF):
-            raise error
+        assert self._port is not None
+        self._port.write(data)
 
     def _on_readable(self) -> None:
-        if self._master is None:
-            return
-        try:
-            data = os.read(self._master, _READ_SIZE)
-        except BlockingIOError:
-            return
-        except OSError as error:
-            if error.errno != errno.EIO:
-                raise
-            return  # no slave open: cannot happen while the board holds its own slave fd
+        data = self._port.read() if self._port is not None else None
         if not data:
             return
         if self.faults.rx_drop_rate:

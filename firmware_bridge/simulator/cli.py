@@ -58,26 +58,27 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 from firmware_bridge.link.messages import PayloadError, from_json
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card
 
 __all__ = ["CommandError", "answer", "build_parser", "chips_field", "handle_command", "int_field", "main",
-           "parse_command", "serve", "simulate_main", "stdin_reader"]
+           "parse_command", "serve", "simulate_main", "stdin_reader", "strings_field"]
 
 _LINE_LIMIT = 1 << 20
 
 class CommandError(ValueError):
     """A command that cannot be carried out; its message is the answer's ``error``."""
 
-def _word(value: str) -> Any:
+def _word(value: str) -> JsonValue:
     """A plain-word argument: a JSON number, true/false/null if it reads as one, else the string."""
     try:
-        return json.loads(value)
+        word: JsonValue = json.loads(value)
     except ValueError:
         return value
+    return word
 
 _POSITIONAL: dict[str, tuple[str, ...]] = {
     "draw": ("count",),
@@ -89,7 +90,7 @@ _POSITIONAL: dict[str, tuple[str, ...]] = {
     "wait_idle": ("timeout",),
 }
 
-def parse_command(line: str) -> dict[str, Any]:
+def parse_command(line: str) -> JsonObject:
     """One input line as a command dict with a ``"cmd"`` key; raises :class:`CommandError`.
 
     A line starting with ``{`` is a JSON object; anything else is plain
@@ -156,7 +157,7 @@ def parse_command(line: str) -> dict[str, Any]:
             command[key] = _word(value)
     return command
 
-def int_field(command: dict[str, Any], key: str, default: int | None = None) -> int:
+def int_field(command: JsonObject, key: str, default: int | None = None) -> int:
     """The command's integer field ``key`` (``default`` if absent); raises :class:`CommandError`."""
     value = command.get(key, default)
     if value is None:
@@ -165,13 +166,25 @@ def int_field(command: dict[str, Any], key: str, default: int | None = None) -> 
         raise CommandError(f"{key} must be an integer, not {value!r}")
     return value
 
-def _rate(command: dict[str, Any]) -> float:
+def strings_field(command: JsonObject, key: str, what: str) -> list[str] | None:
+    """The command's list of strings ``key`` (None if absent); else :class:`CommandError` saying ``what``."""
+    value = command.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise CommandError(what)
+    strings = [item for item in value if isinstance(item, str)]
+    if len(strings) != len(value):
+        raise CommandError(what)
+    return strings
+
+def _rate(command: JsonObject) -> float:
     value = command.get("rate")
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
         raise CommandError(f"rate must be a number from 0 to 1, not {value!r}")
     return float(value)
 
-def chips_field(command: dict[str, Any]) -> list[tuple[str, int]]:
+def chips_field(command: JsonObject) -> list[tuple[str, int]]:
     """The ``chips`` of a ``place`` command as ``(uid, value_cents)``; raises :class:`CommandError`."""
     chips = command.get("chips")
     if not isinstance(chips, list):
@@ -189,10 +202,10 @@ def chips_field(command: dict[str, Any]) -> list[tuple[str, int]]:
         out.append((uid, value))
     return out
 
-def board_status(board: SimulatedBoard) -> dict[str, Any]:
+def board_status(board: SimulatedBoard) -> JsonObject:
     """The ``status`` answer: the link, the fault knobs and the model's state."""
     faults = board.faults
-    out: dict[str, Any] = {
+    out: JsonObject = {
         "kind": board.kind,
         "pty": board.path,
         "plugged": board.plugged,
@@ -211,7 +224,7 @@ def board_status(board: SimulatedBoard) -> dict[str, Any]:
             "frames_dropped_rx": board.frames_dropped_rx,
             "noise_bytes": board.noise_sent,
         },
-        "stats": board.stats.snapshot(),
+        "stats": dict(board.stats.snapshot()),
     }
     if board.shoe is not None:
         shoe = board.shoe
@@ -239,7 +252,7 @@ _HELP = (
     "rx_drop RATE, reboot, unplug, replug, status, wait_idle [SECONDS], help, quit"
 )
 
-async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, decks: int = 6) -> dict[str, Any]:
+async def handle_command(board: SimulatedBoard, command: JsonObject, *, decks: int = 6) -> JsonObject:
     """Carry out one parsed command on ``board``; returns the fields of the ``ok: true`` answer.
 
     Raises :class:`CommandError` (or ``ValueError``/``RuntimeError`` from the
@@ -254,13 +267,10 @@ async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, deck
         raise CommandError(f"{name}: this is not an RFID board")
     if name == "load":
         assert shoe is not None
-        cards = command.get("cards")
-        cut_at = command.get("cut_at")
-        if cut_at is not None:
-            cut_at = int_field(command, "cut_at")
+        cut_at = None if command.get("cut_at") is None else int_field(command, "cut_at")
+        cards = strings_field(command, "cards",
+                              '"cards" is a list of cards in pit notation, like ["As", "Td"]')
         if cards is not None:
-            if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
-                raise CommandError('"cards" is a list of cards in pit notation, like ["As", "Td"]')
             board.load_shoe(int_field(command, "decks", decks), [parse_card(card) for card in cards], cut_at)
         else:
             board.load_shoe(int_field(command, "decks", decks), None, cut_at)
@@ -285,8 +295,8 @@ async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, deck
     if name == "remove":
         assert rfid is not None
         antenna = int_field(command, "antenna")
-        uids = command.get("uids")
-        if not isinstance(uids, list) or not all(isinstance(uid, str) for uid in uids):
+        uids = strings_field(command, "uids", 'remove needs "uids": a list of chip uids')
+        if uids is None:
             raise CommandError('remove needs "uids": a list of chip uids')
         board.remove(antenna, uids)
         return {"antenna": antenna, "count": len(rfid.chips(antenna))}
@@ -348,7 +358,7 @@ async def handle_command(board: SimulatedBoard, command: dict[str, Any], *, deck
         return {"commands": _HELP}
     raise CommandError(f"unknown command {name!r} (try help)")
 
-def answer(payload: dict[str, Any]) -> None:
+def answer(payload: JsonObject) -> None:
     sys.stdout.write(json.dumps(payload) + "\n")
     sys.stdout.flush()
 
@@ -364,7 +374,7 @@ async def stdin_reader() -> asyncio.StreamReader:
     return reader
 
 async def serve(reader: asyncio.StreamReader,
-                handle: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]) -> None:
+                handle: Callable[[JsonObject], Awaitable[JsonObject]]) -> None:
     """Answer the command lines of ``reader`` with ``handle`` (one JSON line each) until EOF or ``quit``."""
     while True:
         try:
@@ -377,7 +387,7 @@ async def serve(reader: asyncio.StreamReader,
         line = raw.decode("utf-8", errors="replace").strip()
         if not line or line.startswith("#"):
             continue
-        ident: Any = None
+        ident: JsonValue = None
         try:
             command = parse_command(line)
             ident = command.get("id")
@@ -394,7 +404,7 @@ async def serve(reader: asyncio.StreamReader,
             except BrokenPipeError:
                 return
 
-def _with_id(answer: dict[str, Any], ident: Any) -> dict[str, Any]:
+def _with_id(answer: JsonObject, ident: JsonValue) -> JsonObject:
     if ident is not None:
         answer["id"] = ident
     return answer
@@ -405,15 +415,12 @@ async def _run(args: argparse.Namespace) -> int:
     loop = asyncio.get_running_loop()
     seed = getattr(args, "seed", None)
     link = getattr(args, "link", None)
-    options: dict[str, Any] = {}
-    for key in ("firmware", "serial"):
-        if getattr(args, key, None) is not None:
-            options[key] = getattr(args, key)
     board = SimulatedBoard(
         args.kind,
         link=Path(link) if link else None,
         rng=random.Random(seed),
-        **options,
+        firmware=getattr(args, "firmware", None),
+        serial=getattr(args, "serial", None),
     )
     try:
         path = await board.start()

@@ -31,8 +31,20 @@ def test_daemon_bench() -> None:
     assert figures["rss_mib"] > 0
 
 
+def test_host_reading_bench() -> None:
+    figures = json.loads(run("host_reading_bench.py", "--readings", "50", "--runs", "1", "--json"))
+    assert figures["readings"] == 50 and figures["runs"][0]["total_us"] > 0
+    assert figures["wagers"] >= 50  # each reading changed seat 1's wager
+
+
 def test_startup_bench() -> None:
     assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")
+
+
+def test_clear_bench() -> None:
+    figures = json.loads(run("clear_bench.py", "--mib", "0.2", "--segment-mib", "0.05", "--json"))
+    assert figures["closed_segments"] >= 3 and figures["clear_mib_per_s"] > 0
+    assert figures["clear_ticks"] > 0 and figures["on_loop_longest_stall_ms"] >= 0
 
 
 def test_table_bench() -> None:

@@ -39,6 +39,30 @@ def test_the_spot_reader_hands_on_a_wager_when_a_spots_chips_change_and_crosstal
     assert len(told) == 3
 
 
+def test_crosstalk_ends_when_one_antenna_stops_reading_the_chip_and_a_uid_in_capitals_is_that_chip() -> None:
+    told: list[DriverInput] = []
+    registry = ChipRegistry([RegisteredChip(A, 500, "active"), RegisteredChip(B, 2500, "active")])
+    reader = SpotReader(told.append, antennas={1: (1, "main"), 2: (2, "main"), 3: (3, "main")},
+                        registry=registry)
+
+    def wagers() -> list[tuple[int, int, list[str]]]:
+        found = [(w.antenna, w.amount, [r.reason for r in w.rejected])
+                 for w in told if isinstance(w, SpotWager)]
+        told.clear()
+        return found
+
+    reader.inventory(1, [(A, 500)])
+    reader.inventory(2, [(A.upper(), 500)])                  # the same chip, read over spot 2 too
+    assert wagers() == [(1, 500, []), (2, 0, ["crosstalk"]), (1, 0, ["crosstalk"])]
+    reader.inventory(2, [(B, 2500)])                         # it lies on spot 1 alone again
+    assert wagers() == [(2, 2500, []), (1, 500, [])]
+    reader.inventory(1, [])                                  # A moves from spot 1 to spot 3
+    reader.inventory(3, [(A, 500)])
+    assert wagers() == [(1, 0, []), (3, 500, [])]
+    reader.inventory(2, [(B, 2500), (A, 500)])               # and now lies across spots 2 and 3
+    assert wagers() == [(2, 2500, ["crosstalk"]), (3, 0, ["crosstalk"])]
+
+
 def test_the_shoe_names_each_card_by_its_shoe_and_a_card_that_is_none_is_unreadable() -> None:
     told: list[DriverInput] = []
     shoe = Shoe(told.append, shoe_id=4)

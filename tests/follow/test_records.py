@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,14 @@ def test_an_unregistered_type_is_none_and_data_that_is_not_its_record_is_none_lo
     assert "is not a card.dealt" in caplog.text
     with pytest.raises(ValueError, match="not an event's envelope"):
         FollowedEvent.of({"seq": "5", "ts": "x", "type": "a"}, b"T01/a", b"{}")
+
+
+def test_the_table_s_the_hands_and_the_session_parts_events_are_all_read_as_records() -> None:
+    """In a process that imports the follow library alone (as a consumer does), every event type the
+    table publishes, the session parts' included, is registered for decode_public."""
+    program = ("import controller.follow.records\n"
+               "from controller.events.registry import registered\n"
+               "print(' '.join(sorted(registered())))")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert {"seat.stack", "button.moved", "progressive.hit", "tournament.level", "table.opened",
+            "dealer.in", "tray.counted", "table.closed", "card.dealt", "alert"} <= set(done.stdout.split())

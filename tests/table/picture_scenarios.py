@@ -46,6 +46,9 @@ from tests.table.test_table_open_actions import GAMES, RANKS, SUITS, move
 GOLDEN = Path(__file__).parents[1] / "data" / "pictures.jsonl.gz"
 """The pictures main's dict-built views published, one JSON line per step."""
 
+SAVED = Path(__file__).parents[1] / "data" / "checkpoints.jsonl.gz"
+"""The checkpoint main's dict-built state wrote at the end of each scenario."""
+
 Shot = tuple[str, bytes, bytes]
 """One step: the scenario's name and step, the public state's bytes, the picture's bytes."""
 
@@ -86,6 +89,7 @@ def walked(folder: Path, game: str, seed: int, screen: bool) -> Iterator[Shot]:
         move(rig, picture_json(rig.table), deck, chance)
     rig.table.press("next", physical=False)
     yield shot(f"{name}/next", rig.table)
+    yield saved(name, rig.table)
     rig.journal.close()
 
 
@@ -133,6 +137,7 @@ def pit(folder: Path) -> Iterator[Shot]:
     for name, step in steps:
         step()
         yield shot(f"pit/{name}", table)
+    yield saved("pit", table)
     rig.journal.close()
 
 
@@ -155,6 +160,7 @@ def jackpot(folder: Path) -> Iterator[Shot]:
     for name, step in steps:
         step()
         yield shot(f"jackpot/{name}", table)
+    yield saved("jackpot", table)
     rig.journal.close()
 
 
@@ -173,11 +179,19 @@ def tournament(folder: Path) -> Iterator[Shot]:
     for name, step in steps:
         step()
         yield shot(f"tournament/{name}", table)
+    yield saved("tournament", table)
     rig.journal.close()
 
 
-def pictures() -> Iterator[Shot]:
-    """Every scenario's steps, each table on a journal in a temporary folder of its own."""
+def saved(name: str, table: Table) -> Shot:
+    """The checkpoint of the table at the end of scenario ``name`` (between hands), as the daemon
+    writes its state (no picture: its name ends in ``/checkpoint``)."""
+    return f"{name}/checkpoint", compact_json(table.state.checkpoint()), b""
+
+
+def steps() -> Iterator[Shot]:
+    """Every scenario's steps and its checkpoint at the end, each table on a journal in a temporary
+    folder of its own."""
     runs: list[Callable[[Path], Iterator[Shot]]] = [pit, jackpot, tournament]
     for game in sorted(GAMES):
         for screen in (True, False):
@@ -187,9 +201,20 @@ def pictures() -> Iterator[Shot]:
             yield from run(Path(folder))
 
 
-def write_golden(path: Path = GOLDEN) -> int:
-    """Write every step's bytes to ``path``; the number of steps."""
-    lines = [json.dumps([name, state.decode(), picture.decode()]) for name, state, picture in pictures()]
+def pictures() -> Iterator[Shot]:
+    """Every scenario's steps (:func:`steps` without the checkpoints)."""
+    return (step for step in steps() if not step[0].endswith("/checkpoint"))
+
+
+def checkpoints() -> Iterator[tuple[str, bytes]]:
+    """Every scenario's checkpoint at its end."""
+    return ((name, data) for name, data, _ in steps() if name.endswith("/checkpoint"))
+
+
+def write_golden(path: Path = GOLDEN, made: Iterator[Shot] | None = None) -> int:
+    """Write every step's bytes (``made``, else :func:`pictures`) to ``path``; the number of steps."""
+    lines = [json.dumps([name, state.decode(), picture.decode()])
+             for name, state, picture in (made if made is not None else pictures())]
     path.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(path, "wt", encoding="utf-8") as out:
         out.write("\n".join(lines) + "\n")
@@ -204,4 +229,7 @@ def read_golden(path: Path = GOLDEN) -> list[Shot]:
 
 
 if __name__ == "__main__":
-    print(write_golden(Path(sys.argv[1]) if len(sys.argv) > 1 else GOLDEN), "steps written")
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else GOLDEN.parent
+    print(write_golden(folder / GOLDEN.name), "steps written")
+    print(write_golden(folder / SAVED.name, ((name, data, b"") for name, data in checkpoints())),
+          "checkpoints written")

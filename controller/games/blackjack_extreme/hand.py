@@ -2,7 +2,7 @@
 
 The phases, in order (``docs/games/blackjack-extreme.md`` says it in words):
 
-- ``blinds``: the blinds are in. Any player may ask for the dealer's chip
+- ``blinds``: the blinds are in. Every player may ask for the dealer's chip
   count; a player the dealer cannot pay the minimum may decline. The first
   card dealt closes it.
 - ``dealing``: one card down to each player from the dealer's left, the
@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal, TypedDict, Unpack
 
 from controller.games.blackjack_extreme.actions import ACTION_TABLE
 from controller.games.blackjack_extreme.dealer import dealer_turn
@@ -50,7 +50,7 @@ from controller.games.blackjack_extreme.payments import Claim, Line, owed_in_ful
 from controller.games.blackjack_extreme.play import BLACKJACK, DealerMove, dealer_rule
 from controller.games.blackjack_extreme.play import count as count_of
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
-from controller.games.blackjack_extreme.seats import SPOT, Held, PlayHand, SeatPlay
+from controller.games.blackjack_extreme.seats import SPOT, Held, PlayHand, SeatPlay, SeatState
 from controller.games.blackjack_extreme.settlement import committed_paying, settle
 from controller.games.blackjack_extreme.words import prompt, public_view
 from controller.games.interface import (
@@ -83,6 +83,15 @@ naturals goes straight to the dealer's reveal."""
 
 Moved = tuple["BlackjackExtremeHand", tuple[GameEvent, ...]]
 """A hand after a card or an action, and the events it brought."""
+
+
+class SeatChanges(TypedDict, total=False):
+    """What :meth:`BlackjackExtremeHand.with_seat` may change of a :class:`SeatPlay`."""
+
+    state: SeatState
+    acted: bool
+    raised: bool
+    hands: tuple[PlayHand, ...]
 
 
 @dataclass(frozen=True)
@@ -241,7 +250,7 @@ class BlackjackExtremeHand(Hand):
             seats.append(seat)
         return replace(self, seats=tuple(seats))
 
-    def with_seat(self, seat_number: int, **changes: Any) -> BlackjackExtremeHand:
+    def with_seat(self, seat_number: int, **changes: Unpack[SeatChanges]) -> BlackjackExtremeHand:
         """This hand with ``changes`` made to seat ``seat_number``."""
         seats = tuple(replace(seat, **changes) if seat.seat == seat_number else seat
                       for seat in self.seats)

@@ -29,7 +29,6 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from controller.games.blackjack_extreme.play import (
     BLACKJACK,
@@ -42,6 +41,7 @@ from controller.games.blackjack_extreme.play import (
 )
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.blackjack_extreme.strategy import betting_move, dealer_hits, dealer_up_card, play_move
+from controller.games.spec import Figure
 
 BLIND = 100
 """The blind every simulated player posts, in cents (even, so half a blind and 3:2 are whole)."""
@@ -181,7 +181,7 @@ def simulate(rules: BlackjackExtremeRules, rng: random.Random, hands: int = HAND
     return Figures(hands, players, mean, math.sqrt(variance / hands))
 
 
-def bank_report(rules: BlackjackExtremeRules, hands: int = HANDS) -> dict[str, dict[str, Any]]:
+def bank_report(rules: BlackjackExtremeRules, hands: int = HANDS) -> dict[str, Figure]:
     """What ``table-controller math`` prints: the bank's expectation per player and unit of blind,
     with its 95 % interval, and plainly what is not computed."""
     figures = simulate(rules, random.Random(SEED), hands)

@@ -44,7 +44,6 @@ import math
 import multiprocessing
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
 
 from controller.games.buster_blackjack_x.outcomes import bonus_busts
 from controller.games.buster_blackjack_x.progressive import blazing_prize
@@ -53,6 +52,7 @@ from controller.games.buster_blackjack_x.simulate import Tables, build_tables, s
 from controller.games.buster_blackjack_x.stored import STORED
 from controller.games.buster_blackjack_x.strategy import Strategy
 from controller.games.buster_blackjack_x.totals import Count, dealer_must_draw, dealer_standing
+from controller.games.spec import Figure
 from firmware_bridge.kernel.cards import Card
 
 PRECISION = 0.0005
@@ -128,7 +128,7 @@ def bonus_busts_by_cards(rules: BusterRules) -> dict[int, float]:
     return total
 
 
-def bonus_edge(rules: BusterRules) -> dict[str, Any]:
+def bonus_edge(rules: BusterRules) -> Figure:
     """The Buster bonus's exact house edge."""
     chances = bonus_busts_by_cards(rules)
     value = sum(chance * rules.bonus_odds(cards) for cards, chance in chances.items())
@@ -137,7 +137,7 @@ def bonus_edge(rules: BusterRules) -> dict[str, Any]:
             "method": "exact: the Buster bonus, the player-dealer's cards from a full shoe"}
 
 
-def insurance_edge(rules: BusterRules) -> dict[str, Any]:
+def insurance_edge(rules: BusterRules) -> Figure:
     """Insurance's exact house edge: the hole card under an ace, from the rest of a full shoe.
 
     >>> round(insurance_edge(BusterRules())["house_edge"], 6)
@@ -174,7 +174,7 @@ def blazing_chances(rules: BusterRules) -> list[tuple[float, int, int]]:
     return found
 
 
-def progressive_edges(rules: BusterRules) -> dict[str, dict[str, Any]]:
+def progressive_edges(rules: BusterRules) -> dict[str, Figure]:
     """Blazing 7's: the house edge in the long run (``progressive``: what the house keeps of each
     wager once every increment is paid back, the figure a rating uses) and at the base meter, and
     the meter at which the wager breaks even (cents)."""
@@ -185,7 +185,7 @@ def progressive_edges(rules: BusterRules) -> dict[str, dict[str, Any]]:
     whole = sum(chance for chance, _, percent in chances if percent == 100)
     at_base = fixed + share * rules.progressive_base / wager
     long_run = fixed + (rules.progressive_increment + whole * rules.progressive_base) / wager
-    figures: dict[str, dict[str, Any]] = {
+    figures: dict[str, Figure] = {
         "progressive": {
             "house_edge": 1 - long_run,
             "method": "exact: three cards, in the long run: every increment paid back, the base put "
@@ -226,7 +226,7 @@ def interval(rounds: int, total: float, squares: float) -> tuple[float, float]:
 
 def simulate_base(rules: BusterRules, precision: float = PRECISION, workers: int = WORKERS,
                   seed: int = SEED, max_rounds: int = MAX_ROUNDS,
-                  tables: Tables | None = None) -> dict[str, Any]:
+                  tables: Tables | None = None) -> Figure:
     """The base wager's house edge by simulation, run until its 95% interval is ``precision`` wide
     on each side (or ``max_rounds`` are played), in batches of :data:`BATCH` rounds."""
     tables = tables or build_tables(rules)
@@ -254,7 +254,7 @@ def fingerprint(tables: Tables, precision: float, seed: int) -> str:
 
 
 def stored_base(rules: BusterRules, tables: Tables, precision: float = PRECISION,
-                seed: int = SEED) -> dict[str, Any] | None:
+                seed: int = SEED) -> Figure | None:
     """The base wager's figure that :func:`simulate_base` gives for these rules, as stored with the
     game (:mod:`~controller.games.buster_blackjack_x.stored`), or None when it is not stored."""
     found = STORED.get(fingerprint(tables, precision, seed))
@@ -279,7 +279,7 @@ def _batches(tables: Tables, workers: int, seed: int) -> Iterator[tuple[int, flo
 
 
 def house_edges(rules: BusterRules, precision: float = PRECISION,
-                workers: int = WORKERS) -> dict[str, dict[str, Any]]:
+                workers: int = WORKERS) -> dict[str, Figure]:
     """Every wager's figures for ``table-controller math``: the base wager simulated to
     ``precision`` on ``workers`` processes (its stored result where there is one), and beside it
     the infinite-deck value; the bonus (``side``), insurance and Blazing 7's exactly; and the

@@ -6,9 +6,22 @@ Written by ``bench/buster_figures.py`` (``make buster-figures``); read by
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
-STORED: dict[str, dict[str, Any]] = {
+from controller.games.options import OptionJson
+
+
+class Stored(TypedDict):
+    """One simulation's figures, and every rule set (as :func:`~controller.games.catalog.rules_json`
+    gives it) whose simulation it is."""
+
+    house_edge: float
+    interval: list[float]
+    rounds: int
+    rules: list[dict[str, OptionJson]]
+
+
+STORED: dict[str, Stored] = {
     '8a1d0eb9f6d6842a79d8281e548c20cf6c6543c5232b8f904bfb0f47ca4cb5b1': {
         'house_edge': 0.028600653380415224,
         'interval': [0.028100940780996078, 0.02910036597983437],

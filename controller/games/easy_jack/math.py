@@ -20,7 +20,6 @@ rule set takes one to two seconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from controller.games.easy_jack.rules import (
     EasyJackRules,
@@ -30,6 +29,7 @@ from controller.games.easy_jack.rules import (
     turn_over,
 )
 from controller.games.parts.totals import Total, total_of
+from controller.games.spec import Figure
 
 UNIT = 10
 """The wager the payouts are computed on: a multiple of 2 and 5, so 3:2 and 6:5 pay whole cents."""
@@ -62,7 +62,7 @@ class EasyJackSolver:
         self._player: dict[Shoe, tuple[float, float, bool]] = {}
         self._payoffs: dict[tuple[Total, Total], tuple[float, float]] = {}
 
-    def house_edge(self) -> dict[str, dict[str, Any]]:
+    def house_edge(self) -> dict[str, Figure]:
         """Both house edges as fractions of the wager: ``{"main": {...}, "side": {...}}``."""
         main = side = 0.0
         cards = sum(self.shoe)
@@ -160,7 +160,7 @@ class EasyJackSolver:
         return best
 
 
-def house_edge(rules: EasyJackRules) -> dict[str, dict[str, Any]]:
+def house_edge(rules: EasyJackRules) -> dict[str, Figure]:
     """The exact house edges of the main and Dealer Bust wagers, as fractions of the wager.
 
     Each entry holds ``house_edge`` (minus the expected net payout per unit

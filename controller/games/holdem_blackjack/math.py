@@ -17,10 +17,9 @@ two and at six players. Every figure is exact for the hand it names.
 
 from __future__ import annotations
 
-from typing import Any
-
 from controller.games.holdem_blackjack.rules import MAX_PLAYERS, HoldemBlackjackRules
 from controller.games.parts.pots import rake_due
+from controller.games.spec import Figure
 from firmware_bridge.kernel.money import dollars as money
 
 
@@ -31,7 +30,7 @@ def _rake_words(rules: HoldemBlackjackRules) -> str:
             f"(rounded down){first}")
 
 
-def house_take(rules: HoldemBlackjackRules) -> dict[str, dict[str, Any]]:
+def house_take(rules: HoldemBlackjackRules) -> dict[str, Figure]:
     """The figures ``table-controller math`` prints: the rake rule and the rake of the called and
     the capped hand at 2 and 6 players (``cents``, with ``value`` in words), or that the house
     has no edge and no take."""
@@ -41,7 +40,7 @@ def house_take(rules: HoldemBlackjackRules) -> dict[str, dict[str, Any]]:
             "method": "rules: no house edge exists in a pot game"}}
     stakes = rules.parsed_stakes
     bets = 1 + rules.raise_cap
-    figures: dict[str, dict[str, Any]] = {
+    figures: dict[str, Figure] = {
         "rake": {"value": _rake_words(rules), "method": "rules: the house's only take"}}
     for players in (2, MAX_PLAYERS):
         called = players * (rules.ante + stakes.first)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self, TypeVar
+from typing import ClassVar, Self, TypeVar
 
 from controller.events.codec import from_json, to_json
 from controller.events.registry import Event
@@ -103,15 +103,19 @@ class Session:
             parts[kind] = self[kind].apply(event)
         return Session(parts)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The session as JSON-able data: each part under its name (for checkpoints)."""
         return {kind.name: to_json(part) for kind, part in sorted(self.parts.items(),
                                                                   key=lambda item: item[0].name)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Session:
+    def from_json(cls, data: object) -> Session:
         """The session :meth:`to_json` wrote (or a checkpoint's session from before parts, read by
-        :func:`controller.games.session.legacy.from_flat`); ValueError for a part nobody registered."""
+        :func:`controller.games.session.legacy.from_flat`); ValueError for a part nobody registered,
+        or for data that is not an object of parts."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"the checkpoint's session must be an object of parts, "
+                             f"not {type(data).__name__}")
         if isinstance(data.get("stacks"), list):
             from controller.games.session.legacy import from_flat
             return from_flat(data)

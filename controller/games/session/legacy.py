@@ -12,8 +12,9 @@ Button(seat=2, waiting=())
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
 
+from controller.events.codec import from_json
 from controller.games.session import Session
 from controller.games.session.button import Button
 from controller.games.session.progressive import Progressive, ProgressiveHit, ProgressivePaid
@@ -21,13 +22,30 @@ from controller.games.session.stacks import Stacks
 from controller.games.session.tournament import Tournament
 
 
-def from_flat(data: Mapping[str, Any]) -> Session:
+@dataclass(frozen=True)
+class _Flat:
+    """A flat checkpoint session as it was written: each hit and payment a list of its fields."""
+
+    stacks: tuple[tuple[int, int], ...]
+    button: int | None
+    level: int
+    blinds: tuple[int, ...]
+    level_ends_at: str | None
+    places: tuple[tuple[int, int], ...]
+    winner: int | None
+    meters: Mapping[str, int]
+    unpaid: tuple[tuple[int, int, str, int], ...]
+    hits: tuple[tuple[int, int, str], ...]
+    waiting: tuple[int, ...] = ()
+
+
+def from_flat(data: Mapping[str, object]) -> Session:
     """The session a flat checkpoint session holds."""
+    flat: _Flat = from_json(_Flat, data)
     return Session.of(
-        Stacks({seat: amount for seat, amount in data["stacks"]}),
-        Button(data["button"], tuple(data.get("waiting", ()))),
-        Tournament(data["level"], tuple(data["blinds"]), data["level_ends_at"],
-                   {seat: place for seat, place in data["places"]}, data["winner"]),
-        Progressive(dict(data["meters"]), tuple(ProgressiveHit(*hit) for hit in data["unpaid"]),
-                    tuple(ProgressivePaid(*hit) for hit in data["hits"])),
+        Stacks(dict(flat.stacks)),
+        Button(flat.button, flat.waiting),
+        Tournament(flat.level, flat.blinds, flat.level_ends_at, dict(flat.places), flat.winner),
+        Progressive(dict(flat.meters), tuple(ProgressiveHit(*hit) for hit in flat.unpaid),
+                    tuple(ProgressivePaid(*hit) for hit in flat.hits)),
     )
