@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from controller.events.codec import JsonValue
 from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.buster_blackjack_x.strategy import Strategy
 from controller.games.buster_blackjack_x.totals import TARGET, Count, player_total
@@ -126,11 +125,11 @@ class BusterStrategy:
 _BUILT: dict[tuple[str, str], GameStrategy | None] = {}
 
 
-Strategies = Callable[[str | None, Mapping[str, JsonValue] | None, str], "GameStrategy | None"]
+Strategies = Callable[[str | None, Mapping[str, object] | None, str], "GameStrategy | None"]
 """What gives a table's strategy: ``(game, rules, key)`` -> the strategy, or None (none, or not yet)."""
 
 
-def strategy_for(game: str | None, rules: Mapping[str, JsonValue] | None,
+def strategy_for(game: str | None, rules: Mapping[str, object] | None,
                  key: str = "") -> GameStrategy | None:
     """The strategy of ``game`` under ``rules`` (as ``table.opened`` gives them; ``key``: their
     canonical text, to build each once); None for a game whose decisions are not checked, or rules

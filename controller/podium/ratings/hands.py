@@ -38,7 +38,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from controller.events.codec import JsonValue, decode_public
+from controller.events.codec import decode_public
 from controller.events.floor import TableClosed
 from controller.events.hand import PotAwarded, Settled, WagerResult
 from controller.events.registry import Event
@@ -50,7 +50,7 @@ RATED_TYPES = ("table.opened", "hand.started", "bets.closed", "pot.awarded", "ha
                "hand.voided", "progressive.paid", "table.closed")
 """The event types a :class:`HandReader` reads (what a store is asked for)."""
 
-Rules = Mapping[str, JsonValue]
+Rules = Mapping[str, object]
 """A game's rules as ``table.opened`` publishes them (its ``[game]`` options as JSON)."""
 
 
