@@ -309,10 +309,11 @@ class ChipRegistry:
         """The wager on one spot, from the complete set of ``(uid, value)`` chips read on it.
 
         ``amount`` is the sum of the good chips' values; ``chips`` holds the good
-        uids, sorted; ``rejected`` holds a :class:`~drivers.inputs.RejectedChip`
-        for each chip that does not count, sorted by uid. A uid read more than
-        once on the same spot counts once: its other copies are rejected as
-        ``"duplicate"`` (two tags with one id means one is a clone). A good chip
+        uids, sorted, and ``values`` their values (``by_value`` by denomination); ``rejected``
+        holds a :class:`~drivers.inputs.RejectedChip` for each chip that does not
+        count, sorted by uid. A uid read more than once on the same spot counts once:
+        its other copies are rejected as ``"duplicate"`` (two tags with one id
+        means one is a clone). A good chip
         whose uid is in ``elsewhere`` (uid -> the other antennas reading it now,
         as ``(antenna, seat, spot)``: see :func:`read_elsewhere`) counts on no
         spot: it is rejected as ``"crosstalk"``.
@@ -320,8 +321,8 @@ class ChipRegistry:
         >>> registry = ChipRegistry.parse("00000000000000aa,500,active\\n00000000000000bb,2500,active")
         >>> wager = registry.wager(3, "main", 5, [("00000000000000BB", 2500), ("00000000000000aa", 500),
         ...                                       ("00000000000000cc", 10000)])
-        >>> wager.amount, wager.chips
-        (3000, ('00000000000000aa', '00000000000000bb'))
+        >>> wager.amount, wager.chips, wager.by_value
+        (3000, ('00000000000000aa', '00000000000000bb'), {500: 1, 2500: 1})
         >>> [(chip.uid, chip.reason) for chip in wager.rejected]
         [('00000000000000cc', 'counterfeit')]
         >>> wager = registry.wager(3, "main", 5, [("00000000000000aa", 500), ("00000000000000aa", 500),
@@ -362,6 +363,7 @@ class ChipRegistry:
             chips=tuple(sorted(good)),
             rejected=tuple(rejected),
             complete=complete,
+            values=tuple(good.values()),
         )
 
 

@@ -106,7 +106,10 @@ class SpotWager:
 
     ``amount`` counts only good chips, in cents. ``rejected`` lists the chips
     that were not counted. ``complete`` is False when the reader reported more
-    chips than one INVENTORY can list.
+    chips than one INVENTORY can list. ``values`` holds the good chips' values
+    in cents, in no order (empty when the reading was not made through the chip
+    registry): :attr:`by_value` counts them by denomination where it is asked
+    for (the tray), so a spot's reading pays nothing for it.
     """
 
     seat: int
@@ -116,6 +119,15 @@ class SpotWager:
     chips: tuple[str, ...]
     rejected: tuple[RejectedChip, ...] = ()
     complete: bool = True
+    values: tuple[int, ...] = ()
+
+    @property
+    def by_value(self) -> dict[int, int]:
+        """The good chips by denomination: value in cents -> how many, by value."""
+        counted: dict[int, int] = {}
+        for value in sorted(self.values):
+            counted[value] = counted.get(value, 0) + 1
+        return counted
 
 
 DriverInput = (

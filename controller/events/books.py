@@ -11,9 +11,11 @@ room's formula over one shift (opener to closer) is in :mod:`controller.table.bo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from controller.events.codec import OMIT_NONE
 from controller.events.registry import Event, event
+from controller.events.tray import ChipCounts
 
 
 @event("dealer.in")
@@ -36,10 +38,13 @@ class DealerOut(Event):
 
 @dataclass(frozen=True)
 class Slip(Event):
-    """A table inventory slip: the tray held ``amount`` cents, signed by ``dealer`` (with PIN)."""
+    """A table inventory slip: the tray held ``amount`` cents, signed by ``dealer`` (with PIN);
+    ``chips``: the tray's chips by denomination (value in cents -> count) as its last
+    ``tray.counted`` gave them (None where it gave none: a journal written before they were kept)."""
 
     amount: int
     dealer: str
+    chips: ChipCounts | None = field(default=None, metadata=OMIT_NONE)
 
 
 @event("table.opener")

@@ -141,8 +141,9 @@ _PLAIN = frozenset({int, str, bool, float, type(None)})
 
 def to_json(value: object) -> JsonValue:
     """``value`` as JSON-able data: a record as an object of its fields, tuples as lists, a card in
-    pit notation; mappings keep their keys (JSON writes an int key as its digits). A record with a
-    JSON form of its own (:class:`OwnJson`) gives its ``json_form()``."""
+    pit notation; mappings keep their keys (JSON writes an int key as its digits). A record whose JSON
+    form is not simply its fields (an alert's ``about`` spread among them) gives its own
+    ``json_form()``, read back by its class's ``from_json_form``."""
     kind = type(value)
     if kind in _PLAIN:
         return value  # type: ignore[return-value]
@@ -187,14 +188,6 @@ def from_json(kind: object, value: object) -> object:
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         return (_DECODERS.get(kind) or _decoder(kind))(value)
     return value
-
-
-class OwnJson(typing.Protocol):
-    """A record whose JSON form is not simply its fields (an alert's ``about`` spread among them):
-    :func:`to_json` calls ``json_form``, :func:`from_json` the class's ``from_json_form``."""
-
-    def json_form(self) -> JsonObject:
-        """The record as :func:`to_json` writes it."""
 
 
 def _items(value: object) -> list[object] | tuple[object, ...]:

@@ -145,11 +145,14 @@ class SessionPicture:
 @dataclass(frozen=True)
 class TrayPicture:
     """The chip tray: its ``amount`` as last counted, what it held when the hand in play started
-    (``at_hand_start``) and the reading a fill or credit waits for (``expected``)."""
+    (``at_hand_start``), the reading a fill or credit waits for (``expected``), and its ``chips``
+    by denomination as last counted (value in cents, as a string -> count; None before a reading
+    that gave them)."""
 
     amount: int | None
     at_hand_start: int | None
     expected: int | None
+    chips: Mapping[str, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -9,17 +9,24 @@ checked against (:mod:`controller.table.tray`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
+from controller.events.codec import OMIT_NONE
 from controller.events.registry import Event, event
+
+ChipCounts = Mapping[int, int]
+"""Chips by denomination: a chip's value in cents -> how many of them."""
 
 
 @event("tray.counted")
 @dataclass(frozen=True)
 class TrayCounted(Event):
-    """The tray's chips are worth ``amount`` cents now, as the RFID reader reads them."""
+    """The tray's chips are worth ``amount`` cents now, as the RFID reader reads them; ``chips``: how
+    many of each value the tray's antenna read (None in a journal written before it was kept)."""
 
     amount: int
+    chips: ChipCounts | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)

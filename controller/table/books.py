@@ -12,7 +12,7 @@ state in; the events, or why the command is refused, out.
   in already is refused.
 - ``dealer_out``: ``dealer.out`` (``"signed_out"``).
 - ``opener`` / ``closer``: ``table.opener`` / ``table.closer``, the tray's
-  reading signed by the dealer signed in; between hands, on a table with a
+  reading (and its chips by denomination) signed by the dealer signed in; between hands, on a table with a
   tray read and no fill or credit waiting. A shift is an opener and its
   closer: an opener while one is open is refused, and so is a closer
   without one.
@@ -85,10 +85,12 @@ APPLIED: tuple[type[Event], ...] = (events.DealerIn, events.DealerOut, events.Op
 
 
 def books_events(order: Command, supervisor: str | None, state: BooksState, *,
-                 tray: tuple[int | None, int | None] | None, in_hand: bool) -> Made:
+                 tray: tuple[int | None, int | None] | None, in_hand: bool,
+                 chips: Mapping[int, int] | None = None) -> Made:
     """The events of the books' command ``order`` (decoded, and its PIN checked), signed by
     ``supervisor`` where it is a supervisor's; ``tray``: the tray's reading and the reading a fill
-    or credit waits for (None: the table has no tray); ``in_hand``: whether a hand is in play."""
+    or credit waits for (None: the table has no tray); ``in_hand``: whether a hand is in play;
+    ``chips``: the tray's chips by denomination as last read (None: not known), on the slip."""
     if isinstance(order, orders.DealerIn):
         if order.dealer == state.dealer:
             return f"dealer {order.dealer} is signed in already"
@@ -99,7 +101,7 @@ def books_events(order: Command, supervisor: str | None, state: BooksState, *,
             return "no dealer is signed in"
         return [events.DealerOut(state.dealer, "signed_out")]
     if isinstance(order, orders.SignOpener | orders.SignCloser):
-        return _slip(isinstance(order, orders.SignOpener), state, tray, in_hand)
+        return _slip(isinstance(order, orders.SignOpener), state, tray, in_hand, chips)
     if isinstance(order, orders.SignSlip):
         assert supervisor is not None
         amount = state.unsigned.get(order.slip)
@@ -115,8 +117,9 @@ def books_events(order: Command, supervisor: str | None, state: BooksState, *,
 
 
 def _slip(opening: bool, state: BooksState, tray: tuple[int | None, int | None] | None,
-          in_hand: bool) -> Made:
-    """The opener (``opening``) or the closer: the tray's reading, signed by the dealer signed in."""
+          in_hand: bool, chips: Mapping[int, int] | None) -> Made:
+    """The opener (``opening``) or the closer: the tray's reading (and its ``chips`` by
+    denomination), signed by the dealer signed in."""
     if tray is None:
         return 'this table has no tray: configure its antenna as "tray" in [antennas]'
     if in_hand:
@@ -133,4 +136,4 @@ def _slip(opening: bool, state: BooksState, tray: tuple[int | None, int | None] 
     if expected is not None:
         return "a fill or credit still waits: move its chips first"
     slip = events.Opener if opening else events.Closer
-    return [slip(amount, state.dealer)]
+    return [slip(amount, state.dealer, None if chips is None else dict(sorted(chips.items())))]

@@ -43,11 +43,13 @@ def on_reading(table: Table, wager: SpotWager) -> Decided:
 
 
 def on_tray(table: Table, reading: SpotWager) -> Generator[Step, None, None]:
-    """The tray's chips changed: its rejected chips alerted like a spot's, its value published
-    (``tray.counted``) when it differs from the last."""
+    """The tray's chips changed: its rejected chips alerted like a spot's, its value and its chips
+    by denomination published (``tray.counted``) when either differs from the last."""
     yield from check_chips(table, reading)
-    if reading.amount != table.state.tray.amount:
-        yield Step([TrayCounted(reading.amount)])
+    chips = reading.by_value
+    tray = table.state.tray
+    if reading.amount != tray.amount or chips != tray.chips:
+        yield Step([TrayCounted(reading.amount, chips)])
 
 
 def check_chips(table: Table, wager: SpotWager) -> Generator[Step, None, None]:

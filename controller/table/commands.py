@@ -51,7 +51,8 @@ def books_command(table: Table, order: Command, supervisor: str | None) -> Decid
     dealer's, or ``supervisor``'s)."""
     state = table.state
     tray_now = (state.tray.amount, state.tray.expected) if table.settings.tray else None
-    made = books_events(order, supervisor, state.books, tray=tray_now, in_hand=state.in_hand)
+    made = books_events(order, supervisor, state.books, tray=tray_now, in_hand=state.in_hand,
+                        chips=state.tray.chips)
     if isinstance(made, str):
         return f"{order.name}: {made}"
     yield Step(made)

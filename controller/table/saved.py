@@ -5,8 +5,8 @@ writes it with :func:`controller.events.codec.record_json`; ``from_checkpoint``
 reads one back with :func:`~controller.events.codec.from_json`. Each record's
 fields are the checkpoint's keys in the order written (docs/architecture.md,
 "Checkpoint"); a key an older checkpoint does not have reads as its default,
-and ``books`` is left out while the books hold nothing, so a checkpoint of a
-table without them reads as it always did.
+and ``books`` is left out while the books hold nothing (``tray_chips`` before a
+reading gave them), so a checkpoint of a table without them reads as it always did.
 
 >>> from controller.events.codec import from_json, record_json
 >>> saved = Saved(12, 3, ((1, "main", 500),), SavedShoe(42, 6, 9, {"Ah": 1}, False),
@@ -57,7 +57,8 @@ class SavedFloor:
 class Saved:
     """The table's state between hands: ``bets`` as ``(seat, spot, cents)``; each board's
     ``(online, firmware, serial, reason)``; the session's parts by name; the tray's
-    ``(amount, expected)``."""
+    ``(amount, expected)``, and its chips as ``(value, count)`` pairs by value once a reading gave
+    them."""
 
     seq: int
     hand_no: int
@@ -69,3 +70,4 @@ class Saved:
     tray: tuple[int | None, int | None] = (None, None)
     floor: SavedFloor = field(default_factory=SavedFloor)
     books: BooksState | None = field(default=None, metadata=OMIT_NONE)
+    tray_chips: tuple[tuple[int, int], ...] | None = field(default=None, metadata=OMIT_NONE)

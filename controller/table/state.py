@@ -19,6 +19,7 @@ none of it was published.
 
 from __future__ import annotations
 
+import json
 from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from controller.events import floor
 from controller.events import table as events
 from controller.events.codec import (
+    JsonObject,
     JsonValue,
     decode,
     from_json,
@@ -34,7 +36,6 @@ from controller.events.codec import (
     record_json,
     text,
 )
-from controller.events.envelope import decode_body
 from controller.events.hand import Alerted, Dealt, Settled, WagerResult
 from controller.events.picture import TableAlert
 from controller.events.registry import Event
@@ -60,6 +61,14 @@ def journaled_event(body: Mapping[str, JsonValue], private: Mapping[str, JsonVal
     if not isinstance(data, dict):
         raise ValueError(f"an event whose data is no object: {data!r}")
     return decode(text(body["type"]), data, own)
+
+def _body(body: bytes) -> JsonObject:
+    """A journal record's body, decoded (ValueError for one that is no JSON object)."""
+    decoded = json.loads(body)
+    if not isinstance(decoded, dict):
+        raise ValueError("a journal record whose body is no JSON object")
+    return decoded
+
 
 MakeGame = Callable[[Limits], Game[Hand]]
 """The game bound to other limits (the same rules): how a ``table.limits`` event reaches the game."""
@@ -105,12 +114,14 @@ class ShoeState:
 @dataclass
 class TrayState:
     """The chip tray: its ``amount`` as last counted (None before its first reading), the amount it
-    held when the hand in play started (``at_start``), and the reading a fill or credit waits for
-    (``expected``; None when none waits)."""
+    held when the hand in play started (``at_start``), the reading a fill or credit waits for
+    (``expected``; None when none waits), and its chips by denomination as last counted (``chips``:
+    value in cents -> count; None before a reading that gave them)."""
 
     amount: int | None = None
     at_start: int | None = None
     expected: int | None = None
+    chips: dict[int, int] | None = None
 
 
 @dataclass
@@ -160,8 +171,9 @@ class TableState:
 
     def checkpoint(self) -> dict[str, object]:
         """The state as JSON-able data, taken between hands (see :mod:`controller.journal.checkpoint`
-        and :mod:`controller.table.saved`); ``books`` only once the table's books hold anything, so
-        a checkpoint without them reads as it always did."""
+        and :mod:`controller.table.saved`); ``books`` only once the table's books hold anything, and
+        ``tray_chips`` (the tray's chips by denomination, ``[[value, count], ...]``) only once a
+        reading gave them, so a checkpoint without them reads as it always did."""
         if self.in_hand:
             raise ValueError("a checkpoint is taken only between hands")
         shoe, limits = self.shoe, self.floor.limits
@@ -175,7 +187,8 @@ class TableState:
             tuple(self.alerts), self.session.to_json(), (self.tray.amount, self.tray.expected),
             SavedFloor(self.floor.closed, self.floor.message,
                        None if limits is None else (limits.min_bet, limits.max_bet)),
-            None if self.books == BooksState() else self.books)))
+            None if self.books == BooksState() else self.books,
+            None if self.tray.chips is None else tuple(sorted(self.tray.chips.items())))))
 
     @classmethod
     def from_checkpoint(cls, game: Game[Hand], data: Mapping[str, object],
@@ -188,7 +201,8 @@ class TableState:
             game = remake(limits)
         state = cls(game=game, seq=saved.seq, hand_no=saved.hand_no, remake=remake)
         amount, expected = saved.tray
-        state.tray = TrayState(amount, None, expected)     # between hands: no hand's start to keep
+        chips = None if saved.tray_chips is None else dict(saved.tray_chips)
+        state.tray = TrayState(amount, None, expected, chips)     # between hands: no hand's start to keep
         state.floor = FloorState(saved.floor.closed, limits, saved.floor.message)
         state.books = saved.books if saved.books is not None else BooksState()
         state.bets = {(seat, spot): amount for seat, spot, amount in saved.bets}
@@ -238,7 +252,7 @@ class TableState:
         encodes, if the caller has them.
         """
         if body is None:
-            body = decode_body(record.body)
+            body = _body(record.body)
         private = record.private
         self.seq = record.seq
         call = private.get("input")
@@ -319,6 +333,7 @@ class TableState:
     def _tray_counted(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, TrayCounted)
         self.tray.amount = event.amount
+        self.tray.chips = None if event.chips is None else dict(event.chips)
         if event.amount == self.tray.expected:
             self.tray.expected = None          # the fill or credit is in the tray
 

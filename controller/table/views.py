@@ -93,7 +93,9 @@ def _state(table: Table, view: HandView | None) -> PublicState:
         closed=state.floor.closed,
         message=state.floor.message,
         tray=None if not table.settings.tray else TrayPicture(
-            state.tray.amount, state.tray.at_start if state.in_hand else None, state.tray.expected),
+            state.tray.amount, state.tray.at_start if state.in_hand else None, state.tray.expected,
+            None if state.tray.chips is None else {str(value): count
+                                                   for value, count in sorted(state.tray.chips.items())}),
         books=BooksPicture(state.books.dealer, state.books.shift_open, dict(state.books.unsigned),
                            state.books.drop_due),
     )

@@ -182,7 +182,9 @@ def test_wager_counts_only_good_chips(registry: ChipRegistry) -> None:
             RejectedChip(UNKNOWN, 2500, "counterfeit", None),
         ),
         complete=True,
+        values=(10000, 500),                   # the good chips' values, in the order read
     )
+    assert wager.by_value == {500: 1, 10000: 1}
 
 
 def test_wager_of_an_empty_spot(registry: ChipRegistry) -> None:

@@ -8,17 +8,26 @@ test_e2e_floor's: seat 1 main $10 loses, seat 3 main $25 wins, seat 3 side $5 lo
 
 from __future__ import annotations
 
+import csv
+import io
 import json
-from collections.abc import Iterator
+import sqlite3
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from controller.events.envelope import compact_json
+from controller.follow.core import HISTORY
+from controller.journal.log import Journal, Record, read_records
 from controller.podium.monitor.cli import main as pit_monitor
 from controller.podium.monitor.store import Row, SqliteStore
 from controller.security.supervisor_pins import hash_pin
 from tests.e2e.test_e2e_floor import SHOE, play, settle
+from tests.monitor.conftest import Monitor, sources_of
 from tests.rigs.daemon_rig import TableRig, chip
 
 TRAY = 32
@@ -81,12 +90,12 @@ def test_the_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(
     assert control(rig, "opener", dealer_pin=D1)["error"] == (
         "opener: no dealer is signed in: the dealer signs in first")
     rig.rfid.cmd("place", antenna=TRAY, chips=[chip("b", n) for n in range(10, 14)])
-    assert rig.next("tray.counted")["data"] == {"amount": 10000}
+    assert rig.next("tray.counted")["data"] == {"amount": 10000, "chips": {"2500": 4}}
     assert control(rig, "dealer_in", dealer="D1", dealer_pin=D1) == {"ok": True}
     assert control(rig, "closer", dealer_pin=D1)["error"] == "closer: no opener: the shift is opened first"
     assert control(rig, "opener", dealer_pin="2222") == {"ok": False, "error": "wrong dealer id or PIN"}
     assert control(rig, "opener", dealer_pin=D1) == {"ok": True}
-    assert rig.next("table.opener")["data"] == {"amount": 10000, "dealer": "D1"}
+    assert rig.next("table.opener")["data"] == {"amount": 10000, "dealer": "D1", "chips": {"2500": 4}}
     assert books_state(rig)["unsigned"] == {"opener": 10000}
     assert pit(rig, "sign_slip", pin="0000", slip="opener") == {
         "ok": False, "error": "wrong supervisor id or PIN"}
@@ -112,7 +121,10 @@ def test_the_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(
     rig.rfid.cmd("remove", antenna=TRAY, uids=[chip("b", 20)[0]])
     rig.next("tray.counted", amount=11500)
     assert control(rig, "closer", dealer_pin="2222") == {"ok": True}
-    assert rig.next("table.closer")["data"] == {"amount": 11500, "dealer": "D2"}
+    # the closer by denomination: a1-a3 collected (3 x $5), b10 paid out, b20 filled and credited
+    # back, b11-b13 and b21 left: 3 x $5 + 4 x $25 = $15.00 + $100.00 = $115.00
+    assert rig.next("table.closer")["data"] == {"amount": 11500, "dealer": "D2",
+                                                "chips": {"500": 3, "2500": 4}}
     assert pit(rig, "sign_slip", slip="closer") == {"ok": True}
     assert pit(rig, "enter_drop", amount=4000) == {"ok": True}
     assert rig.next("table.drop")["data"] == {"amount": 4000, "supervisor": "S101"}
@@ -133,6 +145,17 @@ def test_the_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(
         "opener": 10000, "fills": 5000, "credits": 2500, "closer": 11500, "drop": 4000, "win": 3000,
         "hold_percent": 75.0, "opener_dealer": "D1", "closer_dealer": "D2", "opener_signed_by": "S101",
         "closer_signed_by": "S101"}
+    assert count["opener_chips"] == [{"value": 2500, "count": 4, "amount": 10000}]
+    assert count["closer_chips"] == [{"value": 500, "count": 3, "amount": 1500},
+                                     {"value": 2500, "count": 4, "amount": 10000}]
+    assert pit_monitor(["report", f"--db={db}", "--format=csv"]) == 0
+    [row] = [r for r in csv.DictReader(io.StringIO(capsys.readouterr().out)) if r["kind"] == "count"]
+    assert (row["opener_cents"], row["opener_chips"], row["closer_cents"], row["closer_chips"]) == (
+        "10000", "2500:4", "11500", "500:3 2500:4")
+    assert pit_monitor(["report", f"--db={db}"]) == 0
+    [line] = [line for line in capsys.readouterr().out.splitlines() if "count:" in line]
+    assert "opener $100.00 [4 x $25.00 = $100.00] at " in line
+    assert "closer $115.00 [4 x $25.00 = $100.00, 3 x $5.00 = $15.00] at " in line
     assert pit_monitor(["report", f"--db={db}", "--by=dealer", "--format=json"]) == 0
     dealers = {d["dealer"]: d for d in json.loads(capsys.readouterr().out)["dealers"]}
     assert {name: (d["table"], d["hands"], d["voids"], d["signed_in"]) for name, d in dealers.items()} == {
@@ -160,3 +183,112 @@ def test_the_books_survive_a_crash(books: TableRig) -> None:
                                 "drop_due": False}
     assert control(rig, "opener", dealer_pin=D1)["error"] == (
         "opener: the shift is open: its closer comes before another opener")
+
+
+def test_a_journal_from_before_the_chips_by_denomination_still_replays(books: TableRig) -> None:
+    """A journal whose ``tray.counted`` and opener carry the value only (as before ``chips``) replays:
+    the restarted table has the shift open with its opener, the tray's chips by denomination unknown
+    until the antenna reads it again, and the closer then lists them."""
+    rig = books
+    rig.start()
+    rig.rfid.cmd("place", antenna=TRAY, chips=[chip("b", n) for n in range(10, 14)])
+    rig.next("tray.counted", amount=10000)
+    assert control(rig, "dealer_in", dealer="D1", dealer_pin=D1) == {"ok": True}
+    assert control(rig, "opener", dealer_pin=D1) == {"ok": True}
+    rig.next("table.opener")
+    assert rig.kill() == -9
+    state = rig.folder / "state"
+    old = [Record(r.seq, r.topic, compact_json(_without_chips(json.loads(r.body))), r.private)
+           for r in read_records(state / "journal.log")]
+    slips = [json.loads(r.body)["data"] for r in old if r.topic.endswith(("/tray.counted", "/table.opener"))]
+    assert slips == [{"amount": 10000}, {"amount": 10000, "dealer": "D1"}]
+    for path in state.iterdir():                  # the journal as the earlier release wrote it, alone
+        if path.name.startswith(("journal", "checkpoint")):
+            path.unlink()
+    journal = Journal.open(state / "journal.log")
+    journal.append(*old)
+    journal.close()
+
+    rig.start()
+    assert books_state(rig) == {"dealer": "D1", "shift_open": True, "unsigned": {"opener": 10000},
+                                "drop_due": False}
+    rig.rfid.cmd("place", antenna=TRAY, chips=[chip("a", 1), chip("a", 2)])
+    assert rig.next("tray.counted", amount=11000)["data"]["chips"] == {"500": 2, "2500": 4}
+    assert control(rig, "state")["state"]["tray"]["chips"] == {"500": 2, "2500": 4}
+    assert control(rig, "closer", dealer_pin=D1) == {"ok": True}
+    assert rig.next("table.closer")["data"] == {"amount": 11000, "dealer": "D1",
+                                                "chips": {"500": 2, "2500": 4}}
+
+
+def _without_chips(body: dict[str, Any]) -> dict[str, Any]:
+    """A published body as the earlier release wrote it: no ``chips`` in its data."""
+    data = {key: value for key, value in body["data"].items() if key != "chips"}
+    return {**body, "data": data}
+
+
+def test_a_monitor_killed_and_started_again_shows_the_books_the_table_no_longer_sends(
+        books: TableRig) -> None:
+    """``pit-monitor serve --db`` SIGKILLed once the opener is signed; the table then publishes more than
+    a follower replays before its snapshot (:data:`~controller.follow.core.HISTORY`), so the monitor
+    started again on its database hears none of the books' events again: it shows them as kept."""
+    rig = books
+    rig.start()
+    db = rig.folder / "pit.sqlite"
+    rig.rfid.cmd("place", antenna=TRAY, chips=[*(chip("b", n) for n in range(10, 14)), chip("c", 1)])
+    rig.next("tray.counted", amount=20000)
+    monitor = serve(rig, db)
+    try:
+        assert control(rig, "dealer_in", dealer="D1", dealer_pin=D1) == {"ok": True}
+        assert control(rig, "opener", dealer_pin=D1) == {"ok": True}
+        assert pit(rig, "sign_slip", slip="opener") == {"ok": True}
+        signed = until(monitor, lambda books: (books["count"] or {}).get("opener_signed_by") == "S101")
+        assert signed["dealer"] == "D1" and signed["count"]["opener_chips"] == [
+            {"value": 2500, "count": 4, "amount": 10000}, {"value": 10000, "count": 1, "amount": 10000}]
+        until_kept(db, lambda kept: [c["opener_signed_by"] for c in kept["counts"]] == ["S101"])
+        monitor.kill()
+        for n in range(HISTORY + 1):                      # the books' events out of a follower's replay
+            assert pit(rig, "dealer_message", text=f"message {n}") == {"ok": True}
+        monitor = serve(rig, db)
+        again = until(monitor, lambda books: books["dealer"] == "D1")
+        assert again["count"] == signed["count"]
+        assert [d["dealer"] for d in again["dealers"]] == ["D1"]
+        assert control(rig, "closer", dealer_pin=D1) == {"ok": True}      # and the shift goes on
+        closed = until(monitor, lambda books: books["count"]["closer"] is not None)
+        assert (closed["count"]["opener"], closed["count"]["closer"], closed["count"]["closer_dealer"]) == (
+            20000, 20000, "D1")
+    finally:
+        monitor.stop()
+
+
+def serve(rig: TableRig, db: Path) -> Monitor:
+    """``pit-monitor serve --db`` over the table, listening."""
+    return Monitor("serve", sources_of(rig), "--port=0", f"--db={db}", "--silence=3",
+                   f"--acks={rig.folder / 'acks.jsonl'}", f"--actions={rig.folder / 'actions.jsonl'}",
+                   log=rig.folder / "monitor.log")
+
+
+def until(monitor: Monitor, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The table's books on the monitor (its detail's JSON) once ``done`` says so."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(monitor.url + "api/tables/T07", timeout=5) as reply:
+                books: dict[str, Any] = json.load(reply)["books"]
+            if done(books):
+                return books
+        except (OSError, KeyError, TypeError):
+            books = {}
+        assert time.monotonic() < deadline, f"the monitor never showed it: {books}\n{monitor.log_text()}"
+        time.sleep(0.1)
+
+
+def until_kept(db: Path, done: Callable[[dict[str, Any]], bool]) -> None:
+    """Wait until the books the monitor kept of T07 in ``db`` are as ``done`` says."""
+    deadline = time.monotonic() + 30
+    while True:
+        with sqlite3.connect(db) as reader:
+            found = reader.execute("SELECT body FROM kept_books WHERE table_id = 'T07'").fetchone()
+        if found is not None and done(json.loads(found[0])):
+            return
+        assert time.monotonic() < deadline, f"the monitor never kept it: {found}"
+        time.sleep(0.1)

@@ -77,8 +77,9 @@ def test_the_tray_is_checked_over_each_hand_and_against_its_fills(floor: TableRi
     rig = floor
     rig.start()
     rig.rfid.cmd("place", antenna=TRAY, chips=[chip("b", n) for n in range(10, 14)])
-    assert rig.next("tray.counted")["data"] == {"amount": 10000}
-    assert state(rig)["tray"] == {"amount": 10000, "at_hand_start": None, "expected": None}
+    assert rig.next("tray.counted")["data"] == {"amount": 10000, "chips": {"2500": 4}}   # 4 x $25
+    assert state(rig)["tray"] == {"amount": 10000, "at_hand_start": None, "expected": None,
+                                  "chips": {"2500": 4}}
 
     rig.load(SHOE)                                                  # hand 1: paid right
     play(rig, 1)
@@ -106,7 +107,8 @@ def test_the_tray_is_checked_over_each_hand_and_against_its_fills(floor: TableRi
     assert rig.next("tray.fill")["data"] == {"amount": 5000, "supervisor": "S101", "reading": 5500,
                                              "expected": 10500}
     rig.rfid.cmd("place", antenna=TRAY, chips=[chip("b", 20), chip("b", 21)])
-    assert rig.next("tray.counted")["data"] == {"amount": 10500}
+    # a1-a6 collected (6 x $5), b10-b12 paid out, b20 and b21 filled: 6 x $5 + 3 x $25 = $105.00
+    assert rig.next("tray.counted")["data"] == {"amount": 10500, "chips": {"500": 6, "2500": 3}}
     assert state(rig)["tray"]["expected"] is None                    # the fill is in the tray
 
     assert pit(rig, "tray_credit", amount=2500) == {"ok": True}     # a credit never taken out

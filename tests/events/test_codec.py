@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from controller.events import table as events
+from controller.events.books import Closer, Opener
 from controller.events.codec import decode, encode
 from controller.events.hand import (
     Acted,
@@ -24,6 +25,7 @@ from controller.events.hand import (
     WagerResult,
 )
 from controller.events.registry import Event, event, unregister
+from controller.events.tray import TrayCounted
 from controller.games.interface import (
     ButtonMoved,
     LevelStarted,
@@ -88,6 +90,12 @@ WIRE: list[tuple[Event, str, dict[str, Any], dict[str, Any]]] = [
      {"seat": 1, "hand_index": 0, "prize": "three suited 7s", "amount": 100_005}, {}),
     (ProgressivePaid(1, 100_005, "S3"), "progressive.paid",
      {"seat": 1, "amount": 100_005, "supervisor": "S3"}, {}),
+    (TrayCounted(11_500, {500: 3, 2500: 4}), "tray.counted",
+     {"amount": 11_500, "chips": {500: 3, 2500: 4}}, {}),
+    (TrayCounted(10_000), "tray.counted", {"amount": 10_000}, {}),     # as journals before ``chips`` hold it
+    (Opener(10_000, "D1", {2500: 4}), "table.opener",
+     {"amount": 10_000, "dealer": "D1", "chips": {2500: 4}}, {}),
+    (Closer(10_000, "D1"), "table.closer", {"amount": 10_000, "dealer": "D1"}, {}),
 ]
 
 

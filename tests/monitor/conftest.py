@@ -34,11 +34,11 @@ def postgres() -> Iterator[str]:
 
 @pytest.fixture
 def pg_url(postgres: str) -> Iterator[str]:
-    """The server's URL with no ``events``, ``ratings`` or ``edges`` table."""
+    """The server's URL with no ``events``, ``ratings``, ``edges`` or kept table."""
     import psycopg
 
     with psycopg.connect(postgres, autocommit=True) as db:
-        db.execute("DROP TABLE IF EXISTS events, ratings, edges")
+        db.execute("DROP TABLE IF EXISTS events, ratings, edges, kept_books, kept_events")
     yield postgres
 
 

@@ -106,9 +106,16 @@ def test_the_supervisor_signs_the_slips_and_enters_the_drop_on_the_table_s_page(
     assert count.get_attribute("data-hold") == "100"
     assert "win +$30.00, hold 100 %" in count.text
     assert "D1: 0 hands" in books.text
+    # the slips by denomination: the opener 4 x $25.00; the closer with the fill's b20, 5 x $25.00
+    assert [[cell.text for cell in row.find_elements("css selector", "td, th")]
+            for row in css(signed_in, "#books-now table.slip[data-slip='closer'] tr")] == [
+        ["chip", "count", "amount"], ["$25.00", "5", "$125.00"], ["total", "", "$125.00"]]
+    assert css(signed_in, "#books-now table.slip[data-slip='opener'] tr[data-value='2500'] td")[1].text == "4"
 
     signed_in.get(floor.monitor.url)
     wait(signed_in, lambda d: css(d, ".pit-figures .count[data-win='3000']"), "the pit's line", floor)
     wait(signed_in, lambda d: css(d, ".shift-line .count[data-win='3000']"), "the tile", floor)
     detail = floor.detail()["books"]
     assert (detail["dealer"], detail["count"]["win"], detail["count"]["hold_percent"]) == ("D1", 3000, 100.0)
+    assert (detail["count"]["opener_chips"], detail["count"]["closer_chips"]) == (
+        [{"value": 2500, "count": 4, "amount": 10000}], [{"value": 2500, "count": 5, "amount": 12500}])

@@ -90,10 +90,17 @@ def test_a_badge_reader_types_the_id_and_enter_then_the_next_dealer_signs_the_op
 
     station.page("document.getElementById('dealer-reply').textContent = ''")
     station.key("#dealer-keys [data-key='opener']")
+    # the slip the dealer signs, above the PIN: 4 x $25.00 = $100.00, and the total
+    station.until("the slip by denomination", lambda: station.page(
+        "const s = document.getElementById('dealer-slip'); return !s.hidden && s.dataset.total === '10000'"))
+    assert station.page("return [...document.querySelectorAll('#dealer-slip tr')].map("
+                        "(r) => [...r.cells].map((c) => c.textContent))") == [
+        ["Chip", "Count", "Amount"], ["$25.00", "4", "$100.00"], ["Total", "", "$100.00"]]
     for key in PINS["D308"]:
         station.key(f"#dealer-keys [data-key='{key}']")
     station.key("#dealer-ok")
     assert reply(station) == "Sign the opener: done"
-    assert rig.next("table.opener")["data"] == {"amount": 10000, "dealer": "D308"}
+    assert rig.next("table.opener")["data"] == {"amount": 10000, "dealer": "D308", "chips": {"2500": 4}}
+    assert station.page("return document.getElementById('dealer-slip').hidden")
     station.until("the closer offered once the shift is open", lambda: station.page(
         "return !!document.querySelector(\"#dealer-keys [data-key='closer']\")"))

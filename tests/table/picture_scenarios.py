@@ -110,7 +110,8 @@ def pit(folder: Path) -> Iterator[Shot]:
     table = rig.table
     steps: list[tuple[str, Callable[[], object]]] = [
         ("ready", lambda: rig.ready(s1_main=1000, s2_main=500, s2_side=500)),
-        ("tray", lambda: rig.do(SpotWager(0, "tray", 9, 250_000, ("t",), ()))),
+        ("tray", lambda: rig.do(SpotWager(0, "tray", 9, 250_000, ("t1", "t2", "t3"), (),
+                                          values=(100_000, 50_000, 100_000)))),
         ("status", lambda: rig.do(DeviceStatus("shoe", ("lid open",)))),
         ("dealer_in", lambda: table.books_command(orders.DealerIn("D7", "1"), None)),
         ("opener", lambda: table.books_command(orders.SignOpener("1"), None)),

@@ -4,11 +4,14 @@ the same as before the books)."""
 
 from __future__ import annotations
 
+import json
+
 from controller.commands import books as orders
 from controller.events import books as events
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
+from controller.journal.log import Record
 from controller.table.books import BooksState, books_events
 from controller.table.state import TableState
 
@@ -64,3 +67,21 @@ def test_the_checkpoint_keeps_the_books_and_leaves_them_out_while_they_hold_noth
     assert saved["books"] == {"dealer": "D1", "shift_open": True, "unsigned": {"opener": 50_000},
                               "drop_due": False}
     assert TableState.from_checkpoint(game, saved).books == state.books
+
+
+def test_the_checkpoint_keeps_the_tray_s_chips_by_denomination_once_read() -> None:
+    game = EasyJack(EasyJackRules(), Limits(500, 50000))
+    state = TableState(game=game)
+    state.apply(journaled(1, {"amount": 10_000}))              # a reading from before ``chips``
+    assert "tray_chips" not in state.checkpoint()
+    assert TableState.from_checkpoint(game, state.checkpoint()).tray.chips is None
+    state.apply(journaled(2, {"amount": 11_500, "chips": {"2500": 4, "500": 3}}))
+    assert state.checkpoint()["tray_chips"] == [[500, 3], [2500, 4]]       # as JSON writes it
+    again = TableState.from_checkpoint(game, json.loads(json.dumps(state.checkpoint())))
+    assert (again.tray.amount, again.tray.chips) == (11_500, {500: 3, 2500: 4})
+
+
+def journaled(seq: int, data: dict[str, object]) -> Record:
+    """A ``tray.counted`` as the journal holds it (its published body)."""
+    body = {"seq": seq, "type": "tray.counted", "data": data}
+    return Record(seq, "T07/tray.counted", json.dumps(body).encode())

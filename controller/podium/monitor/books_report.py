@@ -24,7 +24,7 @@ from typing import Any
 from controller.podium.monitor.player_report import theo_words
 from controller.podium.monitor.rated import row_event
 from controller.podium.monitor.store import Row
-from controller.podium.ratings.books import BOOKS_TYPES, Books, Count
+from controller.podium.ratings.books import BOOKS_TYPES, Books, ChipCounts, Count
 from controller.podium.ratings.hands import RATED_TYPES, Hand, HandReader
 from controller.podium.ratings.shift import EdgesLookup, TableShift
 from controller.podium.ratings.theo import Theo
@@ -73,19 +73,40 @@ def count_json(count: Count, theo: Theo | None) -> dict[str, Any]:
     return {**count.to_json(), "theo": value}
 
 
+def chips_words(chips: ChipCounts | None) -> str:
+    """A slip's chips by denomination for a person to read, the highest value first ("" without).
+
+    >>> chips_words({500: 3, 2500: 4})
+    ' [4 x $25.00 = $100.00, 3 x $5.00 = $15.00]'
+    """
+    if chips is None:
+        return ""
+    return " [" + ", ".join(f"{count} x {dollars(value)} = {dollars(value * count)}"
+                            for value, count in sorted(chips.items(), reverse=True)) + "]"
+
+
+def chips_cell(chips: ChipCounts | None) -> str:
+    """A slip's chips by denomination in one CSV cell: ``value_cents:count`` by value, space between.
+
+    >>> chips_cell({2500: 4, 500: 3}), chips_cell(None)
+    ('500:3 2500:4', '')
+    """
+    return "" if chips is None else " ".join(f"{value}:{count}" for value, count in sorted(chips.items()))
+
+
 def count_words(count: Count, theo: Theo | None) -> str:
     """A count for a person to read, on one line."""
     def signed(who: str | None) -> str:
         return f"signed {who}" if who else "not signed by a supervisor"
 
-    words = [f"opener {dollars(count.opener)} at {count.opened_at} by {count.opener_dealer} "
-             f"({signed(count.opener_signed_by)})", f"fills {dollars(count.fills)}",
+    words = [f"opener {dollars(count.opener)}{chips_words(count.opener_chips)} at {count.opened_at} by "
+             f"{count.opener_dealer} ({signed(count.opener_signed_by)})", f"fills {dollars(count.fills)}",
              f"credits {dollars(count.credits)}"]
     if count.closer is None:
         words.append("no closer yet")
     else:
-        words.append(f"closer {dollars(count.closer)} at {count.closed_at} by {count.closer_dealer} "
-                     f"({signed(count.closer_signed_by)})")
+        words.append(f"closer {dollars(count.closer)}{chips_words(count.closer_chips)} at {count.closed_at} "
+                     f"by {count.closer_dealer} ({signed(count.closer_signed_by)})")
         words.append("no drop yet" if count.drop is None else f"drop {dollars(count.drop)}")
     if count.win is not None:
         hold = "-" if count.hold is None else f"{count.hold} %"

@@ -43,7 +43,7 @@ from controller.podium.monitor.actions import KEEP_DAYS
 from controller.podium.monitor.alerts import AlertBook
 from controller.podium.monitor.collector import THRESHOLDS, freeze_when_settled
 from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.protection_load import replay_stored
+from controller.podium.monitor.kept import Keeper
 from controller.podium.monitor.rated import NO_PIT, Rated
 from controller.podium.monitor.recorder import Recorder
 from controller.podium.monitor.report import TYPES, Counts, TableReport, as_csv, as_json, as_text, bound, rate
@@ -198,8 +198,10 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     protection = _protection_settings(args.tables)
     if protection.enabled:
         floor.protect(Protection(protection, strategies=strategies))
-        if rated is not None:
-            await replay_stored(rated, floor)
+    keeper = Keeper(rated, floor, protection.keep_hours) if rated is not None else None
+    if keeper is not None:
+        await keeper.load()
+        floor.keep = keeper.heard
     runner = make_runner(make_app(floor, users, names=server_names(args.host, args.server_name),
                                   actions=actions))
     await runner.setup()
@@ -221,6 +223,8 @@ async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     finally:
         await runner.cleanup()
         context.destroy(linger=0)
+        if keeper is not None:
+            await keeper.close()
         _let_go(rated)
         strategies.let_go()
 

@@ -525,6 +525,11 @@ class TableModel:
         }
 
 
+Keep = Callable[[str, str, Mapping[str, object], bytes, bool], None]
+"""What the floor tells of every event it read: the table, its epoch, the event, its body as published,
+and whether the table's books changed (:class:`~controller.podium.monitor.kept.Keeper`)."""
+
+
 class Floor:
     """Every table's model and the alerts; the followers' listener."""
 
@@ -544,6 +549,8 @@ class Floor:
         """Game protection (:meth:`protect`; None: the monitor keeps none)."""
         self.books = Books()
         """The tables' books, from the events followed (those before each snapshot too)."""
+        self.keep: Keep | None = None
+        """Told of every event read (None: the monitor keeps nothing of its own: no ``--db``)."""
 
     def rate(self, rated: Rated) -> None:
         """Keep ratings and shift figures with ``rated``: fed every event, shown on tiles and details."""
@@ -612,17 +619,21 @@ class Floor:
                           message.get("ts"), data)
         if self.protection is not None and followed is not None and followed.type in PROTECTION_TYPES:
             self._protect(follower, followed)
-        if followed is not None and followed.type in BOOKS_TYPES:
+        books = followed is not None and followed.type in BOOKS_TYPES and \
             self._keep_books(follower.name, follower.epoch, followed)
+        if self.keep is not None:
+            self.keep(follower.name, follower.epoch, message, body, books)
         self.on_change(follower.name)
 
-    def _keep_books(self, table: str, epoch: str, event: FollowedEvent) -> None:
-        """Feed the books one event (one that is not what the contract says is logged, left out)."""
+    def _keep_books(self, table: str, epoch: str, event: FollowedEvent) -> bool:
+        """Feed the books one event (one that is not what the contract says is logged, left out);
+        whether they changed."""
         try:
-            self.books.feed(table, event, epoch)
+            return self.books.feed(table, event, epoch)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             log.warning("table %s: event %s (seq %s) left out of the books: %r", table, event.type,
                         event.seq, exc)
+            return False
 
     def books_of(self, name: str) -> dict[str, Any]:
         """A table's books as its tile and page show them: the ``dealer`` signed in, each dealer's

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.rated import Rated, row_event
@@ -37,9 +37,11 @@ def _last_shoe(rows: Iterator[Row]) -> dict[str, str]:
     return {row.table: row.ts for row in rows}
 
 
-async def replay_stored(rated: Rated, floor: Floor) -> int:
+async def replay_stored(rated: Rated, floor: Floor, until: Mapping[str, str] | None = None) -> int:
     """Feed ``floor``'s game protection the stored events of the tables with an open rating (see the
-    module's words), its alerts to the floor's alerts; the events read."""
+    module's words), its alerts to the floor's alerts; the events read. ``until``: per table, the
+    ``ts`` from which the monitor's own kept events take over (:mod:`controller.podium.monitor.kept`)."""
+    until = until or {}
     protection = floor.protection
     opened = {}
     for table, ratings in rated.ratings.items():
@@ -56,7 +58,7 @@ async def replay_stored(rated: Rated, floor: Floor) -> int:
     read = 0
     while chunk := await rated.in_store(_share, rows):
         for row in chunk:
-            if row.ts < since[row.table]:
+            if row.ts < since[row.table] or (row.table in until and row.ts >= until[row.table]):
                 continue
             read += 1
             for raised in protection.feed(row.table, row.epoch, row_event(row)):

@@ -25,6 +25,7 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from typing import Any
 
 from controller.events.envelope import utc_timestamp
 from controller.follow.sources import valid_name
@@ -113,8 +114,10 @@ class RatingTables(ABC):
         """One write transaction (the other writers wait)."""
 
     @abstractmethod
-    def _run(self, sql: str, params: Sequence[SqlValue] = ()) -> list[tuple[SqlValue, ...]]:
-        """Run one statement; the rows it returns (none for a statement that returns none)."""
+    def _run(self, sql: str, params: Sequence[SqlValue] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement; the rows it returns (none for a statement that returns none), each
+        column a :data:`SqlValue` (left loose here: the kept tables' readers take them as they are;
+        the ratings' readers check them)."""
 
     def open_rating(self, player: str, table: str, seat: int, at: str, by: str,
                     edges: Edges | None) -> tuple[Rating, Rating | None]:

@@ -46,7 +46,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.podium.monitor.books_report import count_json, count_words
+from controller.podium.monitor.books_report import chips_cell, count_json, count_words
 from controller.podium.monitor.store import Row
 from controller.podium.ratings.books import Count
 from controller.podium.ratings.theo import Theo
@@ -254,7 +254,8 @@ def as_text(reports: list[TableReport], since: str | None, until: str | None,
 CSV_COLUMNS = ("kind", "table", "seat", "hands", "banked", "wagered_cents", "average_bet_cents", "net_cents",
                "hold_percent", "hands_per_hour", "alert_code", "alerts", "opened_at", "opener_cents",
                "fills_cents", "credits_cents", "closer_cents", "drop_cents", "win_cents",
-               "count_hold_percent", "theo_cents", "opener_signed_by", "closer_signed_by")
+               "count_hold_percent", "theo_cents", "opener_signed_by", "closer_signed_by", "opener_chips",
+               "closer_chips")
 
 
 def as_csv(reports: list[TableReport], counts: Counts | None = None) -> str:
@@ -267,20 +268,21 @@ def as_csv(reports: list[TableReport], counts: Counts | None = None) -> str:
 
     def figures(kind: str, table: str, seat: str, f: Figures) -> list[Any]:
         return [kind, table, seat, f.hands, f.banked, f.wagered, _blank(f.average_bet), f.net, _blank(f.hold),
-                _blank(f.hands_per_hour), "", "", *[""] * 11]
+                _blank(f.hands_per_hour), "", "", *[""] * 13]
 
     for report in reports:
         writer.writerow(figures("table", report.table, "all", report.total))
         for seat, f in sorted(report.seats.items()):
             writer.writerow(figures("seat", report.table, str(seat), f))
         for code, n in sorted(report.alerts.items()):
-            writer.writerow(["alert", report.table, "", "", "", "", "", "", "", "", code, n, *[""] * 11])
+            writer.writerow(["alert", report.table, "", "", "", "", "", "", "", "", code, n, *[""] * 13])
         for count, theo in counts.get(report.table, []):
             c = count_json(count, theo)
             writer.writerow(["count", report.table, *[""] * 10,
                              *(_blank(c[key]) for key in ("opened_at", "opener", "fills", "credits", "closer",
                                                           "drop", "win", "hold_percent", "theo",
-                                                          "opener_signed_by", "closer_signed_by"))])
+                                                          "opener_signed_by", "closer_signed_by")),
+                             chips_cell(count.opener_chips), chips_cell(count.closer_chips)])
     return out.getvalue()
 
 

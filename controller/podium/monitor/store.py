@@ -13,9 +13,10 @@ is one transaction: after a crash the store holds a prefix of each table's
 events, and the rest comes again from the table's sync socket.
 
 Beside ``events``, the same database keeps the ratings and the edges they are
-worked out with (:mod:`controller.podium.monitor.rating_store`); a stored
-``table.closed`` closes the ratings open at its table in the transaction that
-stores it.
+worked out with (:mod:`controller.podium.monitor.rating_store`), and what the
+monitor keeps of its own, each table's books and the events game protection
+reads (:mod:`controller.podium.monitor.kept_store`); a stored ``table.closed``
+closes the ratings open at its table in the transaction that stores it.
 
 PostgreSQL needs psycopg 3 (``pip install 'table-controller[monitor-pg]'``).
 """
@@ -32,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.follow.core import Position
-from controller.podium.monitor.rating_store import RatingTables, schema
+from controller.podium.monitor.kept_store import KeptTables, Values, kept_schema
+from controller.podium.monitor.rating_store import schema
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,9 @@ class Row:
 COLUMNS = "table_id, epoch, seq, ts, type, hand, topic, body"
 
 
-class Store(RatingTables):
-    """The events of every table, and the ratings; one writer of events at a time."""
+class Store(KeptTables):
+    """The events of every table, the ratings, and what the monitor keeps of its own; one writer of
+    events at a time."""
 
     target: str
 
@@ -126,7 +129,8 @@ class SqliteStore(Store):
             CREATE INDEX IF NOT EXISTS events_by_table ON events (table_id, id);
             CREATE INDEX IF NOT EXISTS events_by_type ON events (type, ts);
         """)
-        for statement in schema("INTEGER PRIMARY KEY AUTOINCREMENT"):
+        for statement in [*schema("INTEGER PRIMARY KEY AUTOINCREMENT"),
+                          *kept_schema("INTEGER PRIMARY KEY AUTOINCREMENT", "INTEGER")]:
             self.db.execute(statement)
 
     @contextmanager
@@ -141,6 +145,9 @@ class SqliteStore(Store):
 
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self.db.execute(sql, params).fetchall()
+
+    def _run_many(self, sql: str, rows: Sequence[Values]) -> None:
+        self.db.executemany(sql, rows)
 
     def position(self, table: str) -> Position | None:
         found = self.db.execute("SELECT epoch, seq, body FROM events WHERE table_id = ? "
@@ -194,7 +201,8 @@ class PostgresStore(Store):
                     UNIQUE (table_id, epoch, seq))""")
             self.db.execute("CREATE INDEX IF NOT EXISTS events_by_table ON events (table_id, id)")
             self.db.execute("CREATE INDEX IF NOT EXISTS events_by_type ON events (type, ts)")
-            for statement in schema("BIGSERIAL PRIMARY KEY"):
+            for statement in [*schema("BIGSERIAL PRIMARY KEY"),
+                              *kept_schema("BIGSERIAL PRIMARY KEY", "BIGINT")]:
                 self.db.execute(statement)
         self.db.execute("""
             CREATE TEMPORARY TABLE incoming (
@@ -207,6 +215,10 @@ class PostgresStore(Store):
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         cursor = self.db.execute(sql.replace("?", "%s"), params)
         return cursor.fetchall() if cursor.description is not None else []
+
+    def _run_many(self, sql: str, rows: Sequence[Values]) -> None:
+        with self.db.cursor() as cursor:
+            cursor.executemany(sql.replace("?", "%s"), rows)
 
     def _lock(self) -> None:
         """Ratings are opened and closed one at a time (so one open per seat holds without a retry)."""

@@ -46,12 +46,14 @@ False
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from controller.events.books import Closer, DealerIn, DealerOut, DropEntered, Opener, SlipSigned
-from controller.events.codec import JsonObject
+from controller.events.codec import JsonObject, JsonValue
 from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.events.table import HandEnded, HandVoided
@@ -108,9 +110,37 @@ class DealerFigures:
                 "first": self.first, "last": self.last}
 
 
+ChipCounts = dict[int, int]
+"""A slip's chips by denomination: a chip's value in cents -> how many of them."""
+
+
+def chip_counts(chips: Mapping[int, int] | None) -> ChipCounts | None:
+    """A slip's ``chips`` (value in cents -> count, as its record holds them) as numbers, by value;
+    None when the slip has none (one from before they were kept). Anything else raises ValueError."""
+    if chips is None:
+        return None
+    counts = {int(value): int(count) for value, count in chips.items()}
+    if any(value <= 0 or count < 0 for value, count in counts.items()):
+        raise ValueError(f"chips must be positive values and counts, not {chips!r}")
+    return dict(sorted(counts.items()))
+
+
+def chips_json(chips: ChipCounts | None) -> list[JsonValue] | None:
+    """A slip's chips as its JSON shows them: by value, each ``{"value", "count", "amount"}`` (cents).
+
+    >>> chips_json({500: 3, 2500: 4})
+    [{'value': 500, 'count': 3, 'amount': 1500}, {'value': 2500, 'count': 4, 'amount': 10000}]
+    """
+    if chips is None:
+        return None
+    return [{"value": value, "count": count, "amount": value * count}
+            for value, count in sorted(chips.items())]
+
+
 @dataclass
 class Count:
-    """One count at one table: the opener and its closer, the fills and credits between, the drop."""
+    """One count at one table: the opener and its closer, the fills and credits between, the drop;
+    each slip's chips by denomination where the slip gave them."""
 
     table: str
     opener: int
@@ -125,6 +155,8 @@ class Count:
     closer_signed_by: str | None = None
     drop: int | None = None
     drop_by: str | None = None
+    opener_chips: ChipCounts | None = None
+    closer_chips: ChipCounts | None = None
 
     @property
     def win(self) -> int | None:
@@ -147,7 +179,8 @@ class Count:
                 "fills": self.fills, "credits": self.credits, "closer": self.closer,
                 "closed_at": self.closed_at, "closer_dealer": self.closer_dealer,
                 "closer_signed_by": self.closer_signed_by, "drop": self.drop, "drop_by": self.drop_by,
-                "win": self.win, "hold_percent": self.hold}
+                "win": self.win, "hold_percent": self.hold, "opener_chips": chips_json(self.opener_chips),
+                "closer_chips": chips_json(self.closer_chips)}
 
 
 @dataclass
@@ -232,7 +265,8 @@ class Books:
     def _count(self, table: str, record: Event, ts: str) -> bool:
         counts = self.counts.setdefault(table, [])
         if isinstance(record, Opener):
-            counts.append(Count(table, int(record.amount), ts, str(record.dealer)))
+            counts.append(Count(table, int(record.amount), ts, str(record.dealer),
+                                opener_chips=chip_counts(record.chips)))
             return True
         count = counts[-1] if counts else None
         if count is None:
@@ -247,7 +281,9 @@ class Books:
             else:
                 count.credits += amount
         elif isinstance(record, Closer) and open_now:
-            count.closer, count.closed_at, count.closer_dealer = int(record.amount), ts, str(record.dealer)
+            closer, chips = int(record.amount), chip_counts(record.chips)
+            count.closer, count.closed_at, count.closer_dealer = closer, ts, str(record.dealer)
+            count.closer_chips = chips
         elif isinstance(record, SlipSigned):
             supervisor = str(record.supervisor)
             if record.slip == "opener":
@@ -268,6 +304,56 @@ class Books:
     def by_dealer(self, now: str | None = None) -> list[JsonObject]:
         """Every dealer's figures at each table, by dealer then table."""
         return [self.dealers[key].to_json(now) for key in sorted(self.dealers)]
+
+    def kept(self, table: str) -> str:
+        """What the books hold of ``table`` as JSON text (its dealers' figures, the dealer signed in,
+        its counts, the last event read), for :meth:`restore`.
+
+        >>> from controller.events.envelope import decode_body, encode_event
+        >>> from controller.follow.records import FollowedEvent
+        >>> topic, body = encode_event("T1", 4, "2026-11-21T20:00:01.000Z", "table.opener", None,
+        ...                            {"amount": 10000, "dealer": "D1", "chips": {"2500": 4}})
+        >>> books = Books()
+        >>> _ = books.feed("T1", FollowedEvent.of(decode_body(body), topic, body), "1")
+        >>> again = Books()
+        >>> again.restore("T1", books.kept("T1"))
+        >>> again == books
+        True
+        """
+        return json.dumps({
+            "dealer": self.current.get(table),
+            "last": list(self.last[table]) if table in self.last else None,
+            "dealers": [dataclasses.asdict(f) for (_, where), f in sorted(self.dealers.items())
+                        if where == table],
+            "counts": [dataclasses.asdict(count) for count in self.counts.get(table, [])]})
+
+    def restore(self, table: str, text: str) -> None:
+        """Take back what :meth:`kept` gave of ``table`` (replacing what the books hold of it). Text
+        that is not what :meth:`kept` writes raises (ValueError, KeyError, TypeError), and changes
+        nothing."""
+        data = json.loads(text)
+        dealers = [DealerFigures(**item) for item in data["dealers"]]
+        counts = [Count(**{**item, "opener_chips": _int_keys(item["opener_chips"]),
+                           "closer_chips": _int_keys(item["closer_chips"])}) for item in data["counts"]]
+        last = None if data["last"] is None else (str(data["last"][0]), int(data["last"][1]))
+        current = data["dealer"]
+        if any(f.table != table for f in dealers) or any(c.table != table for c in counts):
+            raise ValueError(f"the books kept of {table} name another table")
+        for key in [key for key in self.dealers if key[1] == table]:
+            del self.dealers[key]
+        self.dealers.update({(f.dealer, table): f for f in dealers})
+        self.counts[table] = counts
+        self.current.pop(table, None)
+        if current is not None:
+            self.current[table] = str(current)
+        self.last.pop(table, None)
+        if last is not None:
+            self.last[table] = last
+
+
+def _int_keys(chips: dict[str, int] | None) -> ChipCounts | None:
+    """A slip's chips read back from JSON (whose keys are text)."""
+    return None if chips is None else {int(value): int(count) for value, count in chips.items()}
 
 
 def counted(counts: Iterable[Count]) -> JsonObject:

@@ -1,7 +1,8 @@
 // The dealer's own panel: sign in (an id typed on the keypad or by a badge reader that types the id
 // and Enter into the page, then the PIN), sign out, and sign the opener or the closer with the PIN
 // (docs/dealer-screen.md, "The dealer signed in and the slips"). The PIN is sent with one command
-// and then cleared; it is never shown.
+// and then cleared; it is never shown. The slip the dealer signs is shown above the PIN: the tray's
+// chips by denomination (count and amount of each) and the total, as the tray reads now.
 "use strict";
 
 const dealerPanel = {cmd: null, step: "menu", wedge: "", pending: null, books: ""};
@@ -21,6 +22,25 @@ function drawDealerSignedIn(p) {
     dealerStep("menu");                     // the choices follow the books (an opener signed: the closer)
   }
   dealerPanel.books = seen;
+  if (dealerPanel.step === "pin") drawSlip(p.tray);   // the slip follows the tray while the PIN is typed
+}
+
+// The slip the dealer signs (the opener or the closer): the tray's chips by denomination, the
+// highest value first, and the total; hidden for the other commands.
+function drawSlip(tray) {
+  const slip = dealerField("dealer-slip");
+  const signing = dealerPanel.cmd === "opener" || dealerPanel.cmd === "closer";
+  slip.hidden = !signing || !tray;
+  if (slip.hidden) return;
+  const chips = Object.entries(tray.chips || {}).map(([value, count]) => [Number(value), count])
+    .sort((a, b) => b[0] - a[0]);
+  const rows = chips.map(([value, count]) => el("tr", {"data-value": String(value)},
+    el("td", {text: money(value)}), el("td", {text: String(count)}), el("td", {text: money(value * count)})));
+  const head = el("tr", {}, el("th", {text: "Chip"}), el("th", {text: "Count"}), el("th", {text: "Amount"}));
+  const total = el("tr", {class: "total"}, el("td", {text: "Total"}), el("td", {text: ""}),
+    el("td", {text: tray.amount === null ? "not read" : money(tray.amount)}));
+  slip.replaceChildren(head, ...rows, total);
+  slip.dataset.total = tray.amount === null ? "" : String(tray.amount);
 }
 
 function dealerKeys(keys, onKey, kind) {
@@ -46,6 +66,8 @@ function dealerStep(name) {
   const books = (model && model.picture && model.picture.books) || {};
   id.hidden = name !== "id";
   pin.hidden = name !== "pin";
+  if (name === "pin") drawSlip(model && model.picture && model.picture.tray);
+  else dealerField("dealer-slip").hidden = true;
   ok.hidden = name === "menu";
   if (name === "menu") {
     title.textContent = books.dealer ? `Dealer ${books.dealer}` : "No dealer signed in";

@@ -101,12 +101,24 @@ function booksHtml(books, shift, slips) {
     const parts = [`opener ${money(c.opener)} (${esc(c.opener_dealer)}, ${signed(c.opener_signed_by)})`,
       `fills ${money(c.fills)}`, `credits ${money(c.credits)}`,
       c.closer === null ? "no closer yet" : `closer ${money(c.closer)} (${esc(c.closer_dealer)}, ${signed(c.closer_signed_by)})`];
+    const slips = [["opener", c.opener_chips, c.opener], ["closer", c.closer_chips, c.closer]]
+      .filter(([, chips]) => chips).map(([slip, chips, total]) => slipHtml(slip, chips, total)).join("");
     if (c.closer !== null) parts.push(c.drop === null ? "no drop yet" : `drop ${money(c.drop)}`);
     if (c.win !== null) parts.push(`<b>win ${signedMoney(c.win)}</b>, hold ${c.hold_percent === null ? "-" : `${c.hold_percent} %`}`);
     if (shift) parts.push(`shift theo ${shift.theo.cents === null ? "unknown" : money(Math.round(shift.theo.cents))}`);
-    count = `<p class="count" data-win="${c.win ?? ""}" data-hold="${c.hold_percent ?? ""}">${parts.join(" &middot; ")}</p>`;
+    count = `<p class="count" data-win="${c.win ?? ""}" data-hold="${c.hold_percent ?? ""}">${parts.join(" &middot; ")}</p>${slips}`;
   }
   return `<p>${[dealer, ...waiting].join(" &middot; ")}</p>${count}<ul class="dealers">${dealers}</ul>`;
+}
+
+// A slip by denomination, as the table inventory slip lists it: each chip value, its count and its
+// amount, the highest value first, and the total.
+function slipHtml(slip, chips, total) {
+  const rows = [...chips].reverse().map((c) => `<tr data-value="${c.value}"><td>${money(c.value)}</td>` +
+    `<td class="n">${c.count}</td><td class="n">${money(c.amount)}</td></tr>`).join("");
+  return `<table class="slip" data-slip="${slip}"><caption>The ${slip} by denomination</caption>` +
+    `<tr><th>chip</th><th>count</th><th>amount</th></tr>${rows}` +
+    `<tr class="total"><th>total</th><td></td><td class="n">${money(total)}</td></tr></table>`;
 }
 
 // The order a button asks for, with the words to confirm it; or a string saying what is missing.
