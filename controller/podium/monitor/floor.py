@@ -36,6 +36,7 @@ from controller.events.envelope import compact_json
 from controller.follow.aio import Follower
 from controller.follow.core import data_of
 from controller.follow.picture import TablePicture
+from controller.follow.records import FollowedEvent
 from controller.podium.monitor.alerts import Alert, AlertBook
 from controller.podium.monitor.rated import NO_PIT, Rated
 from controller.podium.protection.watch import TYPES as PROTECTION_TYPES
@@ -605,27 +606,33 @@ class Floor:
     def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
               live: bool) -> None:
         self.tables[follower.name].apply(message, live, body)
-        if self.rated is not None:
-            self.rated.feed(follower.name, follower.epoch, message)
+        try:
+            followed: FollowedEvent | None = FollowedEvent.of(message, topic, body)
+        except (KeyError, ValueError) as exc:
+            log.warning("table %s: an event without its envelope left out of the ratings, books and "
+                        "game protection: %s", follower.name, exc)
+            followed = None
+        if self.rated is not None and followed is not None:
+            self.rated.feed(follower.name, follower.epoch, followed)
         if message["type"] == "alert" and isinstance(data := data_of(message), dict):
             self.book.add(follower.name, follower.epoch, message["seq"], message.get("hand"),
                           message.get("ts"), data)
-        if self.protection is not None and message["type"] in PROTECTION_TYPES:
-            self._protect(follower, message)
-        books = message["type"] in BOOKS_TYPES and self._keep_books(follower.name, follower.epoch, message)
+        if self.protection is not None and followed is not None and followed.type in PROTECTION_TYPES:
+            self._protect(follower, followed)
+        books = followed is not None and followed.type in BOOKS_TYPES and \
+            self._keep_books(follower.name, follower.epoch, followed)
         if self.keep is not None:
             self.keep(follower.name, follower.epoch, message, body, books)
         self.on_change(follower.name)
 
-    def _keep_books(self, table: str, epoch: str, message: dict[str, Any]) -> bool:
+    def _keep_books(self, table: str, epoch: str, event: FollowedEvent) -> bool:
         """Feed the books one event (one that is not what the contract says is logged, left out);
         whether they changed."""
-        read = message if "data" in message else {**message, "data": data_of(message)}
         try:
-            return self.books.feed(table, read, epoch)
+            return self.books.feed(table, event, epoch)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            log.warning("table %s: event %s (seq %s) left out of the books: %r", table, message["type"],
-                        message.get("seq"), exc)
+            log.warning("table %s: event %s (seq %s) left out of the books: %r", table, event.type,
+                        event.seq, exc)
             return False
 
     def books_of(self, name: str) -> dict[str, Any]:
@@ -639,12 +646,11 @@ class Floor:
                             if table == name],
                 "count": None if count is None else count.to_json()}
 
-    def _protect(self, follower: Follower, message: dict[str, Any]) -> None:
+    def _protect(self, follower: Follower, event: FollowedEvent) -> None:
         """Feed game protection one event; show the alerts it raises as the table's own are shown
         (the alert registry, when it lands, is where ``advantage_play_suspected`` is declared)."""
         assert self.protection is not None
-        read = message if "data" in message else {**message, "data": data_of(message)}
-        for raised in self.protection.feed(follower.name, follower.epoch, read):
+        for raised in self.protection.feed(follower.name, follower.epoch, event):
             self.book.add(raised.table, raised.epoch, raised.seq, raised.hand, raised.ts, raised.data)
 
     def picture(self, follower: Follower, message: dict[str, Any]) -> None:
