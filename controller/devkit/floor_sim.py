@@ -87,7 +87,7 @@ LEVEL_HANDS = 6
 
 HOUSE_GAME, BANKED_GAME = "easy-jack", "banked-11 (sim)"
 """The game a house-banked simulated table says it deals, and a player-banked one."""
-EASY_JACK_RULES = rules_json(rules_from_json(HOUSE_GAME, {}))
+EASY_JACK_RULES = record_json(rules_json(rules_from_json(HOUSE_GAME, {})))
 """The rules a house-banked simulated table publishes, as a real table would: Easy Jack's defaults."""
 PLAYED = 14
 """Hands a table has played before the floor is shown: 14 for the first, then up to 23."""
@@ -171,7 +171,7 @@ class Dealer:
         # Easy Jack's rules by default: a rating's theo there is the real game's
         yield "table.opened", None, {"game": self.game, "seats": self.seats,
                                      "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False,
-                                     "rules": dict(BANKED_RULES if self.banker else EASY_JACK_RULES)}
+                                     "rules": BANKED_RULES if self.banker else EASY_JACK_RULES}
         yield "device.online", None, {"device": "shoe", "firmware": "shoe-1.2", "serial": "SH-0042"}
         yield "device.online", None, {"device": "rfid", "firmware": "rfid-2.0", "serial": "RF-0042"}
         yield "shoe.loaded", None, {"shoe_id": 1, "decks": 6}
