@@ -9,12 +9,14 @@ it, and asks only for the fields a command takes.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Sequence
 from typing import TypedDict
 
 from controller.commands.registry import by_name, field_names
 from controller.commands.table import TABLE_ACTIONS, Recall, ShoeResync
 from controller.games.catalog import find_game
+from controller.games.interface import Game, Hand
 from controller.plugins import PluginError
 
 VOID = "void"
@@ -59,7 +61,10 @@ TABLE_DANGEROUS = (VOID,)
 """The table's own actions a screen confirms by a second touch."""
 
 
-def _game_type(name: str | None) -> type | None:
+@functools.cache
+def _game_type(name: str | None) -> type[Game[Hand]] | None:
+    """The game installed here as ``name`` (None: none such), found once per name: finding a
+    plug-in reads every installed package's entry points, and the model is drawn at every change."""
     if name is not None:
         with contextlib.suppress(PluginError):      # a game not installed here: nothing declared
             return find_game(name).game_type
@@ -76,7 +81,7 @@ def dangerous(game_name: str | None, commands: Sequence[str]) -> list[str]:
     ['void', 'leave', 'cash_out']
     """
     game = _game_type(game_name)
-    found = [*TABLE_DANGEROUS, *(getattr(game, "dangerous_actions", ()) if game is not None else ())]
+    found = [*TABLE_DANGEROUS, *(game.dangerous_actions if game is not None else ())]
     for name in commands:
         cls = by_name(name)
         if cls is not None and cls.danger:
@@ -91,7 +96,7 @@ def action_answers(game_name: str | None) -> dict[str, str]:
     {'count': 'the dealer has {amount}'}
     """
     game = _game_type(game_name)
-    return dict(getattr(game, "action_answers", ())) if game is not None else {}
+    return dict(game.action_answers) if game is not None else {}
 
 
 def action_labels(name: str | None) -> dict[str, str]:
@@ -103,8 +108,5 @@ def action_labels(name: str | None) -> dict[str, str]:
     >>> action_labels("no-such-game") == TABLE_ACTIONS
     True
     """
-    labels: dict[str, str] = {}
-    if name is not None:
-        with contextlib.suppress(PluginError):      # a game not installed here: actions go by name
-            labels.update(find_game(name).game_type.action_labels)
-    return {**labels, **TABLE_ACTIONS}
+    game = _game_type(name)                      # a game not installed here: actions go by name
+    return {**dict(game.action_labels if game is not None else ()), **TABLE_ACTIONS}
