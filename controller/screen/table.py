@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from controller.events.codec import JsonObject, record_json
+from controller.events.hand import Acted
 from controller.events.picture import Picture
 from controller.follow.records import FollowedEvent
 from controller.games.session.progressive import ProgressiveHit
@@ -50,7 +51,7 @@ PICTURE_WAIT = 0.3
 CONFIRM_WITHIN = 10.0
 """Seconds after the first step of a two-step dismissal within which its confirmation counts."""
 
-READ = frozenset({*ENDS, ProgressiveHit.pit_type, "player.action"})
+READ = frozenset({*ENDS, ProgressiveHit.pit_type, Acted.pit_type})
 """The events whose record the screen reads (the others only move the stream on)."""
 
 
