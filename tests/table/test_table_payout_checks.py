@@ -46,9 +46,9 @@ BUSTER_BUTTONS = ("deal", "stand", "next", "void", "double", "split", "surrender
 
 def boxes(rig: Rig) -> dict[tuple[int, str], int]:
     """The screen's boxes for the table's picture now: (seat, spot) -> what the spot should read."""
-    picture = record_json(table_picture(rig.table))
+    picture = table_picture(rig.table)
     drawn = {(c["seat"], c["spot"]): c["expected"] for c in payout_checks(picture, CHIPS)}
-    assert drawn == {(c["seat"], c["spot"]): c["expected"] for c in picture["checks"]}
+    assert drawn == {(c.seat, c.spot): c.expected for c in picture.checks}
     return drawn
 
 
@@ -133,7 +133,7 @@ def test_buster_the_progressive_wager_has_its_box_with_the_jackpot_waiting_then_
     picture = record_json(table_picture(rig.table))
     (jackpot,) = picture["jackpots"]
     assert jackpot == {"seat": 1, "prize": "three suited 7s", "amount": 100_005, "waiting": True}
-    (box,) = [c for c in payout_checks(picture, CHIPS) if c["spot"] == "progressive"]
+    (box,) = [c for c in payout_checks(table_picture(rig.table), CHIPS) if c["spot"] == "progressive"]
     assert (box["state"], box["to_pay"], box["jackpot"]) == ("collect", -100, jackpot)
     banner = next(a for a in picture["alerts"] if a["code"] == "progressive_hit")
     assert (banner["amount"], banner["prize"]) == (100_005, "three suited 7s")
@@ -142,7 +142,7 @@ def test_buster_the_progressive_wager_has_its_box_with_the_jackpot_waiting_then_
     assert rig.table.command("confirm_progressive", {"seat": 1, "supervisor": "S101"}) is None
     picture = record_json(table_picture(rig.table))
     assert picture["jackpots"] == [{"seat": 1, "amount": 100_005, "supervisor": "S101", "waiting": False}]
-    (box,) = [c for c in payout_checks(picture, CHIPS) if c["spot"] == "progressive"]
+    (box,) = [c for c in payout_checks(table_picture(rig.table), CHIPS) if c["spot"] == "progressive"]
     assert box["jackpot"] == picture["jackpots"][0]
     assert next_flags(rig, drawn, wrong) == (set(drawn) if wrong else set())
     assert table_picture(rig.table).jackpots == ()            # a new hand's picture: nothing waits

@@ -33,7 +33,6 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
 
 from controller.events.codec import JsonObject, JsonValue, decode_public, integer, record_json
 from controller.events.envelope import decode_body
@@ -52,7 +51,7 @@ from controller.events.picture import Picture
 from controller.events.registry import Event
 from controller.events.table import BetPlaced, BetsClosed, HandStarted, HandVoided, TableOpened
 from controller.follow.aio import Follower
-from controller.follow.core import Message, data_of
+from controller.follow.core import Message
 from controller.follow.picture import TablePicture
 from controller.follow.records import FollowedEvent
 from controller.games.session.button import ButtonMoved
@@ -252,27 +251,13 @@ def hand_log(hand: int | None, bodies: Sequence[bytes]) -> JsonObject:
     return {"hand": hand, "steps": [_step(m) for m in messages], "result": result, "voided": voided}
 
 
-def blank_seat(number: int) -> JsonObject:
-    """A seat with nothing on it, as a picture's ``seats`` lists it."""
-    return {"seat": number, "bets": {}, "cards": [], "total": None, "hands": [], "in_turn": False}
-
-
-def blank_hand() -> JsonObject:
-    """A seat's hand with nothing in it."""
-    return {"cards": [], "total": None, "wager": None, "status": None}
-
-
-def blank_dealer(seat: int | None = None) -> JsonObject:
-    """The dealer's hand with nothing in it (``seat``: a player-dealer's)."""
-    return {"cards": [], "total": None, "seat": seat}
-
-
 def empty_state(name: str) -> JsonObject:
     """The picture of a table not heard yet, with every key a picture has (its game, phase, hand
     and deck count unknown: None)."""
     return {
         "table": name, "game": None, "phase": None, "table_phase": None, "hand": None, "next_hand": None,
-        "seats": [], "dealer": blank_dealer(), "pots": [], "results": None, "devices": {},
+        "seats": [], "dealer": {"cards": [], "total": None, "seat": None}, "pots": [], "results": None,
+        "devices": {},
         "shoe": {"shoe_id": None, "decks": None, "cards_drawn": 0, "cut_card_out": False},
         "live_buttons": [], "alerts": [],
         "session": {"button": None, "level": 0, "blinds": [], "level_ends_at": None},
@@ -655,34 +640,34 @@ class Floor:
     def event(self, follower: Follower, message: Message, topic: bytes, body: bytes,
               live: bool) -> None:
         """The next event (``live``: after the snapshot), as the follower delivered it: read as a
-        :class:`~controller.follow.records.FollowedEvent`."""
+        :class:`~controller.follow.records.FollowedEvent` (one without its envelope is left out, said),
+        which the model, the alerts, the ratings, game protection and the books take."""
         try:
             event = FollowedEvent.of(message, topic, body)
-        except ValueError as exc:
-            log.warning("table %s: an event left out: %s", follower.name, exc)
+        except (KeyError, ValueError) as exc:
+            log.warning("table %s: an event without its envelope left out: %s", follower.name, exc)
             return
         self.tables[follower.name].apply(event, live)
         if self.rated is not None:
-            self.rated.feed(follower.name, follower.epoch, message)
+            self.rated.feed(follower.name, follower.epoch, event)
         if event.type == "alert" and isinstance(alerted := event.event, Alerted):
             self.book.add(follower.name, follower.epoch, event.seq, event.hand, event.ts,
                           alerted.to_pit()[0])
-        if self.protection is not None and message["type"] in PROTECTION_TYPES:
-            self._protect(follower, message)
-        books = message["type"] in BOOKS_TYPES and self._keep_books(follower.name, follower.epoch, message)
+        if self.protection is not None and event.type in PROTECTION_TYPES:
+            self._protect(follower, event)
+        books = event.type in BOOKS_TYPES and self._keep_books(follower.name, follower.epoch, event)
         if self.keep is not None:
             self.keep(follower.name, follower.epoch, message, body, books)
         self.on_change(follower.name)
 
-    def _keep_books(self, table: str, epoch: str, message: dict[str, Any]) -> bool:
+    def _keep_books(self, table: str, epoch: str, event: FollowedEvent) -> bool:
         """Feed the books one event (one that is not what the contract says is logged, left out);
         whether they changed."""
-        read = message if "data" in message else {**message, "data": data_of(message)}
         try:
-            return self.books.feed(table, read, epoch)
+            return self.books.feed(table, event, epoch)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            log.warning("table %s: event %s (seq %s) left out of the books: %r", table, message["type"],
-                        message.get("seq"), exc)
+            log.warning("table %s: event %s (seq %s) left out of the books: %r", table, event.type,
+                        event.seq, exc)
             return False
 
     def books_of(self, name: str) -> JsonObject:
@@ -696,12 +681,11 @@ class Floor:
                             if table == name],
                 "count": None if count is None else count.to_json()}
 
-    def _protect(self, follower: Follower, message: dict[str, Any]) -> None:
+    def _protect(self, follower: Follower, event: FollowedEvent) -> None:
         """Feed game protection one event; show the alerts it raises as the table's own are shown
         (the alert registry, when it lands, is where ``advantage_play_suspected`` is declared)."""
         assert self.protection is not None
-        read = message if "data" in message else {**message, "data": data_of(message)}
-        for raised in self.protection.feed(follower.name, follower.epoch, read):
+        for raised in self.protection.feed(follower.name, follower.epoch, event):
             self.book.add(raised.table, raised.epoch, raised.seq, raised.hand, raised.ts, raised.data)
 
     def picture(self, follower: Follower, message: Message) -> None:
@@ -725,19 +709,20 @@ class Floor:
         tile: JsonObject = {**self.tables[name].tile(self.book.open_json(name)), "books": self.books_of(name)}
         if self.rated is None:
             return {**tile, "shift": None, "rated": 0}
-        return {**tile, **self.rated.tile(name)}
+        rated = self.rated.tile(name)
+        return {**tile, "shift": rated["shift"], "rated": rated["rated"]}
 
     def detail(self, name: str) -> JsonObject:
         """What the table's own page shows of table ``name``."""
         model = self.tables[name]
         detail: JsonObject = {**model.detail(self.book.open_json(name), self.book.acknowledged(name)),
-                  "books": self.books_of(name)}
+                              "books": self.books_of(name)}
         if self.protection is not None:
             detail["count"] = self.protection.count_of(name)
         if self.rated is None:
             return {**detail, "shift": None, "rated": 0, "ratings": None}
         return {**detail, "rated": self.rated.tile(name)["rated"], "shift": self.rated.shift_json(name),
-                "ratings": self.rated.open_ratings(name)}
+                "ratings": [*self.rated.open_ratings(name)]}
 
     def pits(self) -> list[JsonValue]:
         """The pits, in the order their first table was given, each ``{"pit", "tables"}`` (its tables'

@@ -14,12 +14,11 @@ are followed only from the monitor's start.
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 from collections.abc import Iterator, Mapping
 
 from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.rated import Rated
+from controller.podium.monitor.rated import Rated, row_event
 from controller.podium.monitor.store import Row
 from controller.podium.protection.watch import TYPES
 
@@ -61,14 +60,8 @@ async def replay_stored(rated: Rated, floor: Floor, until: Mapping[str, str] | N
         for row in chunk:
             if row.ts < since[row.table] or (row.table in until and row.ts >= until[row.table]):
                 continue
-            try:
-                message = json.loads(row.body)
-            except ValueError:
-                log.warning("table %s seq %s left out of game protection: its body is not JSON", row.table,
-                            row.seq)
-                continue
             read += 1
-            for raised in protection.feed(row.table, row.epoch, message):
+            for raised in protection.feed(row.table, row.epoch, row_event(row)):
                 floor.book.add(raised.table, raised.epoch, raised.seq, raised.hand, raised.ts, raised.data)
     log.info("game protection read back %d stored events of %d tables", read, len(tables))
     return read
