@@ -74,13 +74,18 @@ def pit_endpoints() -> tuple[str, str, str]:
 
 
 def start_screen(config: Path) -> subprocess.Popen[bytes]:
-    """``table-controller screen`` for the demo's table; prints the address it serves."""
-    screen = subprocess.Popen([sys.executable, "-m", "controller.cli", "screen", "--config", str(config),
-                               "--port", str(free_port(8070))], stdout=subprocess.PIPE)
-    assert screen.stdout is not None
-    line = screen.stdout.readline().decode().strip()
-    if not line:
-        raise DemoError(f"the dealer's screen did not start (status {screen.wait()})")
+    """``table-controller screen`` for the demo's table; prints the address it serves: port 8070
+    where it is free, else any free port (also when 8070 was taken between the look and the bind)."""
+    for port in (free_port(8070), 0):
+        screen = subprocess.Popen([sys.executable, "-m", "controller.cli", "screen", "--config",
+                                   str(config), "--port", str(port)], stdout=subprocess.PIPE)
+        assert screen.stdout is not None
+        line = screen.stdout.readline().decode().strip()
+        if line:
+            break
+        status = screen.wait()
+    else:
+        raise DemoError(f"the dealer's screen did not start (status {status})")
     address = line.split("serving ", 1)[-1].split(" ", 1)[0]
     print(f"== The dealer's screen: open {address} in a browser ==", flush=True)
     return screen
