@@ -142,13 +142,7 @@ def store_history(tables: list[EnvelopeTable], dealers: list[Any], count: int, t
                 ts = utc_timestamp(datetime.datetime.fromtimestamp(when, datetime.UTC))
                 topic, body = encode_event(table.table_id, seq, ts, kind, hand, data)
                 table.history.append((topic, body))
-                if kind == "hand.started":       # the table's own state moves on (its snapshot)
-                    table.hand = hand
-                elif kind in ("hand.ended", "hand.voided"):
-                    table.hand = None
-                elif kind == "alert":
-                    table.alerts.append({"seq": seq, "hand": hand, **data})
-                table.picture.apply(json.loads(body))
+                table.follow(seq, kind, hand, data)   # the table's own state moves on (its snapshot)
                 rows.append(Row(table.table_id, "", seq, ts, kind, hand, topic.decode(), body.decode()))
                 if len(rows) == BATCH:
                     store.add(rows)

@@ -11,7 +11,9 @@ share, and those flagged at the end, by reason: for the flat bettors (strict,
 and with noise: a bet one unit up now and then, a hand sat out now and then)
 and the random bettors that is the false-alarm rate; for the counters and the
 wongers, the detection rate; and the time game protection itself takes per
-event (the table core's left out).
+event (the table core's left out), given the event read into its record, and
+apart the time that reading takes (the published bytes to the record: the
+monitor reads each event once for its ratings, books and game protection).
 
     .venv/bin/python bench/protection_bench.py            # --flat 1000 --others 198 --shoes 8
     .venv/bin/python bench/protection_bench.py --json
@@ -35,6 +37,8 @@ from controller.devkit.protection_sim import (
     SimTable,
     Wonger,
 )
+from controller.events.envelope import decode_body, encode_event
+from controller.follow.records import FollowedEvent
 from controller.podium.protection.settings import DEFAULT
 from controller.podium.protection.watch import Protection
 
@@ -54,8 +58,8 @@ def run_kind(kind: str, players: int, shoes: int, seed: int) -> dict[str, Any]:
     """``players`` players of ``kind``, six a table, each table dealt ``shoes`` shoes (to the last
     one's cut card): who was alerted (at any hand) and who is flagged at the end, and why."""
     alerted = flagged = hands = 0
-    spent = [0.0, 0]
-    """Seconds game protection took, and the events it was fed."""
+    spent = [0.0, 0, 0.0]
+    """Seconds game protection took, the events it was fed, and the seconds reading them took."""
     reasons: dict[str, int] = {}
     hands_to_flag: list[int] = []
     tables = (players + SEATS - 1) // SEATS
@@ -67,10 +71,16 @@ def run_kind(kind: str, players: int, shoes: int, seed: int) -> dict[str, Any]:
 
         def feed(event: dict[str, Any], protection: Protection = protection, name: str = name,
                  first: dict[str, int] = first) -> None:
+            topic, body = encode_event(name, event["seq"], event["ts"], event["type"], event.get("hand"),
+                                       event["data"])        # the bytes the table published
+            reading = time.perf_counter()
+            followed = FollowedEvent.of(decode_body(body), topic, body)
+            _ = followed.event
             started = time.perf_counter()
-            raised_now = protection.feed(name, "", event)
+            raised_now = protection.feed(name, "", followed)
             spent[0] += time.perf_counter() - started
             spent[1] += 1
+            spent[2] += started - reading
             for raised in raised_now:
                 if raised.data.get("seat") != SEATS + 1:
                     subject = raised.data["subject"]
@@ -98,7 +108,8 @@ def run_kind(kind: str, players: int, shoes: int, seed: int) -> dict[str, Any]:
             "flagged_at_the_end": flagged, "reasons_at_the_end": reasons,
             "median_hands_to_the_alert": hands_to_flag[len(hands_to_flag) // 2] if hands_to_flag else None,
             "events": int(spent[1]),
-            "us_per_event": round(spent[0] / spent[1] * 1e6, 1) if spent[1] else None}
+            "us_per_event": round(spent[0] / spent[1] * 1e6, 1) if spent[1] else None,
+            "us_reading_per_event": round(spent[2] / spent[1] * 1e6, 1) if spent[1] else None}
 
 
 def main() -> None:
@@ -128,7 +139,8 @@ def main() -> None:
               f"{r['shoes']} shoes ({r['hands']} hands a table); flagged at the end "
               f"{r['flagged_at_the_end']}, by reason {r['reasons_at_the_end']}; median hands to the alert "
               f"{r['median_hands_to_the_alert']}; "
-              f"{r['us_per_event']} us of game protection per event")
+              f"{r['us_per_event']} us of game protection per event (and {r['us_reading_per_event']} us "
+              f"reading it into its record)")
     print(f"{figures['seconds']} s")
 
 

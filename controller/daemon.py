@@ -29,7 +29,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from controller.boards import make_board
 from controller.commands.books import BOOKS_COMMANDS, DEALER_PINNED
@@ -48,7 +48,9 @@ from controller.commands.table import (
     State,
 )
 from controller.config.loader import Config
+from controller.events.codec import record_json
 from controller.events.envelope import VIEW_TYPE, encode_event, now_timestamp
+from controller.events.picture import Picture
 from controller.games.catalog import find_game, rules_json
 from controller.history.recall import recall_by_hand
 from controller.journal import checkpoint, high_water
@@ -145,7 +147,7 @@ class Daemon:
         self.mark_sync_due = False
         """Whether :meth:`sync_mark` is already called for on the loop."""
         self.pit: PitServer | None = None
-        self.last_picture: tuple[int, Mapping[str, object]] | None = None
+        self.last_picture: tuple[int, Picture] | None = None
         self.showing: asyncio.TimerHandle | None = None
         """The :meth:`show` called for on the loop, until it runs."""
         self.reading = False
@@ -464,7 +466,7 @@ class Daemon:
         for board in self.boards:
             board.light_spots(spots)
 
-    def publish_picture(self, picture: Mapping[str, object]) -> None:
+    def publish_picture(self, picture: Picture) -> None:
         """Publish ``table.view`` with the table's picture after every step and whenever it differs
         from the last one sent (docs/pit-events.md, "The table's picture"), so that a consumer
         always has the picture of the last event it took. Like a heartbeat it takes no seq of its
@@ -474,7 +476,7 @@ class Daemon:
         if self.pit is None or (state.seq, picture) == self.last_picture:
             return
         topic, body = encode_event(self.config.table_id, state.seq, now_timestamp(), VIEW_TYPE,
-                                   state.hand_no if state.in_hand else None, picture,
+                                   state.hand_no if state.in_hand else None, record_json(picture),
                                    epoch=self.start.epoch)
         self.pit.publish(topic, body)
         self.last_picture = (state.seq, picture)
@@ -525,7 +527,8 @@ class Daemon:
 
     def snapshot(self) -> dict[str, object]:
         """The sync socket's snapshot: the state as of the last event."""
-        return {"seq": self.table.state.seq, "epoch": self.start.epoch, "state": table_picture(self.table)}
+        return {"seq": self.table.state.seq, "epoch": self.start.epoch,
+                "state": record_json(table_picture(self.table))}
 
     def history(self, from_seq: int) -> list[tuple[bytes, bytes]]:
         """Held events from ``from_seq`` on, byte for byte as published."""

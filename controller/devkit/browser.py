@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from selenium.webdriver import Chrome
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -30,7 +33,7 @@ def missing() -> str | None:
     return None
 
 
-def chromium(profile: Path, *, width: int = 1400, height: int = 900) -> Any:
+def chromium(profile: Path, *, width: int = 1400, height: int = 900) -> Chrome:
     """A headless Chromium with a fresh profile in ``profile``; ``quit()`` it when done."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service

@@ -39,6 +39,7 @@ from controller.devkit.firmware_boards import ReferenceReader, ReferenceShoe
 from controller.devkit.simulated import antenna, write_config
 from controller.follow.aio import Follower
 from controller.follow.control import Control
+from controller.follow.records import Records
 from controller.follow.sources import TableSource
 from drivers.display import LogRenderer
 from firmware_bridge.simulator.board import SimulatedBoard
@@ -73,13 +74,18 @@ def pit_endpoints() -> tuple[str, str, str]:
 
 
 def start_screen(config: Path) -> subprocess.Popen[bytes]:
-    """``table-controller screen`` for the demo's table; prints the address it serves."""
-    screen = subprocess.Popen([sys.executable, "-m", "controller.cli", "screen", "--config", str(config),
-                               "--port", str(free_port(8070))], stdout=subprocess.PIPE)
-    assert screen.stdout is not None
-    line = screen.stdout.readline().decode().strip()
-    if not line:
-        raise DemoError(f"the dealer's screen did not start (status {screen.wait()})")
+    """``table-controller screen`` for the demo's table; prints the address it serves: port 8070
+    where it is free, else any free port (also when 8070 was taken between the look and the bind)."""
+    for port in (free_port(8070), 0):
+        screen = subprocess.Popen([sys.executable, "-m", "controller.cli", "screen", "--config",
+                                   str(config), "--port", str(port)], stdout=subprocess.PIPE)
+        assert screen.stdout is not None
+        line = screen.stdout.readline().decode().strip()
+        if line:
+            break
+        status = screen.wait()
+    else:
+        raise DemoError(f"the dealer's screen did not start (status {status})")
     address = line.split("serving ", 1)[-1].split(" ", 1)[0]
     print(f"== The dealer's screen: open {address} in a browser ==", flush=True)
     return screen
@@ -120,7 +126,7 @@ async def story(dealer: DemoDealer) -> None:
 async def deal(dealer: DemoDealer, hands: int, seed: int, boards: str) -> None:
     """The story, then random hands: ``hands`` in all (0: until cancelled); ``boards`` says which."""
     await dealer.until("both boards online", lambda state: all(
-        state["devices"].get(name, {}).get("online") for name in ("shoe", "rfid")))
+        name in state.devices and state.devices[name].online for name in ("shoe", "rfid")))
     print(f"== Table {TABLE} is open on {boards} ==", flush=True)
     await story(dealer)
     rng = random.Random(seed)
@@ -159,7 +165,7 @@ async def run(folder: Path, hands: int, pause: float, seed: int, reference_firmw
     context = zmq.asyncio.Context()
     dealer = DemoDealer(shoe, rfid, Control(endpoints[2], context), pause=pause,
                         show=lambda line: print(line, flush=True))
-    follower = Follower(TableSource(TABLE, endpoints[0], endpoints[1]), dealer, context=context)
+    follower = Follower(TableSource(TABLE, endpoints[0], endpoints[1]), Records(dealer), context=context)
     table = asyncio.create_task(daemon.run())        # it stops on SIGINT (Ctrl-C) and SIGTERM
     following = asyncio.create_task(follower.run())
     dealing = asyncio.create_task(deal(dealer, hands, seed, boards))

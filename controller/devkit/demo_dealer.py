@@ -18,12 +18,13 @@ import asyncio
 import json
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from controller.devkit.simulated import antenna
+from controller.events.picture import Picture
 from controller.follow.aio import Follower
 from controller.follow.control import Control
-from controller.follow.picture import TablePicture
+from controller.follow.records import FollowedEvent
 from firmware_bridge.kernel.money import dollars
 
 CHIPS = {"1": 100, "5": 500, "25": 2500, "100": 10000}
@@ -92,40 +93,55 @@ class DemoDealer:
         self.control = control
         self.pause = pause
         self.show = show
-        self.seen = TablePicture()
-        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.seen: Picture | None = None
+        """The table's last picture (None before the first)."""
+        self.seq = 0
+        """The seq of the last event the picture reflects."""
+        self.last_seq = 0
+        """The seq of the last event of the stream."""
+        self.events: asyncio.Queue[FollowedEvent] = asyncio.Queue()
         self._changed = asyncio.Event()
         self._next_chip = dict.fromkeys(CHIPS.values(), 0)
 
-    # ------------------------------------------------------------ the follower's listener
+    # ------------------------------------------------------------ the follower's listener (in records)
 
-    def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
-        """The table's state at the start."""
-        self.seen.restart(snapshot)
-        self._changed.set()
+    def snapshot(self, follower: Follower, seq: int, picture: Picture | None) -> None:
+        """The table's picture at the start."""
+        self.last_seq = 0
+        self._take(seq, picture)
 
-    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
-        """A newer state after a gap was repaired."""
-        self.seen.snapshot(snapshot)
-        self._changed.set()
+    def refreshed(self, follower: Follower, seq: int, picture: Picture | None) -> None:
+        """A newer picture after a gap was repaired."""
+        self._take(seq, picture)
 
-    def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
-              live: bool) -> None:
+    def event(self, follower: Follower, event: FollowedEvent, live: bool) -> None:
         """Print each event and keep it for :meth:`expect`."""
-        self.seen.event(message)
-        if self.seen.stale:                 # its picture may have gone before we listened: ask again
+        self.last_seq = event.seq
+        if self.stale:                      # its picture may have gone before we listened: ask again
             asyncio.get_running_loop().call_later(PICTURE_WAIT, self._picture_due, follower)
-        data = json.dumps(message["data"], separators=(",", ":"))
-        self.show(f"  pit> {message['seq']:>4} {message['type']:<16} hand={message['hand']} {data}")
-        self.events.put_nowait(message)
+        data = json.dumps(event.data, separators=(",", ":"))
+        self.show(f"  pit> {event.seq:>4} {event.type:<16} hand={event.hand} {data}")
+        self.events.put_nowait(event)
 
-    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
+    def picture(self, follower: Follower, seq: int, picture: Picture | None) -> None:
         """The table's picture after a step."""
-        self.seen.view(message)
+        self._take(seq, picture)
+
+    def _take(self, seq: int, picture: Picture | None) -> None:
+        """The picture as of event ``seq`` (None: it did not read as one, logged; the last stays)."""
+        if picture is not None:
+            self.seen = picture
+        self.seq = seq
+        self.last_seq = max(self.last_seq, seq)
         self._changed.set()
+
+    @property
+    def stale(self) -> bool:
+        """An event came after the picture: its picture is on the way (or was lost with a gap)."""
+        return self.seq < self.last_seq
 
     def _picture_due(self, follower: Follower) -> None:
-        if self.seen.stale:
+        if self.stale:
             follower.refresh()
 
     def link(self, follower: Follower) -> None:
@@ -135,33 +151,32 @@ class DemoDealer:
     # ------------------------------------------------------------ waiting for the table
 
     @property
-    def state(self) -> dict[str, Any]:
+    def state(self) -> Picture:
         """The table's picture now."""
-        state = self.seen.state
-        if state is None:
+        if self.seen is None:
             raise DemoError("the table has not been heard yet")
-        return state
+        return self.seen
 
-    async def until(self, what: str, ready: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    async def until(self, what: str, ready: Callable[[Picture], bool]) -> Picture:
         """Wait until the table's picture satisfies ``ready``; ``what`` names it in the error."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT
-        while self.seen.state is None or self.seen.stale or not ready(self.state):
+        while self.seen is None or self.stale or not ready(self.seen):
             self._changed.clear()
             try:
                 await asyncio.wait_for(self._changed.wait(), max(0.0, deadline - loop.time()))
             except TimeoutError:
                 raise DemoError(f"the table did not show {what} within {WAIT:g} s") from None
-        return self.state
+        return self.seen
 
-    async def expect(self, kind: str, **data: Any) -> dict[str, Any]:
+    async def expect(self, kind: str, **data: object) -> FollowedEvent:
         """The next event of ``kind`` (with these data fields)."""
         while True:
             try:
                 event = await asyncio.wait_for(self.events.get(), WAIT)
             except TimeoutError:
                 raise DemoError(f"no {kind} event within {WAIT:g} s") from None
-            if event["type"] == kind and all(event["data"].get(k) == v for k, v in data.items()):
+            if event.type == kind and all(event.data.get(k) == v for k, v in data.items()):
                 return event
 
     # ------------------------------------------------------------ acts
@@ -208,16 +223,16 @@ class DemoDealer:
             await self._draw_one()
 
     async def _draw_one(self) -> None:
-        drawn = self.state["shoe"]["cards_drawn"]
+        drawn = self.state.shoe.cards_drawn
         self.shoe.draw()
-        await self.until("the card drawn", lambda state: state["shoe"]["cards_drawn"] > drawn)
+        await self.until("the card drawn", lambda state: state.shoe.cards_drawn > drawn)
         await asyncio.sleep(self.pause)
 
     async def new_shoe(self, cards: list[tuple[int, int]] | None = None, cut_at: int | None = None) -> None:
         """Load a shoe (shuffled six decks, unless scripted) and wait for the table to take it."""
-        before = self.state["shoe"]["shoe_id"]
+        before = self.state.shoe.shoe_id
         self.shoe.load_shoe(6, cards=cards, cut_at=cut_at)
-        await self.until("the new shoe", lambda state: state["shoe"]["shoe_id"] != before)
+        await self.until("the new shoe", lambda state: state.shoe.shoe_id != before)
         self.show(f"dealer: a new shoe ({'scripted' if cards else 'six decks shuffled'})")
 
     # ------------------------------------------------------------ a hand
@@ -226,15 +241,15 @@ class DemoDealer:
         """Draw and stand until the hand is settled: Easy Jack's best play for every seat."""
         while True:
             state = await self.until("the hand going on", lambda state: True)
-            if state["results"] is not None:
+            if state.results is not None:
                 return
-            turn = [a for a in state["actions"] if a["name"] == "stand" and a["seat"] is not None]
+            turn = [a for a in state.actions if a.name == "stand" and a.seat is not None]
             if not turn:
                 await self.draw()                   # the deal, or the dealer's hand
                 continue
-            seat = next(s for s in state["seats"] if s["seat"] == turn[0]["seat"])
-            hand = seat["hands"][turn[0]["hand_index"] or 0]
-            total, cards = points(hand["total"]), len(hand["cards"])
+            seat = next(s for s in state.seats if s.seat == turn[0].seat)
+            hand = seat.hands[turn[0].hand_index or 0]
+            total, cards = points(hand.total), len(hand.cards)
             if total <= 5 or (total == 6 and cards == 1):
                 await self.draw()
             else:
@@ -242,27 +257,26 @@ class DemoDealer:
 
     async def pay(self) -> None:
         """Pay and collect what ``hand.settled`` says, then NEXT; the players take their chips back."""
-        results = self.state["results"] or []
-        for result in results:
-            seat, spot, payout = result["seat"], result["spot"], result["payout"]
-            owed = max(0, result["wager"] + payout)
+        for result in self.state.results or ():
+            seat, spot, payout = result.seat, result.spot, result.payout
+            owed = max(0, result.wager + payout)
             if payout > 0:
                 said = f"pays seat {seat} {spot} {dollars(payout)}: {dollars(owed)} on the spot"
             elif payout == 0:
                 said = f"leaves seat {seat} {spot}'s {dollars(owed)}"
             else:
                 said = f"collects {dollars(-payout)} from seat {seat} {spot}, {dollars(owed)} left"
-            self.show(f"dealer {said} ({result['outcome']})")
+            self.show(f"dealer {said} ({result.outcome})")
             await self.put(seat, spot, owed)
         await asyncio.sleep(self.pause)
         await self.press("next")
-        for seat in self.state["seats"]:
-            for spot in seat["bets"]:
-                await self.put(seat["seat"], spot, 0)
+        for seated in self.state.seats:
+            for bet in seated.bets:
+                await self.put(seated.seat, bet, 0)
 
     async def random_hand(self, rng: random.Random) -> None:
         """A hand with a few players betting what they like."""
-        if self.state["shoe"]["cut_card_out"] or self.state["shoe"]["shoe_id"] is None:
+        if self.state.shoe.cut_card_out or self.state.shoe.shoe_id is None:
             await self.new_shoe()
         for seat in sorted(rng.sample(range(1, 7), rng.randint(1, 4))):
             await self.bet(seat, "main", rng.choice((1000, 2000, 5000, 10000)))
@@ -273,14 +287,18 @@ class DemoDealer:
         await self.pay()
 
 
-def live(state: dict[str, Any], seat: int, spot: str) -> int:
+def live(picture: Picture, seat: int, spot: str) -> int:
     """The cents the reader shows on a spot now.
 
-    >>> live({"live": {"2": {"main": 1500}}}, 2, "main"), live({"live": {}}, 2, "main")
+    >>> import json
+    >>> from dataclasses import replace
+    >>> from controller.events.codec import from_json
+    >>> from controller.follow.picture import PICTURE
+    >>> picture = replace(from_json(Picture, json.loads(PICTURE)), live={"2": {"main": 1500}})
+    >>> live(picture, 2, "main"), live(picture, 3, "main")
     (1500, 0)
     """
-    amount: int = state["live"].get(str(seat), {}).get(spot, 0)
-    return amount
+    return picture.live.get(str(seat), {}).get(spot, 0)
 
 
 def points(total: str | None) -> int:

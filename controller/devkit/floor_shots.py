@@ -13,9 +13,14 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from controller.devkit.sim_pit import SUPERVISOR, SUPERVISOR_PIN
+
+if TYPE_CHECKING:
+    from selenium.webdriver import Chrome
+
+T = TypeVar("T")
 
 WIDTH = 1500
 HEIGHT = 1000
@@ -24,7 +29,7 @@ DOCS = ("pit-monitor.png", "pit-monitor-table.png", "pit-monitor-rated.png", "pi
 """The pictures :func:`docs_shots` writes."""
 
 
-def _browser(folder: Path, auth: str | None) -> Any:
+def _browser(folder: Path, auth: str | None) -> Chrome:
     from controller.devkit.browser import chromium
 
     driver = chromium(folder / "chromium", width=WIDTH, height=HEIGHT)
@@ -34,13 +39,13 @@ def _browser(folder: Path, auth: str | None) -> Any:
     return driver
 
 
-def _wait(driver: Any, what: Callable[[Any], Any], words: str, within: float = 20.0) -> Any:
+def _wait(driver: Chrome, what: Callable[[Chrome], T], words: str, within: float = 20.0) -> T:
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, within, 0.1).until(what, f"waited {within:g} s for {words}")
 
 
-def _drawn(driver: Any) -> None:
+def _drawn(driver: Chrome) -> None:
     """Wait for the page's tiles or felt, and half a second for the rest to settle."""
     driver.execute_async_script(
         "const done = arguments[0]; const wait = () => document.querySelectorAll('.tile').length"
@@ -48,14 +53,14 @@ def _drawn(driver: Any) -> None:
         " : setTimeout(wait, 100); wait();")
 
 
-def _whole_page(driver: Any) -> None:
+def _whole_page(driver: Chrome) -> None:
     """Make the viewport as tall as the page, so a picture holds all of it."""
     height = driver.execute_script("return document.documentElement.scrollHeight")
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": WIDTH, "height": int(height), "deviceScaleFactor": 1, "mobile": False})
 
 
-def _down_to(driver: Any, element: str, path: Path) -> None:
+def _down_to(driver: Chrome, element: str, path: Path) -> None:
     """A PNG of the page from its top down to the element of id ``element``."""
     _whole_page(driver)
     bottom = driver.execute_script(
@@ -66,7 +71,7 @@ def _down_to(driver: Any, element: str, path: Path) -> None:
     _viewport(driver)
 
 
-def _viewport(driver: Any) -> None:
+def _viewport(driver: Chrome) -> None:
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
@@ -120,7 +125,7 @@ def docs_shots(target: Path, url: str, folder: Path, auth: str | None) -> None:
         driver.quit()
 
 
-def _rate(driver: Any, seat: str, player: str) -> None:
+def _rate(driver: Chrome, seat: str, player: str) -> None:
     """Rate ``player`` at ``seat``: the id typed and Enter pressed, as a card or barcode reader does."""
     from selenium.webdriver.support.ui import Select
 
@@ -131,7 +136,7 @@ def _rate(driver: Any, seat: str, player: str) -> None:
           "the new rating's row")
 
 
-def _dealer_message(driver: Any, text: str) -> None:
+def _dealer_message(driver: Chrome, text: str) -> None:
     """Send the table's dealer ``text`` as the simulated floor's supervisor, confirmed."""
     driver.find_element("id", "supervisor").send_keys(SUPERVISOR)
     driver.find_element("id", "pin").send_keys(SUPERVISOR_PIN)

@@ -43,7 +43,6 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import zmq.asyncio
 from aiohttp import web
@@ -61,7 +60,10 @@ from controller.devkit.sim_pit import (
     regulars,
     sim_shifts,
 )
+from controller.devkit.sim_state import SimulatedState
+from controller.events.codec import JsonObject, record_json
 from controller.events.envelope import utc_timestamp
+from controller.events.hand import WagerResult
 from controller.follow.aio import Follower
 from controller.follow.control import Control
 from controller.follow.sources import TableSource
@@ -87,7 +89,7 @@ LEVEL_HANDS = 6
 
 HOUSE_GAME, BANKED_GAME = "easy-jack", "banked-11 (sim)"
 """The game a house-banked simulated table says it deals, and a player-banked one."""
-EASY_JACK_RULES = rules_json(rules_from_json(HOUSE_GAME, {}))
+EASY_JACK_RULES = record_json(rules_json(rules_from_json(HOUSE_GAME, {})))
 """The rules a house-banked simulated table publishes, as a real table would: Easy Jack's defaults."""
 PLAYED = 14
 """Hands a table has played before the floor is shown: 14 for the first, then up to 23."""
@@ -97,7 +99,7 @@ DECKS = 6
 CUT_AT = 234
 """Cards dealt before the cut card comes out (three quarters of six decks)."""
 
-Step = tuple[str, int | None, dict[str, Any]]
+Step = tuple[str, int | None, JsonObject]
 """``(type, hand, data)`` of one event."""
 
 
@@ -127,18 +129,17 @@ def total_words(cards: list[str | None]) -> str | None:
     return f"soft {total.points}" if total.soft else str(total.points)
 
 
-def game_view(state: dict[str, Any]) -> None:
-    """Write the simulated game's part into a snapshot's state: totals, each hand's wager, the phase
+def game_view(state: SimulatedState) -> None:
+    """Write the simulated game's part into a table's state: totals, each hand's wager, the phase
     (``dealing``, then ``players`` once the dealer has her face-down card, ``dealer`` once it is up)."""
-    for seat in state["seats"]:
-        for hand in seat["hands"]:
-            hand.update(total=total_words(hand["cards"]), wager=seat["bets"].get("main"))
-        seat["total"] = seat["hands"][0]["total"] if seat["hands"] else None
-    dealer = state["dealer"]
-    dealer["total"] = total_words(dealer["cards"])
-    if state["table_phase"] == "in_hand":
-        state["phase"] = "dealing" if not dealer["cards"] else "players" if dealer["cards"][0] is None \
-            else "dealer"
+    for seat in state.seats:
+        for hand in seat.hands:
+            hand.total, hand.wager = total_words(hand.cards), seat.bets.get("main")
+        seat.total = seat.hands[0].total if seat.hands else None
+    dealer = state.dealer.cards
+    state.dealer.total = total_words(dealer)
+    if state.table_phase == "in_hand":
+        state.phase = "dealing" if not dealer else "players" if dealer[0] is None else "dealer"
 
 
 class Dealer:
@@ -156,7 +157,7 @@ class Dealer:
         self.index = 0
         self.shoe: list[str] = []
         self.shoes = 1
-        """Shoes loaded (the one in play is ``S-<shoes>``)."""
+        """Shoes loaded (the one in play is the shoe of this number)."""
         self.cut_card_out = False
         self.stacks = {seat: BUY_IN for seat in range(1, seats + 1)} if banker else {}
         self.button = 1
@@ -184,18 +185,17 @@ class Dealer:
         if self.cut_card_out:
             self.shoes += 1
             self.shoe, self.index, self.cut_card_out = [], 0, False
-            yield "shoe.loaded", None, {"shoe_id": f"S-{self.shoes}", "decks": DECKS}
+            yield "shoe.loaded", None, {"shoe_id": self.shoes, "decks": DECKS}
 
     def events(self, hands: int | None = None) -> Iterator[Step]:
         """The table opening, then ``hands`` hands (forever if None)."""
-        opened: dict[str, Any] = {"game": self.game, "seats": self.seats,
-                                  "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False}
         # Easy Jack's rules by default: a rating's theo there is the real game's
-        opened["rules"] = BANKED_RULES if self.banker else EASY_JACK_RULES
-        yield "table.opened", None, opened
+        yield "table.opened", None, {"game": self.game, "seats": self.seats,
+                                     "limits": {"min_bet": 500, "max_bet": 50000}, "recovered": False,
+                                     "rules": BANKED_RULES if self.banker else EASY_JACK_RULES}
         yield "device.online", None, {"device": "shoe", "firmware": "shoe-1.2", "serial": "SH-0042"}
         yield "device.online", None, {"device": "rfid", "firmware": "rfid-2.0", "serial": "RF-0042"}
-        yield "shoe.loaded", None, {"shoe_id": f"S-{self.shoes}", "decks": DECKS}
+        yield "shoe.loaded", None, {"shoe_id": self.shoes, "decks": DECKS}
         for seat, amount in sorted(self.stacks.items()):
             yield "seat.stack", None, {"seat": seat, "amount": amount, "reason": "buy_in"}
         if self.banker:
@@ -226,21 +226,22 @@ class Dealer:
         free = [seat for seat in range(1, self.seats + 1) if seat != dealer_seat]
         chosen = rng.sample(free, rng.randint(1, min(4, len(free))))
         playing = sorted({*chosen, *(self.regulars & set(free))})
-        bets: list[dict[str, Any]] = []
+        bets: list[tuple[int, str, int]] = []
         for seat in playing:
             if rng.random() < 0.008:
                 yield "alert", number, {"code": "counterfeit_chip", "severity": "critical",
                                         "message": "a chip that is not in the registry",
                                         "seat": seat, "spot": "main", "uid": f"{rng.getrandbits(64):016x}"}
-            bets.append({"seat": seat, "spot": "main", "amount": rng.choice(BETS)})
-            yield "bet.placed", number, dict(bets[-1])
+            bets.append((seat, "main", rng.choice(BETS)))
+            yield "bet.placed", number, {"seat": seat, "spot": "main", "amount": bets[-1][2]}
             if rng.random() < 0.3 and not self.banker:
-                bets.append({"seat": seat, "spot": "side", "amount": 500})
-                yield "bet.placed", number, dict(bets[-1])
-        yield "hand.started", number, {"seats": playing, "dealer_seat": dealer_seat}
-        yield "bets.closed", number, {"bets": bets}
+                bets.append((seat, "side", 500))
+                yield "bet.placed", number, {"seat": seat, "spot": "side", "amount": 500}
+        yield "hand.started", number, {"seats": list(playing), "dealer_seat": dealer_seat}
+        yield "bets.closed", number, {"bets": [{"seat": seat, "spot": spot, "amount": amount}
+                                               for seat, spot, amount in bets]}
         if self.progressive:
-            self.meter += sum(b["amount"] for b in bets if b["spot"] == "main") // 100
+            self.meter += sum(amount for _, spot, amount in bets if spot == "main") // 100
             yield "meter", number, {"name": "progressive", "value": self.meter}
         held: dict[int, list[str]] = {}
         for seat in playing:
@@ -276,29 +277,28 @@ class Dealer:
             yield "card.dealt", number, {"index": index, "to": "dealer", "seat": dealer_seat,
                                          "hand_index": 0, "card": card, "face_up": True}
             yield from self._cut(number)
-        results = [self._result(b, held[b["seat"]], dealer) for b in bets]
-        yield "hand.settled", number, {"results": results}
+        results = [self._result(seat, spot, amount, held[seat], dealer) for seat, spot, amount in bets]
+        yield "hand.settled", number, {"results": [record_json(result) for result in results]}
         if self.banker:
-            yield from self._bank(number, results, dealer_seat)
+            yield from self._bank(number, results, self.button)
         yield "hand.ended", number, {"hand": number}
-        for bet in bets:
-            yield "bet.placed", number + 1, {"seat": bet["seat"], "spot": bet["spot"], "amount": 0}
+        for seat, spot, _ in bets:
+            yield "bet.placed", number + 1, {"seat": seat, "spot": spot, "amount": 0}
 
-    def _bank(self, number: int, results: list[dict[str, Any]], dealer_seat: Any) -> Iterator[Step]:
+    def _bank(self, number: int, results: list[WagerResult], dealer_seat: int) -> Iterator[Step]:
         """The stacks after a banked hand, and the deal passing to the left."""
         for result in results:
-            self.stacks[result["seat"]] += result["payout"]
-        self.stacks[dealer_seat] -= sum(r["payout"] for r in results)
-        for seat in sorted({r["seat"] for r in results} | {dealer_seat}):
+            self.stacks[result.seat] += result.payout
+        self.stacks[dealer_seat] -= sum(r.payout for r in results)
+        for seat in sorted({r.seat for r in results} | {dealer_seat}):
             yield "seat.stack", number, {"seat": seat, "amount": self.stacks[seat], "reason": "result"}
         self.button = self.button % self.seats + 1
         yield "button.moved", number, {"seat": self.button}
 
     @staticmethod
-    def _result(bet: dict[str, Any], cards: list[str], dealer: list[str]) -> dict[str, Any]:
-        wager = bet["amount"]
+    def _result(seat: int, spot: str, wager: int, cards: list[str], dealer: list[str]) -> WagerResult:
         mine, house = total_of([points(c) for c in cards]), total_of([points(c) for c in dealer])
-        if bet["spot"] == "side":
+        if spot == "side":
             pays = DEALER_BUST_PAYS[min(len(dealer), 6)] if house.bust else -1
             outcome, payout = ("win", wager * pays) if house.bust else ("lose", -wager)
         elif mine.bust:
@@ -311,8 +311,7 @@ class Dealer:
             outcome, payout = "push", 0
         else:
             outcome, payout = "lose", -wager
-        return {"seat": bet["seat"], "spot": bet["spot"], "hand_index": 0, "outcome": outcome,
-                "wager": wager, "payout": payout}
+        return WagerResult(seat, spot, 0, outcome, wager, payout)
 
 async def deal(table: PitTable, steps: Iterator[Step], pace: float) -> None:
     """Publish the steps one every ``pace`` seconds (a dealer's speed, for a person to watch); none
@@ -342,32 +341,6 @@ def openings(names: Sequence[str], played: Sequence[Sequence[tuple[str, Step]]]
             at = next(ts for ts, (_, hand, _) in played[seated.table] if hand == seated.from_hand)
             found.setdefault(names[seated.table], []).append((seated.seat, seated.player, at))
     return found
-
-
-class _WhenLive:
-    """The floor's listener, which also tells when every table has been heard."""
-
-    def __init__(self, floor: Floor) -> None:
-        self.floor = floor
-        self.live = asyncio.Event()
-
-    def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
-        self.floor.snapshot(follower, snapshot)
-
-    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
-        self.floor.refreshed(follower, snapshot)
-
-    def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
-              live: bool) -> None:
-        self.floor.event(follower, message, topic, body, live)
-
-    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
-        self.floor.picture(follower, message)
-
-    def link(self, follower: Follower) -> None:
-        self.floor.link(follower)
-        if all(t.link == "live" for t in self.floor.tables.values()):
-            self.live.set()
 
 
 Shots = Callable[[str, Path, str | None], None]
@@ -407,7 +380,6 @@ async def run_floor(count: int, port: int, pace: float, *, db: str | None = None
                                       (HOUSE_GAME, EASY_JACK_RULES), BANKED_GAME)
             floor = Floor(names, AlertBook(Path(folder) / "acks.jsonl"), pits)
             floor.rate(rated)
-            listener = _WhenLive(floor)
             for table in tables:
                 await table.start()
             actions = PitActions({t.table_id: Control(t.control_endpoint, context) for t in tables},
@@ -417,9 +389,9 @@ async def run_floor(count: int, port: int, pace: float, *, db: str | None = None
             await runner.setup()
             for table in tables:
                 source = TableSource(table.table_id, table.publish_endpoint, table.sync_endpoint)
-                follower = Follower(source, listener, context=context, raw_data=True)
+                follower = Follower(source, floor, context=context, raw_data=True)
                 tasks.append(asyncio.create_task(follower.run()))
-            await listener.live.wait()
+            await _all_live(floor)
             for n, table in enumerate(tables):
                 for ts, (kind, hand, data) in played[n]:
                     table.emit(kind, hand, data, ts=ts)
@@ -454,6 +426,12 @@ async def run_floor(count: int, port: int, pace: float, *, db: str | None = None
             if rated is not None:
                 rated.let_go()
             store.close()
+
+
+async def _all_live(floor: Floor) -> None:
+    """Wait until the monitor has heard every table."""
+    while not all(table.link == "live" for table in floor.tables.values()):
+        await asyncio.sleep(0.05)
 
 
 async def _caught_up(floor: Floor, tables: Sequence[EnvelopeTable], within: float = 20.0) -> None:

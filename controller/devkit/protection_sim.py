@@ -25,14 +25,14 @@ from the shoe it sees.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
 
+from controller.events.codec import JsonObject
+from controller.events.envelope import decode_body
 from controller.games.catalog import rules_json
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.math import EasyJackSolver
@@ -140,8 +140,8 @@ class SimTable:
     seed: int = 1
     folder: Path | None = None
     name: str = "T01"
-    published: list[dict[str, Any]] = field(default_factory=list)
-    on_event: Callable[[dict[str, Any]], None] | None = None
+    published: list[JsonObject] = field(default_factory=list)
+    on_event: Callable[[JsonObject], None] | None = None
     """Called with each event as the table publishes it (else they are kept in ``published``)."""
 
     def __post_init__(self) -> None:
@@ -157,7 +157,7 @@ class SimTable:
                            clock=lambda: _clock(next(ticks)),
                            write=(lambda records: journal.append(*records)) if journal is not None
                            else (lambda records: None))
-        self.table.set_publisher(lambda topic, body: self._published(json.loads(body)))
+        self.table.set_publisher(lambda topic, body: self._published(decode_body(body)))
         self.table.open(recovered=False)
         self.table.handle(DeviceOnline("shoe", "shoe-1.0", "SH-1"))
         self.table.handle(DeviceOnline("rfid", "rfid-1.0", "RF-1"))
@@ -169,7 +169,7 @@ class SimTable:
         self.bets: dict[int, int] = {}
         self._hole: tuple[int, Card] | None = None
 
-    def _published(self, event: dict[str, Any]) -> None:
+    def _published(self, event: JsonObject) -> None:
         if self.on_event is not None:
             self.on_event(event)
         else:

@@ -20,13 +20,17 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+
+import zmq.asyncio
 
 from controller.commands.registry import Command, decode
 from controller.commands.table import CloseTable, DealerMessage, OpenTable, SetLimits
 from controller.devkit.pit_table import EnvelopeTable
+from controller.devkit.sim_state import SimulatedState
+from controller.events.codec import JsonValue
+from controller.pit.server import CurveKeys
 from controller.podium.monitor.rated import NO_PIT, Rated
 from controller.podium.monitor.store import Store
 from controller.podium.ratings.edges import Edges
@@ -45,7 +49,7 @@ PIT_COMMANDS = (CloseTable, OpenTable, SetLimits, DealerMessage)
 
 BANKED_EDGES_NOTE = "a player-dealer banks every hand of the simulated banked game"
 
-BANKED_RULES: dict[str, Any] = {}
+BANKED_RULES: dict[str, JsonValue] = {}
 """The rules a player-banked simulated table publishes: it has no options."""
 
 
@@ -58,8 +62,13 @@ def banked_edges(game: str) -> Edges:
 class PitTable(EnvelopeTable):
     """A simulated table that carries out the pit's commands, as :data:`SUPERVISOR`."""
 
-    def __init__(self, table_id: str, **options: Any) -> None:
-        super().__init__(table_id, **options)
+    def __init__(self, table_id: str, *, game: str = "easy-jack", seats: int = 6,
+                 epoch: str | int | None = None, heartbeat: float = 2.0, curve: CurveKeys | None = None,
+                 context: zmq.asyncio.Context | None = None, host: str = "127.0.0.1",
+                 game_view: Callable[[SimulatedState], None] | None = None) -> None:
+        """The table as :class:`EnvelopeTable` makes it, open."""
+        super().__init__(table_id, game=game, seats=seats, epoch=epoch, heartbeat=heartbeat, curve=curve,
+                         context=context, host=host, game_view=game_view)
         self.closed = False
         self.limits: dict[str, int] | None = None
         self.open_again = asyncio.Event()
@@ -70,7 +79,7 @@ class PitTable(EnvelopeTable):
     def control_endpoint(self) -> str:
         return self.server.endpoints["control"]
 
-    async def _command(self, request: dict[str, Any], client: str | None) -> dict[str, Any]:
+    async def _command(self, request: dict[str, object], client: str | None) -> dict[str, object]:
         if request.get("cmd") not in {cls.name for cls in PIT_COMMANDS}:
             return await super()._command(request, client)
         decoded = decode(request)               # the real table's decoding, and its words
@@ -147,7 +156,7 @@ def regulars(table: int) -> frozenset[int]:
 
 async def rated_floor(store: Store, games: Mapping[str, str], pits: Mapping[str, str], shifts: Shifts,
                       openings: Mapping[str, Sequence[tuple[int, str, str]]],
-                      house: tuple[str, Mapping[str, Any]], banked_game: str) -> Rated:
+                      house: tuple[str, Mapping[str, JsonValue]], banked_game: str) -> Rated:
     """The monitor's ratings and shift figures over ``store`` for the tables of ``games`` (name ->
     game): the edges of the simulated games cached there (``house``: the house-banked game and its
     rules, its edges from its own math; ``banked_game``: :func:`banked_edges`), each table's

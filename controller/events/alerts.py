@@ -34,8 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
+from controller.events.codec import JsonValue
 from controller.events.hand import Alerted
 from firmware_bridge.kernel.money import dollars
 
@@ -46,7 +47,7 @@ SEVERITIES: tuple[Severity, ...] = get_args(Severity)
 Clears = Literal["condition", "dealer", "supervisor"]
 CLEARS: tuple[Clears, ...] = get_args(Clears)
 
-Todo = Callable[[Mapping[str, Any]], str]
+Todo = Callable[[Mapping[str, JsonValue]], str]
 """What the dealer does about one alert (its ``data``), in words."""
 
 
@@ -88,7 +89,7 @@ def registered() -> Mapping[str, AlertKind]:
 
 
 def alert(code: str, message: str, *, severity: Severity | None = None, seat: int | None = None,
-          hidden: Mapping[str, Any] | None = None, **about: Any) -> Alerted:
+          hidden: Mapping[str, JsonValue] | None = None, **about: JsonValue) -> Alerted:
     """The ``alert`` event of registered ``code`` (at its usual severity unless ``severity`` says
     otherwise); ``about`` names what else it concerns, published in that order after ``seat``,
     ``hidden`` goes to the journal's private part only."""
@@ -101,7 +102,7 @@ def alert(code: str, message: str, *, severity: Severity | None = None, seat: in
     return Alerted(code, chosen, message, seat, about, dict(hidden or {}))
 
 
-def two_steps(data: Mapping[str, Any]) -> bool:
+def two_steps(data: Mapping[str, JsonValue]) -> bool:
     """Whether dismissing this alert (its ``data``) takes two steps: it clears by a supervisor, or,
     not registered here, it is critical."""
     registration = kind(data.get("code"))
@@ -110,20 +111,20 @@ def two_steps(data: Mapping[str, Any]) -> bool:
     return registration.clears == "supervisor"
 
 
-def todo(data: Mapping[str, Any]) -> str | None:
+def todo(data: Mapping[str, JsonValue]) -> str | None:
     """What the dealer does about this alert, in words, or None when its message says it."""
     registration = kind(data.get("code"))
     return registration.todo(data) if registration is not None and registration.todo is not None else None
 
 
-def _where(data: Mapping[str, Any]) -> str:
+def _where(data: Mapping[str, JsonValue]) -> str:
     seat, spot = data.get("seat"), data.get("spot")
     if seat is None:
         return "the table"
     return f"seat {seat} {spot}" if spot else f"seat {seat}"
 
 
-def _money(data: Mapping[str, Any], key: str) -> str:
+def _money(data: Mapping[str, JsonValue], key: str) -> str:
     value = data.get(key)
     return dollars(value) if isinstance(value, int) and not isinstance(value, bool) else "?"
 
@@ -141,7 +142,7 @@ register("chip_crosstalk", ("warning",), "dealer",
 register("past_post", ("critical",), "supervisor",
          lambda a: f"Chips moved on {_where(a)} after betting closed: it should hold {_money(a, 'closed')}, "
                    f"it reads {_money(a, 'amount')}. Put it back and call a supervisor.")
-def _payout_off(data: Mapping[str, Any]) -> str:
+def _payout_off(data: Mapping[str, JsonValue]) -> str:
     """What a spot paid wrong is short or over, by how much, and what to do.
 
     >>> _payout_off({"seat": 2, "spot": "main", "expected": 5000, "read": 4500})

@@ -8,7 +8,15 @@ notation), a field marked :data:`OMIT_NONE` left out while None. A record
 whose wire form is its own (a card dealt face down) has ``to_pit`` and
 ``from_pit`` methods, which the codec calls instead. The checkpoint writes a
 session's parts with the same :func:`to_json` and reads them with
-:func:`from_json`.
+:func:`from_json`, and so does the table's picture
+(:mod:`controller.events.picture`). A record type is written and read by a
+function made once from its fields' types (the picture is encoded after every
+step); one whose JSON form is its own has ``json_form`` and ``from_json_form``.
+
+Where bytes meet the code, JSON is :data:`JsonValue` / :data:`JsonObject`;
+:func:`integer`, :func:`text` and :func:`optional` read a value out of one,
+checked. :func:`decode_public` reads an event as anyone on the pit stream
+sees it (no private part: a card dealt face down has no card).
 
 >>> from firmware_bridge.kernel.cards import Card
 >>> from controller.events.hand import Acted, Dealt, Target
@@ -27,13 +35,22 @@ import dataclasses
 import functools
 import types
 import typing
-from collections.abc import Mapping
-from typing import Any, Union
+from collections.abc import Callable, Mapping
+from typing import Literal, TypeAlias, TypeVar, Union
 
 from controller.events.registry import Event, by_type, wire_fields
 from firmware_bridge.kernel.cards import Card
 
-PitEvent = tuple[str, dict[str, Any], dict[str, Any]]
+JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
+"""A JSON value, as :func:`json.loads` gives it: where bytes meet the code, before a check or a
+decode into a record says more."""
+
+JsonObject: TypeAlias = "dict[str, JsonValue]"
+"""A JSON object, as :func:`json.loads` gives it."""
+
+T = TypeVar("T")
+
+PitEvent = tuple[str, JsonObject, JsonObject]
 """A pit event before it is numbered: (type, data, private)."""
 
 OMIT_NONE: Mapping[str, bool] = types.MappingProxyType({"omit_none": True})
@@ -47,10 +64,10 @@ def encode(record: Event) -> PitEvent:
     if own is not None:
         data, private = own()
         return record.pit_type, data, private
-    return record.pit_type, to_json(record), {}
+    return record.pit_type, record_json(record), {}
 
 
-def decode(kind: str, data: Mapping[str, Any], private: Mapping[str, Any]) -> Event | None:
+def decode(kind: str, data: Mapping[str, JsonValue], private: Mapping[str, JsonValue]) -> Event | None:
     """The record a journaled pit event is (None for a type nobody registered)."""
     cls = by_type(kind)
     if cls is None:
@@ -59,36 +76,98 @@ def decode(kind: str, data: Mapping[str, Any], private: Mapping[str, Any]) -> Ev
     if from_pit is not None:
         record: Event = from_pit(data, private)
         return record
-    return from_json(cls, data)  # type: ignore[no-any-return]
+    return from_json(cls, data)
+
+
+def integer(value: object) -> int:
+    """``value``, a JSON integer (ValueError otherwise: a bool is no integer here).
+
+    >>> integer(7)
+    7
+    >>> integer(True)
+    Traceback (most recent call last):
+    ValueError: not an integer: True
+    """
+    if type(value) is not int:
+        raise ValueError(f"not an integer: {value!r}")
+    return value
+
+
+def text(value: object) -> str:
+    """``value``, a JSON string (ValueError otherwise)."""
+    if not isinstance(value, str):
+        raise ValueError(f"not a string: {value!r}")
+    return value
+
+
+def optional(read: Callable[[object], T], value: object) -> T | None:
+    """None for a JSON null, else ``read(value)``: ``optional(integer, data.get("seat"))``."""
+    return None if value is None else read(value)
+
+
+PUBLIC: dict[str, type[Event]] = {}
+"""The record a published event of a type is read into when it differs from the registered one
+(``card.dealt``: :class:`~controller.events.hand.DealtInPublic`, whose card may be unknown)."""
+
+
+def decode_public(kind: str, data: Mapping[str, JsonValue]) -> Event | None:
+    """The record a published event is, as anyone reading the pit stream sees it (no private part):
+    None for a type nobody registered; a card dealt face down has no card
+    (:class:`~controller.events.hand.DealtInPublic`). ValueError, KeyError or TypeError for data
+    that is not the record's.
+
+    >>> import controller.events.hand
+    >>> decode_public("card.dealt", {"index": 7, "to": "dealer", "seat": None, "hand_index": 0,
+    ...                              "card": None, "face_up": False}).card is None
+    True
+    >>> decode_public("player.action", {"seat": 3, "hand_index": 0, "action": "stand"})
+    Acted(seat=3, hand_index=0, action='stand', amount=None)
+    >>> decode_public("example.unknown", {}) is None
+    True
+    """
+    cls = PUBLIC.get(kind) or by_type(kind)
+    if cls is None:
+        return None
+    from_pit = getattr(cls, "from_pit", None)
+    if from_pit is not None:
+        record: Event = from_pit(data, {})
+        return record
+    return from_json(cls, data)
 
 
 _PLAIN = frozenset({int, str, bool, float, type(None)})
 """Types :func:`to_json` hands back as they are (looked up first: most fields are one)."""
 
 
-def to_json(value: Any) -> Any:
+def to_json(value: object) -> JsonValue:
     """``value`` as JSON-able data: a record as an object of its fields, tuples as lists, a card in
-    pit notation; mappings keep their keys (JSON writes an int key as its digits)."""
-    if type(value) in _PLAIN:
-        return value
-    if isinstance(value, Card):
-        return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        for name, omit in _fields(type(value)):
-            item = getattr(value, name)
-            if item is None and omit:
-                continue
-            out[name] = to_json(item)
-        return out
-    if isinstance(value, tuple | list):
-        return [to_json(item) for item in value]
-    if isinstance(value, Mapping):
-        return {key: to_json(item) for key, item in value.items()}
-    return value
+    pit notation; mappings keep their keys (JSON writes an int key as its digits). A record whose JSON
+    form is not simply its fields (an alert's ``about`` spread among them) gives its own
+    ``json_form()``, read back by its class's ``from_json_form``."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value  # type: ignore[return-value]
+    encoder = _ENCODERS.get(kind)
+    return (encoder or _encoder(kind))(value)
 
 
-def from_json(kind: Any, value: Any) -> Any:
+def record_json(record: object) -> JsonObject:
+    """:func:`to_json` of a record: always a JSON object (TypeError for any other value)."""
+    data = to_json(record)
+    if not isinstance(data, dict):
+        raise TypeError(f"{type(record).__name__} is not written as a JSON object")
+    return data
+
+
+@typing.overload
+def from_json(kind: type[T], value: object) -> T: ...
+
+
+@typing.overload
+def from_json(kind: object, value: object) -> object: ...
+
+
+def from_json(kind: object, value: object) -> object:
     """The value of type ``kind`` that :func:`to_json` wrote as ``value`` (records by their type
     hints; mapping keys read back as ints where the type says so)."""
     if value is None:
@@ -99,18 +178,204 @@ def from_json(kind: Any, value: Any) -> Any:
         return from_json(options[0], value) if len(options) == 1 else value
     if origin is tuple:
         item = typing.get_args(kind)[0]
-        return tuple(from_json(item, element) for element in value)
+        return tuple(from_json(item, element) for element in _items(value))
     if origin in (Mapping, dict):
         key_type, item_type = typing.get_args(kind)
         return {(int(key) if key_type is int else key): from_json(item_type, item)
-                for key, item in value.items()}
+                for key, item in _object(value).items()}
     if kind is Card:
-        return Card.parse(value)
+        return Card.parse(str(value))
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        hints = _hints(kind)
-        return kind(**{name: from_json(hints[name], value[name])
-                       for name, _ in _fields(kind) if name in value})
+        return (_DECODERS.get(kind) or _decoder(kind))(value)
     return value
+
+
+def _items(value: object) -> list[object] | tuple[object, ...]:
+    """``value``, a JSON array (ValueError otherwise)."""
+    if type(value) is list:
+        return value
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"expected a JSON array, got {type(value).__name__}")
+    return value
+
+
+def _object(value: object) -> Mapping[str, object]:
+    """``value``, a JSON object (ValueError otherwise)."""
+    if type(value) is dict:
+        return value
+    if not isinstance(value, Mapping):
+        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+Encoder = Callable[[object], JsonValue]
+
+
+def _generic(value: object) -> JsonValue:
+    """:func:`to_json` of a value whose type says nothing more (a list, a mapping, a card...)."""
+    if type(value) in _PLAIN:
+        return value  # type: ignore[return-value]
+    if isinstance(value, Card):
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _encoder(type(value))(value)
+    if isinstance(value, tuple | list):
+        return [to_json(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: to_json(item) for key, item in value.items()}
+    return value  # type: ignore[return-value]
+
+
+_ENCODERS: dict[type, Encoder] = {}
+"""The encoder of each type :func:`to_json` has met."""
+
+
+def _encoder(cls: type) -> Encoder:
+    """The encoder of values of type ``cls``: a record's is made once from its fields' types, as
+    a function building its object directly (the table's picture is encoded after every step)."""
+    encoder = _ENCODERS.get(cls)
+    if encoder is None:
+        own = getattr(cls, "json_form", None)
+        if not dataclasses.is_dataclass(cls):
+            encoder = _generic
+        elif own is not None:
+            encoder = own
+        else:
+            encoder = _record_encoder(cls)
+        _ENCODERS[cls] = encoder
+    return encoder
+
+
+def _plain_hint(hint: object) -> bool:
+    """Whether a field of this type holds a value JSON takes as it is."""
+    if hint in _PLAIN or typing.get_origin(hint) is Literal:
+        return True
+    if typing.get_origin(hint) in (Union, types.UnionType):
+        return all(_plain_hint(arg) for arg in typing.get_args(hint))
+    return False
+
+
+def _value_code(hint: object, name: str, helpers: dict[str, object]) -> str:
+    """Python source that encodes the expression ``name`` of type ``hint``."""
+    if _plain_hint(hint):
+        return name
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType) and type(None) in args:
+        rest = [arg for arg in args if arg is not type(None)]
+        if len(rest) == 1:
+            return f"(None if {name} is None else {_value_code(rest[0], name, helpers)})"
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        if _plain_hint(args[0]):
+            return f"list({name})"
+        return f"[{_value_code(args[0], '_i', helpers)} for _i in {name}]"
+    if origin in (Mapping, dict) and len(args) == 2:
+        if _plain_hint(args[1]):
+            return f"dict({name})"
+        return f"{{_k: {_value_code(args[1], '_v', helpers)} for _k, _v in {name}.items()}}"
+    if hint is Card:
+        return f"str({name})"
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        helpers["_encoder"] = _encoder
+        return f"_encoder(type({name}))({name})"
+    helpers["_to_json"] = to_json
+    return f"_to_json({name})"
+
+
+Decoder = Callable[[object], object]
+
+_DECODERS: dict[type, Decoder] = {}
+"""The decoder of each record type :func:`from_json` has met."""
+
+
+def _decoder(cls: type) -> Decoder:
+    """The decoder of records of type ``cls``: its own ``from_json_form``, or one made once from
+    its fields' types, as a function reading its object directly (a follower decodes a picture
+    each time it draws one)."""
+    decoder = _DECODERS.get(cls)
+    if decoder is None:
+        own = getattr(cls, "from_json_form", None)
+        decoder = _checked(own) if own is not None else _record_decoder(cls)
+        _DECODERS[cls] = decoder
+    return decoder
+
+
+def _checked(own: Callable[[Mapping[str, object]], object]) -> Decoder:
+    """``own``, given only a JSON object."""
+    return lambda value: own(_object(value))
+
+
+def _read_code(hint: object, name: str, helpers: dict[str, object]) -> str:
+    """Python source that reads the JSON value ``name`` as type ``hint`` (as :func:`from_json`)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if _plain_hint(hint) or origin is Literal:
+        return name
+    if origin in (Union, types.UnionType):
+        rest = [arg for arg in args if arg is not type(None)]
+        if len(rest) != 1:
+            return name
+        return f"(None if {name} is None else {_read_code(rest[0], name, helpers)})"
+    if origin is tuple:
+        if _plain_hint(args[0]):
+            return f"tuple(_items({name}))"
+        return f"tuple([{_read_code(args[0], '_i', helpers)} for _i in _items({name})])"
+    if origin in (Mapping, dict):
+        key = "int(_k)" if args[0] is int else "_k"
+        if _plain_hint(args[1]) and args[0] is not int:
+            return f"dict(_object({name}))"
+        return f"{{{key}: {_read_code(args[1], '_v', helpers)} for _k, _v in _object({name}).items()}}"
+    if hint is Card:
+        helpers["_Card"] = Card
+        return f"(None if {name} is None else _Card.parse(str({name})))"
+    kind = f"_kind{len(helpers)}"
+    helpers[kind] = hint
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return f"(None if {name} is None else (_DECODERS.get({kind}) or _decoder({kind}))({name}))"
+    return f"_from_json({kind}, {name})"
+
+
+def _record_decoder(cls: type) -> Decoder:
+    """A function that reads a record of ``cls`` as :func:`from_json` does (a key absent: the
+    field's default; none: TypeError), made from its fields' types."""
+    hints = _hints(cls)
+    helpers: dict[str, object] = {"_cls": cls, "_items": _items, "_object": _object,
+                                  "_DECODERS": _DECODERS, "_decoder": _decoder, "_from_json": from_json}
+    lines = ["def decode(value):", "    data = _object(value)", "    fields = {}"]
+    for name, _ in _fields(cls):
+        code = _read_code(hints[name], "item", helpers)
+        lines += [f"    if {name!r} in data:", f"        item = data[{name!r}]",
+                  f"        fields[{name!r}] = {code}"]
+    lines.append("    return _cls(**fields)")
+    return typing.cast(Decoder, _compiled(lines, helpers))
+
+
+def _record_encoder(cls: type) -> Encoder:
+    """A function that writes a record of ``cls`` as :func:`to_json` does, made from its fields'
+    types (a field of a type the codec reads nothing from is written by :func:`to_json`)."""
+    try:
+        hints = _hints(cls)
+    except NameError:       # a type named only while type checking: each field by :func:`to_json`
+        hints = {}
+    helpers: dict[str, object] = {}
+    lines = ["def encode(record):", "    out = {}"]
+    for name, omit in _fields(cls):
+        code = _value_code(hints.get(name, object), f"record.{name}", helpers)
+        if omit:
+            lines += [f"    if record.{name} is not None:", f"        out[{name!r}] = {code}"]
+        else:
+            lines.append(f"    out[{name!r}] = {code}")
+    lines.append("    return out")
+    return typing.cast(Encoder, _compiled(lines, helpers))
+
+
+def _compiled(lines: list[str], helpers: dict[str, object]) -> Callable[..., object]:
+    """The one function the source ``lines`` define, the names it uses from ``helpers`` (the source
+    is made here, of a record's own field names)."""
+    namespace = dict(helpers)
+    exec("\n".join(lines), namespace)
+    made = namespace[lines[0][len("def "):lines[0].index("(")]]
+    if not callable(made):
+        raise TypeError(f"{lines[0]} made no function")
+    return made
 
 
 @functools.cache
@@ -122,5 +387,5 @@ def _fields(cls: type) -> tuple[tuple[str, bool], ...]:
 
 
 @functools.cache
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: type) -> dict[str, object]:
     return typing.get_type_hints(cls)

@@ -29,7 +29,8 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Mapping
-from typing import Any
+
+from controller.events.codec import JsonObject
 
 __all__ = [
     "UNSEQUENCED",
@@ -87,7 +88,7 @@ def _topic(table_id: str, type: str) -> bytes:
     return f"{table_id}/{type}".encode("ascii")
 
 
-def compact_json(obj: Mapping[str, Any]) -> bytes:
+def compact_json(obj: Mapping[str, object]) -> bytes:
     """Compact UTF-8 JSON, non-ASCII kept as is, NaN and infinities refused.
 
     The encoding of every pit body and of the pit sockets' JSON replies.
@@ -109,7 +110,7 @@ def encode_event(
     ts: str,
     type: str,
     hand: int | None,
-    data: Mapping[str, Any],
+    data: Mapping[str, object],
     *,
     epoch: int | None = None,
 ) -> tuple[bytes, bytes]:
@@ -139,7 +140,7 @@ def encode_event(
     _check_epoch(epoch)
     if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool)):
         raise TypeError(f"hand must be an int or None, got {hand!r}")
-    body: dict[str, Any] = {"v": VERSION, "table": table_id, "seq": seq}
+    body: dict[str, object] = {"v": VERSION, "table": table_id, "seq": seq}
     if epoch is not None:
         body["epoch"] = epoch
     body.update({"ts": ts, "type": type, "hand": hand, "data": dict(data)})
@@ -163,14 +164,14 @@ def encode_heartbeat(table_id: str, last_seq: int, ts: str, *,
     if not isinstance(last_seq, int) or isinstance(last_seq, bool):
         raise TypeError(f"last_seq must be an int, got {last_seq!r}")
     _check_epoch(epoch)
-    body: dict[str, Any] = {"v": VERSION, "table": table_id, "seq": last_seq}
+    body: JsonObject = {"v": VERSION, "table": table_id, "seq": last_seq}
     if epoch is not None:
         body["epoch"] = epoch
     body.update({"ts": ts, "type": HEARTBEAT_TYPE})
     return topic, compact_json(body)
 
 
-def decode_body(body: bytes) -> dict[str, Any]:
+def decode_body(body: bytes) -> JsonObject:
     """Parse an event or heartbeat body back into a dict (key order preserved).
 
     Raises ``ValueError`` if the body is not UTF-8 JSON, not a JSON object, or

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import ClassVar, Literal
 
-from controller.events.codec import OMIT_NONE
+from controller.events.codec import OMIT_NONE, PUBLIC, JsonObject, JsonValue, integer, optional, text
 from controller.events.registry import Event, event
 from firmware_bridge.kernel.cards import Card
 
@@ -46,19 +46,51 @@ class Dealt(Event):
     card: Card
     index: int
 
-    def to_pit(self) -> tuple[dict[str, Any], dict[str, Any]]:
+    def to_pit(self) -> tuple[JsonObject, JsonObject]:
         """``data`` and ``private``: the card named in the one or the other."""
         target, card = self.target, str(self.card)
-        data = {"index": self.index, "to": target.to, "seat": target.seat,
+        data: JsonObject = {"index": self.index, "to": target.to, "seat": target.seat,
                 "hand_index": target.hand_index, "card": card if target.face_up else None,
                 "face_up": target.face_up}
         return data, {} if target.face_up else {"card": card}
 
     @classmethod
-    def from_pit(cls, data: Mapping[str, Any], private: Mapping[str, Any]) -> Dealt:
+    def from_pit(cls, data: Mapping[str, JsonValue], private: Mapping[str, JsonValue]) -> Dealt:
         """The record :meth:`to_pit` wrote."""
-        target = Target(data["to"], data["seat"], data["hand_index"], data["face_up"])
-        return cls(target, Card.parse(data["card"] or private["card"]), data["index"])
+        return cls(_target(data), Card.parse(text(data["card"] or private["card"])), integer(data["index"]))
+
+
+@dataclass(frozen=True)
+class DealtInPublic(Event):
+    """``card.dealt`` as the public reads it (:func:`controller.events.codec.decode_public`): the
+    same fields as :class:`Dealt`, but ``card`` is None while the card is face down (its identity
+    is in the journal's private part only). Never registered: the table reads its own journal as
+    :class:`Dealt`, which always has its card."""
+
+    pit_type: ClassVar[str] = "card.dealt"
+    wire = Dealt.wire
+
+    target: Target
+    card: Card | None
+    index: int
+
+    @classmethod
+    def from_pit(cls, data: Mapping[str, JsonValue], private: Mapping[str, JsonValue]) -> DealtInPublic:
+        """The public part of the record :meth:`Dealt.to_pit` wrote."""
+        card = optional(text, data["card"])
+        return cls(_target(data), None if card is None else Card.parse(card), integer(data["index"]))
+
+
+def _target(data: Mapping[str, JsonValue]) -> Target:
+    """The target a ``card.dealt``'s data names (ValueError if it names none)."""
+    to, face_up = data["to"], data["face_up"]
+    if to not in ("seat", "dealer") or not isinstance(face_up, bool):
+        raise ValueError(f"not a card's target: to {to!r}, face_up {face_up!r}")
+    return Target("seat" if to == "seat" else "dealer", optional(integer, data["seat"]),
+                  integer(data["hand_index"]), face_up)
+
+
+PUBLIC[DealtInPublic.pit_type] = DealtInPublic
 
 
 @event("card.revealed")
@@ -142,6 +174,11 @@ class PotAwarded(Event):
     rake: int
 
 
+SEVERITY: Mapping[str, Literal["info", "warning", "critical"]] = {
+    "info": "info", "warning": "warning", "critical": "critical"}
+"""An alert's severity by its word."""
+
+
 @event("alert")
 @dataclass(frozen=True)
 class Alerted(Event):
@@ -159,20 +196,24 @@ class Alerted(Event):
     severity: Literal["info", "warning", "critical"]
     message: str
     seat: int | None = None
-    about: Mapping[str, Any] = field(default_factory=dict)
-    hidden: Mapping[str, Any] = field(default_factory=dict)
+    about: Mapping[str, JsonValue] = field(default_factory=dict)
+    hidden: Mapping[str, JsonValue] = field(default_factory=dict)
 
-    def to_pit(self) -> tuple[dict[str, Any], dict[str, Any]]:
+    def to_pit(self) -> tuple[JsonObject, JsonObject]:
         """``data``: code, severity, message, the seat if any, then ``about``; ``private``: ``hidden``."""
-        data: dict[str, Any] = {"code": self.code, "severity": self.severity, "message": self.message}
+        data: JsonObject = {"code": self.code, "severity": self.severity, "message": self.message}
         if self.seat is not None:
             data["seat"] = self.seat
         data.update(self.about)
         return data, dict(self.hidden)
 
     @classmethod
-    def from_pit(cls, data: Mapping[str, Any], private: Mapping[str, Any]) -> Alerted:
+    def from_pit(cls, data: Mapping[str, JsonValue], private: Mapping[str, JsonValue]) -> Alerted:
         """The record :meth:`to_pit` wrote."""
         about = {key: value for key, value in data.items()
                  if key not in ("code", "severity", "message", "seat")}
-        return cls(data["code"], data["severity"], data["message"], data.get("seat"), about, dict(private))
+        severity = SEVERITY.get(text(data["severity"]))
+        if severity is None:
+            raise ValueError(f"not a severity: {data['severity']!r}")
+        return cls(text(data["code"]), severity, text(data["message"]), optional(integer, data.get("seat")),
+                   about, dict(private))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from controller.events.codec import OMIT_NONE
 from controller.events.registry import Event, event
@@ -27,7 +26,7 @@ class TableOpened(Event):
     seats: int
     limits: Mapping[str, int]
     recovered: bool
-    rules: Mapping[str, Any] | None = field(default=None, metadata=OMIT_NONE)
+    rules: Mapping[str, object] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @event("device.online")

@@ -23,13 +23,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 import zmq
 import zmq.asyncio
 import zmq.backend
 
-from controller.follow.core import HISTORY, Position, SyncError, Tracker
+from controller.follow.core import HISTORY, Message, Position, SyncError, Tracker
 from controller.follow.sources import TableSource
 
 log = logging.getLogger(__name__)
@@ -56,21 +56,21 @@ _get = cast(Callable[[zmq.Socket[bytes], int], int], zmq.backend.Socket.get)
 class Listener(Protocol):
     """What a follower tells: snapshots, each event in order, each picture, changes of the link."""
 
-    def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+    def snapshot(self, follower: Follower, snapshot: Message) -> None:
         """A fresh picture of the table (``{"seq": S, "state": {...}}``); forget the old one."""
 
-    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+    def refreshed(self, follower: Follower, snapshot: Message) -> None:
         """A newer snapshot of the same sequence, taken after a gap in the stream was repaired (the
         pictures of the events missed were lost with them), or when asked for
         (:meth:`Follower.refresh`)."""
 
-    def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
+    def event(self, follower: Follower, message: Message, topic: bytes, body: bytes,
               live: bool) -> None:
         """The next event; ``live`` is False for events already in the last snapshot. Its ``data``
         is decoded, or for a follower made with ``raw_data`` may be JSON text in ``raw``
         (:func:`~controller.follow.core.data_of`)."""
 
-    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
+    def picture(self, follower: Follower, message: Message) -> None:
         """The table's picture (a ``table.view`` message, its state in ``data``; for a follower made
         with ``raw_data``, as JSON text in ``raw``) as of the last event delivered."""
 
@@ -108,16 +108,16 @@ class Follower(Tracker):
 
     # ------------------------------------------------------------------ the tracker's hooks
 
-    def _snapshot(self, snapshot: dict[str, Any]) -> None:
+    def _snapshot(self, snapshot: Message) -> None:
         self.listener.snapshot(self, snapshot)
 
-    def _refreshed(self, snapshot: dict[str, Any]) -> None:
+    def _refreshed(self, snapshot: Message) -> None:
         self.listener.refreshed(self, snapshot)
 
-    def _event(self, message: dict[str, Any], topic: bytes, body: bytes, live: bool) -> None:
+    def _event(self, message: Message, topic: bytes, body: bytes, live: bool) -> None:
         self.listener.event(self, message, topic, body, live)
 
-    def _picture(self, message: dict[str, Any]) -> None:
+    def _picture(self, message: Message) -> None:
         self.listener.picture(self, message)
 
     def _link(self) -> None:
@@ -172,7 +172,7 @@ class Follower(Tracker):
             sub.close(linger=0)
             self._close_dealer()
 
-    def _configure(self, sock: zmq.Socket[Any]) -> None:
+    def _configure(self, sock: zmq.Socket[bytes]) -> None:
         """Linger 0, quick reconnects, and the CURVE keys if the table needs them."""
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.RECONNECT_IVL, 100)

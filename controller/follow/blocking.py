@@ -21,13 +21,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from typing import Any
 
 import zmq
 
 from controller.commands.registry import Command
 from controller.commands.table import Press
-from controller.follow.core import SyncError, Tracker
+from controller.events.codec import JsonObject
+from controller.follow.core import Message, SyncError, Tracker
 from controller.follow.picture import TablePicture
 
 DEFAULT_TIMEOUT = 10.0
@@ -42,7 +42,7 @@ class PitClient(Tracker):
     """Subscribes to one table's events and keeps them complete and in order."""
 
     def __init__(self, table: str, publish: str, sync: str, control: str, *,
-                 context: zmq.Context[Any] | None = None,
+                 context: zmq.Context[zmq.Socket[bytes]] | None = None,
                  curve: tuple[bytes, bytes, bytes] | None = None) -> None:
         super().__init__(table, snapshots=False, eager=False)
         self.context = context or zmq.Context.instance()
@@ -55,7 +55,7 @@ class PitClient(Tracker):
         self.sub.connect(publish)
         self.sync_endpoint = sync
         self.control_endpoint = control
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Message] = []
         """Every event so far, in ``seq`` order."""
         self.raw: list[tuple[bytes, bytes]] = []
         """``(topic, body)`` of each event in :attr:`events`, as published."""
@@ -67,7 +67,7 @@ class PitClient(Tracker):
         self._cursor = 0
 
     @property
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> Message | None:
         """The last ``table.view`` message: the table's picture in ``data`` (None before the first)."""
         return self.picture.message
 
@@ -87,15 +87,15 @@ class PitClient(Tracker):
 
     # -- the tracker's hooks ----------------------------------------------------------
 
-    def _event(self, message: dict[str, Any], topic: bytes, body: bytes, live: bool) -> None:
+    def _event(self, message: Message, topic: bytes, body: bytes, live: bool) -> None:
         self.raw.append((topic, body))
         self.events.append(message)
         self.picture.event(message)
 
-    def _picture(self, message: dict[str, Any]) -> None:
+    def _picture(self, message: Message) -> None:
         self.picture.view(message)
 
-    def _heartbeat(self, message: dict[str, Any]) -> None:
+    def _heartbeat(self, message: Message) -> None:
         self.heartbeats += 1
 
     # -- receiving ------------------------------------------------------------------
@@ -129,7 +129,7 @@ class PitClient(Tracker):
             raise PitError(f"the table's replay makes no sense: {exc}") from exc
 
     def next(self, kind: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-             **data: Any) -> dict[str, Any]:
+             **data: object) -> Message:
         """The next event not yet taken; with ``kind``, the next of that type whose data has
         these fields (events skipped on the way count as taken)."""
         deadline = time.monotonic() + timeout
@@ -137,20 +137,21 @@ class PitClient(Tracker):
             while self._cursor < len(self.events):
                 event = self.events[self._cursor]
                 self._cursor += 1
-                if kind is None or (event["type"] == kind and all(
-                        event["data"].get(k) == v for k, v in data.items())):
+                found = event.get("data")
+                if kind is None or (event["type"] == kind and isinstance(found, dict) and all(
+                        found.get(k) == v for k, v in data.items())):
                     return event
             left = deadline - time.monotonic()
             if left <= 0:
-                seen = [(e["seq"], e["type"], e["data"]) for e in self.events[-10:]]
+                seen = [(e["seq"], e["type"], e.get("data")) for e in self.events[-10:]]
                 raise PitError(f"no {kind or 'event'} {data or ''} within {timeout} s; last: {seen}")
             self.poll(left)
 
-    def taken(self) -> list[dict[str, Any]]:
+    def taken(self) -> list[Message]:
         """Every event taken by :meth:`next` or :meth:`drain`, in order."""
         return self.events[: self._cursor]
 
-    def drain(self, quiet: float = 0.3) -> list[dict[str, Any]]:
+    def drain(self, quiet: float = 0.3) -> list[Message]:
         """Take every event until nothing comes for ``quiet`` seconds."""
         while self.poll(quiet):
             pass
@@ -160,7 +161,7 @@ class PitClient(Tracker):
 
     # -- asking ---------------------------------------------------------------------
 
-    def control(self, request: Mapping[str, object], timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    def control(self, request: Mapping[str, object], timeout: float = DEFAULT_TIMEOUT) -> JsonObject:
         """One control request as it is (a test's malformed one too) and its reply."""
         req = self._socket(zmq.REQ)
         req.setsockopt(zmq.LINGER, 0)
@@ -169,18 +170,20 @@ class PitClient(Tracker):
             req.send_json(request)
             if not req.poll(int(timeout * 1000)):
                 raise PitError(f"no control reply to {request} within {timeout} s")
-            reply: dict[str, Any] = json.loads(req.recv())
+            reply = json.loads(req.recv())
+            if not isinstance(reply, dict):
+                raise PitError(f"a control reply that is no JSON object: {reply!r}")
             return reply
         finally:
             req.close()
 
     def command(self, order: Command, *, supervisor: str | None = None, pin: str | None = None,
-                request_id: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+                request_id: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> JsonObject:
         """One control command built from its record (:mod:`controller.commands`), and its reply."""
         return self.control(order.to_request(supervisor=supervisor, pin=pin, request_id=request_id),
                             timeout)
 
-    def press(self, button: str) -> dict[str, Any]:
+    def press(self, button: str) -> JsonObject:
         """Press a dealer button through the control socket."""
         return self.command(Press(button))
 

@@ -11,12 +11,13 @@ Nothing here logs a request: a supervisor's PIN travels in it.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
 
 import zmq
 import zmq.asyncio
 
 from controller.commands.registry import REPLY_WITHIN, reply_within
+from controller.events.codec import JsonObject
 from controller.follow.sources import Curve
 
 TIMEOUT = REPLY_WITHIN
@@ -33,7 +34,7 @@ class Control:
         self.curve = curve
         self.timeout = timeout
 
-    async def send(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def send(self, request: Mapping[str, object]) -> JsonObject:
         """One command and the table's reply, or a refusal saying the table did not answer (within
         ``timeout``, or the longer wait the command declares)."""
         timeout = max(self.timeout, reply_within(request))

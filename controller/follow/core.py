@@ -47,9 +47,10 @@ import json
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from controller.events.codec import JsonObject, integer
 from controller.events.envelope import HEARTBEAT_TYPE, VIEW_TYPE, decode_body
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,12 @@ RECENT = 4096
 """Bodies of the last events held, to tell a duplicate from a different event with the same seq and to
 find where a rewound sequence departs from the one held."""
 
-Replayed = tuple[bytes, bytes, dict[str, Any]]
+Message = dict[str, object]
+"""A message as the tracker hands it on: its envelope decoded (``seq`` an int and ``type`` a str,
+checked), with its ``data``, or the JSON text of it in ``raw`` (bytes) for a follower made with
+``raw_data``. :class:`controller.follow.records.FollowedEvent` is the same as a typed record."""
+
+Replayed = tuple[bytes, bytes, Message]
 """A replayed event: ``(topic, body, decoded body)``."""
 
 
@@ -78,7 +84,18 @@ class SyncError(Exception):
     """A sync request failed: no reply in time, an ``error`` reply, or a reply that makes no sense."""
 
 
-def epoch_of(message: dict[str, Any]) -> str | None:
+def _seq(message: Mapping[str, object]) -> int:
+    """The ``seq`` of a message whose envelope was checked."""
+    return integer(message["seq"])
+
+
+def _raw(message: Mapping[str, object]) -> bytes:
+    """The JSON text of a message's ``data`` (``raw_data``), or nothing."""
+    raw = message.get("raw", b"")
+    return raw if isinstance(raw, bytes) else b""
+
+
+def epoch_of(message: Mapping[str, object]) -> str | None:
     """The envelope's ``epoch`` as text, or None when the envelope has none.
 
     >>> epoch_of({"seq": 1}), epoch_of({"epoch": 3}), epoch_of({"epoch": "b7"})
@@ -119,7 +136,7 @@ class Tracker:
         self._known = 0
         """Events up to this seq are in the last snapshot taken: delivered as not live."""
         self._snapshot_seq = 0
-        self._fresh: dict[str, Any] = {}
+        self._fresh: Message = {}
         """The snapshot taken, until the events around it are replayed."""
         if position is not None:
             self.epoch, self.last_seq = position.epoch, position.seq
@@ -127,19 +144,19 @@ class Tracker:
 
     # ------------------------------------------------------------------ hooks
 
-    def _snapshot(self, snapshot: dict[str, Any]) -> None:
+    def _snapshot(self, snapshot: Message) -> None:
         """A fresh picture of the table (``{"seq": S, "state": {...}}``); forget the old one."""
 
-    def _refreshed(self, snapshot: dict[str, Any]) -> None:
+    def _refreshed(self, snapshot: Message) -> None:
         """A newer snapshot of the same sequence, taken after a gap was repaired."""
 
-    def _event(self, message: dict[str, Any], topic: bytes, body: bytes, live: bool) -> None:
+    def _event(self, message: Message, topic: bytes, body: bytes, live: bool) -> None:
         """The next event; ``live`` is False for events already in the last snapshot."""
 
-    def _picture(self, message: dict[str, Any]) -> None:
+    def _picture(self, message: Message) -> None:
         """The table's picture (a ``table.view`` message) as of the last event delivered."""
 
-    def _heartbeat(self, message: dict[str, Any]) -> None:
+    def _heartbeat(self, message: Message) -> None:
         """A heartbeat naming the last event held."""
 
     def _link(self) -> None:
@@ -187,8 +204,8 @@ class Tracker:
             if head is not None:
                 return self._message(topic, body, head)
         try:
-            message = decode_body(body)
-            seq, kind = message["seq"], message["type"]
+            message: Message = dict(decode_body(body))
+            seq, kind = _seq(message), message["type"]
             if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(kind, str):
                 raise ValueError("seq or type of the wrong type")
         except (ValueError, KeyError) as exc:
@@ -197,8 +214,8 @@ class Tracker:
             return False
         return self._message(topic, body, message)
 
-    def _message(self, topic: bytes, body: bytes, message: dict[str, Any]) -> bool:
-        seq, kind = message["seq"], message["type"]
+    def _message(self, topic: bytes, body: bytes, message: Message) -> bool:
+        seq, kind = _seq(message), message["type"]
         if self.need is not None:
             return True  # the pending sync reads everything from the table itself
         if self.link_state in ("silent", "connecting"):  # "error" waits for a sync that works
@@ -214,7 +231,7 @@ class Tracker:
                 self.need = "catch_up"
             elif kind == HEARTBEAT_TYPE:
                 self._heartbeat(message)
-            elif isinstance(message.get("data"), dict) or message.get("raw", b"")[:1] == b"{":
+            elif isinstance(message.get("data"), dict) or _raw(message)[:1] == b"{":
                 self._picture(message)
         elif seq == self.last_seq + 1:
             self._deliver(topic, body, message)
@@ -222,12 +239,12 @@ class Tracker:
             self.need = "catch_up"  # a jump, or a seq we hold with other bytes: the sequence changed?
         return True
 
-    def _deliver(self, topic: bytes, body: bytes, message: dict[str, Any]) -> None:
+    def _deliver(self, topic: bytes, body: bytes, message: Message) -> None:
         """The next event: live unless the last snapshot already holds it."""
         epoch = epoch_of(message)
         if epoch is not None:
             self.epoch = epoch
-        self.last_seq = message["seq"]
+        self.last_seq = _seq(message)
         self._remember(self.last_seq, body)
         self._event(message, topic, body, self.last_seq > self._known)
 
@@ -276,8 +293,8 @@ class Tracker:
         """Replay from the last seq held; if that event is not the one held, start afresh."""
         held = self._recent.get(self.last_seq)
         first = events[0] if events else None
-        same = first is not None and first[2]["seq"] == self.last_seq and first[1] == held
-        lost_window = (first is not None and first[2]["seq"] > self.last_seq
+        same = first is not None and _seq(first[2]) == self.last_seq and first[1] == held
+        lost_window = (first is not None and _seq(first[2]) > self.last_seq
                        and epoch_of(first[2]) in (None, self.epoch))
         if not same and not (lost_window and not self.snapshots):
             log.warning("table %s: its sequence changed (last seq held %d); starting afresh",
@@ -288,8 +305,8 @@ class Tracker:
         if lost_window:
             assert first is not None
             log.error("table %s: events %d..%d are no longer held by the table: lost", self.name,
-                      self.last_seq + 1, first[2]["seq"] - 1)
-            self.last_seq = first[2]["seq"] - 1
+                      self.last_seq + 1, _seq(first[2]) - 1)
+            self.last_seq = _seq(first[2]) - 1
         else:
             events = events[1:]
         if events:
@@ -300,7 +317,7 @@ class Tracker:
     def _deliver_in_order(self, events: list[Replayed]) -> None:
         """Deliver replayed events, which must follow the last seq held."""
         for topic, body, message in events:
-            if message["seq"] != self.last_seq + 1:
+            if _seq(message) != self.last_seq + 1:
                 raise SyncError(f"replay skipped from {self.last_seq} to {message['seq']}")
             self._deliver(topic, body, message)
 
@@ -321,8 +338,8 @@ class Tracker:
         self._known = 0
         self._recent.clear()
 
-    def _took_snapshot(self, snapshot: dict[str, Any], refresh: bool) -> None:
-        seq = snapshot["seq"]
+    def _took_snapshot(self, snapshot: Message, refresh: bool) -> None:
+        seq = _seq(snapshot)
         epoch = str(snapshot["epoch"]) if "epoch" in snapshot else None
         if refresh:
             if seq < self.last_seq or epoch not in (None, self.epoch):
@@ -345,11 +362,11 @@ class Tracker:
     def _took_history(self, events: list[Replayed]) -> None:
         """The events just before the snapshot (history) and after it (live)."""
         snapshot, seq = self._fresh, self._snapshot_seq
-        if not events or events[0][2]["seq"] > seq or events[-1][2]["seq"] < seq:
+        if not events or _seq(events[0][2]) > seq or _seq(events[-1][2]) < seq:
             raise SyncError(f"the replay does not hold seq {seq} of the snapshot")
         self._reset(str(snapshot["epoch"]) if "epoch" in snapshot else self._new_label(events))
         self._snapshot(snapshot)
-        self.last_seq = events[0][2]["seq"] - 1
+        self.last_seq = _seq(events[0][2]) - 1
         self._known = seq
         self._deliver_in_order(events)
         self._step = None
@@ -358,20 +375,20 @@ class Tracker:
         """Everything the table holds: go on where it departs from what is held, or take it afresh."""
         same = 0
         for _topic, body, message in events:
-            if message["seq"] > self.last_seq or self._recent.get(message["seq"]) != body:
+            if _seq(message) > self.last_seq or self._recent.get(_seq(message)) != body:
                 break
             same += 1
-        if same and same < len(events) and events[same][2]["seq"] <= self.last_seq:
+        if same and same < len(events) and _seq(events[same][2]) <= self.last_seq:
             self.rewinds += 1
             log.warning("table %s: the table rewound its sequence to seq %d", self.name,
-                        events[same][2]["seq"])
-            self.last_seq = events[same][2]["seq"] - 1
+                        _seq(events[same][2]))
+            self.last_seq = _seq(events[same][2]) - 1
         elif not same:
             self._reset(self._new_label(events))
-            if events and events[0][2]["seq"] > 1:
+            if events and _seq(events[0][2]) > 1:
                 log.error("table %s: events 1..%d are no longer held by the table: lost", self.name,
-                          events[0][2]["seq"] - 1)
-            self.last_seq = events[0][2]["seq"] - 1 if events else 0
+                          _seq(events[0][2]) - 1)
+            self.last_seq = _seq(events[0][2]) - 1 if events else 0
         self._deliver_in_order(events[same:])
         self._step = None
 
@@ -382,7 +399,7 @@ _HEAD = re.compile(
 """An envelope as the table lays it out (``encode_event``: its keys in order, ``data`` last)."""
 
 
-def _head(body: bytes) -> dict[str, Any] | None:
+def _head(body: bytes) -> Message | None:
     """An envelope without its ``data``, which is in ``raw`` as JSON text; None if the body is not
     laid out as the table lays it out (then it is decoded whole).
 
@@ -397,47 +414,50 @@ def _head(body: bytes) -> dict[str, Any] | None:
     if found is None or not body.endswith(b"}"):
         return None
     seq, epoch, ts, kind, hand = found.groups()
-    head: dict[str, Any] = {"seq": int(seq), "type": kind.decode(), "ts": ts.decode(),
+    head: Message = {"seq": int(seq), "type": kind.decode(), "ts": ts.decode(),
                             "hand": None if hand == b"null" else int(hand), "raw": body[found.end():-1]}
     if epoch is not None:
         head["epoch"] = int(epoch) if epoch[:1] != b'"' else epoch[1:-1].decode()
     return head
 
 
-def data_of(message: dict[str, Any]) -> Any:
+def data_of(message: Mapping[str, object]) -> JsonObject | None:
     """A message's ``data``, decoded from ``raw`` if it came undecoded (``raw_data``); None if it
-    cannot be read."""
-    if "data" in message:
-        return message["data"]
-    try:
-        return json.loads(message["raw"])
-    except (KeyError, ValueError, RecursionError):
-        return None
+    cannot be read as a JSON object."""
+    data = message.get("data")
+    raw = message.get("raw")
+    if data is None and isinstance(raw, bytes):
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            return None
+    return data if isinstance(data, dict) else None
 
 
 def replayed(replies: list[list[bytes]]) -> list[Replayed]:
     """The events of a replay's replies, as ``(topic, body, message)``; SyncError for one unreadable."""
-    events = []
+    events: list[Replayed] = []
     for reply in replies:
         if reply[0] != b"event":
             continue
         if len(reply) != 3:
             raise SyncError("a replayed event without topic and body")
         try:
-            message = decode_body(reply[2])
-        except ValueError as exc:
+            message: Message = dict(decode_body(reply[2]))
+            _seq(message)
+        except (ValueError, KeyError) as exc:
             raise SyncError(f"a replayed event that cannot be read: {exc}") from exc
         events.append((reply[1], reply[2], message))
     return events
 
 
-def read_snapshot(replies: list[list[bytes]], name: str) -> dict[str, Any]:
+def read_snapshot(replies: list[list[bytes]], name: str) -> Message:
     """The snapshot ``{"seq": S, "state": {...}}`` (with its ``epoch`` if it has one) of table ``name``."""
     try:
-        snapshot: dict[str, Any] = decode_snapshot(replies[-1][1])
-        seq = snapshot["seq"]
+        snapshot: Message = dict(decode_snapshot(replies[-1][1]))
+        seq = _seq(snapshot)
         state = snapshot["state"]
-        if not isinstance(seq, int) or seq < 0 or not isinstance(state, dict):
+        if seq < 0 or not isinstance(state, dict):
             raise ValueError("seq or state of the wrong type")
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         raise SyncError(f"a snapshot that cannot be read: {exc}") from exc
@@ -446,7 +466,7 @@ def read_snapshot(replies: list[list[bytes]], name: str) -> dict[str, Any]:
     return snapshot
 
 
-def decode_snapshot(body: bytes) -> dict[str, Any]:
+def decode_snapshot(body: bytes) -> JsonObject:
     """A snapshot reply's JSON object; ValueError if it is not one."""
     found = json.loads(body)
     if not isinstance(found, dict):

@@ -32,7 +32,6 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import zmq.auth
 
@@ -137,7 +136,7 @@ def load_sources(tables: Sequence[str] = (), tables_file: Path | None = None, *,
     """Every table from the arguments and the file, in that order; ``TablesError`` lists all mistakes."""
     problems: list[str] = []
     sources: list[TableSource] = []
-    file: dict[str, Any] = {}
+    file: dict[str, object] = {}
     base = Path(".")
     if tables_file is not None:
         base = tables_file.parent

@@ -9,11 +9,13 @@ names a game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from controller.events.hand import Acted
+from controller.follow.records import FollowedEvent
 from controller.screen.forms import action_answers
 from firmware_bridge.kernel.money import dollars
+
+ENDS = frozenset({"hand.ended", "hand.voided"})
+"""The events that end the hand in play, and its answers."""
 
 
 class Answers:
@@ -27,30 +29,34 @@ class Answers:
         """A fresh start (a snapshot): no answer is known."""
         self.hand, self.shown = None, []
 
-    def event(self, message: Mapping[str, Any], picture: Mapping[str, Any] | None) -> bool:
-        """Take one event of the stream; whether the answers changed.
+    def event(self, event: FollowedEvent, game: str | None) -> bool:
+        """Take one event of the stream at a table of ``game`` (the picture's); whether the answers
+        changed.
 
+        >>> body = (b'{"v":1,"table":"T07","seq":9,"ts":"2026-11-21T22:14:05.123Z","type":"player.action",'
+        ...         b'"hand":4,"data":{"seat":3,"hand_index":0,"action":"count","amount":125000}}')
+        >>> asked = FollowedEvent(9, "2026-11-21T22:14:05.123Z", None, "player.action", 4, b"", body)
         >>> answers = Answers()
-        >>> answers.event({"type": "player.action", "hand": 4, "data": {"seat": 3, "action": "count",
-        ...                "amount": 125000}}, {"game": "blackjack-extreme"})
+        >>> answers.event(asked, "blackjack-extreme")
         True
         >>> answers.now(4), answers.now(5)
         (['Seat 3 asked: the dealer has $1,250.00'], [])
         """
-        kind, data = message.get("type"), message.get("data") or {}
-        if kind in ("hand.ended", "hand.voided"):
+        if event.type in ENDS:
             changed = bool(self.shown)
             self.clear()
             return changed
-        if kind != "player.action":
+        if event.type != Acted.pit_type:
             return False
-        words = action_answers(picture).get(str(data.get("action")))
-        amount = data.get("amount")
-        if words is None or not isinstance(amount, int):
+        acted = event.event
+        if not isinstance(acted, Acted) or acted.amount is None:
             return False
-        if message.get("hand") != self.hand:
-            self.hand, self.shown = message.get("hand"), []
-        self.shown.append(f"Seat {data.get('seat')} asked: {words.format(amount=dollars(amount))}")
+        words = action_answers(game).get(acted.action)
+        if words is None:
+            return False
+        if event.hand != self.hand:
+            self.hand, self.shown = event.hand, []
+        self.shown.append(f"Seat {acted.seat} asked: {words.format(amount=dollars(acted.amount))}")
         return True
 
     def now(self, hand: int | None) -> list[str]:

@@ -21,6 +21,7 @@ import zmq.asyncio
 from controller.config.loader import ConfigError
 from controller.follow.aio import Follower
 from controller.follow.control import Control
+from controller.follow.records import Records
 from controller.follow.sources import TablesError
 from controller.screen.settings import ScreenSettings, load_settings
 from controller.screen.table import ScreenTable
@@ -44,7 +45,7 @@ async def serve(settings: ScreenSettings, port: int) -> None:
     runner = web.AppRunner(make_app(table, Control(settings.control, context, settings.source.curve)),
                            keepalive_timeout=REQUEST_TIMEOUT)
     await runner.setup()
-    follower = Follower(settings.source, table, context=context, silence=SILENCE, history=50)
+    follower = Follower(settings.source, Records(table), context=context, silence=SILENCE, history=50)
     try:
         site = web.TCPSite(runner, settings.listen, port)
         await site.start()

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import gcd
-from typing import Any
+from typing import TypedDict
+
+from controller.events.codec import JsonObject, record_json
+from controller.events.picture import Picture
 
 MAX_UNITS = 200_000
 """Amounts above this many chip units are broken down greedily (the denominations a casino uses
@@ -74,43 +77,64 @@ def _greedy(amount: int, values: list[int]) -> tuple[list[tuple[int, int]], int]
     return chips, amount
 
 
-def payout_checks(picture: dict[str, Any], denominations: Sequence[int]) -> list[dict[str, Any]]:
+class PayoutCheck(TypedDict):
+    """A spot's box (:func:`payout_checks`), as the page draws it."""
+
+    seat: int
+    spot: str
+    wager: int
+    payout: int
+    expected: int
+    read: int
+    to_pay: int
+    state: str
+    chips: list[list[int]]
+    rest: int
+    jackpot: JsonObject | None
+
+
+def payout_checks(picture: Picture, denominations: Sequence[int]) -> list[PayoutCheck]:
     """A box for each spot NEXT checks (the picture's ``checks``: the table's one rule), seat by
     seat: ``seat``, ``spot``, ``wager``, ``payout`` (the spot's results added up), ``expected``
     and ``read`` (cents), ``to_pay`` (expected - read, below 0 when over), ``state`` (``pay``,
     ``collect``, ``paid``, ``short``, ``over``), ``chips`` (``[[value, count], ...]``) and ``rest``
     (what no chip makes) to pay ``to_pay``, and ``jackpot``: the prize the spot won that a
-    supervisor pays (``amount``, ``waiting``, ``prize`` or ``supervisor``), else None.
+    supervisor pays (``amount``, ``waiting``, ``prize`` or ``supervisor``, as the picture writes
+    it), else None.
 
-    >>> picture = {"results": [{"seat": 1, "spot": "main", "wager": 1000, "payout": 1500},
-    ...                        {"seat": 2, "spot": "main", "wager": 500, "payout": -500}],
-    ...            "checks": [{"seat": 1, "spot": "main", "expected": 2500},
-    ...                       {"seat": 2, "spot": "main", "expected": 0}],
-    ...            "live": {"1": {"main": 2000}, "2": {"main": 500}}}
+    >>> import json
+    >>> from dataclasses import replace
+    >>> from controller.events.codec import from_json
+    >>> from controller.events.hand import WagerResult
+    >>> from controller.events.picture import Check
+    >>> from controller.follow.picture import PICTURE
+    >>> picture = replace(from_json(Picture, json.loads(PICTURE)),
+    ...                   results=(WagerResult(1, "main", 0, "natural", 1000, 1500),
+    ...                            WagerResult(2, "main", 0, "lose", 500, -500)),
+    ...                   checks=(Check(1, "main", 2500), Check(2, "main", 0)),
+    ...                   live={"1": {"main": 2000}, "2": {"main": 500}})
     >>> [(c["state"], c["to_pay"], c["chips"]) for c in payout_checks(picture, [1000, 500])]
     [('short', 500, [[500, 1]]), ('collect', -500, [])]
-    >>> picture["live"] = {"2": {"main": 500}}        # the wager went into a pot: push it all
+    >>> picture = replace(picture, live={"2": {"main": 500}})   # the wager went into a pot: push it all
     >>> [(c["state"], c["to_pay"], c["chips"]) for c in payout_checks(picture, [1000, 500])][0]
     ('pay', 2500, [[1000, 2], [500, 1]])
-    >>> picture["checks"] = []                        # NEXT checks nothing: no box
-    >>> payout_checks(picture, [1000, 500])
+    >>> payout_checks(replace(picture, checks=()), [1000, 500])     # NEXT checks nothing: no box
     []
     """
-    totals: dict[tuple[int, str], list[int]] = {}
+    totals: dict[tuple[int, str], tuple[int, int]] = {}
     waiting: set[tuple[int, str]] = set()
-    for result in picture.get("results") or []:
-        key = (result["seat"], result["spot"])
-        wager, payout = totals.setdefault(key, [0, 0])
-        totals[key] = [wager + (result.get("wager") or 0), payout + (result.get("payout") or 0)]
-        if result.get("outcome") == "waiting":
+    for result in picture.results or ():
+        key = (result.seat, result.spot)
+        wager, payout = totals.get(key, (0, 0))
+        totals[key] = (wager + result.wager, payout + result.payout)
+        if result.outcome == "waiting":
             waiting.add(key)
-    jackpots = {j["seat"]: j for j in picture.get("jackpots") or []}
-    checks = []
-    live = picture.get("live") or {}
-    for check in picture.get("checks") or []:
-        seat, spot, expected = check["seat"], check["spot"], check["expected"]
-        wager, payout = totals.get((seat, spot), [expected, 0])
-        read = live.get(str(seat), {}).get(spot, 0)
+    jackpots = {jackpot.seat: jackpot for jackpot in picture.jackpots}
+    checks: list[PayoutCheck] = []
+    for check in picture.checks:
+        seat, spot, expected = check.seat, check.spot, check.expected
+        wager, payout = totals.get((seat, spot), (expected, 0))
+        read = picture.live.get(str(seat), {}).get(spot, 0)
         if read == expected:
             state = "paid"
         elif payout > 0 and read in (0, wager):
@@ -120,8 +144,9 @@ def payout_checks(picture: dict[str, Any], denominations: Sequence[int]) -> list
         else:
             state = "short" if read < expected else "over"
         chips, rest = fewest_chips(expected - read, denominations)
+        jackpot = jackpots.get(seat) if (seat, spot) in waiting else None
         checks.append({"seat": seat, "spot": spot, "wager": wager, "payout": payout,
                        "expected": expected, "read": read, "to_pay": expected - read,
                        "state": state, "chips": [list(c) for c in chips], "rest": rest,
-                       "jackpot": jackpots.get(seat) if (seat, spot) in waiting else None})
+                       "jackpot": record_json(jackpot) if jackpot is not None else None})
     return checks

@@ -44,13 +44,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from aiohttp import web
 
 from controller.commands.books import DealerIn, DealerOut, SignCloser, SignOpener
 from controller.commands.registry import Request, decode
 from controller.commands.table import Act
+from controller.events.codec import JsonObject
 from controller.follow.control import Control
 from controller.games.catalog import load_games
 from controller.screen.forms import VOID, offered
@@ -141,11 +141,11 @@ async def _stream(request: web.Request) -> web.StreamResponse:
     return response
 
 
-async def _body(request: web.Request) -> dict[str, Any]:
+async def _body(request: web.Request) -> JsonObject:
     if request.content_type != "application/json":
         raise web.HTTPUnsupportedMediaType(text="send JSON")
     try:
-        body = await request.json()
+        body: object = await request.json()
     except ValueError:
         raise web.HTTPBadRequest(text="send a JSON object") from None
     if not isinstance(body, dict):
@@ -153,7 +153,7 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-def _decoded(body: dict[str, Any]) -> Request:
+def _decoded(body: JsonObject) -> Request:
     """The request ``body`` asks for, decoded as the daemon will (:mod:`controller.commands`), so a
     bad field is refused here in the table's words (``400``)."""
     decoded = decode(body)
@@ -180,7 +180,7 @@ async def _command(request: web.Request) -> web.StreamResponse:
     body = await _body(request)
     table = request.app[TABLE_KEY]
     cmd = body.get("cmd")
-    if not isinstance(cmd, str) or cmd not in offered(table.state):
+    if not isinstance(cmd, str) or cmd not in offered(table.commands):
         raise web.HTTPBadRequest(text=f"the table offers no command {cmd!r}")
     supervisor, pin = body.get("supervisor"), body.get("pin")
     if not isinstance(supervisor, str) or not isinstance(pin, str):

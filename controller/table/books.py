@@ -33,11 +33,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from controller.commands import books as orders
 from controller.commands.registry import Command
 from controller.events import books as events
+from controller.events.codec import JsonObject, JsonValue, from_json, record_json
 from controller.events.registry import Event
 
 Made = list[Event] | str
@@ -69,18 +69,14 @@ class BooksState:
         elif isinstance(event, events.DropEntered):
             self.drop_due = False
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as the checkpoint keeps it."""
-        return {"dealer": self.dealer, "shift_open": self.shift_open, "unsigned": dict(self.unsigned),
-                "drop_due": self.drop_due}
+    def to_json(self) -> JsonObject:
+        """The state as the checkpoint keeps it (its fields, by the one codec)."""
+        return record_json(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any] | None) -> BooksState:
+    def from_json(cls, data: Mapping[str, JsonValue] | None) -> BooksState:
         """The state :meth:`to_json` kept (a checkpoint from before the books: none kept)."""
-        if not data:
-            return cls()
-        return cls(data.get("dealer"), bool(data.get("shift_open")), dict(data.get("unsigned", {})),
-                   bool(data.get("drop_due")))
+        return from_json(cls, data) if data else cls()
 
 
 APPLIED: tuple[type[Event], ...] = (events.DealerIn, events.DealerOut, events.Opener, events.Closer,

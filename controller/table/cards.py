@@ -39,10 +39,13 @@ def on_card(table: Table, drawn: CardDrawn) -> Decided:
         # its identity stays in the journal's private part.
         decision = table.decision() if taken else None
         target = decision.card if decision is not None else None
-        named = {} if target is not None and not target.face_up else {"card": card}
-        yield alert("card_over_count",
-                    f"card {drawn.index}{' ' + card if named else ''}: more copies than "
-                    f"{shoe.decks} decks hold", index=drawn.index, **named)
+        named = None if target is not None and not target.face_up else card
+        words = f"card {drawn.index}{'' if named is None else ' ' + named}: more copies than " \
+                f"{shoe.decks} decks hold"
+        if named is None:
+            yield alert("card_over_count", words, index=drawn.index)
+        else:
+            yield alert("card_over_count", words, index=drawn.index, card=named)
     if taken:
         table.notice = None
         yield from deal_card(table, drawn)
@@ -97,7 +100,7 @@ def plausible(table: Table, index: int, card: str | None) -> Generator[Step, Non
         return True
     refused = shoe_checks.refusal_alert(shoe, index, card, verdict) if verdict.refused else None
     if refused is not None:
-        yield alert(**refused)
+        yield Step([refused])
     else:
         table.repeats.note((verdict.reason, shoe.shoe_id), logging.WARNING if verdict.refused else
                            logging.INFO, f"shoe {shoe.shoe_id}: {verdict.words}: ignored")
@@ -110,7 +113,7 @@ def resync(table: Table, supervisor: str) -> Decided:
     made = shoe_checks.resync_alert(table.state.shoe, supervisor)
     if isinstance(made, str):
         return made
-    yield alert(**made)
+    yield Step([made])
     return None
 
 

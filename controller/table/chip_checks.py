@@ -20,8 +20,11 @@ alerts and the new set out.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
+from controller.events.alerts import alert
+from controller.events.codec import JsonObject
+from controller.events.hand import Alerted
 from drivers.inputs import RejectedChip, SpotWager
 
 CODES = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip", "duplicate": "counterfeit_chip",
@@ -57,23 +60,23 @@ def _words(chip: RejectedChip, wager: SpotWager) -> str:
     return f"chip {chip.uid} is not in the chip registry: not counted"
 
 
-def chip_alerts(wager: SpotWager, flagged: Flagged) -> tuple[list[dict[str, Any]], Flagged]:
-    """The alerts (``code``, ``message`` and data) the rejected chips of ``wager`` raise,
+def chip_alerts(wager: SpotWager, flagged: Flagged) -> tuple[list[Alerted], Flagged]:
+    """The alerts the rejected chips of ``wager`` raise,
     and the new set of alerted chips: a chip alerted before on this antenna (or, for crosstalk, on any
     antenna reading it) raises nothing again while it stays rejected."""
-    alerts: list[dict[str, Any]] = []
+    alerts: list[Alerted] = []
     for chip in wager.rejected:
         if (wager.antenna, chip.uid) in flagged:
             continue
-        about: dict[str, Any] = {"seat": wager.seat, "spot": wager.spot, "uid": chip.uid}
-        if wager.seat == 0:
-            del about["seat"]                   # the tray is no seat's
+        more: JsonObject = {}
         if chip.reason == "duplicate":
-            about["reason"] = "duplicate"
+            more["reason"] = "duplicate"
         if chip.reason == "crosstalk":
             if any((antenna, chip.uid) in flagged for antenna, _, _ in chip.elsewhere):
                 continue
-            about["spots"] = [{"seat": seat, "spot": spot} for seat, spot in _spots(chip, wager)]
-        alerts.append({"code": CODES[chip.reason], "message": _words(chip, wager), **about})
+            more["spots"] = [{"seat": seat, "spot": spot} for seat, spot in _spots(chip, wager)]
+        seat = None if wager.seat == 0 else wager.seat          # the tray is no seat's
+        raised = alert(CODES[chip.reason], _words(chip, wager), seat=seat, spot=wager.spot, uid=chip.uid)
+        alerts.append(replace(raised, about={**raised.about, **more}))
     present = {(wager.antenna, chip.uid) for chip in wager.rejected}
     return alerts, {chip for chip in flagged if chip[0] != wager.antenna} | present

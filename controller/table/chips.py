@@ -55,8 +55,8 @@ def on_tray(table: Table, reading: SpotWager) -> Generator[Step, None, None]:
 def check_chips(table: Table, wager: SpotWager) -> Generator[Step, None, None]:
     """An alert for each chip on ``wager`` the registry rejects (once per chip and spot)."""
     made, table.flagged_chips = chip_alerts(wager, table.flagged_chips)
-    for fields in made:
-        yield alert(**fields)
+    for raised in made:
+        yield Step([raised])
 
 
 def check_past_post(table: Table, wager: SpotWager, before: int) -> Generator[Step, None, None]:

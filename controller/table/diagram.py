@@ -7,8 +7,6 @@ a test fails when the committed one is out of date.
 
 from __future__ import annotations
 
-from typing import Any
-
 from transitions.extensions import GraphMachine
 
 from controller.games.catalog import find_game, game_names
@@ -19,7 +17,7 @@ class _Model:
     """A bare model: the diagram needs the declared states and transitions only."""
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     if value is None:
         return "(stays)"
     if isinstance(value, list):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TypeVar
 
 from transitions import Machine
 
@@ -57,16 +57,30 @@ DealProblemsKey = tuple[int, str | None, tuple[tuple[int, str], ...]]
 """What the deal problems depend on beside the state: its seq, the latched memory fault, the
 spots holding more chips than the reader can count."""
 
-INPUTS: dict[type[DriverInput], Callable[[Table, Any], Decided]] = {
-    CardDrawn: cards.on_card,
-    CardUnreadable: cards.on_unreadable,
-    ShoeLoaded: cards.on_shoe_loaded,
-    CutCard: cards.on_cut_card,
-    SpotWager: chips.on_reading,
-    DeviceOnline: devices.on_online,
-    DeviceOffline: devices.on_offline,
-    DeviceFault: devices.on_fault,
-    DeviceStatus: devices.on_status,
+Input = TypeVar("Input", bound=DriverInput)
+Decides = Callable[["Table", DriverInput], Decided]
+
+
+def _decides(kind: type[Input], decide: Callable[[Table, Input], Decided]) -> Decides:
+    """The function that decides an input of ``kind``, taking any input (of that kind)."""
+
+    def run(table: Table, item: DriverInput) -> Decided:
+        assert isinstance(item, kind)
+        return decide(table, item)
+
+    return run
+
+
+INPUTS: dict[type[DriverInput], Decides] = {
+    CardDrawn: _decides(CardDrawn, cards.on_card),
+    CardUnreadable: _decides(CardUnreadable, cards.on_unreadable),
+    ShoeLoaded: _decides(ShoeLoaded, cards.on_shoe_loaded),
+    CutCard: _decides(CutCard, cards.on_cut_card),
+    SpotWager: _decides(SpotWager, chips.on_reading),
+    DeviceOnline: _decides(DeviceOnline, devices.on_online),
+    DeviceOffline: _decides(DeviceOffline, devices.on_offline),
+    DeviceFault: _decides(DeviceFault, devices.on_fault),
+    DeviceStatus: _decides(DeviceStatus, devices.on_status),
 }
 """The function that decides each kind of driver input."""
 
@@ -112,6 +126,8 @@ class Table:
         """The critical memory fault latched (:mod:`controller.journal.critical_memory`): while there
         is one, DEAL is refused."""
         self.floor_call: FloorCall | None = None
+        self._decided: tuple[Hand, Decision | None] | None = None
+        """The last hand state asked for its decision, and that decision."""
         """The dealer's last floor call since the start (live, not journaled: its alert is)."""
         self.deal_problems_seen: tuple[TableState, DealProblemsKey, tuple[str, ...]] | None = None
         """The state, what else they depend on, and the deal problems last worked out
@@ -164,8 +180,15 @@ class Table:
         self.writer.marked = marked
 
     def decision(self) -> Decision | None:
-        """What the hand in play waits for (None between hands and once settled)."""
-        return None if self.state.hand is None or self.phase != "in_hand" else self.state.hand.decision()
+        """What the hand in play waits for (None between hands and once settled). The hand is
+        immutable and its game pure: its decision is worked out once per hand state (a picture
+        asks for it several times)."""
+        hand = self.state.hand
+        if hand is None or self.phase != "in_hand":
+            return None
+        if self._decided is None or self._decided[0] is not hand:
+            self._decided = (hand, hand.decision())
+        return self._decided[1]
 
     # -- the event path ---------------------------------------------------------
 
@@ -188,7 +211,7 @@ class Table:
         """Where events go after they are journaled (the pit's publish socket)."""
         self.writer.publish = publish
 
-    def recover(self, records: Iterable[Record], checkpoint: dict[str, Any] | None = None) -> int:
+    def recover(self, records: Iterable[Record], checkpoint: Mapping[str, object] | None = None) -> int:
         """Apply journaled records again after a restart, publishing nothing; returns how many.
 
         With a ``checkpoint`` (:meth:`TableState.checkpoint`), start from that state and

@@ -21,9 +21,9 @@ def payout_expected(table: Table) -> dict[tuple[int, str], int]:
     expected: dict[tuple[int, str], int] = {}
     stacks = table.state.session[Stacks].stacks
     for result in table.state.results or ():
-        if result["seat"] not in stacks:
-            key = (result["seat"], result["spot"])
-            expected[key] = expected.get(key, 0) + result["wager"] + result["payout"]
+        if result.seat not in stacks:
+            key = (result.seat, result.spot)
+            expected[key] = expected.get(key, 0) + result.wager + result.payout
     return expected
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 TABLE_BUTTONS = ("deal", "next", "void")
 """Buttons the table itself answers; every other button names a game action."""
@@ -34,7 +33,7 @@ class TableSettings:
     """Whether NEXT checks each settled spot's chips (``payout_mismatch``; ``[table] payout_check``)."""
     tray: bool = False
     """Whether an antenna is the chip tray (``[antennas] N = "tray"``: :mod:`controller.table.tray`)."""
-    rules: Mapping[str, Any] | None = None
+    rules: Mapping[str, object] | None = None
     """The game's ``[game]`` options in force as plain JSON, published in ``table.opened``
     (:func:`controller.games.catalog.rules_json`); None: none published."""
     floor_call_window: float = FLOOR_CALL_WINDOW

@@ -36,7 +36,11 @@ revealed); the cards involved go in the journal's private part.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from controller.events.alerts import alert
+from controller.events.codec import JsonObject
+from controller.events.hand import Alerted
 
 if TYPE_CHECKING:
     from controller.table.state import ShoeState
@@ -109,39 +113,28 @@ def check_card(shoe: ShoeState, index: int, card: str | None) -> Verdict:
     return TAKE
 
 
-def refusal_alert(shoe: ShoeState, index: int, card: str | None, verdict: Verdict) -> dict[str, Any] | None:
-    """The ``card_implausible`` alert's fields for a refused report, or None when it is only to be logged
+def refusal_alert(shoe: ShoeState, index: int, card: str | None, verdict: Verdict) -> Alerted | None:
+    """The ``card_implausible`` alert for a refused report, or None when it is only to be logged
     (the same refusal again, or one past :data:`MAX_REFUSALS_ALERTED` of this shoe)."""
     assert verdict.reason is not None and verdict.words is not None
     if (index, verdict.reason) in shoe.refused or len(shoe.refused) >= MAX_REFUSALS_ALERTED:
         return None
-    hidden: dict[str, Any] = {"card": card}
+    hidden: JsonObject = {"card": card}
     if verdict.reason == "conflict":
         hidden["read_before"] = shoe.read[index]
-    return {
-        "code": ALERT_CODE,
-        "message": f"shoe {shoe.shoe_id}: {verdict.words}. Not dealt, nothing counted: if a card came out, "
-                   "put it aside. If every card is refused, load a new shoe (or a supervisor sends "
-                   "shoe_resync)",
-        "shoe_id": shoe.shoe_id,
-        "index": index,
-        "reason": verdict.reason,
-        "hidden": hidden,
-    }
+    return alert(ALERT_CODE, f"shoe {shoe.shoe_id}: {verdict.words}. Not dealt, nothing counted: if a card "
+                 "came out, put it aside. If every card is refused, load a new shoe (or a supervisor sends "
+                 "shoe_resync)", shoe_id=shoe.shoe_id, index=index, reason=verdict.reason, hidden=hidden)
 
 
-def resync_alert(shoe: ShoeState, supervisor: str) -> dict[str, Any] | str:
-    """The ``shoe_resync`` alert's fields for a supervisor who lets the loaded shoe's next card come at
+def resync_alert(shoe: ShoeState, supervisor: str) -> Alerted | str:
+    """The ``shoe_resync`` alert for a supervisor who lets the loaded shoe's next card come at
     any index ahead (within the shoe), or why it cannot be done (no shoe, or one resync waits already:
     a repeat is not recorded again)."""
     if shoe.shoe_id is None:
         return "shoe_resync: no shoe is loaded"
     if shoe.resync:
         return f"shoe_resync: shoe {shoe.shoe_id}'s next card may come at any index already"
-    return {
-        "code": RESYNC_CODE,
-        "message": f"supervisor {supervisor} lets shoe {shoe.shoe_id}'s next card come at any index after "
-                   f"card {shoe.last_index} (cards skipped are reported as a card_gap)",
-        "shoe_id": shoe.shoe_id,
-        "supervisor": supervisor,
-    }
+    return alert(RESYNC_CODE, f"supervisor {supervisor} lets shoe {shoe.shoe_id}'s next card come at any "
+                 f"index after card {shoe.last_index} (cards skipped are reported as a card_gap)",
+                 shoe_id=shoe.shoe_id, supervisor=supervisor)

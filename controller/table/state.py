@@ -23,12 +23,21 @@ import json
 from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from controller.events import floor
 from controller.events import table as events
-from controller.events.codec import decode
-from controller.events.hand import Alerted, Dealt, Settled
+from controller.events.codec import (
+    JsonObject,
+    JsonValue,
+    decode,
+    from_json,
+    integer,
+    optional,
+    record_json,
+    text,
+)
+from controller.events.hand import Alerted, Dealt, Settled, WagerResult
+from controller.events.picture import TableAlert
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted, TrayCredited, TrayFilled, TrayTransfer
 from controller.games.interface import Bets, Game, Hand, Limits, Session
@@ -37,17 +46,29 @@ from controller.journal.log import Record
 from controller.table import shoe_checks
 from controller.table.books import APPLIED as BOOKS_EVENTS
 from controller.table.books import BooksState
+from controller.table.saved import Saved, SavedFloor, SavedShoe
 from firmware_bridge.kernel.cards import Card
 
 STEP_KEYS = ("input", "more")
 """Keys of a journal record's private part that belong to its step, not to its event."""
 
 
-def journaled_event(body: Mapping[str, Any], private: Mapping[str, Any]) -> Event | None:
+def journaled_event(body: Mapping[str, JsonValue], private: Mapping[str, JsonValue]) -> Event | None:
     """The typed event a journal record holds (its decoded ``body`` and its ``private`` part), or
     None for a type no module registers."""
     own = {key: value for key, value in private.items() if key not in STEP_KEYS}
-    return decode(body["type"], body["data"], own)
+    data = body["data"]
+    if not isinstance(data, dict):
+        raise ValueError(f"an event whose data is no object: {data!r}")
+    return decode(text(body["type"]), data, own)
+
+def _body(body: bytes) -> JsonObject:
+    """A journal record's body, decoded (ValueError for one that is no JSON object)."""
+    decoded = json.loads(body)
+    if not isinstance(decoded, dict):
+        raise ValueError("a journal record whose body is no JSON object")
+    return decoded
+
 
 MakeGame = Callable[[Limits], Game[Hand]]
 """The game bound to other limits (the same rules): how a ``table.limits`` event reaches the game."""
@@ -134,11 +155,11 @@ class TableState:
     phase: str = "betting"
     hand: Hand | None = None
     bets: dict[tuple[int, str], int] = field(default_factory=dict)
-    results: tuple[dict[str, Any], ...] | None = None
+    results: tuple[WagerResult, ...] | None = None
     session: Session = field(default_factory=Session)
     shoe: ShoeState = field(default_factory=ShoeState)
     devices: dict[str, DeviceState] = field(default_factory=dict)
-    alerts: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
+    alerts: deque[TableAlert] = field(default_factory=lambda: deque(maxlen=20))
     tray: TrayState = field(default_factory=TrayState)
     floor: FloorState = field(default_factory=FloorState)
     books: BooksState = field(default_factory=BooksState)
@@ -148,62 +169,50 @@ class TableState:
         if not self.session.parts:
             self.session = Session.of(*(part() for part in self.game.session_parts))
 
-    def checkpoint(self) -> dict[str, Any]:
-        """The state as JSON-able data, taken between hands (see :mod:`controller.journal.checkpoint`);
-        ``books`` only once the table's books hold anything, and ``tray_chips`` (the tray's chips by
-        denomination, ``[[value, count], ...]``) only once a reading gave them, so a checkpoint
-        without them reads as it always did."""
+    def checkpoint(self) -> dict[str, object]:
+        """The state as JSON-able data, taken between hands (see :mod:`controller.journal.checkpoint`
+        and :mod:`controller.table.saved`); ``books`` only once the table's books hold anything, and
+        ``tray_chips`` (the tray's chips by denomination, ``[[value, count], ...]``) only once a
+        reading gave them, so a checkpoint without them reads as it always did."""
         if self.in_hand:
             raise ValueError("a checkpoint is taken only between hands")
-        shoe = self.shoe
-        return {
-            "seq": self.seq,
-            "hand_no": self.hand_no,
-            "bets": [[seat, spot, amount] for (seat, spot), amount in sorted(self.bets.items())],
-            "shoe": {"shoe_id": shoe.shoe_id, "decks": shoe.decks, "last_index": shoe.last_index,
-                     "seen": dict(shoe.seen), "cut_card_out": shoe.cut_card_out,
-                     "read": [[index, card] for index, card in sorted(shoe.read.items())],
-                     "gaps": [list(gap) for gap in shoe.gaps],
-                     "refused": sorted([index, reason] for index, reason in shoe.refused),
-                     "resync": shoe.resync},
-            "devices": {name: [d.online, d.firmware, d.serial, d.reason]
-                        for name, d in self.devices.items()},
-            "alerts": list(self.alerts),
-            "session": self.session.to_json(),
-            "tray": [self.tray.amount, self.tray.expected],
-            "floor": {"closed": self.floor.closed, "message": self.floor.message,
-                      "limits": None if self.floor.limits is None else
-                      [self.floor.limits.min_bet, self.floor.limits.max_bet]},
-        } | ({} if self.books == BooksState() else {"books": self.books.to_json()}) \
-          | ({} if self.tray.chips is None else {"tray_chips": sorted(self.tray.chips.items())})
+        shoe, limits = self.shoe, self.floor.limits
+        return dict(record_json(Saved(
+            self.seq, self.hand_no,
+            tuple((seat, spot, amount) for (seat, spot), amount in sorted(self.bets.items())),
+            SavedShoe(shoe.shoe_id, shoe.decks, shoe.last_index, dict(shoe.seen), shoe.cut_card_out,
+                      tuple(sorted(shoe.read.items())), tuple(shoe.gaps), tuple(sorted(shoe.refused)),
+                      shoe.resync),
+            {name: (d.online, d.firmware, d.serial, d.reason) for name, d in self.devices.items()},
+            tuple(self.alerts), self.session.to_json(), (self.tray.amount, self.tray.expected),
+            SavedFloor(self.floor.closed, self.floor.message,
+                       None if limits is None else (limits.min_bet, limits.max_bet)),
+            None if self.books == BooksState() else self.books,
+            None if self.tray.chips is None else tuple(sorted(self.tray.chips.items())))))
 
     @classmethod
-    def from_checkpoint(cls, game: Game[Hand], data: dict[str, Any],
+    def from_checkpoint(cls, game: Game[Hand], data: Mapping[str, object],
                         remake: MakeGame | None = None) -> TableState:
         """The state that :meth:`checkpoint` took (``game`` bound to the limits it holds, by
         ``remake``, when the pit had set them)."""
-        shoe = data["shoe"]
-        saved = data.get("floor", {})
-        limits = Limits(*saved["limits"]) if saved.get("limits") else None
+        saved = from_json(Saved, data)
+        limits = Limits(*saved.floor.limits) if saved.floor.limits else None
         if limits is not None and remake is not None:
             game = remake(limits)
-        state = cls(game=game, seq=data["seq"], hand_no=data["hand_no"], remake=remake)
-        amount, expected = data.get("tray", [None, None])
-        chips = data.get("tray_chips")
-        state.tray = TrayState(amount, None, expected,     # between hands: no hand's start to keep
-                               None if chips is None else {value: count for value, count in chips})
-        state.floor = FloorState(saved.get("closed", False), limits, saved.get("message"))
-        state.books = BooksState.from_json(data.get("books"))
-        state.bets = {(seat, spot): amount for seat, spot, amount in data["bets"]}
-        state.shoe = ShoeState(shoe["shoe_id"], shoe["decks"], shoe["last_index"],
-                               Counter(shoe["seen"]), shoe["cut_card_out"],
-                               {index: card for index, card in shoe.get("read", [])},
-                               [(first, last) for first, last in shoe.get("gaps", [])],
-                               {(index, reason) for index, reason in shoe.get("refused", [])},
-                               shoe.get("resync", False))
-        state.devices = {name: DeviceState(*fields) for name, fields in data["devices"].items()}
-        state.alerts.extend(data["alerts"])
-        state.session = Session.from_json(data["session"])
+        state = cls(game=game, seq=saved.seq, hand_no=saved.hand_no, remake=remake)
+        amount, expected = saved.tray
+        chips = None if saved.tray_chips is None else dict(saved.tray_chips)
+        state.tray = TrayState(amount, None, expected, chips)     # between hands: no hand's start to keep
+        state.floor = FloorState(saved.floor.closed, limits, saved.floor.message)
+        state.books = saved.books if saved.books is not None else BooksState()
+        state.bets = {(seat, spot): amount for seat, spot, amount in saved.bets}
+        shoe = saved.shoe
+        state.shoe = ShoeState(shoe.shoe_id, shoe.decks, shoe.last_index, Counter(shoe.seen),
+                               shoe.cut_card_out, dict(shoe.read), list(shoe.gaps), set(shoe.refused),
+                               shoe.resync)
+        state.devices = {name: DeviceState(*fields) for name, fields in saved.devices.items()}
+        state.alerts.extend(saved.alerts)
+        state.session = Session.from_json(saved.session)
         return state
 
     @property
@@ -233,7 +242,7 @@ class TableState:
             by_seat.setdefault(seat, {})[spot] = amount
         return by_seat
 
-    def apply(self, record: Record, hand: Hand | None = None, body: dict[str, Any] | None = None,
+    def apply(self, record: Record, hand: Hand | None = None, body: Mapping[str, JsonValue] | None = None,
               event: Event | None = None) -> None:
         """Apply one journaled event: the only way table state changes.
 
@@ -243,7 +252,7 @@ class TableState:
         encodes, if the caller has them.
         """
         if body is None:
-            body = json.loads(record.body)
+            body = _body(record.body)
         private = record.private
         self.seq = record.seq
         call = private.get("input")
@@ -255,43 +264,45 @@ class TableState:
                 return
         handler = _APPLY.get(type(event))
         if handler is not None:
-            handler(self, event, body)
+            handler(self, event, optional(integer, body.get("hand")))
         elif isinstance(event, BOOKS_EVENTS):
             self.books.apply(event)
         if takes(event):
             self.session = self.session.apply(event)
 
-    def _call(self, call: dict[str, Any]) -> Hand:
+    def _call(self, call: JsonValue) -> Hand:
         """Make the game call that a record's ``input`` names, again."""
+        if not isinstance(call, dict):
+            raise ValueError(f"a game call that is no object: {call!r}")
         if call["call"] == "start":
             started: Hand = self.game.start(self.layout(), self.session)[0]
             return started
         assert self.hand is not None, f"{call['call']} with no hand in play"
         if call["call"] == "deal":
-            dealt, _ = self.hand.deal(Card.parse(call["card"]), call["index"])
+            dealt, _ = self.hand.deal(Card.parse(text(call["card"])), integer(call["index"]))
             return dealt
-        acted, _ = self.hand.act(call["action"], call.get("amount"))
+        acted, _ = self.hand.act(text(call["action"]), optional(integer, call.get("amount")))
         return acted
 
     # -- one method per event type that changes what the table keeps ------------------------------
 
-    def _device_online(self, event: Event, body: dict[str, Any]) -> None:
+    def _device_online(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, events.DeviceOnline)
         self.devices[event.device] = DeviceState(True, event.firmware, event.serial, None)
 
-    def _device_offline(self, event: Event, body: dict[str, Any]) -> None:
+    def _device_offline(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, events.DeviceOffline)
         device = self.devices[event.device]
         self.devices[event.device] = DeviceState(False, device.firmware, device.serial, event.reason)
 
-    def _shoe_loaded(self, event: Event, body: dict[str, Any]) -> None:
+    def _shoe_loaded(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, events.ShoeLoaded)
         self.shoe = ShoeState(shoe_id=event.shoe_id, decks=event.decks)
 
-    def _cut_card(self, event: Event, body: dict[str, Any]) -> None:
+    def _cut_card(self, event: Event, hand_no: int | None) -> None:
         self.shoe.cut_card_out = True
 
-    def _bet_placed(self, event: Event, body: dict[str, Any]) -> None:
+    def _bet_placed(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, events.BetPlaced)
         key = (event.seat, event.spot)
         if event.amount:
@@ -299,60 +310,63 @@ class TableState:
         else:
             self.bets.pop(key, None)
 
-    def _hand_started(self, event: Event, body: dict[str, Any]) -> None:
-        self.hand_no = body["hand"]
+    def _hand_started(self, event: Event, hand_no: int | None) -> None:
+        assert hand_no is not None, "hand.started without its hand's number"
+        self.hand_no = hand_no
         self.phase = "in_hand"
         self.results = None
         self.tray.at_start = self.tray.amount
 
-    def _card_dealt(self, event: Event, body: dict[str, Any]) -> None:
+    def _card_dealt(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, Dealt)
         self._count_card(event.index, event.card)
 
-    def _hand_settled(self, event: Event, body: dict[str, Any]) -> None:
-        self.results = tuple(body["data"]["results"])
+    def _hand_settled(self, event: Event, hand_no: int | None) -> None:
+        assert isinstance(event, Settled)
+        self.results = event.results
 
-    def _hand_closed(self, event: Event, body: dict[str, Any]) -> None:
+    def _hand_closed(self, event: Event, hand_no: int | None) -> None:
         self.phase = "betting"
         self.hand = None
         self.results = None
 
-    def _tray_counted(self, event: Event, body: dict[str, Any]) -> None:
+    def _tray_counted(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, TrayCounted)
         self.tray.amount = event.amount
         self.tray.chips = None if event.chips is None else dict(event.chips)
         if event.amount == self.tray.expected:
             self.tray.expected = None          # the fill or credit is in the tray
 
-    def _tray_transfer(self, event: Event, body: dict[str, Any]) -> None:
+    def _tray_transfer(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, TrayTransfer)
         self.tray.expected = event.expected
 
-    def _table_closed(self, event: Event, body: dict[str, Any]) -> None:
+    def _table_closed(self, event: Event, hand_no: int | None) -> None:
         self.floor.closed = isinstance(event, floor.TableClosed)
 
-    def _limits_set(self, event: Event, body: dict[str, Any]) -> None:
+    def _limits_set(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, floor.LimitsSet)
         self.floor.limits = Limits(event.min_bet, event.max_bet)
         if self.remake is not None:
             self.game = self.remake(self.floor.limits)
 
-    def _dealer_message(self, event: Event, body: dict[str, Any]) -> None:
+    def _dealer_message(self, event: Event, hand_no: int | None) -> None:
         self.floor.message = event.text if isinstance(event, floor.DealerMessage) else None
 
-    def _alert(self, event: Event, body: dict[str, Any]) -> None:
+    def _alert(self, event: Event, hand_no: int | None) -> None:
         assert isinstance(event, Alerted)
-        self.alerts.append({"seq": body["seq"], "hand": body["hand"], **body["data"]})
         about, code = event.about, event.code
+        self.alerts.append(TableAlert(self.seq, hand_no, code, event.severity, event.message,
+                                      event.seat, about))
         if code == TRAY_CHECKED:
             self.tray.expected = None
         elif code in CARD_ALERTS_WITH_INDEX and "index" in about:
-            card = Card.parse(event.hidden["card"]) if "card" in event.hidden else None
-            self._count_card(about["index"], card)
+            card = Card.parse(text(event.hidden["card"])) if "card" in event.hidden else None
+            self._count_card(integer(about["index"]), card)
         elif code == "card_gap":
-            self.shoe.gaps.append((about["index"], about["last_index"]))
+            self.shoe.gaps.append((integer(about["index"]), integer(about["last_index"])))
         elif code == shoe_checks.ALERT_CODE:
-            self.shoe.refused.add((about["index"], about["reason"]))
+            self.shoe.refused.add((integer(about["index"]), text(about["reason"])))
         elif code == shoe_checks.RESYNC_CODE:
             self.shoe.resync = True
 
@@ -364,7 +378,7 @@ class TableState:
             self.shoe.seen[str(card)] += 1
 
 
-_APPLY: dict[type[Event], Callable[[TableState, Event, dict[str, Any]], None]] = {
+_APPLY: dict[type[Event], Callable[[TableState, Event, int | None], None]] = {
     events.DeviceOnline: TableState._device_online,
     events.DeviceOffline: TableState._device_offline,
     events.ShoeLoaded: TableState._shoe_loaded,

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from controller.commands.request_ids import PRIVATE_KEY as REQUEST_KEY
 from controller.events import alerts as alert_registry
-from controller.events.codec import encode
+from controller.events.alerts import Severity
+from controller.events.codec import JsonObject, JsonValue, encode
 from controller.events.envelope import encode_event
 from controller.events.registry import Event
 from controller.games.interface import Hand
@@ -38,10 +38,11 @@ class Step:
     result: Hand | None = field(default=None, compare=False)
 
 
-def alert(code: str, message: str, **fields: Any) -> Step:
-    """One ``alert`` step: the registered alert ``code`` (:func:`controller.events.alerts.alert`
-    takes ``fields``: ``severity``, ``seat``, ``hidden`` and what else it concerns)."""
-    return Step([alert_registry.alert(code, message, **fields)])
+def alert(code: str, message: str, *, severity: Severity | None = None, seat: int | None = None,
+          hidden: Mapping[str, JsonValue] | None = None, **about: JsonValue) -> Step:
+    """One ``alert`` step: the registered alert ``code`` (:func:`controller.events.alerts.alert`:
+    its ``severity``, ``seat``, ``hidden`` part and what else it concerns)."""
+    return Step([alert_registry.alert(code, message, severity=severity, seat=seat, hidden=hidden, **about)])
 
 
 class Writer:
@@ -68,7 +69,7 @@ class Writer:
         state = self._state()
         events, call = step.events, step.call
         records: list[Record] = []
-        bodies: list[dict[str, Any]] = []
+        bodies: list[JsonObject] = []
         seq = state.seq
         stamp = self.clock()
         started: int | None = None
@@ -83,7 +84,8 @@ class Writer:
             if call is not None and position == step.at:
                 private = {**private, "input": dict(call)}
             if position == 0 and self.request_mark is not None:
-                private = {**private, REQUEST_KEY: self.request_mark}
+                mark: JsonObject = {key: value for key, value in self.request_mark.items()}
+                private = {**private, REQUEST_KEY: mark}
                 self.marked, self.request_mark = (self.request_mark, seq), None
             if position < last:
                 private = {**private, "more": True}
@@ -97,7 +99,7 @@ class Writer:
                 self.publish(record.topic.encode(), record.body)
 
 
-def hand_for(state: TableState, kind: str, data: Mapping[str, Any]) -> int | None:
+def hand_for(state: TableState, kind: str, data: Mapping[str, JsonValue]) -> int | None:
     """The hand number an event of ``kind`` is published with (None: no hand's)."""
     if kind.startswith(("device.", "shoe.", "table.")):
         return None

@@ -26,7 +26,9 @@ and ``write(data)``. Times are ints of ms that only grow (main.py unwraps
 what they said, newer (a reader of 32 antennas would otherwise fill the queue
 with their INVENTORY and its repeats while no host is there). When the link's
 queue is full the application's messages are dropped and counted, and FAULT 4
-(buffer overflow) says how many once there is room again.
+(buffer overflow) says how many once there is room again. A new session drops
+the queued messages of ``snapshot_types`` and STATUS first: its snapshot and
+STATUS say them again, newer.
 """
 
 import struct
@@ -126,6 +128,11 @@ class Board:
         return self._deadline(now_ms)
 
     def _session_started(self, now_ms: int) -> None:
+        # What waits from before says what the snapshot says again, older: a host that RESETs a few
+        # times before it reads the HELLO (it repeats RESET every 250 ms) would otherwise stack a
+        # snapshot per RESET in the queue, and overflow it (FAULT 4) with stale copies.
+        self.link.discard(tuple(self.app.snapshot_types))
+        self.link.discard((STATUS,))
         self._queue(self.app.snapshot(), now_ms)
         self._send_status(now_ms)
         self._next_status = now_ms + STATUS_INTERVAL_MS

@@ -208,6 +208,13 @@ class Link:
         self._flush(now_ms)
         return True
 
+    def discard(self, types: "tuple[int, ...]") -> int:
+        """Drop the queued data messages of ``types`` (not those on the line); returns how many."""
+        kept = [item for item in self._queue if item.type not in types]
+        dropped = len(self._queue) - len(kept)
+        self._queue = kept
+        return dropped
+
     def take_output(self) -> bytes:
         """The wire bytes to write now, emptying the output buffer."""
         out = bytes(self._out)

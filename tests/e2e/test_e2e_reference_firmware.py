@@ -102,7 +102,8 @@ def test_a_whole_hand_with_both_boards_running_the_reference_firmware(tmp_path: 
         assert rig.next("card.revealed")["data"]["card"] == "Th"
         settled = rig.next("hand.settled")
         assert [(r["seat"], r["outcome"]) for r in settled["data"]["results"]] == [(1, "lose"), (3, "lose")]
-        assert not [e for e in rig.pit.taken() if e["type"] == "alert"]
+        alerts = [(e["seq"], e["data"]) for e in rig.pit.taken() if e["type"] == "alert"]
+        assert not alerts, f"alerts during a clean hand: {alerts}\n{rig.log_text()[-3000:]}"
         assert rig.rfid.cmd("status")["reference_firmware"]
     finally:
         rig.close()

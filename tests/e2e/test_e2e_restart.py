@@ -12,6 +12,7 @@ import json
 import random
 from pathlib import Path
 
+from controller.events.codec import record_json
 from controller.journal import checkpoint
 from controller.journal.log import Journal
 from controller.table.views import public_state
@@ -28,7 +29,7 @@ def test_a_checkpoint_that_does_not_match_makes_the_daemon_replay_the_whole_jour
     live.bet(1, "main", 2000)
     live.press("deal")
     live.card("5d")                                 # a hand in play
-    expected = public_state(live.table)
+    expected = record_json(public_state(live.table))
     last_seq = live.table.state.seq
     live.journal.close()
     for copy in checkpoint.COPIES:

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from controller.events.codec import record_json
 from controller.table.machine import Table, TableSettings
 from controller.table.views import table_picture
 from tests.rigs.table_rig import Rig
@@ -37,7 +38,7 @@ def real_snapshot(folder: Path) -> dict[str, Any]:
     rig.press("deal")
     for card in ("9h", "As", "7c", "2d"):
         rig.card(card)
-    return {"seq": rig.table.state.seq, "state": table_picture(rig.table)}
+    return {"seq": rig.table.state.seq, "state": record_json(table_picture(rig.table))}
 
 
 def documented_example() -> dict[str, Any]:

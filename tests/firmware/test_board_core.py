@@ -161,3 +161,25 @@ def test_outside_a_session_what_the_snapshot_says_again_is_not_queued_and_events
     assert rig.core.lost == 0
     rig.start()
     assert [type(m).__name__ for m in rig.got] == ["Fault", "Card", "Inventory", "Status"]
+
+
+def test_resets_read_one_by_one_stack_no_stale_snapshots_and_lose_nothing() -> None:
+    # A host RESETs every 250 ms until it reads the HELLO: a slow host's RESETs reach the board one
+    # poll at a time, each starting a session and its snapshot. With 16 antennas, four snapshots
+    # and their STATUS kept in the queue would be 68 messages for 40 places.
+    rig = Rig()
+    rig.app.snapshot = lambda: [pack(Inventory(n, ())) for n in range(1, 17)]  # type: ignore[method-assign]
+    for reset in range(4):                                   # the host reads only the last HELLO
+        rig.host.start(rig.ms / 1000)
+        rig.port.incoming += rig.host.take_output()
+        rig.step(host_reads=reset == 3)
+    assert rig.core.lost == 0
+    for _ in range(3):
+        rig.step()
+    for _ in range(12):
+        rig.step(300)
+    assert rig.host.in_session and rig.core.lost == 0
+    assert not [m for m in rig.got if isinstance(m, Fault) and m.code == 4]
+    inventories = [m.antenna for m in rig.got if isinstance(m, Inventory)]
+    assert sorted(set(inventories)) == list(range(1, 17))
+    assert inventories[-16:] == list(range(1, 17))           # the last session's snapshot, whole, last

@@ -25,7 +25,10 @@ import zmq.asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.events.codec import record_json
+from controller.events.envelope import compact_json
 from controller.follow.aio import Follower
+from controller.follow.records import FollowedEvent
 from controller.follow.sources import TableSource
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
@@ -33,13 +36,14 @@ from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Limits
 from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import SKIPPED, Floor, TableModel
+from controller.podium.monitor.floor import SKIPPED, Floor, TableModel, empty_state
 from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state, table_picture
 from drivers.inputs import DeviceOffline, DeviceOnline, RejectedChip
 from tests.monitor.hands import random_holdem_hand
 from tests.rigs.holdem_hands import DECK
 from tests.rigs.table_rig import Rig
+from tests.table.picture_scenarios import read_golden
 
 HOLDEM_BUTTONS = ("deal", "check", "call", "bet", "raise", "fold", "stand", "next", "void")
 BJX_BUTTONS = ("deal", "check", "raise", "fold", "stand", "split", "surrender", "play", "next", "void")
@@ -50,8 +54,19 @@ def picture(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k not in SKIPPED}
 
 
+def followed(message: dict[str, Any]) -> FollowedEvent:
+    """An event as a follower delivers it (its envelope made whole: ``v``, ``table``, ``ts``)."""
+    whole = {"v": 1, "table": "T01", "ts": "2027-03-01T20:00:00.000Z", "hand": None, **message}
+    return FollowedEvent.of(whole, f"T01/{whole['type']}".encode(), compact_json(whole))
+
+
+def full(name: str, **state: Any) -> dict[str, Any]:
+    """A picture: ``state`` over the picture of a table not heard yet."""
+    return {**empty_state(name), **state}
+
+
 def snapshot(rig: Rig) -> dict[str, Any]:
-    return {"seq": rig.published[-1]["seq"], "state": public_state(rig.table)}
+    return {"seq": rig.published[-1]["seq"], "state": record_json(public_state(rig.table))}
 
 
 class Watch:
@@ -65,13 +80,13 @@ class Watch:
     def check(self) -> None:
         new = self.rig.published[self.fed:]
         for event in new:
-            self.model.apply(event, live=True)
+            self.model.apply(followed(event), live=True)
         self.fed = len(self.rig.published)
         assert self.model.stale is bool(new)
         seq = self.rig.published[-1]["seq"]
         self.model.view(json.loads(json.dumps({"seq": seq, "type": "table.view",
-                                               "data": table_picture(self.rig.table)})))
-        assert self.model.state == picture(public_state(self.rig.table))
+                                               "data": record_json(table_picture(self.rig.table))})))
+        assert self.model.state == picture(record_json(public_state(self.rig.table)))
         assert self.model.seq == seq and not self.model.stale
 
 
@@ -226,7 +241,7 @@ def test_random_holdem_blackjack_hands_keep_the_picture_the_tables(
     with TemporaryDirectory() as folder:
         rig = holdem(Path(folder), rules)
         random_holdem_hand(rig, rules, data, stacks, deck)
-        assert rig.watches[0].model.state == picture(public_state(rig.table))
+        assert rig.watches[0].model.state == picture(record_json(public_state(rig.table)))
 
 
 def extreme(folder: Path, stacks: dict[int, int], rig_class: type[Watched] = Watched,
@@ -336,33 +351,36 @@ def test_a_tournament_s_levels_and_places(tmp_path: Path) -> None:
     rig.table.tick()
     rig.check_recovery()
     assert model.tile([])["tournament"]["level"] == 2
-    model.apply({"seq": 999, "type": "player.eliminated", "hand": None, "data": {"seat": 2, "place": 2}},
+    model.apply(followed({"seq": 999, "type": "player.eliminated", "data": {"seat": 2, "place": 2}}),
                 live=False)
-    model.apply({"seq": 999, "type": "player.eliminated", "hand": None, "data": {"seat": "x"}}, live=False)
+    model.apply(followed({"seq": 999, "type": "player.eliminated", "data": {"seat": "x", "place": 1}}),
+                live=False)
     assert model.tournament()["places"] == [{"seat": 2, "place": 2}]  # type: ignore[index]
 
 
 def test_events_the_model_does_not_know_or_cannot_read_are_logged_not_fatal() -> None:
     model = TableModel("T09")
-    model.load_snapshot({"seq": 0, "state": {"table": "T09", "game": "poker", "seats": [
-        {"seat": 1, "bets": {}, "cards": [], "total": None}]}}, "")
+    model.load_snapshot({"seq": 0, "state": full("T09", game="poker", seats=[
+        {"seat": 1, "bets": {}, "cards": [], "total": None}])}, "")
     events: list[dict[str, Any]] = [
-        {"seq": 1, "type": "table.opened", "hand": None, "data": {"limits": {"min_bet": 100}}},
+        {"seq": 1, "type": "table.opened", "hand": None,
+         "data": {"game": "poker", "seats": 6, "limits": {"min_bet": 100}, "recovered": False}},
         {"seq": 2, "type": "hand.started", "hand": 1, "data": {"seats": [1], "dealer_seat": None}},
         {"seq": 3, "type": "pot", "hand": 1, "data": {"pots": [{"amount": 900, "seats": [1]}], "rake": 50}},
         {"seq": 4, "type": "card.dealt", "hand": 1, "data": "not an object"},
         {"seq": 5, "type": "gizmo.spun", "hand": None, "data": {"speed": 3}},
-        {"seq": 6, "type": "tournament.level", "hand": None, "data": {"level": 3, "blinds": [100, 200]}},
+        {"seq": 6, "type": "tournament.level", "hand": None, "data": {"level": 3, "blinds": [100, 200],
+                                                                      "ends_at": "2027-03-01T20:10:00.000Z"}},
         {"seq": 7, "type": "hand.settled", "hand": 1, "data": {"results": "not a list"}},
         {"seq": 8, "type": "player.eliminated", "hand": None, "data": {"seat": "x"}},
     ]
     for event in events:
-        model.apply(event, live=True)
+        model.apply(followed(event), live=True)
     assert model.stale and model.seq == 8
-    model.view({"seq": 8, "type": "table.view", "data": {
-        "table": "T09", "game": "poker", "hand": 1, "table_phase": "in_hand", "phase": "dealing",
-        "seats": [{"seat": 1, "bets": {}, "cards": ["Zz"], "total": None, "stack": 20000}],
-        "pots": [{"amount": 900, "seats": [1]}], "meters": {"hands": 1, "progressive": 1234567}}})
+    model.view({"seq": 8, "type": "table.view", "data": full(
+        "T09", game="poker", hand=1, table_phase="in_hand", phase="dealing",
+        seats=[{"seat": 1, "bets": {}, "cards": ["Zz"], "total": None, "stack": 20000}],
+        pots=[{"amount": 900, "seats": [1]}], meters={"hands": 1, "progressive": 1234567})})
     detail = model.detail([], [])
     assert detail["state"]["seats"][0]["stack"] == 20000 and detail["meters"] == {"progressive": 1234567}
     assert detail["state"]["pots"] == [{"amount": 900, "seats": [1]}] and detail["rake"] == 50
@@ -415,10 +433,12 @@ def test_a_snapshot_that_cannot_be_read_leaves_an_empty_picture_not_a_crash() ->
         floor.snapshot(follower, {"seq": 7, "state": {"seats": [{"no seat number": 1}],
                                                       "alerts": [{"seq": "x"}]}})
         assert floor.tile("T1")["seq"] == 7 and floor.tile("T1")["seat_count"] == 0
-        floor.snapshot(follower, {"seq": 8, "state": {"game": "easy-jack", "seats": [], "alerts": [
-            {"seq": 3, "hand": None, "code": "card_gap", "severity": "critical", "message": "gap"}]}})
+        floor.snapshot(follower, {"seq": 8, "state": full("T1", game="easy-jack", alerts=[
+            {"seq": 3, "hand": None, "code": "card_gap", "severity": "critical", "message": "gap"}])})
         assert [a["code"] for a in floor.tile("T1")["alerts"]] == ["card_gap"]
-        floor.event(follower, {"seq": 9, "type": "alert", "hand": None, "data": "odd"}, b"", b"", True)
+        odd = {"v": 1, "table": "T1", "seq": 9, "ts": "2027-03-01T20:00:00.000Z", "type": "alert",
+               "hand": None, "data": "odd"}
+        floor.event(follower, odd, b"T1/alert", compact_json(odd), True)
         assert floor.tile("T1")["seq"] == 9 and len(floor.tile("T1")["alerts"]) == 1
         floor.refreshed(follower, {"seq": 9, "state": {"seats": "no list"}})
         assert floor.tile("T1")["seq"] == 9 and floor.tile("T1")["game"] == "easy-jack"
@@ -429,13 +449,13 @@ def test_a_snapshot_that_cannot_be_read_leaves_an_empty_picture_not_a_crash() ->
 
 def test_a_picture_let_go_once_drawn_is_read_again_the_same_and_an_unreadable_one_keeps_the_last() -> None:
     model = TableModel("T09")
-    model.load_snapshot({"seq": 0, "state": {"table": "T09", "seats": []}}, "")
-    text = json.dumps({"table": "T09", "game": "easy-jack", "hand": 4, "seats": [
-        {"seat": 2, "bets": {"main": 500}, "cards": ["Ah"], "total": 11}]}).encode()
+    model.load_snapshot({"seq": 0, "state": full("T09")}, "")
+    text = json.dumps(full("T09", game="easy-jack", hand=4, seats=[
+        {"seat": 2, "bets": {"main": 500}, "cards": ["Ah"], "total": "11"}])).encode()
     model.view({"seq": 5, "type": "table.view", "raw": text})
     drawn = model.tile([])
     model.let_go()                                   # drawn: the decoded state is forgotten ...
-    assert model.picture._state is None and model._state[0] == -1
+    assert model.picture._state is None and model._shown == (-1, None)
     assert model.tile([]) == drawn                   # ... and read again, the same, when next asked for
     model.let_go()
     model.view({"seq": 6, "type": "table.view", "raw": b"{not json"})
@@ -468,3 +488,31 @@ def test_the_floor_says_once_when_every_table_has_answered() -> None:
 @pytest.fixture(autouse=True)
 def _clock_reset() -> None:
     ClockRig.now = "2027-03-01T20:00:00.000Z"
+
+
+def test_every_golden_picture_reaches_the_page_as_the_table_published_it() -> None:
+    """The pictures main published at each step of every game (tests/data/pictures.jsonl.gz): read
+    as records, the table's page gets each one's JSON byte for byte (but the keys it leaves out),
+    and the tile says of it what the JSON says."""
+    model = TableModel("T01")
+    model.load_snapshot({"seq": 0, "state": empty_state("T01")}, "")
+    for seq, (name, _, published) in enumerate(read_golden(), start=1):
+        model.view({"seq": seq, "type": "table.view", "raw": published})
+        sent = json.loads(published)
+        assert compact_json(model.state) == compact_json(
+            {k: v for k, v in sent.items() if k not in SKIPPED}), name
+        tile = model.tile([])
+        in_hand = sent["hand"] is not None
+        wagers = {seat["seat"]: max(sum(seat["bets"].values()),
+                                    sum(h["wager"] or 0 for h in seat["hands"]) if in_hand else 0)
+                  for seat in sent["seats"]}
+        assert (tile["game"], tile["hand"], tile["phase"], tile["closed"]) == (
+            sent["game"], sent["hand"], sent["phase"], sent["closed"]), name
+        assert tile["wagers"] == sum(wagers.values()) and tile["seat_count"] == len(sent["seats"]), name
+        assert [s["seat"] for s in tile["seats"]] == [
+            s["seat"] for s in sent["seats"]
+            if wagers[s["seat"]] or "stack" in s or s["seat"] == sent["dealer"]["seat"]], name
+        assert (tile["dealer_seat"], tile["button"]) == (sent["dealer"]["seat"], sent["session"]["button"])
+        assert tile["pots"] == sum(p["amount"] for p in sent["pots"]), name
+        assert tile["offline"] == sorted(d for d, v in sent["devices"].items() if not v["online"]), name
+        model.let_go()

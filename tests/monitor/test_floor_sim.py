@@ -29,8 +29,10 @@ from controller.devkit.floor_sim import (
 )
 from controller.devkit.pit_table import EnvelopeTable
 from controller.devkit.sim_pit import PIT_USER, SUPERVISOR, SUPERVISOR_PIN, PitTable, rated_floor, sim_shifts
+from controller.events.codec import record_json
 from controller.events.envelope import compact_json
 from controller.follow.control import Control
+from controller.follow.records import FollowedEvent
 from controller.podium.monitor.floor import SKIPPED, TableModel
 from controller.podium.monitor.store import open_store
 from controller.podium.ratings.edges import Edge, Edges
@@ -44,7 +46,8 @@ def sent(table: EnvelopeTable) -> dict[str, Any]:
 
 def pictured(table: EnvelopeTable) -> dict[str, Any]:
     """The table's picture (``table.view``) as it goes over the wire."""
-    found: dict[str, Any] = json.loads(compact_json({"seq": len(table.history), "data": table.state()}))
+    found: dict[str, Any] = json.loads(compact_json({"seq": len(table.history),
+                                                          "data": record_json(table.picture())}))
     return found
 
 
@@ -65,7 +68,7 @@ def test_a_simulated_table_s_snapshots_agree_with_its_events(context: zmq.asynci
     phases = set()
     for kind, hand, data in dealer.events(hands=8):
         event = table.emit(kind, hand, data, publish=False)
-        model.apply(event, live=True)
+        model.apply(FollowedEvent.of(event, f"T02/{kind}".encode(), compact_json(event)), live=True)
         assert model.stale
         model.view(pictured(table))
         assert not model.stale and model.seq == event["seq"]
@@ -100,11 +103,11 @@ async def test_a_simulated_table_carries_out_the_pit_s_commands_as_a_real_table_
         assert await order("close_table") == {"ok": True}
         assert not table.open_again.is_set()                            # no hand is dealt while closed
         assert (await order("close_table"))["error"] == "close_table: the table is closed already"
-        state = table.state()
-        assert state["closed"] is True and state["limits"] == {"min_bet": 1000, "max_bet": 20000}
-        assert state["message"] == "Fill on its way"
+        picture = table.picture()
+        assert picture.closed is True and picture.limits == {"min_bet": 1000, "max_bet": 20000}
+        assert picture.message == "Fill on its way"
         assert await order("open_table") == {"ok": True}
-        assert table.open_again.is_set() and table.state()["closed"] is False
+        assert table.open_again.is_set() and table.picture().closed is False
         assert await order("hit") == {"ok": False, "error": "unknown command 'hit'"}
         kinds = [json.loads(body)["type"] for _, body in table.history]
         assert kinds[-5:] == ["dealer.message", "hand.ended", "table.limits", "table.closed",

@@ -17,7 +17,7 @@ import aiohttp
 from aiohttp import web
 
 from controller.devkit.floor_sim import Dealer
-from controller.events.envelope import compact_json, now_timestamp
+from controller.events.envelope import decode_body, encode_event, now_timestamp
 from controller.podium.monitor.alerts import AlertBook
 from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.protection_web import SHARE
@@ -40,8 +40,8 @@ def deal(floor: Floor, tables: list[tuple[Heard, Iterator[Any]]], events: int, s
     for heard, steps in tables:
         for kind, hand, data in itertools.islice(steps, events):
             seqs[heard.name] = seq = seqs.get(heard.name, 0) + 1
-            message = {"seq": seq, "ts": now_timestamp(), "type": kind, "hand": hand, "data": data}
-            floor.event(heard, message, f"{heard.name}/{kind}".encode(), compact_json(message), True)  # type: ignore[arg-type]
+            topic, body = encode_event(heard.name, seq, now_timestamp(), kind, hand, data)
+            floor.event(heard, decode_body(body), topic, body, True)  # type: ignore[arg-type]
 
 
 def expected(floor: Floor) -> str:

@@ -18,6 +18,7 @@ from controller.podium.monitor.store import Row, open_store
 from controller.podium.protection.watch import CODE, Protection
 from controller.podium.ratings.figures import edges_of
 from controller.podium.ratings.shift import Shifts
+from tests.rigs.followed import followed
 
 
 def stored(event: dict[str, Any]) -> Row:
@@ -43,7 +44,7 @@ async def test_the_rated_players_figures_are_read_back_and_nothing_is_counted_tw
         return ("P-1001", "1") if seat == 2 else None
 
     all_along = Protection(who=who)
-    raised = [r for e in events for r in all_along.feed("T01", "1", e)]
+    raised = [r for e in events for r in all_along.feed("T01", "1", followed(e, "T01"))]
     later = datetime.datetime(2026, 11, 21, 12, tzinfo=datetime.UTC)
     rated = Rated(store, ["T01"], Shifts(), {}, clock=lambda: later)
     try:
@@ -61,7 +62,7 @@ async def test_the_rated_players_figures_are_read_back_and_nothing_is_counted_tw
         assert [(a.seq, a.data["player"]) for a in alerts] == [
             (r.seq, "P-1001") for r in raised if r.data.get("player") == "P-1001"]
         for event in events[-60:]:                  # a follower's last few, heard again live
-            assert protection.feed("T01", "1", event) == []
+            assert protection.feed("T01", "1", followed(event, "T01")) == []
         assert protection.subject("player:P-1001") == again
     finally:
         rated.let_go()
@@ -89,7 +90,7 @@ async def test_a_rating_opened_shoes_after_the_table_opened_is_read_back_with_th
 
     all_along = Protection(who=who)
     for event in events:
-        all_along.feed("T01", "1", event)
+        all_along.feed("T01", "1", followed(event, "T01"))
     later = datetime.datetime(2026, 11, 21, 23, tzinfo=datetime.UTC)
     rated = Rated(store, ["T01"], Shifts(), {}, clock=lambda: later)
     try:

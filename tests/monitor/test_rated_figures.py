@@ -8,16 +8,19 @@ import datetime
 from pathlib import Path
 from typing import Any
 
+from controller.follow.records import FollowedEvent
 from controller.podium.monitor.rated import Rated
 from controller.podium.monitor.store import open_store
 from controller.podium.ratings.shift import Shifts
 from tests.monitor.ratings_script import EASY_JACK, EJ_MAIN, result
+from tests.rigs.followed import followed
 
 UTC = datetime.UTC
 
 
-def event(seq: int, minute: int, kind: str, data: dict[str, Any], hand: int | None = 1) -> dict[str, Any]:
-    return {"seq": seq, "ts": f"2026-11-21T17:{minute:02d}:00.000Z", "type": kind, "hand": hand, "data": data}
+def event(seq: int, minute: int, kind: str, data: dict[str, Any], hand: int | None = 1) -> FollowedEvent:
+    return followed({"seq": seq, "ts": f"2026-11-21T17:{minute:02d}:00.000Z", "type": kind, "hand": hand,
+                     "data": data}, "T1")
 
 
 def test_the_figures_are_kept_until_what_they_come_from_changes(tmp_path: Path) -> None:
@@ -35,9 +38,10 @@ def test_the_figures_are_kept_until_what_they_come_from_changes(tmp_path: Path) 
             assert rated.tile("T1") is empty                        # drawn again: nothing worked out
             await rated.open("T1", 2, "P-1", "pit")
             assert rated.tile("T1")["rated"] == 1
-            rated.feed("T1", "", event(1, 1, "table.opened", {"game": "easy-jack", "rules": EASY_JACK.rules},
+            rated.feed("T1", "", event(1, 1, "table.opened", {"game": "easy-jack", "seats": 7, "limits": {},
+                                                            "recovered": False, "rules": EASY_JACK.rules},
                                        hand=None))
-            rated.feed("T1", "", event(2, 2, "bets.closed", {}))
+            rated.feed("T1", "", event(2, 2, "bets.closed", {"bets": []}))
             rated.feed("T1", "", event(3, 3, "hand.settled", {"results": [result(2, "main", 1000, -1000)]}))
             settled = rated.tile("T1")["shift"]
             assert settled["hands"] == 1 and settled["wagered"] == 1000

@@ -26,6 +26,7 @@ from controller.podium.ratings.edges import Edge, Edges
 from controller.podium.ratings.rating import MAX_SEAT, PIT, REPLACED, TABLE_CLOSED, RatingError
 from controller.podium.ratings.shift import Shifts
 from tests.monitor.ratings_script import EASY_JACK, EJ_MAIN, EJ_SIDE, Script, result
+from tests.rigs.followed import followed
 
 RULES = {"decks": 6, "peek_for_ace": False, "natural_pays_6_5": False, "stand_on_11": False,
          "dealer_bust_pays": {"2": 3, "3": 4, "4": 10, "5": 50, "6": 500}}
@@ -88,7 +89,7 @@ class Pit:
         self.sent[table] = len(script.messages)
         assert self.rated is not None
         for message in new:
-            self.rated.feed(table, "1", message)
+            self.rated.feed(table, "1", followed(message, table))
 
     def figures(self, table: str) -> dict[str, dict[str, Any]]:
         """The open ratings' figures by player (the time played left out)."""
@@ -198,7 +199,7 @@ async def test_a_monitor_started_again_reads_back_the_same_open_ratings_and_figu
     assert {p["pit"]: p["hands"] for p in again.pit_figures()} == {"": 1, "Pit 1": 2}
     pit.send("T07")                                         # nothing new: the followers' replay adds nothing
     for message in t07.messages[-4:]:
-        again.feed("T07", "1", message)
+        again.feed("T07", "1", followed(message))
     assert pit.figures("T07") == before["T07"]
     t07.play("10:30:00", "10:30:30", [result(3, "main", 500, 500)])
     pit.send("T07")                                         # and play goes on

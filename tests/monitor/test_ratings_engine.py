@@ -33,6 +33,7 @@ from tests.monitor.ratings_script import (
     Script,
     result,
 )
+from tests.rigs.followed import followed
 
 NOW = datetime.datetime(2026, 11, 21, 12, 0, tzinfo=datetime.UTC)
 
@@ -50,7 +51,7 @@ def fed(script: Script, *ratings: Rating) -> TableRatings:
     for r in ratings:
         book.add(r)
     for message in script.messages:
-        book.feed(message, "1")
+        book.feed(followed(message), "1")
     return book
 
 
@@ -180,7 +181,7 @@ def test_ratings_close_when_the_seat_is_rated_again_or_the_table_closes() -> Non
     book.open(rating(3, 4, "10:11:00"))
     later = rating(4, 5, "10:30:00")
     book.add(later)
-    closed = book.feed(s.add("10:20:00", "table.closed", None, {"supervisor": "S101"}))
+    closed = book.feed(followed(s.add("10:20:00", "table.closed", None, {"supervisor": "S101"})))
     assert [(r.id, r.reason, r.closed_by, r.closed) for r in closed] == [
         (2, TABLE_CLOSED, "S101", s.ts("10:20:00")), (3, TABLE_CLOSED, "S101", s.ts("10:20:00"))]
     assert [r.is_open for r in book.ratings()] == [False, False, False, True]   # opened after: open
@@ -193,14 +194,14 @@ def test_ratings_close_when_the_seat_is_rated_again_or_the_table_closes() -> Non
 
 def test_unreadable_events_are_left_out_and_said() -> None:
     s = Script()
-    s.add("10:00:00", "hand.settled", 1, {"results": [{"seat": "one", "spot": "main", "outcome": "win",
-                                                       "wager": 5, "payout": 5}]})
+    s.add("10:00:00", "hand.settled", 1, {"results": [{"seat": "one", "spot": "main", "hand_index": 0,
+                                                       "outcome": "win", "wager": 5, "payout": 5}]})
     s.add("10:00:01", "progressive.paid", None, {"seat": 1})
     s.play("10:01:00", "10:01:30", [result(1, "main", 1000, 1000)])
     book = fed(s, rating(1, 1, "09:00:00"))
     assert book.figures(1, NOW).hands == 1
     assert len(book.problems) == 2 and "seat is 'one'" in book.problems[0]
-    assert "amount is None" in book.problems[1]
+    assert "progressive.paid" in book.problems[1] and "amount" in book.problems[1]
 
 
 def test_a_player_id_is_checked() -> None:
@@ -217,11 +218,11 @@ def test_events_read_already_are_skipped_so_a_live_feed_may_follow_the_stored_on
     book = TableRatings("T07")
     book.add(rating(1, 3, "09:00:00"))
     for message in s.messages[:7]:                  # the store holds the first hand and a little more
-        book.feed(message, "1")
+        book.feed(followed(message), "1")
     for message in s.messages[3:]:                  # the follower repeats a few
-        book.feed(message, "1")
+        book.feed(followed(message), "1")
     assert (book.figures(1, NOW).hands, book.figures(1, NOW).actual) == (2, -1000)
-    book.feed({**s.messages[-2], "seq": 1}, "2")     # a new epoch: its events are new
+    book.feed(followed({**s.messages[-2], "seq": 1}), "2")     # a new epoch: its events are new
     assert book.figures(1, NOW).hands == 3
 
 

@@ -20,6 +20,7 @@ from controller.podium.ratings.shift import (
     read_floor,
 )
 from tests.monitor.ratings_script import EASY_JACK, EJ_MAIN, EJ_SIDE, EXTREME, HOLDEM, Script, result
+from tests.rigs.followed import followed
 
 UTC = datetime.UTC
 PARIS = ZoneInfo("Europe/Paris")
@@ -91,10 +92,11 @@ def lookup(game: str | None, rules: object) -> Edges | None:
 
 def shifted(script: Script, game: str) -> TableShifts:
     book = TableShifts(script.table, THREE)
-    book.feed({"seq": 0, "ts": script.ts("05:00:00"), "type": "table.opened", "hand": None,
-               "data": {"game": game, "seats": 7, "rules": {}}})
+    book.feed(followed({"seq": 1, "ts": script.ts("05:00:00"), "type": "table.opened", "hand": None,
+                        "data": {"game": game, "seats": 7, "limits": {}, "recovered": False, "rules": {}}}),
+              "1")                                  # the table's sequence before the script's
     for message in script.messages:
-        book.feed(message)
+        book.feed(followed(message), "2")
     return book
 
 

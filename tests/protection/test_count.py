@@ -13,6 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import controller.events.hand
+import controller.events.table  # noqa: F401 - registers shoe.loaded and shoe.cut_card
+from controller.events.codec import decode_public
+from controller.events.registry import Event
 from controller.podium.protection.count import CountError, ShoeCount
 from controller.podium.protection.systems import SYSTEMS, system_from
 
@@ -29,6 +33,20 @@ TAGS = {   # by rank character: the systems' published tag tables
     "omega-ii": {"2": 1, "3": 1, "4": 2, "5": 2, "6": 2, "7": 1, "8": 0, "9": -1, "T": -2, "J": -2, "Q": -2,
                  "K": -2, "A": 0},
 }
+
+
+def record(kind: str, data: dict[str, Any] | None) -> Event:
+    """The record a published event of ``kind`` is, its ``data`` completed as a table publishes it
+    (a card to seat 1's first hand, face up when named)."""
+    if data is not None and kind in ("card.dealt", "card.revealed"):
+        data = {"to": "seat", "seat": 1, "hand_index": 0, **data}
+        if kind == "card.dealt":
+            data.setdefault("face_up", data["card"] is not None)
+    if data is not None and kind == "shoe.loaded":
+        data = {"shoe_id": 1, **data}
+    found = decode_public(kind, data)
+    assert found is not None
+    return found
 
 
 def shoe_of(decks: int, rng: random.Random) -> list[str]:
@@ -55,7 +73,7 @@ def test_the_count_is_an_independent_count_of_the_cards_shown(
     shoe = shoe_of(decks, rng)
     drawn = min(drawn, len(shoe))
     count = ShoeCount(SYSTEMS[system])
-    count.feed({"type": "shoe.loaded", "data": {"shoe_id": seed, "decks": decks}})
+    count.feed(record("shoe.loaded", {"shoe_id": seed, "decks": decks}))
     shown: set[int] = set()
     hidden: list[int] = []
     index = 0
@@ -63,16 +81,16 @@ def test_the_count_is_an_independent_count_of_the_cards_shown(
         index += 1 + (rng.random() < 0.05)          # now and then a card drawn unseen (a card_gap)
         index = min(index, drawn)
         if rng.random() < hidden_share:
-            count.feed({"type": "card.dealt", "data": {"index": index, "to": "dealer", "card": None,
-                                                       "face_up": False}})
+            count.feed(record("card.dealt", {"index": index, "to": "dealer", "card": None,
+                                                       "face_up": False}))
             hidden.append(index)
         else:
-            count.feed({"type": "card.dealt", "data": {"index": index, "to": "seat", "card": shoe[index - 1],
-                                                       "face_up": True}})
+            count.feed(record("card.dealt", {"index": index, "to": "seat", "card": shoe[index - 1],
+                                                       "face_up": True}))
             shown.add(index)
         if hidden and rng.random() < reveal_share:
             revealed = hidden.pop(rng.randrange(len(hidden)))
-            count.feed({"type": "card.revealed", "data": {"index": revealed, "card": shoe[revealed - 1]}})
+            count.feed(record("card.revealed", {"index": revealed, "card": shoe[revealed - 1]}))
             shown.add(revealed)
         now = count.now()
         assert now is not None
@@ -86,9 +104,9 @@ def test_a_balanced_count_comes_back_to_zero_over_a_whole_shoe() -> None:
     for name, system in SYSTEMS.items():
         count = ShoeCount(system)
         shoe = shoe_of(2, random.Random(5))
-        count.feed({"type": "shoe.loaded", "data": {"shoe_id": 1, "decks": 2}})
+        count.feed(record("shoe.loaded", {"shoe_id": 1, "decks": 2}))
         for index, card in enumerate(shoe, start=1):
-            count.feed({"type": "card.dealt", "data": {"index": index, "card": card}})
+            count.feed(record("card.dealt", {"index": index, "card": card}))
         now = count.now()
         assert now is not None and now.counted == 104
         assert now.running == (0 if system.balanced else 4 - 4 * 2 + 8), name
@@ -96,16 +114,16 @@ def test_a_balanced_count_comes_back_to_zero_over_a_whole_shoe() -> None:
 
 def test_nothing_is_known_before_a_shoe_is_seen_loaded_and_a_new_shoe_starts_afresh() -> None:
     count = ShoeCount(SYSTEMS["hi-lo"])
-    count.feed({"type": "card.dealt", "data": {"index": 40, "card": "5c"}})
+    count.feed(record("card.dealt", {"index": 40, "card": "5c"}))
     assert count.now() is None
-    count.feed({"type": "shoe.loaded", "data": {"shoe_id": 3, "decks": 6}})
-    count.feed({"type": "card.dealt", "data": {"index": 1, "card": "5c"}})
-    count.feed({"type": "card.dealt", "data": {"index": 2, "card": None}})
-    count.feed({"type": "shoe.cut_card", "data": {"index": 1}})
+    count.feed(record("shoe.loaded", {"shoe_id": 3, "decks": 6}))
+    count.feed(record("card.dealt", {"index": 1, "card": "5c"}))
+    count.feed(record("card.dealt", {"index": 2, "card": None}))
+    count.feed(record("shoe.cut_card", {"index": 1}))
     now = count.now()
     assert now is not None and (now.running, now.drawn, now.cut_card_out) == (1, 2, True)
-    count.feed({"type": "shoe.loaded", "data": {"shoe_id": 4, "decks": 6}})
-    count.feed({"type": "card.revealed", "data": {"index": 2, "card": "Kd"}})   # of the shoe before
+    count.feed(record("shoe.loaded", {"shoe_id": 4, "decks": 6}))
+    count.feed(record("card.revealed", {"index": 2, "card": "Kd"}))   # of the shoe before
     now = count.now()
     assert now is not None and (now.shoe_id, now.running, now.drawn, now.cut_card_out) == (4, 0, 0, False)
 
@@ -117,12 +135,13 @@ def test_nothing_is_known_before_a_shoe_is_seen_loaded_and_a_new_shoe_starts_afr
     {"type": "shoe.loaded", "data": {"shoe_id": 1, "decks": 0}},
 ])
 def test_an_event_that_cannot_be_read_is_refused_and_changes_nothing(event: dict[str, Any]) -> None:
+    """Refused as it is read into its record (a card that is none, no data), or by the count."""
     count = ShoeCount(SYSTEMS["hi-lo"])
-    count.feed({"type": "shoe.loaded", "data": {"shoe_id": 1, "decks": 6}})
-    count.feed({"type": "card.dealt", "data": {"index": 1, "card": "2c"}})
+    count.feed(record("shoe.loaded", {"shoe_id": 1, "decks": 6}))
+    count.feed(record("card.dealt", {"index": 1, "card": "2c"}))
     before = count.now()
-    with pytest.raises(CountError):
-        count.feed(event)
+    with pytest.raises((CountError, ValueError, TypeError)):
+        count.feed(record(event["type"], event["data"]))
     assert count.now() == before
 
 

@@ -10,6 +10,7 @@ from controller.games.catalog import rules_json
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.podium.protection.play import Decision
 from controller.podium.protection.watch import Protection
+from tests.rigs.followed import followed
 
 
 class Script:
@@ -20,13 +21,14 @@ class Script:
         self.seq = 0
         self.hand = 0
         self.index = 0
-        self.feed("table.opened", None, game=game, seats=6,
+        self.feed("table.opened", None, game=game, seats=6, limits={}, recovered=False,
                   rules=rules if isinstance(rules, dict) else rules_json(rules))
 
     def feed(self, kind: str, hand: int | None, **data: Any) -> None:
         self.seq += 1
-        self.protection.feed("T1", "", {"seq": self.seq, "ts": f"2026-11-21T10:00:{self.seq % 60:02d}.000Z",
-                                        "type": kind, "hand": hand, "data": data})
+        self.protection.feed("T1", "", followed({"seq": self.seq,
+                                                 "ts": f"2026-11-21T10:00:{self.seq % 60:02d}.000Z",
+                                                 "type": kind, "hand": hand, "data": data}, "T1"))
 
     def shoe(self) -> None:
         self.index = 0

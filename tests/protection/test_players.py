@@ -18,6 +18,7 @@ from controller.devkit.protection_sim import (
 )
 from controller.journal.log import read_records
 from controller.podium.protection.watch import CODE, Protection, Raised
+from tests.rigs.followed import followed
 
 HI_LO = {"2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "T": -1, "J": -1, "Q": -1, "K": -1, "A": -1}
 RANKS = "A23456789TJQK"
@@ -38,7 +39,7 @@ class Followed:
 
     def event(self, event: dict[str, Any]) -> None:
         self.events.append(event)
-        self.raised += self.protection.feed("T01", "", event)
+        self.raised += self.protection.feed("T01", "", followed(event, "T01"))
         if event["type"] == "bets.closed":
             now = self.protection.tables["T01"].count.now()
             assert now is not None

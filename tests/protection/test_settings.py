@@ -13,6 +13,7 @@ from controller.podium.protection.settings import DEFAULT, SettingsError, read_p
 from controller.podium.protection.tally import binomial_tail, correlation, correlation_confidence
 from controller.podium.protection.watch import Protection
 from drivers.inputs import CutCard
+from tests.rigs.followed import followed
 
 
 def test_the_floor_file_sets_the_count_the_thresholds_and_held_figures(tmp_path: Path) -> None:
@@ -50,8 +51,8 @@ def test_held_figures_wait_for_the_cut_card_then_count_whole() -> None:
     seen: list[tuple[str, int, int]] = []
 
     def feed(event: dict[str, Any]) -> None:
-        live.feed("T01", "", event)
-        held.feed("T01", "", event)
+        live.feed("T01", "", followed(event, "T01"))
+        held.feed("T01", "", followed(event, "T01"))
         if event["type"] in ("bets.closed", "shoe.cut_card"):
             rounds = [sum(t.rounds for t in p.tallies.values()) for p in (live, held)]
             seen.append((event["type"], rounds[0], rounds[1]))

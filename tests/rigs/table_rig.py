@@ -98,8 +98,7 @@ class Rig:
 
 def phase_of(table: Table) -> str:
     """The phase a dealer sees: the game's own while a hand is in play, else the table's."""
-    phase: str = public_state(table)["phase"]
-    return phase
+    return public_state(table).phase
 
 
 def types(events: list[dict[str, Any]]) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,24 +14,27 @@ import zmq
 import zmq.asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
+from controller.events.codec import from_json, record_json
+from controller.events.hand import WagerResult
+from controller.events.picture import Check, DevicePicture, Picture, TableAlert
 from controller.follow.control import Control
+from controller.follow.picture import PICTURE as BLANK
 from controller.screen.table import CONFIRM_WITHIN, ScreenTable
 from controller.screen.web import make_app
 from controller.web.guard import STREAMS_PER_CLIENT
 from tests.rigs.daemon_rig import free_ports
 
-PICTURE: dict[str, Any] = {
-    "table": "T07", "commands": ["buy_in"], "alerts": [
-        {"seq": 3, "hand": None, "code": "device_offline", "severity": "warning", "message": "rfid off",
-         "device": "rfid"},
-        {"seq": 4, "hand": None, "code": "counterfeit_chip", "severity": "critical",
-         "message": "seat 2 main: chip 00000000000000aa is not in the registry", "seat": 2, "spot": "main"},
-        {"seq": 5, "hand": None, "code": "new_code", "severity": "info", "message": "something new"}],
-    "devices": {"rfid": {"online": False}},
-    "results": [{"seat": 2, "spot": "main", "hand_index": 0, "wager": 1000, "payout": 1500}],
-    "checks": [{"seat": 2, "spot": "main", "expected": 2500}],
-    "live": {"2": {"main": 2000}},
-}
+PICTURE = replace(
+    from_json(Picture, json.loads(BLANK)), commands=("buy_in",), alerts=(
+        TableAlert(3, None, "device_offline", "warning", "rfid off", about={"device": "rfid"}),
+        TableAlert(4, None, "counterfeit_chip", "critical",
+                   "seat 2 main: chip 00000000000000aa is not in the registry", 2, {"spot": "main"}),
+        TableAlert(5, None, "new_code", "info", "something new")),
+    devices={"rfid": DevicePicture(False, None, None, "no answer")},
+    results=(WagerResult(2, "main", 0, "natural", 1000, 1500),),
+    checks=(Check(2, "main", 2500),),
+    live={"2": {"main": 2000}})
+"""A table's picture with three alerts (one clears when the reader is back), a natural to pay."""
 
 
 class Table:
@@ -56,7 +60,7 @@ async def served() -> AsyncIterator[tuple[TestClient[Any, Any], Table, ScreenTab
     table = Table(context)
     screen = ScreenTable("T07", (2500, 500))
     screen.epoch = "E1"
-    screen.picture(None, {"seq": 1, "data": PICTURE})
+    screen.picture(None, 1, PICTURE)
     client = TestClient(TestServer(make_app(screen, Control(table.endpoint, context))))
     await client.start_server()
     try:
@@ -141,9 +145,10 @@ async def test_the_model_says_what_to_do_and_what_to_pay(
     assert (await (await client.post("/api/dismiss", json={"key": "E1:5"})).json())["ok"] is True
     assert (await (await client.post("/api/dismiss", json={"key": "E1:4"})).json())["ok"] is False
     assert (await (await client.post("/api/dismiss", json={"key": "E1:4", "confirm": True})).json())["ok"]
-    screen.picture(None, {"seq": 1, "data": {**PICTURE, "devices": {"rfid": {"online": True}}}})
+    screen.picture(None, 1, replace(PICTURE, devices={"rfid": DevicePicture(True, None, None, None)}))
     model = await (await client.get("/api/model")).json()
     assert model["banners"] == []
+    assert model["picture"] == json.loads(json.dumps(record_json(screen.shown)))   # the picture as published
 
 
 async def test_a_critical_banner_is_dismissed_only_by_a_first_touch_and_its_confirmation(
@@ -174,7 +179,7 @@ def test_a_confirmation_after_its_time_is_refused_and_the_banner_stays() -> None
     now = [100.0]
     screen = ScreenTable("T07", (500,), clock=lambda: now[0])
     screen.epoch = "E1"
-    screen.picture(None, {"seq": 1, "data": PICTURE})
+    screen.picture(None, 1, PICTURE)
     assert screen.dismiss("E1:4").armed
     now[0] += CONFIRM_WITHIN
     late = screen.dismiss("E1:4", confirm=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.events.codec import record_json
 from controller.journal.log import Journal
 from controller.table.views import dealer_view, public_state, table_picture
 from drivers.display import render_text
@@ -53,7 +54,7 @@ def test_a_full_hand_publishes_every_step_in_order(rig: Rig) -> None:
     assert hole[0]["data"] == {"index": 3, "to": "dealer", "seat": None, "hand_index": 0,
                                "card": None, "face_up": False}
     assert "9d" not in json.dumps(rig.published)
-    assert public_state(rig.table)["dealer"]["cards"] == [None]
+    assert record_json(public_state(rig.table))["dealer"]["cards"] == [None]
     assert phase_of(rig.table) == "players"
     rig.card("3s")                       # seat 1 hits to 8
     stood = rig.press("stand")
@@ -91,7 +92,7 @@ def test_dealer_draws_while_a_side_wager_is_in_action(rig: Rig) -> None:
     rig.card("4c")                       # dealer 9: stands
     results = rig.table.state.results
     assert results is not None
-    assert [(r["spot"], r["outcome"], r["payout"]) for r in results] == [
+    assert [(r.spot, r.outcome, r.payout) for r in results] == [
         ("main", "win", 500), ("side", "lose", -500)]
 
 
@@ -121,7 +122,7 @@ def test_a_natural_ends_the_turn_and_a_bust_too(rig: Rig) -> None:
     assert rig.table.state.hand.turn == 2
     rig.card("5c")                       # seat 2 busts at 14: turn over
     assert phase_of(rig.table) == "settled"  # nothing depends on the dealer any more
-    assert [r["outcome"] for r in rig.table.state.results or ()] == ["natural", "lose"]
+    assert [r.outcome for r in rig.table.state.results or ()] == ["natural", "lose"]
 
 
 def test_void_cancels_the_hand(rig: Rig) -> None:
@@ -186,15 +187,15 @@ def test_device_offline_mid_hand_waits_and_resumes(rig: Rig) -> None:
     rig.do(DeviceOnline("shoe", "f", "s"))
     rig.card("9d")
     assert phase_of(rig.table) == "players"
-    assert "stand" in [a["name"] for a in table_picture(rig.table)["actions"]]
+    assert "stand" in [a["name"] for a in record_json(table_picture(rig.table))["actions"]]
     rig.do(DeviceOffline("rfid", "no answer for 3 s"))
-    picture = table_picture(rig.table)                     # no STAND offered, none taken, "Wait" said
+    picture = record_json(table_picture(rig.table))         # no STAND offered, none taken, "Wait" said
     assert [a["name"] for a in picture["actions"]] == ["void", "call_floor"]
     assert picture["instruction"] == "Wait: the rfid is offline: the hand waits until it is back."
     assert rig.table.press("stand") == "stand: the rfid is offline: the hand waits until it is back"
     assert rig.table.live_buttons() == ("void",)
     rig.do(DeviceOnline("rfid", "f", "s"))
-    assert "STAND" in table_picture(rig.table)["instruction"]
+    assert "STAND" in record_json(table_picture(rig.table))["instruction"]
     rig.press("stand")
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.commands.table import DealerMessage
+from controller.events.codec import record_json
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
@@ -52,12 +53,12 @@ def test_a_thousand_floor_calls_are_one_alert_counting_them_all(tmp_path: Path) 
     assert (table.records(), table.journal.path.stat().st_size) == (records, size)   # nothing journaled
     seq = table.floor_alerts()[0]["seq"]
     assert table.table.floor_call == FloorCall(seq, 0.0, 1000)
-    assert table_picture(table.table)["floor_call"] == {"seq": seq, "calls": 1000}
+    assert record_json(table_picture(table.table))["floor_call"] == {"seq": seq, "calls": 1000}
 
 
 def test_a_call_once_the_window_is_over_is_a_new_alert(tmp_path: Path) -> None:
     table = Clocked(tmp_path, window=60.0)
-    assert table_picture(table.table)["floor_call"] is None
+    assert record_json(table_picture(table.table))["floor_call"] is None
     table.table.press("call_floor")
     table.now = 59.9
     table.table.press("call_floor")
@@ -66,7 +67,7 @@ def test_a_call_once_the_window_is_over_is_a_new_alert(tmp_path: Path) -> None:
     table.table.press("call_floor")
     alerts = table.floor_alerts()
     assert len(alerts) == 2
-    assert table_picture(table.table)["floor_call"] == {"seq": alerts[1]["seq"], "calls": 1}
+    assert record_json(table_picture(table.table))["floor_call"] == {"seq": alerts[1]["seq"], "calls": 1}
 
 
 def test_a_pit_message_shown_already_and_a_second_shoe_resync_are_refused_and_not_journaled(

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from controller.commands.table import TABLE_ACTIONS
+from controller.events.codec import record_json
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.buster_blackjack_x.game import BusterBlackjackX
@@ -102,7 +103,7 @@ def accepted(rig: Rig, action: dict[str, Any]) -> str | None:
 
 def check(rig: Rig, buttons: tuple[str, ...]) -> dict[str, Any]:
     """The picture now, checked: its actions accepted, its instruction naming only those."""
-    picture = table_picture(rig.table)
+    picture = record_json(table_picture(rig.table))
     offered = [a["name"] for a in picture["actions"]]
     for action in picture["actions"]:
         assert accepted(rig, action) is None, (action, accepted(rig, action), picture["instruction"])
@@ -171,6 +172,6 @@ def test_every_offered_action_is_taken_and_the_instruction_names_only_those(
         if rig.table.phase == "settled":
             break
         move(rig, picture, deck, chance)
-    assert rig.table.phase == "settled", table_picture(rig.table)["instruction"]
+    assert rig.table.phase == "settled", record_json(table_picture(rig.table))["instruction"]
     picture = check(rig, buttons)
     assert "next" in [a["name"] for a in picture["actions"]]

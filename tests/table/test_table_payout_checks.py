@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.events.codec import record_json
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.buster_blackjack_x.game import BusterBlackjackX
@@ -47,7 +48,7 @@ def boxes(rig: Rig) -> dict[tuple[int, str], int]:
     """The screen's boxes for the table's picture now: (seat, spot) -> what the spot should read."""
     picture = table_picture(rig.table)
     drawn = {(c["seat"], c["spot"]): c["expected"] for c in payout_checks(picture, CHIPS)}
-    assert drawn == {(c["seat"], c["spot"]): c["expected"] for c in picture["checks"]}
+    assert drawn == {(c.seat, c.spot): c.expected for c in picture.checks}
     return drawn
 
 
@@ -67,8 +68,8 @@ def next_flags(rig: Rig, drawn: dict[tuple[int, str], int], wrong: bool) -> set[
 
 def stacks_at_next(rig: Rig) -> list[dict[str, int]]:
     """The picture's ``stack_changes`` against the ``seat.stack`` NEXT then publishes (NEXT pressed)."""
-    before = {s["seat"]: s.get("stack", 0) for s in table_picture(rig.table)["seats"]}
-    changes = table_picture(rig.table)["stack_changes"]
+    before = {s["seat"]: s.get("stack", 0) for s in record_json(table_picture(rig.table))["seats"]}
+    changes = record_json(table_picture(rig.table))["stack_changes"]
     assert not boxes(rig)                                        # the money goes to the stacks
     ended = rig.press("next")
     published = [{"seat": e["data"]["seat"], "change": e["data"]["amount"] - before[e["data"]["seat"]],
@@ -91,7 +92,7 @@ def test_easy_jack_a_box_for_each_spot_next_checks_and_for_no_other(tmp_path: Pa
         rig.card(card)
     drawn = boxes(rig)
     assert drawn == {(1, "main"): 2500, (2, "main"): 0}          # the loser's box: collect it
-    assert table_picture(rig.table)["stack_changes"] == []
+    assert record_json(table_picture(rig.table))["stack_changes"] == []
     assert next_flags(rig, drawn, wrong) == (set(drawn) if wrong else set())
 
 
@@ -101,7 +102,7 @@ def test_with_the_check_off_no_spot_has_a_box_and_next_raises_nothing(tmp_path: 
     rig.press("deal")
     for card in ("As", "9h", "7d"):
         rig.card(card)
-    assert table_picture(rig.table)["results"] and not boxes(rig)
+    assert record_json(table_picture(rig.table))["results"] and not boxes(rig)
     assert next_flags(rig, {}, wrong=True) == set()
 
 
@@ -129,22 +130,22 @@ def test_buster_the_progressive_wager_has_its_box_with_the_jackpot_waiting_then_
     rig.press("stand")
     drawn = boxes(rig)
     assert drawn == {(1, "main"): 0, (1, "progressive"): 0}     # 21 loses; the wager collected
-    picture = table_picture(rig.table)
+    picture = record_json(table_picture(rig.table))
     (jackpot,) = picture["jackpots"]
     assert jackpot == {"seat": 1, "prize": "three suited 7s", "amount": 100_005, "waiting": True}
-    (box,) = [c for c in payout_checks(picture, CHIPS) if c["spot"] == "progressive"]
+    (box,) = [c for c in payout_checks(table_picture(rig.table), CHIPS) if c["spot"] == "progressive"]
     assert (box["state"], box["to_pay"], box["jackpot"]) == ("collect", -100, jackpot)
     banner = next(a for a in picture["alerts"] if a["code"] == "progressive_hit")
     assert (banner["amount"], banner["prize"]) == (100_005, "three suited 7s")
     assert picture["stack_changes"] == [{"seat": 5, "change": 1000, "stack": 51_000}]
 
     assert rig.table.command("confirm_progressive", {"seat": 1, "supervisor": "S101"}) is None
-    picture = table_picture(rig.table)
+    picture = record_json(table_picture(rig.table))
     assert picture["jackpots"] == [{"seat": 1, "amount": 100_005, "supervisor": "S101", "waiting": False}]
-    (box,) = [c for c in payout_checks(picture, CHIPS) if c["spot"] == "progressive"]
+    (box,) = [c for c in payout_checks(table_picture(rig.table), CHIPS) if c["spot"] == "progressive"]
     assert box["jackpot"] == picture["jackpots"][0]
     assert next_flags(rig, drawn, wrong) == (set(drawn) if wrong else set())
-    assert table_picture(rig.table)["jackpots"] == []            # a new hand's picture: nothing waits
+    assert table_picture(rig.table).jackpots == ()            # a new hand's picture: nothing waits
 
 
 # -- Hold'em Blackjack: the pots go to the stacks; the moves, the side pot and the rake -----------------
@@ -196,7 +197,7 @@ def side_pot_hand(rig: Rig) -> None:
 def test_holdem_a_side_pot_and_the_rake_moved_in_order_and_no_box_at_all(tmp_path: Path) -> None:
     rig = holdem(tmp_path, {1: 10000, 2: 10000, 3: 2000}, rake_percent=5, rake_cap=300)
     side_pot_hand(rig)
-    picture = table_picture(rig.table)
+    picture = record_json(table_picture(rig.table))
     assert [(m["kind"], m["seat"], m["amount"], m["pot"]) for m in picture["moves"]] == [
         ("gather", 1, 2000, None), ("gather", 2, 2000, None), ("gather", 3, 1800, None),
         ("rake", None, 300, None), ("push", 3, 5700, 0), ("push", 2, 400, 1), ("muck", 1, None, None)]
@@ -208,7 +209,7 @@ def test_holdem_a_side_pot_and_the_rake_moved_in_order_and_no_box_at_all(tmp_pat
     assert stacks_at_next(rig) == [{"seat": 1, "change": -2200, "stack": 7800},
                                    {"seat": 2, "change": -1800, "stack": 8200},
                                    {"seat": 3, "change": 3700, "stack": 5700}]
-    assert table_picture(rig.table)["moves"] == []
+    assert record_json(table_picture(rig.table))["moves"] == []
 
 
 def test_holdem_a_hand_won_by_folds_says_what_moves_where(tmp_path: Path) -> None:
@@ -218,10 +219,10 @@ def test_holdem_a_hand_won_by_folds_says_what_moves_where(tmp_path: Path) -> Non
     rig.press("deal")
     for card in ("Th", "Ah", "9c"):
         rig.card(card)
-    assert table_picture(rig.table)["committed"] == {"1": {"bet": 0}, "2": {"bet": 100}, "3": {"bet": 200}}
+    assert table_picture(rig.table).committed == {"1": {"bet": 0}, "2": {"bet": 100}, "3": {"bet": 200}}
     rig.press("fold")
     rig.press("fold")                                        # the big blind takes the blinds
-    picture = table_picture(rig.table)
+    picture = record_json(table_picture(rig.table))
     assert [m["words"] for m in picture["moves"]] == [
         "Give back the uncalled $1.00", "Gather the bet $1.00 into the pot",
         "Gather the bet $1.00 into the pot", "Push $2.00 to seat 3 (the others folded)"]
@@ -245,7 +246,7 @@ def test_holdem_random_hands_move_every_chip_to_the_stacks_next_publishes_and_ch
         for seat, amount in sorted(stacks.items()):
             assert rig.table.command("buy_in", {"seat": seat, "amount": amount}) is None
         play_to_settlement(rig, rules, data, stacks, deck)
-        picture = table_picture(rig.table)
+        picture = record_json(table_picture(rig.table))
         moves = picture["moves"]
         pushed = {seat: sum(m["amount"] for m in moves if m["kind"] == "push" and m["seat"] == seat)
                   for seat in stacks}
@@ -291,7 +292,7 @@ def test_the_picture_has_exactly_the_keys_docs_pit_events_gives_it(tmp_path: Pat
     rig.press("deal")
     for card in ("As", "9h", "7d"):
         rig.card(card)
-    state, picture = public_state(rig.table), table_picture(rig.table)
+    state, picture = record_json(public_state(rig.table)), record_json(table_picture(rig.table))
     assert list(state) == documented_keys("### The state object")
     live = documented_keys("and then what the table knows live")
     assert sorted(list(picture)[len(state):]) == sorted(live) and len(set(live)) == len(live)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.events.codec import record_json
 from controller.games.interface import Stacks
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
@@ -91,7 +92,7 @@ def test_raise_split_and_second_targets_through_the_table(rig: Rig) -> None:
     rig.press("stand")                               # the first hand is played before the second
     second = rig.card("Th")[0]["data"]
     assert (second["seat"], second["hand_index"]) == (1, 1)
-    seat_one = public_state(rig.table)["seats"][0]
+    seat_one = record_json(public_state(rig.table))["seats"][0]
     assert [h["cards"] for h in seat_one["hands"]] == [["8h", "2h"], ["8d", "Th"]]
     rig.press("stand")
 

@@ -37,7 +37,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from controller.commands.books import EnterDrop, SignSlip
 from controller.commands.registry import Command, decode
@@ -125,7 +124,7 @@ class Order:
                                        request_id=self.request_id)
 
 
-def _text(body: Mapping[str, Any], key: str) -> str:
+def _text(body: Mapping[str, object], key: str) -> str:
     value = body.get(key)
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{key} is missing (text)")
@@ -134,7 +133,7 @@ def _text(body: Mapping[str, Any], key: str) -> str:
     return value
 
 
-def parse_order(body: Any) -> Order:
+def parse_order(body: object) -> Order:
     """The order in a request's JSON body, decoded as the table decodes it
     (:func:`controller.commands.registry.decode`); ``ValueError`` says what is wrong, one field at a
     time in the table's words (and never quotes the PIN).
@@ -171,7 +170,8 @@ class ActionBook:
         self.path = path
         self.keep_days = keep_days
         self.part_bytes = part_bytes
-        self._records: deque[dict[str, Any]] = deque(maxlen=KEPT)
+        self._records: deque[dict[str, object]] = deque(maxlen=KEPT)
+        """The newest records, as written (JSON: their values only passed on)."""
         if path is None:
             return
         self._prune()
@@ -209,10 +209,10 @@ class ActionBook:
         _sync_dir(self.path.parent)
         self._prune()
 
-    def record(self, who: str, table: str, order: Order, reply: Mapping[str, Any]) -> dict[str, Any]:
+    def record(self, who: str, table: str, order: Order, reply: Mapping[str, object]) -> dict[str, object]:
         """Append one attempt and its outcome (durably, before answering); the record."""
         at = now_timestamp()
-        record = {"at": at, "who": who, "table": table, "cmd": order.cmd,
+        record: dict[str, object] = {"at": at, "who": who, "table": table, "cmd": order.cmd,
                   "supervisor": order.supervisor, "fields": order.fields, "ok": bool(reply.get("ok")),
                   "error": None if reply.get("ok") else str(reply.get("error", "")),
                   "request_id": order.request_id}
@@ -231,7 +231,7 @@ class ActionBook:
         self._records.append(record)
         return record
 
-    def records(self, table: str | None = None) -> list[dict[str, Any]]:
+    def records(self, table: str | None = None) -> list[dict[str, object]]:
         """The attempts recorded (of one table, or all), the newest first."""
         return [r for r in reversed(self._records) if table is None or r["table"] == table]
 
@@ -247,13 +247,13 @@ class PitActions:
         """The tables whose control socket is known."""
         return [name for name, control in self.controls.items() if control is not None]
 
-    async def carry_out(self, who: str, table: str, order: Order) -> dict[str, Any]:
+    async def carry_out(self, who: str, table: str, order: Order) -> dict[str, object]:
         """Send ``order`` to ``table`` as ``who`` and record it; ``{"ok", "error", "record"}`` with the
         table's reply (a refusal as the table words it), or the monitor's own when the table has no
         control socket."""
         control = self.controls.get(table)
         if control is None:
-            reply: dict[str, Any] = {
+            reply: Mapping[str, object] = {
                 "ok": False, "error": f"table {table} has no control socket here: give it "
                                       "control = \"tcp://HOST:PORT\" in the floor file (--tables)"}
         else:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from aiohttp import web
 
 from controller.commands.table import FloorAnswered
+from controller.events.codec import JsonObject
 from controller.podium.monitor.actions import PitActions, parse_order
 
 log = logging.getLogger(__name__)
@@ -36,17 +36,21 @@ NEEDS_SIGN_IN = ("pit actions need a signed-in user: this monitor has no passwor
                  "(start it with --password-file; docs/pit-monitor.md)")
 
 
-async def read_json(request: web.Request, expected: str) -> Any:
-    """The request's JSON body, within the app's time for a body; ``expected`` says what to send."""
+async def read_json(request: web.Request, expected: str) -> JsonObject:
+    """The request's JSON body, a JSON object, within the app's time for a body; ``expected`` says
+    what to send (400 for a body that is not a JSON object)."""
     if request.content_type != "application/json":
         raise web.HTTPUnsupportedMediaType(text=f"send JSON: {expected}")
     try:
         async with asyncio.timeout(request.app[BODY_TIMEOUT_KEY]):
-            return await request.json()
+            body = await request.json()
     except TimeoutError:
         raise web.HTTPRequestTimeout(text="the request's body did not come in time") from None
     except ValueError:
         raise web.HTTPBadRequest(text=f"the body is not JSON: send {expected}") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text=f"send a JSON object: {expected}")
+    return body
 
 
 async def _command(request: web.Request) -> web.StreamResponse:

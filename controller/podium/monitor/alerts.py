@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import os
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from controller.events import alerts as registry
+from controller.events.codec import JsonObject, JsonValue
 from controller.events.envelope import now_timestamp
 
 SEVERITIES = registry.SEVERITIES
@@ -41,7 +42,7 @@ def alert_key(table: str, epoch: str, seq: int) -> str:
     return f"{table}/{epoch}/{seq}"
 
 
-def concerns(data: dict[str, Any]) -> str:
+def concerns(data: Mapping[str, JsonValue]) -> str:
     """What an alert is about, in words.
 
     >>> concerns({"seat": 2, "spot": "main", "uid": "ffee"})
@@ -76,7 +77,9 @@ class Alert:
     seq: int
     hand: int | None
     ts: str | None
-    data: dict[str, Any] = field(default_factory=dict)
+    data: JsonObject = field(default_factory=dict)
+    """The alert's data as published (``code``, ``severity``, ``message``, ``seat`` and what it
+    concerns): what the registry's words read."""
     acked_by: str | None = None
     acked_at: str | None = None
 
@@ -93,10 +96,16 @@ class Alert:
         severity = SEVERITIES.index(self.severity) if self.severity in SEVERITIES else len(SEVERITIES)
         return (severity, -self.seq)
 
-    def to_json(self) -> dict[str, Any]:
+    @property
+    def code(self) -> str | None:
+        """The alert's code (None: its data has none)."""
+        code = self.data.get("code")
+        return code if isinstance(code, str) else None
+
+    def to_json(self) -> JsonObject:
         """The alert as the page shows it: with ``todo``, what the dealer was told (None: the
         message says it), and ``clears``, how the table resolves it (None: a code not registered)."""
-        registered = registry.kind(self.data.get("code"))
+        registered = registry.kind(self.code)
         return {"key": self.key, "table": self.table, "epoch": self.epoch, "seq": self.seq,
                 "hand": self.hand, "ts": self.ts, "code": self.data.get("code"),
                 "severity": self.severity, "message": self.data.get("message", ""),
@@ -111,11 +120,11 @@ class AlertBook:
 
     def __init__(self, log_path: Path | None = None) -> None:
         self.log_path = log_path
-        self._acks: dict[str, dict[str, Any]] = {}
+        self._acks: dict[str, JsonObject] = {}
         self._open: dict[str, Alert] = {}
         self._by_table: dict[str, dict[str, Alert]] = {}
         """The open alerts again, by table: a table's are found without looking at the others'."""
-        self._shown: dict[str, list[dict[str, Any]]] = {}
+        self._shown: dict[str, list[JsonValue]] = {}
         """Each table's open alerts as :meth:`open_json` gives them, until they change."""
         self._acked: deque[Alert] = deque(maxlen=KEPT_ACKNOWLEDGED)
         self._known: set[str] = set()
@@ -123,12 +132,15 @@ class AlertBook:
             for line in log_path.read_text(errors="replace").splitlines():
                 try:
                     record = json.loads(line)
-                    self._acks[alert_key(record["table"], record["epoch"], record["seq"])] = record
+                    if not isinstance(record, dict):
+                        raise ValueError("not an acknowledgement")
+                    key = alert_key(str(record["table"]), str(record["epoch"]), int(record["seq"]))
+                    self._acks[key] = record
                 except (ValueError, KeyError, TypeError):
                     continue  # a torn last line after a crash: that acknowledgement was not given
 
     def add(self, table: str, epoch: str, seq: int, hand: int | None, ts: str | None,
-            data: dict[str, Any]) -> Alert | None:
+            data: Mapping[str, JsonValue]) -> Alert | None:
         """Record an alert; None if it was already known (from a snapshot and a replay, say)."""
         key = alert_key(table, epoch, seq)
         if key in self._known:
@@ -137,7 +149,7 @@ class AlertBook:
         alert = Alert(table, epoch, seq, hand, ts, dict(data))
         ack = self._acks.get(key)
         if ack is not None:
-            alert.acked_by, alert.acked_at = ack["who"], ack["at"]
+            alert.acked_by, alert.acked_at = str(ack["who"]), str(ack["at"])
             self._acked.append(alert)
         else:
             self._open[key] = alert
@@ -150,7 +162,7 @@ class AlertBook:
         alerts = self._open if table is None else self._by_table.get(table, {})
         return sorted(alerts.values(), key=Alert.rank)
 
-    def open_json(self, table: str) -> list[dict[str, Any]]:
+    def open_json(self, table: str) -> list[JsonValue]:
         """One table's open alerts as JSON (:meth:`Alert.to_json`), most severe and newest first;
         worked out again only after they changed."""
         shown = self._shown.get(table)
@@ -171,7 +183,7 @@ class AlertBook:
         if not who:
             raise ValueError("say who acknowledges the alert")
         alert = self._open[key]
-        record = {"table": alert.table, "epoch": alert.epoch, "seq": alert.seq,
+        record: JsonObject = {"table": alert.table, "epoch": alert.epoch, "seq": alert.seq,
                   "code": alert.data.get("code"), "who": who, "at": now_timestamp()}
         if self.log_path is not None:
             line = json.dumps(record, ensure_ascii=False) + "\n"
@@ -187,6 +199,6 @@ class AlertBook:
         self._acked.append(alert)
         return alert
 
-    def records(self) -> list[dict[str, Any]]:
+    def records(self) -> list[JsonValue]:
         """Every acknowledgement given (this run and before), in the order given."""
         return list(self._acks.values())

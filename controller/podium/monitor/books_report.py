@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from controller.podium.monitor.player_report import theo_words
+from controller.podium.monitor.rated import row_event
 from controller.podium.monitor.store import Row
 from controller.podium.ratings.books import BOOKS_TYPES, Books, ChipCounts, Count
 from controller.podium.ratings.hands import RATED_TYPES, Hand, HandReader
@@ -50,9 +51,9 @@ def read_books(rows: Iterable[Row], edges: EdgesLookup | None = None) -> tuple[B
     last: str | None = None
     for row in rows:
         try:
-            message = json.loads(row.body)
-            books.feed(row.table, message, row.epoch)
-            hand = readers.setdefault(row.table, HandReader(row.table)).feed(message, row.epoch) \
+            event = row_event(row)
+            books.feed(row.table, event, row.epoch)
+            hand = readers.setdefault(row.table, HandReader(row.table)).feed(event, row.epoch) \
                 if edges is not None and row.type in RATED_TYPES else None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("table %s seq %s (%s) left out of the books: %r", row.table, row.seq, row.type, exc)

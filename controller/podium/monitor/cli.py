@@ -29,7 +29,6 @@ import signal
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
 
 import zmq
 import zmq.asyncio
@@ -142,7 +141,7 @@ def _sources(args: argparse.Namespace) -> list[TableSource]:
         raise UsageError(str(exc)) from None
 
 
-async def _until_stopped(work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+async def _until_stopped(work: Callable[[], Coroutine[object, None, None]]) -> None:
     """Run ``work`` until SIGTERM or SIGINT, then cancel it and let it finish."""
     loop = asyncio.get_running_loop()
     task = asyncio.create_task(work())

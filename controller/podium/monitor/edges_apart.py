@@ -14,14 +14,13 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Mapping
-from typing import Any
 
 from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.figures import edges_of
+from controller.podium.ratings.hands import Rules
 
 
-async def edges_apart(game: str, rules: Mapping[str, Any]) -> Edges:
+async def edges_apart(game: str, rules: Rules) -> Edges:
     """:func:`~controller.podium.ratings.figures.edges_of` in a child process; RuntimeError with the
     child's last words if it could not work them out."""
     child = await asyncio.create_subprocess_exec(

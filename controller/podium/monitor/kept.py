@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import json
 import logging
 from collections.abc import Mapping
 
 from controller.events.envelope import utc_timestamp
+from controller.follow.records import FollowedEvent
 from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.kept_store import KeptEvent
 from controller.podium.monitor.protection_load import replay_stored
@@ -144,13 +144,10 @@ class Keeper:
             for _, kept in share:
                 if kept.table not in self.floor.tables:
                     continue
-                try:
-                    message = json.loads(kept.body)
-                except ValueError:
-                    log.warning("table %s seq %s kept is not JSON: left out", kept.table, kept.seq)
-                    continue
                 read += 1
-                for raised in protection.feed(kept.table, kept.epoch, message):
+                event = FollowedEvent(kept.seq, kept.ts, kept.epoch or None, kept.type, kept.hand,
+                                      f"{kept.table}/{kept.type}".encode(), kept.body.encode())
+                for raised in protection.feed(kept.table, kept.epoch, event):
                     self.floor.book.add(raised.table, raised.epoch, raised.seq, raised.hand, raised.ts,
                                         raised.data)
         log.info("read back %d events of game protection", read)

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
 from operator import add
-from typing import Any
 
 from controller.events.envelope import utc_timestamp
+from controller.podium.monitor.rated import row_event
 from controller.podium.monitor.store import Row
 from controller.podium.ratings.hands import RATED_TYPES
 from controller.podium.ratings.rating import Figures, Rating, TableRatings, parse_ts, time_played
@@ -68,12 +68,7 @@ def rate_players(ratings: Sequence[Rating], rows: Iterable[Row],
         book = tables.get(row.table)
         if book is None:
             continue
-        try:
-            message = json.loads(row.body)
-        except ValueError:
-            log.warning("table %s seq %s left out of the ratings: its body is not JSON", row.table, row.seq)
-            continue
-        book.feed(message, row.epoch)
+        book.feed(row_event(row), row.epoch)
     rated: dict[str, list[tuple[Rating, Figures]]] = {}
     for book in tables.values():
         for rating in book.ratings():
@@ -151,7 +146,7 @@ CSV_COLUMNS = ("kind", "player", "rating", "table", "seat", "opened", "closed", 
                "house_edge", "edge_method")
 
 
-def _theo_cells(theo: Theo) -> list[Any]:
+def _theo_cells(theo: Theo) -> list[str | float]:
     interval = theo.interval
     return ["" if theo.value is None else round(theo.value, 2),
             "" if interval is None else round(interval[0], 2),
@@ -165,7 +160,7 @@ def as_csv(players: list[PlayerReport]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
 
-    def figures(f: Figures) -> list[Any]:
+    def figures(f: Figures) -> list[str | float]:
         average = "" if f.average_bet is None else f.average_bet
         return [f.hands, f.banked, round(f.seconds), f.wagered, average, f.actual, f.jackpots, f.bank,
                 *_theo_cells(f.theo)]

@@ -16,12 +16,11 @@ are followed only from the monitor's start.
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 from collections.abc import Iterator, Mapping
 
 from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.rated import Rated
+from controller.podium.monitor.rated import Rated, row_event
 from controller.podium.monitor.store import Row
 from controller.podium.protection.watch import TYPES, Protection
 
@@ -63,23 +62,23 @@ async def replay_stored(rated: Rated, floor: Floor, until: Mapping[str, str] | N
                                                               tables=tables))
     since = {table: min(opened[table], shoes.get(table, opened[table])) for table in tables}
     openings = await rated.in_store(_last_before, rated.store.rows(("table.opened",), tables=tables), since)
-    read = sum(_feed(floor, protection, row) for row in openings       # the game and rules in force
-               if not (row.table in until and row.ts >= until[row.table]))
+    read = 0
+    for row in openings:                    # the game and rules in force
+        if not (row.table in until and row.ts >= until[row.table]):
+            read += 1
+            _feed(floor, protection, row)
     rows = rated.store.rows(TYPES, since=min(since.values()), tables=tables)
     while chunk := await rated.in_store(_share, rows):
-        read += sum(_feed(floor, protection, row) for row in chunk
-                    if row.ts >= since[row.table] and not (row.table in until and row.ts >= until[row.table]))
+        for row in chunk:
+            if row.ts < since[row.table] or (row.table in until and row.ts >= until[row.table]):
+                continue
+            read += 1
+            _feed(floor, protection, row)
     log.info("game protection read back %d stored events of %d tables", read, len(tables))
     return read
 
 
-def _feed(floor: Floor, protection: Protection, row: Row) -> bool:
-    """Feed ``protection`` one stored event, its alerts to ``floor``'s; False if its body is not JSON."""
-    try:
-        message = json.loads(row.body)
-    except ValueError:
-        log.warning("table %s seq %s left out of game protection: its body is not JSON", row.table, row.seq)
-        return False
-    for raised in protection.feed(row.table, row.epoch, message):
+def _feed(floor: Floor, protection: Protection, row: Row) -> None:
+    """Feed ``protection`` one stored event, its alerts to ``floor``'s."""
+    for raised in protection.feed(row.table, row.epoch, row_event(row)):
         floor.book.add(raised.table, raised.epoch, raised.seq, raised.hand, raised.ts, raised.data)
-    return True

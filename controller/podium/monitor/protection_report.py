@@ -16,8 +16,9 @@ import io
 import json
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Any
 
+from controller.events.codec import JsonValue
+from controller.podium.monitor.rated import row_event
 from controller.podium.monitor.store import Row
 from controller.podium.protection.settings import Settings
 from controller.podium.protection.watch import TYPES, Protection, Raised
@@ -46,19 +47,12 @@ def protect(rows: Iterable[Row], ratings: Sequence[Rating],
     protection = Protection(settings, who)
     raised: list[Raised] = []
     for row in rows:
-        try:
-            message = json.loads(row.body)
-        except ValueError:
-            log.warning("table %s seq %s left out of game protection: its body is not JSON", row.table,
-                        row.seq)
-            continue
-        if isinstance(message, dict):
-            raised.extend(protection.feed(row.table, row.epoch, message))
+        raised.extend(protection.feed(row.table, row.epoch, row_event(row)))
     return protection, raised
 
 
-def _money(cents: Any) -> str:
-    return "-" if cents is None else dollars(int(cents))
+def _money(cents: JsonValue) -> str:
+    return "-" if not isinstance(cents, int | float) else dollars(int(cents))
 
 
 def as_text(protection: Protection, raised: list[Raised], since: str | None, until: str | None) -> str:

@@ -23,24 +23,27 @@ from __future__ import annotations
 import asyncio
 import datetime
 import itertools
-import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import ParamSpec, TypedDict, TypeVar
 
+from controller.events.codec import JsonObject
 from controller.events.envelope import utc_timestamp
+from controller.events.table import TableOpened
+from controller.follow.records import FollowedEvent
 from controller.podium.monitor.edges_apart import edges_apart
 from controller.podium.monitor.store import Row, Store
 from controller.podium.ratings.edges import Edges
-from controller.podium.ratings.hands import RATED_TYPES, canonical_rules
+from controller.podium.ratings.hands import RATED_TYPES, BadEvent, Rules, canonical_rules, record_of
 from controller.podium.ratings.rating import Rating, RatingError, TableRatings
 from controller.podium.ratings.shift import Shifts, ShiftSummary, TableShifts
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 RATED_SET = frozenset(RATED_TYPES)
 
@@ -49,6 +52,13 @@ AT_ONCE = 2
 
 NO_PIT = ""
 """The pit of the tables the floor file puts in none."""
+
+
+class RatedTile(TypedDict):
+    """What a table's tile shows of its rated play: its shift's figures, and the ratings open."""
+
+    shift: JsonObject
+    rated: int
 
 
 def utc_now() -> datetime.datetime:
@@ -60,7 +70,7 @@ class Rated:
     """Open ratings and shift figures of every table, kept from their events, stored in ``store``."""
 
     def __init__(self, store: Store, tables: Iterable[str], shifts: Shifts, pits: Mapping[str, str], *,
-                 compute: Callable[[str, Mapping[str, Any]], Awaitable[Edges]] = edges_apart,
+                 compute: Callable[[str, Rules], Awaitable[Edges]] = edges_apart,
                  clock: Callable[[], datetime.datetime] = utc_now) -> None:
         """``compute`` works out the edges (by default in a child process: the game's math takes
         seconds), :data:`AT_ONCE` at a time."""
@@ -77,12 +87,12 @@ class Rated:
             figures.reader = self.ratings[name].reader
         self._versions = dict.fromkeys(self.ratings, 0)
         """Per table, a number that changes whenever what its figures are worked out from does."""
-        self._shown: dict[str, tuple[tuple[int, datetime.datetime], ShiftSummary, dict[str, Any]]] = {}
+        self._shown: dict[str, tuple[tuple[int, datetime.datetime], ShiftSummary, RatedTile]] = {}
         """Per table, its shift's figures and its tile's part as last worked out, and of what (its
         version and the shift's start): a tile drawn again shows them without working them out."""
         self._shift: tuple[datetime.datetime, datetime.datetime] | None = None
         """The current shift's start and end, as last found."""
-        self._texts: dict[int, tuple[Mapping[str, Any], str]] = {}
+        self._texts: dict[int, tuple[Rules, str]] = {}
         """Rules (by id, with the object itself, which keeps the id its own) and their canonical text."""
         self.pits = {name: pits.get(name, NO_PIT) for name in self.ratings}
         self._edges: dict[tuple[str, str], Edges] = {}
@@ -96,13 +106,13 @@ class Rated:
         self._turnover: asyncio.TimerHandle | None = None
         """Due when the current shift ends (:meth:`_shift_over`)."""
 
-    async def _stored(self, call: Callable[..., T], *args: Any) -> T:
-        """``call(*args)`` on the store's thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, partial(call, *args))
+    async def _stored(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``call(*args, **kwargs)`` on the store's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, partial(call, *args, **kwargs))
 
-    async def in_store(self, call: Callable[..., T], *args: Any) -> T:
-        """``call(*args)`` on the store's thread (its calls never interleave)."""
-        return await self._stored(call, *args)
+    async def in_store(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``call(*args, **kwargs)`` on the store's thread (its calls never interleave)."""
+        return await self._stored(call, *args, **kwargs)
 
     def let_go(self) -> None:
         """Let the store's thread go (what it was given is done first), and the shift's end."""
@@ -118,7 +128,7 @@ class Rated:
         time: a query per table reads every event of the table, a hundred thousand a day)."""
         now = self.clock()
         shift_start = utc_timestamp(self.shifts.bounds(now)[0])
-        open_ratings = await self._stored(partial(self.store.ratings, open_only=True))
+        open_ratings = await self._stored(self.store.ratings, open_only=True)
         since = dict.fromkeys(self.ratings, shift_start)
         for rating in open_ratings:
             if rating.table in self.ratings:
@@ -133,37 +143,39 @@ class Rated:
         while chunk := await self._stored(_share, rows):
             for row in chunk:
                 if row.table in since and row.ts >= since[row.table]:
-                    message = {"seq": row.seq, "ts": row.ts, "type": row.type, "hand": row.hand,
-                               "data": _data_of(row.body)}
-                    self.feed(row.table, row.epoch, message)
+                    self.feed(row.table, row.epoch, row_event(row))
         self._kept = self.shifts.bounds(now)[0]
         for figures in self.figures.values():
             figures.forget_before(self._kept)
         self._until_shift_over()
 
     def _read_opening(self, table: str, row: Row) -> None:
-        data = _data_of(row.body)
-        game, rules = data.get("game"), data.get("rules")
+        try:
+            opened = record_of(row_event(row))
+        except BadEvent as exc:
+            log.warning("table %s: its last table.opened (seq %d) is not one: %s", table, row.seq, exc)
+            return
         reader = self.ratings[table].reader      # the shift's too
-        reader.game = game if isinstance(game, str) else None
-        reader.rules = rules if isinstance(rules, Mapping) else None
+        if isinstance(opened, TableOpened):
+            reader.game, reader.rules = opened.game, opened.rules
         self._versions[table] += 1
         self._want_edges(table)
 
     # ------------------------------------------------------------------ events
 
-    def feed(self, table: str, epoch: str, message: Mapping[str, Any]) -> None:
+    def feed(self, table: str, epoch: str, event: FollowedEvent) -> None:
         """One event of ``table`` (in order); a ``table.closed`` closes its open ratings (stored)."""
-        if table not in self.ratings or message.get("type") not in RATED_SET:
+        if table not in self.ratings or event.type not in RATED_SET:
             return
-        if message.get("type") == "hand.settled":
+        if event.type == "hand.settled":
             self._forget_old_shifts()
-        happening = self.ratings[table].read(message, epoch)
-        if happening is not None or message.get("type") == "table.opened":   # the rest changes no figure
+        happening = self.ratings[table].read(event, epoch)
+        opened = event.type == "table.opened"
+        if happening is not None or opened:   # the rest changes no figure
             self._versions[table] += 1
         closed = self.ratings[table].take(happening)
         self.figures[table].take(happening)
-        if message.get("type") == "table.opened":
+        if opened:
             self._want_edges(table)
         if closed:
             at, by = closed[0].closed or "", closed[0].closed_by or ""
@@ -178,7 +190,7 @@ class Rated:
 
     # ------------------------------------------------------------------ edges
 
-    def _rules(self, table: str) -> tuple[str | None, Mapping[str, Any] | None]:
+    def _rules(self, table: str) -> tuple[str | None, Rules | None]:
         reader = self.ratings[table].reader
         return reader.game, reader.rules
 
@@ -192,7 +204,7 @@ class Rated:
             return
         self._working[key] = asyncio.get_running_loop().create_task(self._find_edges(key, game, rules))
 
-    async def _find_edges(self, key: tuple[str, str], game: str, rules: Mapping[str, Any]) -> Edges | None:
+    async def _find_edges(self, key: tuple[str, str], game: str, rules: Rules) -> Edges | None:
         """The edges from the store's cache, else worked out (and cached there). Not found (an
         unknown game, rules the game refuses, the worker or the store down): logged, and tried
         again when next wanted (a rating opened, the table opened)."""
@@ -220,13 +232,13 @@ class Rated:
                 self.on_change(table)
         return found
 
-    def edges(self, game: str | None, rules: Mapping[str, Any] | None) -> Edges | None:
+    def edges(self, game: str | None, rules: Rules | None) -> Edges | None:
         """The edges known for ``game`` under ``rules`` (None: unknown or not yet worked out)."""
         if game is None or rules is None:
             return None
         return self._edges.get((game, self._rules_text(rules)))
 
-    def _rules_text(self, rules: Mapping[str, Any]) -> str:
+    def _rules_text(self, rules: Rules) -> str:
         """:func:`~controller.podium.ratings.hands.canonical_rules`, worked out once per rules read (a
         table's reader keeps the same object until the table opens again)."""
         known = self._texts.get(id(rules))
@@ -272,7 +284,7 @@ class Rated:
 
     # ------------------------------------------------------------------ views
 
-    def open_ratings(self, table: str) -> list[dict[str, Any]]:
+    def open_ratings(self, table: str) -> list[JsonObject]:
         """The table's open ratings, each with its figures so far."""
         now = self.clock()
         ratings = self.ratings[table]
@@ -286,7 +298,7 @@ class Rated:
             self._shift = self.shifts.bounds(now)
         return self._shift
 
-    def _figures(self, table: str) -> tuple[ShiftSummary, dict[str, Any]]:
+    def _figures(self, table: str) -> tuple[ShiftSummary, RatedTile]:
         """The table's shift figures and its tile's part, worked out again only when the table's
         ratings or hands, an edge or the shift changed since (a busy floor draws a tile many times
         between two hands)."""
@@ -296,7 +308,7 @@ class Rated:
         if shown is None or shown[0] != key:
             summary = self.figures[table].at(start).summary(self.edges)
             rated = sum(r.is_open for r in self.ratings[table].ratings())
-            tile = {"shift": summary.to_json(), "rated": rated}
+            tile: RatedTile = {"shift": summary.to_json(), "rated": rated}
             shown = self._shown[table] = (key, summary, tile)
         return shown[1], shown[2]
 
@@ -304,20 +316,21 @@ class Rated:
         """The table's figures in the current shift."""
         return self._figures(table)[0]
 
-    def shift_json(self, table: str) -> dict[str, Any]:
+    def shift_json(self, table: str) -> JsonObject:
         """:meth:`shift` with the shift's bounds and name."""
         return {**self._figures(table)[1]["shift"], **self.shift_bounds()}
 
-    def shift_bounds(self) -> dict[str, Any]:
+    def shift_bounds(self) -> JsonObject:
+        """The current shift's ``shift`` (its name), ``start`` and ``end``."""
         start, end = self.current_shift()
         return {"shift": self.shifts.name(start), "start": utc_timestamp(start), "end": utc_timestamp(end)}
 
-    def tile(self, table: str) -> dict[str, Any]:
+    def tile(self, table: str) -> RatedTile:
         """What a table's tile shows: its shift's figures, how many ratings are open there (the
         same object while they stay the same: read it, do not change it)."""
         return self._figures(table)[1]
 
-    def pit_figures(self) -> list[dict[str, Any]]:
+    def pit_figures(self) -> list[JsonObject]:
         """Each pit's shift figures (the sum of its tables'), by pit name."""
         sums: dict[str, ShiftSummary] = {}
         for table, pit in self.pits.items():
@@ -365,10 +378,8 @@ def _last_by_table(rows: Iterable[Row]) -> dict[str, Row]:
     return {row.table: row for row in rows}
 
 
-def _data_of(body: str) -> dict[str, Any]:
-    try:
-        data = json.loads(body).get("data")
-    except (ValueError, AttributeError):
-        return {}
-    return data if isinstance(data, dict) else {}
+def row_event(row: Row) -> FollowedEvent:
+    """A stored event as a follower hands it on (its record decoded when first read)."""
+    return FollowedEvent(row.seq, row.ts, row.epoch or None, row.type, row.hand, row.topic.encode(),
+                         row.body.encode())
 

@@ -23,14 +23,14 @@ from __future__ import annotations
 import json
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
 from controller.events.envelope import utc_timestamp
 from controller.follow.sources import valid_name
 from controller.podium.ratings.edges import Edges
-from controller.podium.ratings.hands import canonical_rules
+from controller.podium.ratings.hands import Rules, canonical_rules
 from controller.podium.ratings.rating import (
     PIT,
     REPLACED,
@@ -67,15 +67,34 @@ CLOSE = ("closed_at = CASE WHEN opened_at > ? THEN opened_at ELSE ? END, closed_
 """Set a closing (never before the opening)."""
 
 
-def _rating(found: Sequence[Any]) -> Rating:
+SqlValue = str | int | float | bytes | None
+"""A value of a column, or of a statement's parameter."""
+
+
+def _text(value: SqlValue) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"not a text column: {value!r}")
+    return value
+
+
+def _whole(value: SqlValue) -> int:
+    if not isinstance(value, int):
+        raise ValueError(f"not an integer column: {value!r}")
+    return value
+
+
+def _rating(found: Sequence[SqlValue]) -> Rating:
     edges = None
     if found[9] is not None:
         try:
-            edges = Edges.from_json(json.loads(found[9]))
+            edges = Edges.from_json(json.loads(_text(found[9])))
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             log.warning("rating %s: its edges cannot be read (its theo is unknown): %r", found[0], exc)
-    return Rating(int(found[0]), found[1], found[2], int(found[3]), found[4], found[5], edges,
-                  found[6], found[7], found[8])
+    closed, closed_by, reason = found[6:9]
+    return Rating(_whole(found[0]), _text(found[1]), _text(found[2]), _whole(found[3]), _text(found[4]),
+                  _text(found[5]), edges,
+                  None if closed is None else _text(closed), None if closed_by is None else _text(closed_by),
+                  None if reason is None else _text(reason))
 
 
 def _check_ts(ts: str) -> str:
@@ -91,12 +110,14 @@ class RatingTables(ABC):
     """The ratings and edges tables; a store provides the connection (SQL written with ``?``)."""
 
     @abstractmethod
-    def _transaction(self) -> AbstractContextManager[Any]:
+    def _transaction(self) -> AbstractContextManager[object]:
         """One write transaction (the other writers wait)."""
 
     @abstractmethod
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run one statement; the rows it returns (none for a statement that returns none)."""
+    def _run(self, sql: str, params: Sequence[SqlValue] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement; the rows it returns (none for a statement that returns none), each
+        column a :data:`SqlValue` (left loose here: the kept tables' readers take them as they are;
+        the ratings' readers check them)."""
 
     def open_rating(self, player: str, table: str, seat: int, at: str, by: str,
                     edges: Edges | None) -> tuple[Rating, Rating | None]:
@@ -161,7 +182,7 @@ class RatingTables(ABC):
                 since: str | None = None, until: str | None = None) -> list[Rating]:
         """Ratings by id: of a table, of a player, only the open ones, opened in ``[since, until)``."""
         clauses: list[str] = []
-        params: list[Any] = []
+        params: list[SqlValue] = []
         for clause, value in (("table_id = ?", table), ("player = ?", player), ("opened_at >= ?", since),
                               ("opened_at < ?", until)):
             if value is not None:
@@ -172,7 +193,7 @@ class RatingTables(ABC):
         where = " WHERE " + " AND ".join(clauses) if clauses else ""
         return [_rating(r) for r in self._run(f"SELECT {FIELDS} FROM ratings{where} ORDER BY id", params)]
 
-    def edges(self, game: str | None, rules: Mapping[str, Any] | None) -> Edges | None:
+    def edges(self, game: str | None, rules: Rules | None) -> Edges | None:
         """The edges cached for ``game`` under ``rules``; None if none are (or rules are unknown)."""
         if game is None or rules is None:
             return None
@@ -181,9 +202,9 @@ class RatingTables(ABC):
         if not found:
             return None
         try:
-            body = json.loads(found[0][0])
-            if "bank_fee" not in body:      # cached before the bank's fee was counted: work them out again
-                return None
+            body = json.loads(_text(found[0][0]))
+            if not isinstance(body, dict) or "bank_fee" not in body:
+                return None     # cached before the bank's fee was counted: work them out again
             return Edges.from_json(body)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("the edges cached for %s cannot be read: %r", game, exc)

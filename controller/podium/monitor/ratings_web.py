@@ -15,8 +15,6 @@ Each change is stored before it is answered, and the table's page is told at onc
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiohttp import web
 
 from controller.podium.monitor.actions_web import USER_KEY, read_json
@@ -38,7 +36,7 @@ def _rated(request: web.Request) -> Rated:
     return rated
 
 
-def _who(request: web.Request, body: Any) -> str:
+def _who(request: web.Request, body: object) -> str:
     """The signed-in user, else the name the page sends; 400 without one."""
     who = request[USER_KEY] or (body.get("who") if isinstance(body, dict) else None)
     if not isinstance(who, str) or not who.strip():
@@ -60,10 +58,11 @@ async def _open(request: web.Request) -> web.StreamResponse:
         seat = seat_number(seat)
     except RatingError as exc:
         raise web.HTTPBadRequest(text=str(exc)) from None
-    if floor.tables[table].state.get("closed"):
+    picture = floor.tables[table].picture.picture
+    if picture is not None and picture.closed:
         raise web.HTTPConflict(text=f"table {table} is closed: open it (Pit actions) before rating a player "
                                     "there")
-    seats = [s.get("seat") for s in floor.tables[table].state["seats"]]
+    seats = [] if picture is None else [s.seat for s in picture.seats]
     if seats and seat not in seats:     # a table not heard from yet lists none: its seats are unknown
         raise web.HTTPBadRequest(text=f"table {table} has no seat {seat} (its seats: "
                                       f"{', '.join(str(s) for s in seats)})")

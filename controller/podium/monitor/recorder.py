@@ -15,11 +15,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 import zmq.asyncio
 
 from controller.follow.aio import SILENCE, Follower
+from controller.follow.core import Message
 from controller.follow.sources import TableSource
 from controller.podium.monitor.store import Row, Store
 
@@ -49,21 +49,25 @@ class Recorder:
 
     # -- Listener ---------------------------------------------------------------
 
-    def snapshot(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+    def snapshot(self, follower: Follower, snapshot: Message) -> None:
         """Not used: a recorder replays events rather than taking snapshots."""
 
-    def refreshed(self, follower: Follower, snapshot: dict[str, Any]) -> None:
+    def refreshed(self, follower: Follower, snapshot: Message) -> None:
         """Not used: a recorder takes no snapshot."""
 
-    def event(self, follower: Follower, message: dict[str, Any], topic: bytes, body: bytes,
+    def event(self, follower: Follower, message: Message, topic: bytes, body: bytes,
               live: bool) -> None:
-        hand = message.get("hand")
+        """Queue the event for the writer, its body as published (an envelope without its ``ts``
+        is stored all the same, with ``""``: the tracker has checked its ``seq`` and ``type``)."""
+        seq, kind, hand = message["seq"], message["type"], message.get("hand")
+        if not isinstance(seq, int) or not isinstance(kind, str):
+            raise TypeError(f"the tracker delivered an event without its seq or type: {message!r}")
         self.queue.put_nowait(Row(
-            follower.name, follower.epoch, message["seq"], str(message.get("ts", "")), message["type"],
+            follower.name, follower.epoch, seq, str(message.get("ts", "")), kind,
             hand if isinstance(hand, int) and not isinstance(hand, bool) else None,
             topic.decode("ascii", "replace"), body.decode("utf-8")))
 
-    def picture(self, follower: Follower, message: dict[str, Any]) -> None:
+    def picture(self, follower: Follower, message: Message) -> None:
         """Not used: a recorder stores the events, which are what the pictures are drawn from."""
 
     def link(self, follower: Follower) -> None:

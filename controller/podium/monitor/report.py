@@ -44,8 +44,8 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from controller.events.codec import JsonObject
 from controller.podium.monitor.books_report import chips_cell, count_json, count_words
 from controller.podium.monitor.store import Row
 from controller.podium.ratings.books import Count
@@ -56,6 +56,9 @@ log = logging.getLogger(__name__)
 
 Counts = Mapping[str, list[tuple[Count, Theo | None]]]
 """Each table's counts with their theo (:func:`controller.podium.monitor.books_report.table_counts`)."""
+
+HandKey = tuple[str, str, int | None]
+"""A hand: its table, the table's epoch and the hand's number."""
 
 TYPES = ("hand.started", "bets.closed", "hand.settled", "progressive.paid", "alert")
 """The event types the report reads."""
@@ -138,7 +141,8 @@ class Figures:
         hours = (parse_ts(self.last) - parse_ts(self.first)).total_seconds() / 3600
         return round(self.hands / hours, 1) if hours > 0 else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """The figures as the JSON report writes them."""
         return {"hands": self.hands, "banked": self.banked, "wagered": self.wagered,
                 "average_bet": self.average_bet,
                 "net": self.net, "hold_percent": self.hold, "hands_per_hour": self.hands_per_hour,
@@ -154,7 +158,8 @@ class TableReport:
     seats: dict[int, Figures] = field(default_factory=dict)
     alerts: Counter[str] = field(default_factory=Counter)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """The table as the JSON report writes it."""
         return {"table": self.table, **self.total.to_json(),
                 "seats": [{"seat": seat, **f.to_json()} for seat, f in sorted(self.seats.items())],
                 "alerts": dict(sorted(self.alerts.items()))}
@@ -167,8 +172,8 @@ def rate(rows: Iterable[Row]) -> list[TableReport]:
     contract says) is left out and logged; it never stops the report.
     """
     tables: dict[str, TableReport] = {}
-    started: dict[tuple[str, str, Any], str] = {}
-    dealers: dict[tuple[str, str, Any], int] = {}
+    started: dict[HandKey, str] = {}
+    dealers: dict[HandKey, int] = {}
     for row in rows:
         report = tables.setdefault(row.table, TableReport(row.table))
         try:
@@ -179,8 +184,8 @@ def rate(rows: Iterable[Row]) -> list[TableReport]:
     return [tables[name] for name in sorted(tables)]
 
 
-def _rate_one(row: Row, report: TableReport, started: dict[tuple[str, str, Any], str],
-              dealers: dict[tuple[str, str, Any], int]) -> None:
+def _rate_one(row: Row, report: TableReport, started: dict[HandKey, str],
+              dealers: dict[HandKey, int]) -> None:
     """One event into its table's figures: all of it, or (raising) nothing."""
     parse_ts(row.ts)
     data = json.loads(row.body).get("data") or {}
@@ -266,7 +271,7 @@ def as_csv(reports: list[TableReport], counts: Counts | None = None) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
 
-    def figures(kind: str, table: str, seat: str, f: Figures) -> list[Any]:
+    def figures(kind: str, table: str, seat: str, f: Figures) -> list[object]:
         return [kind, table, seat, f.hands, f.banked, f.wagered, _blank(f.average_bet), f.net, _blank(f.hold),
                 _blank(f.hands_per_hour), "", "", *[""] * 13]
 
@@ -286,7 +291,7 @@ def as_csv(reports: list[TableReport], counts: Counts | None = None) -> str:
     return out.getvalue()
 
 
-def _blank(value: float | None) -> Any:
+def _blank(value: float | None) -> float | str:
     return "" if value is None else value
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from controller.events.envelope import utc_timestamp
 from controller.podium.monitor.player_report import LEAD, theo_words
+from controller.podium.monitor.rated import row_event
 from controller.podium.monitor.store import Row
 from controller.podium.ratings.hands import RATED_TYPES
 from controller.podium.ratings.rating import parse_ts
@@ -63,13 +64,8 @@ def rate_shifts(rows: Iterable[Row], shifts: Shifts, edges: EdgesLookup, pits: M
     for row in rows:
         if since is not None and row.type in COUNTED and row.ts < since:
             continue
-        try:
-            message = json.loads(row.body)
-        except ValueError:
-            log.warning("table %s seq %s left out of the report: its body is not JSON", row.table, row.seq)
-            continue
         book = books.setdefault(row.table, TableShifts(row.table, shifts))
-        book.feed(message, row.epoch)
+        book.feed(row_event(row), row.epoch)
     for book in books.values():
         for problem in book.problems:
             log.warning("left out of the report: %s", problem)

@@ -30,7 +30,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from controller.follow.core import Position
 from controller.podium.monitor.kept_store import KeptTables, Values, kept_schema
@@ -94,9 +93,9 @@ class Store(KeptTables):
 
 
 def _where(types: Sequence[str], since: str | None, until: str | None, mark: str,
-           tables: Sequence[str] = ()) -> tuple[str, list[Any]]:
+           tables: Sequence[str] = ()) -> tuple[str, list[str]]:
     clauses: list[str] = []
-    params: list[Any] = []
+    params: list[str] = []
     for column, values in (("type", types), ("table_id", tables)):
         if values:
             clauses.append(f"{column} IN ({', '.join(mark for _ in values)})")
@@ -143,7 +142,7 @@ class SqliteStore(Store):
             raise
         self.db.execute("COMMIT")
 
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    def _run(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
         return self.db.execute(sql, params).fetchall()
 
     def _run_many(self, sql: str, rows: Sequence[Values]) -> None:
@@ -209,10 +208,10 @@ class PostgresStore(Store):
                 ord INTEGER, table_id TEXT, epoch TEXT, seq BIGINT, ts TEXT, type TEXT, hand BIGINT,
                 topic TEXT, body TEXT) ON COMMIT DELETE ROWS""")
 
-    def _transaction(self) -> AbstractContextManager[Any]:
+    def _transaction(self) -> AbstractContextManager[object]:
         return self.db.transaction()
 
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    def _run(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
         cursor = self.db.execute(sql.replace("?", "%s"), params)
         return cursor.fetchall() if cursor.description is not None else []
 

@@ -11,11 +11,10 @@ table's decisions are checked from the first hand after its strategy is built).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
 
 from controller.podium.protection.strategies import GameStrategy, strategy_for
+from controller.podium.ratings.hands import Rules
 
 
 class StrategiesApart:
@@ -25,7 +24,7 @@ class StrategiesApart:
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="strategies")
         self._working: dict[tuple[str | None, str], Future[GameStrategy | None]] = {}
 
-    def __call__(self, game: str | None, rules: Mapping[str, Any] | None, key: str) -> GameStrategy | None:
+    def __call__(self, game: str | None, rules: Rules | None, key: str) -> GameStrategy | None:
         """The strategy if built; else None, and it is being built."""
         if game is None or rules is None:
             return None

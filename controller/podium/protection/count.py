@@ -1,6 +1,6 @@
 """One table's shoe counted from its events, as a card counter at the table would count it.
 
-:class:`ShoeCount` is fed the table's events in order. ``shoe.loaded`` starts a
+:class:`ShoeCount` is fed the table's events (their records) in order. ``shoe.loaded`` starts a
 count (``decks`` from the event); every ``card.dealt`` named face up is
 counted at once; a card dealt face down (``card: null``) is counted only once
 its ``card.revealed`` names it, as a player sees it; a card never shown is never
@@ -13,14 +13,17 @@ decks left taken as at least :data:`LEAST_DECKS`); an unbalanced system's is
 its running count. Until a ``shoe.loaded`` is seen (a monitor started in the
 middle of a shoe) the count is unknown: :meth:`ShoeCount.now` gives None.
 
+>>> from controller.events.hand import DealtInPublic, Revealed, Target
+>>> from firmware_bridge.kernel.cards import Card
+>>> from controller.events.table import ShoeLoaded
 >>> from controller.podium.protection.systems import SYSTEMS
 >>> shoe = ShoeCount(SYSTEMS["hi-lo"])
->>> shoe.feed({"type": "shoe.loaded", "data": {"shoe_id": 7, "decks": 1}})
+>>> shoe.feed(ShoeLoaded(7, 1))
 >>> for index, card in ((1, "5h"), (2, None), (3, "3c")):
-...     shoe.feed({"type": "card.dealt", "data": {"index": index, "card": card}})
+...     shoe.feed(DealtInPublic(Target("seat", 1, 0, card is not None), card and Card.parse(card), index))
 >>> shoe.now().running, shoe.now().drawn
 (2, 3)
->>> shoe.feed({"type": "card.revealed", "data": {"index": 2, "card": "Kd"}})
+>>> shoe.feed(Revealed("seat", 1, 0, Card.parse("Kd"), 2))
 >>> now = shoe.now()
 >>> now.running, round(now.decks_left, 4), round(now.true, 3)
 (1, 0.9423, 1.061)
@@ -28,22 +31,19 @@ middle of a shoe) the count is unknown: :meth:`ShoeCount.now` gives None.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from controller.events.codec import JsonObject
+from controller.events.hand import DealtInPublic, Revealed
+from controller.events.registry import Event
+from controller.events.table import CutCardOut, ShoeLoaded
 from controller.podium.protection.systems import CountSystem
-from firmware_bridge.kernel.cards import Card
 
 CARDS_PER_DECK = 52
 
 LEAST_DECKS = 0.25
 """The fewest decks left a true count divides by (a quarter deck: late in a shoe the count per deck
 would otherwise grow without bound)."""
-
-COUNTED = ("shoe.loaded", "card.dealt", "card.revealed")
-"""The event types a count reads."""
-
 
 class CountError(ValueError):
     """An event a count cannot read; the message says what is wrong."""
@@ -53,7 +53,7 @@ class CountError(ValueError):
 class CountAt:
     """The count of a shoe at one moment."""
 
-    shoe_id: Any
+    shoe_id: int | None
     decks: int
     drawn: int
     """Cards out of the shoe (the highest index dealt)."""
@@ -69,20 +69,11 @@ class CountAt:
         """Decks still in the shoe."""
         return max(0.0, (self.decks * CARDS_PER_DECK - self.drawn) / CARDS_PER_DECK)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """The count as the table's page shows it."""
         return {"shoe_id": self.shoe_id, "decks": self.decks, "drawn": self.drawn, "counted": self.counted,
                 "running": self.running, "true": round(self.true, 2),
                 "decks_left": round(self.decks_left, 2), "cut_card_out": self.cut_card_out}
-
-
-def card_rank(text: Any, kind: str) -> int:
-    """The rank (1 = ace ... 13 = king) of a card in pit notation; CountError if it is not one."""
-    if not isinstance(text, str):
-        raise CountError(f"{kind}: card is {text!r}, not a card")
-    try:
-        return Card.parse(text).rank
-    except ValueError as exc:
-        raise CountError(f"{kind}: card {text!r} is not a card ({exc})") from None
 
 
 class ShoeCount:
@@ -90,7 +81,7 @@ class ShoeCount:
 
     def __init__(self, system: CountSystem) -> None:
         self.system = system
-        self.shoe_id: Any = None
+        self.shoe_id: int | None = None
         self.decks: int | None = None
         self.running = 0
         self.drawn = 0
@@ -99,44 +90,36 @@ class ShoeCount:
         self._hidden: set[int] = set()
         """Indexes dealt face down and not yet revealed."""
 
-    def feed(self, message: Mapping[str, Any]) -> None:
-        """One event of the table (only :data:`COUNTED` types are read); CountError for one whose
-        fields are not what docs/pit-events.md says (nothing is changed then)."""
-        kind = message.get("type")
-        if kind not in COUNTED and kind != "shoe.cut_card":
-            return
-        data = message.get("data")
-        if not isinstance(data, Mapping):
-            raise CountError(f"{kind}: data is not an object")
-        if kind == "shoe.loaded":
-            decks = data.get("decks")
-            if not isinstance(decks, int) or isinstance(decks, bool) or decks < 1:
+    def feed(self, record: Event) -> None:
+        """One event of the table (only a shoe loaded, its cut card, and the cards are read);
+        CountError for one whose fields are not what docs/pit-events.md says (nothing is changed
+        then)."""
+        if isinstance(record, ShoeLoaded):
+            decks = record.decks
+            if type(decks) is not int or decks < 1:
                 raise CountError(f"shoe.loaded: decks is {decks!r}, not a number of decks")
-            self.shoe_id, self.decks = data.get("shoe_id"), decks
+            self.shoe_id, self.decks = record.shoe_id, decks
             self.running, self.drawn, self.counted = self.system.initial(decks), 0, 0
             self.cut_card_out = False
             self._hidden.clear()
             return
-        if self.decks is None:
-            return                      # the middle of a shoe not seen loaded: nothing known
-        if kind == "shoe.cut_card":
+        if self.decks is None or not isinstance(record, DealtInPublic | Revealed | CutCardOut):
+            return                      # not a card, or the middle of a shoe not seen loaded
+        if isinstance(record, CutCardOut):
             self.cut_card_out = True
             return
-        index = data.get("index")
-        if not isinstance(index, int) or isinstance(index, bool):
-            raise CountError(f"{kind}: index is {index!r}, not a whole number")
-        card = data.get("card")
-        if kind == "card.dealt":
-            rank = None if card is None else card_rank(card, kind)
+        index = record.index
+        if type(index) is not int:
+            raise CountError(f"{record.pit_type}: index is {index!r}, not a whole number")
+        if isinstance(record, DealtInPublic):
             self.drawn = max(self.drawn, index)
-            if rank is None:
+            if record.card is None:
                 self._hidden.add(index)
             else:
-                self._count(rank)
+                self._count(record.card.rank)
         elif index in self._hidden:
-            rank = card_rank(card, kind)
             self._hidden.discard(index)
-            self._count(rank)
+            self._count(record.card.rank)
 
     def _count(self, rank: int) -> None:
         self.running += self.system.tag(rank)

@@ -25,10 +25,13 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from controller.events.codec import JsonObject
+from controller.events.hand import Acted, DealtInPublic
+from controller.events.registry import Event
+from controller.events.table import HandStarted
 from controller.podium.protection.strategies import GameStrategy, Situation
 from firmware_bridge.kernel.cards import Card
 
@@ -44,7 +47,7 @@ class Decision:
     """One decision of one hand of one seat, against the strategy, at a true count."""
 
     table: str
-    hand: Any
+    hand: int | None
     seat: int
     hand_index: int
     kind: str
@@ -70,7 +73,8 @@ class Decision:
             return self.true >= (insurance_index if self.kind == "insurance" else 1.0)
         return direction == "timid" and self.true <= -1.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """The decision as a subject's page shows it."""
         return {"table": self.table, "hand": self.hand, "seat": self.seat, "hand_index": self.hand_index,
                 "kind": self.kind, "taken": self.taken, "advised": self.advised, "true": round(self.true, 2)}
 
@@ -84,14 +88,9 @@ class _Cards:
     unknown: bool = False
 
 
-def points(text: Any) -> int | None:
-    """A card's points (ace 1, ten-point cards 10), None for a hidden or unreadable card."""
-    if not isinstance(text, str):
-        return None
-    try:
-        return min(Card.parse(text).rank, 10)
-    except ValueError:
-        return None
+def points(card: Card | None) -> int | None:
+    """A card's points (ace 1, ten-point cards 10), None for a hidden card."""
+    return None if card is None else min(card.rank, 10)
 
 
 class PlayReader:
@@ -101,39 +100,37 @@ class PlayReader:
         self.table = table
         self.count = count
         self.strategy: GameStrategy | None = None
-        self._hand: Any = None
+        self._hand: int | None = None
         self._hands: dict[tuple[int, int], _Cards] = {}
         self._up: int | None = None
 
-    def feed(self, message: Mapping[str, Any]) -> list[Decision]:
-        """One event (before the count reads it); the decisions it took."""
-        kind, data = message.get("type"), message.get("data")
-        if not isinstance(data, Mapping):
+    def feed(self, hand: int | None, record: Event) -> list[Decision]:
+        """One event (its record, of hand number ``hand``; before the count reads it); the
+        decisions it took."""
+        if isinstance(record, HandStarted):
+            self._hand, self._hands, self._up = hand, {}, None
             return []
-        if kind == "hand.started":
-            self._hand, self._hands, self._up = message.get("hand"), {}, None
+        if self.strategy is None or hand != self._hand or self._hand is None:
             return []
-        if self.strategy is None or message.get("hand") != self._hand or self._hand is None:
-            return []
-        if kind == "card.dealt":
-            return self._card(data)
-        if kind == "player.action":
-            return self._action(data)
+        if isinstance(record, DealtInPublic):
+            return self._card(record)
+        if isinstance(record, Acted):
+            return self._action(record)
         return []
 
-    def _key(self, data: Mapping[str, Any]) -> tuple[int, int] | None:
-        seat, index = data.get("seat"), data.get("hand_index", 0)
+    @staticmethod
+    def _key(seat: object, index: object) -> tuple[int, int] | None:
         if not isinstance(seat, int) or not isinstance(index, int):
             return None
         return seat, index
 
-    def _card(self, data: Mapping[str, Any]) -> list[Decision]:
-        point = points(data.get("card"))
-        if data.get("to") == "dealer":
-            if self._up is None and data.get("face_up") and point is not None:
+    def _card(self, dealt: DealtInPublic) -> list[Decision]:
+        point = points(dealt.card)
+        if dealt.target.to == "dealer":
+            if self._up is None and dealt.target.face_up and point is not None:
                 self._up = point
             return []
-        key = self._key(data)
+        key = self._key(dealt.target.seat, dealt.target.hand_index)
         if key is None:
             return []
         hand = self._hands.setdefault(key, _Cards())
@@ -152,8 +149,8 @@ class PlayReader:
     def _first_cards(self) -> int:
         return self.strategy.first_cards if self.strategy is not None else 1
 
-    def _action(self, data: Mapping[str, Any]) -> list[Decision]:
-        action, key = data.get("action"), self._key(data)
+    def _action(self, acted: Acted) -> list[Decision]:
+        action, key = acted.action, self._key(acted.seat, acted.hand_index)
         if key is None or not isinstance(action, str):
             return []
         if action in INSURANCE:

@@ -30,8 +30,8 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
 
+from controller.events.codec import JsonObject
 from controller.podium.protection.systems import SYSTEMS, CountSystem, system_from
 
 FIGURES = ("live", "held")
@@ -60,7 +60,8 @@ class Settings:
         """A shoe's figures wait for its cut card."""
         return self.figures == "held"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """The settings as a subject's page shows them (the count system by its name)."""
         return {f.name: getattr(self, f.name) if f.name != "system" else self.system.name
                 for f in fields(self)}
 
@@ -76,7 +77,7 @@ class SettingsError(ValueError):
     """The floor file's ``[protection]`` cannot work; the message says why."""
 
 
-def settings_from(data: Mapping[str, Any], where: str = "[protection]") -> Settings:
+def settings_from(data: Mapping[str, object], where: str = "[protection]") -> Settings:
     """The settings of a floor file's ``[protection]`` table; SettingsError naming what is wrong."""
     problems: list[str] = []
     systems = dict(SYSTEMS)
@@ -89,22 +90,23 @@ def settings_from(data: Mapping[str, Any], where: str = "[protection]") -> Setti
             systems[name] = system_from(entry if isinstance(entry, Mapping) else {}, name)
         except ValueError as exc:
             problems.append(f"{where}: {exc}")
-    chosen: dict[str, Any] = {}
+    system, enabled, figures = DEFAULT.system, DEFAULT.enabled, DEFAULT.figures
     count = data.get("count", "hi-lo")
-    if count not in systems:
+    if not isinstance(count, str) or count not in systems:
         problems.append(f"{where} count: one of {', '.join(sorted(systems))}, not {count!r}")
     else:
-        chosen["system"] = systems[count]
-    enabled = data.get("enabled", True)
-    if not isinstance(enabled, bool):
-        problems.append(f"{where} enabled: true or false, not {enabled!r}")
+        system = systems[count]
+    on = data.get("enabled", True)
+    if not isinstance(on, bool):
+        problems.append(f"{where} enabled: true or false, not {on!r}")
     else:
-        chosen["enabled"] = enabled
-    figures = data.get("figures", "live")
-    if figures not in FIGURES:
-        problems.append(f"{where} figures: \"live\" or \"held\", not {figures!r}")
+        enabled = on
+    shown = data.get("figures", "live")
+    if not isinstance(shown, str) or shown not in FIGURES:
+        problems.append(f"{where} figures: \"live\" or \"held\", not {shown!r}")
     else:
-        chosen["figures"] = figures
+        figures = shown
+    numbers: dict[str, float] = {}
     for key, kind in _NUMBERS.items():
         if key not in data:
             continue
@@ -117,13 +119,23 @@ def settings_from(data: Mapping[str, Any], where: str = "[protection]") -> Setti
         elif key.startswith("min_") and value < 0:
             problems.append(f"{where} {key}: not below 0")
         else:
-            chosen[key] = kind(value)
+            numbers[key] = kind(value)
     stray = sorted(set(data) - {"systems", "count", "enabled", "figures", *_NUMBERS})
     if stray:
         problems.append(f"{where}: no such setting {', '.join(stray)}")
     if problems:
         raise SettingsError("\n".join(problems))
-    return replace(DEFAULT, **chosen)
+
+    def number(key: str) -> float:
+        given: float = numbers.get(key, getattr(DEFAULT, key))
+        return given
+
+    return replace(DEFAULT, system=system, enabled=enabled, figures=figures,
+                   min_hands=int(number("min_hands")), min_entries=int(number("min_entries")),
+                   min_count_plays=int(number("min_count_plays")), min_correlation=number("min_correlation"),
+                   min_spread=number("min_spread"), min_ramp=number("min_ramp"),
+                   wong_count=number("wong_count"), confidence=number("confidence"),
+                   insurance_index=number("insurance_index"), keep_hours=number("keep_hours"))
 
 
 def read_protection(path: Path) -> Settings:

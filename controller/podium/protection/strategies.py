@@ -24,13 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
+from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.buster_blackjack_x.strategy import Strategy
 from controller.games.buster_blackjack_x.totals import TARGET, Count, player_total
 from controller.games.catalog import rules_from_json
 from controller.games.easy_jack.math import EasyJackSolver
-from controller.games.easy_jack.rules import turn_over
+from controller.games.easy_jack.rules import EasyJackRules, turn_over
 from controller.games.parts.totals import total_of
 from controller.plugins import PluginError
 
@@ -72,7 +73,7 @@ class EasyJackStrategy:
 
     first_cards = 1
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: EasyJackRules) -> None:
         """Solve ``rules`` (a second or two: the solver's house edge walks every hand a player may
         hold from a full shoe, and remembers each, so that every advice after is looked up)."""
         self._solver = EasyJackSolver(rules)
@@ -95,7 +96,7 @@ class BusterStrategy:
     first_cards = 2
     MAX_HANDS = 4
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: BusterRules) -> None:
         """Work out the strategy of ``rules`` for every hand total and up card (a fraction of a second)."""
         self._strategy = Strategy(rules)
         self._rules = rules
@@ -124,11 +125,12 @@ class BusterStrategy:
 _BUILT: dict[tuple[str, str], GameStrategy | None] = {}
 
 
-Strategies = Callable[[str | None, Mapping[str, Any] | None, str], "GameStrategy | None"]
+Strategies = Callable[[str | None, Mapping[str, object] | None, str], "GameStrategy | None"]
 """What gives a table's strategy: ``(game, rules, key)`` -> the strategy, or None (none, or not yet)."""
 
 
-def strategy_for(game: str | None, rules: Mapping[str, Any] | None, key: str = "") -> GameStrategy | None:
+def strategy_for(game: str | None, rules: Mapping[str, object] | None,
+                 key: str = "") -> GameStrategy | None:
     """The strategy of ``game`` under ``rules`` (as ``table.opened`` gives them; ``key``: their
     canonical text, to build each once); None for a game whose decisions are not checked, or rules
     that cannot be read. Building one takes up to a second or two (Easy Jack's solver): the monitor
@@ -144,8 +146,10 @@ def strategy_for(game: str | None, rules: Mapping[str, Any] | None, key: str = "
             typed = rules_from_json(game, rules)
         except (ValueError, PluginError):
             typed = None
-        if typed is not None:
-            built = EasyJackStrategy(typed) if game == "easy-jack" else BusterStrategy(typed)
+        if isinstance(typed, EasyJackRules):
+            built = EasyJackStrategy(typed)
+        elif isinstance(typed, BusterRules):
+            built = BusterStrategy(typed)
     _BUILT[(game, key)] = built
     return built
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from controller.events.codec import JsonObject
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 
@@ -41,7 +42,8 @@ class CountSystem:
         """The running count of a fresh shoe of ``decks`` decks (0 for a balanced count)."""
         return self.initial_per_deck * decks + self.initial_offset
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """The system as the settings show it: its tags by rank letter."""
         return {"name": self.name, "tags": dict(zip(RANKS, self.tags, strict=True)),
                 "balanced": self.balanced, "initial_per_deck": self.initial_per_deck,
                 "initial_offset": self.initial_offset}
@@ -63,7 +65,7 @@ SYSTEMS: dict[str, CountSystem] = {
 """The systems a floor may name (``[protection] count``); Hi-Lo is the default."""
 
 
-def system_from(data: Mapping[str, Any], name: str) -> CountSystem:
+def system_from(data: Mapping[str, object], name: str) -> CountSystem:
     """A system declared in a floor file (``[protection.systems.NAME]``: ``tags``, a table of rank
     letters A 2 ... 9 T J Q K to whole numbers (J Q K default to T's), ``balanced``,
     ``initial_per_deck``, ``initial_offset``); ValueError saying what is wrong."""
@@ -83,6 +85,7 @@ def system_from(data: Mapping[str, Any], name: str) -> CountSystem:
     for key, value in (("initial_per_deck", per_deck), ("initial_offset", offset)):
         if not isinstance(value, int) or isinstance(value, bool):
             raise ValueError(f"count system {name}: {key} is a whole number")
+    assert isinstance(per_deck, int) and isinstance(offset, int)     # (checked just above)
     system = CountSystem(name, _tags(tags), balanced, per_deck, offset)
     total = sum(int(tag) for tag in system.tags)
     if balanced and total:

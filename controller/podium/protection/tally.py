@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from controller.podium.protection.play import Decision
 from controller.podium.protection.settings import DEFAULT, Settings
@@ -67,9 +67,9 @@ class Round:
     """A house-banked hand as one subject saw it: the true count at ``bets.closed`` and its wager."""
 
     table: str
-    hand: Any
+    hand: int | None
     ts: str
-    shoe_id: Any
+    shoe_id: int | None
     true: float
     wager: int | None
     """The main wager in cents; None: the subject sat the hand out."""
@@ -136,6 +136,37 @@ def correlation_confidence(r: float, n: int) -> float:
     return normal_cdf(math.atanh(r) * math.sqrt(n - 3))
 
 
+class FiguresJson(TypedDict):
+    """A subject's figures as the pages and reports give them (:meth:`Figures.to_json`)."""
+
+    rounds: int
+    hands: int
+    correlation: float
+    bet_confidence: float
+    smallest_bet: int | None
+    largest_bet: int | None
+    spread: float | None
+    average_bet_high: int | None
+    average_bet_low: int | None
+    ramp: float | None
+    entries: int
+    high_entries: int
+    high_share: float
+    high_hands: int
+    wong_confidence: float
+    decisions: int
+    matched: int
+    accuracy: float | None
+    deviations: int
+    count_plays: int
+    insurance: int
+    play_confidence: float
+    suspicion: float
+    reasons: list[str]
+    plot: NotRequired[list[tuple[float, int]]]
+    """The bets against the count (``[[true, cents], ...]``), on a subject's own page."""
+
+
 @dataclass(frozen=True)
 class Figures:
     """A subject's figures (see the module's words); money in cents."""
@@ -183,9 +214,9 @@ class Figures:
         bets = self.bet_confidence if self.correlation > 0 else 0.0
         return max(bets, self.wong_confidence, self.play_confidence)
 
-    def to_json(self, plot: bool = False) -> dict[str, Any]:
+    def to_json(self, plot: bool = False) -> FiguresJson:
         """The figures; with ``plot``, the bets against the count (``[[true, cents], ...]``)."""
-        found: dict[str, Any] = {
+        found: FiguresJson = {
             "rounds": self.rounds, "hands": self.hands, "correlation": round(self.correlation, 4),
             "bet_confidence": round(self.bet_confidence, 6), "smallest_bet": self.smallest,
             "largest_bet": self.largest, "spread": self.spread, "average_bet_high": self.high_bet,

@@ -35,22 +35,27 @@ alert (severity ``warning``), raised by the pit side, never by the table.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from controller.events.alerts import alert
+from controller.events.codec import JsonObject, JsonValue
+from controller.events.floor import TableClosed
+from controller.events.table import BetsClosed, CutCardOut, HandStarted, ShoeLoaded, TableOpened
+from controller.follow.records import FollowedEvent
 from controller.games.catalog import find_game
 from controller.plugins import PluginError
 from controller.podium.protection.count import CountError, ShoeCount
 from controller.podium.protection.play import Decision, PlayReader
 from controller.podium.protection.settings import DEFAULT, Settings
 from controller.podium.protection.strategies import Strategies, not_checked, strategy_for
-from controller.podium.protection.tally import Figures, Round, Tally
-from controller.podium.ratings.hands import canonical_rules
+from controller.podium.protection.tally import Figures, FiguresJson, Round, Tally
+from controller.podium.ratings.hands import BadEvent, Rules, canonical_rules, record_of
 
 log = logging.getLogger(__name__)
 
@@ -82,9 +87,9 @@ class Raised:
     table: str
     epoch: str
     seq: int
-    hand: Any
+    hand: int | None
     ts: str | None
-    data: dict[str, Any]
+    data: JsonObject
 
 
 @dataclass
@@ -100,8 +105,8 @@ class _Table:
     player_banked: frozenset[str] = frozenset()
     rakes: bool = False
     house_banked: bool = False
-    hand: Any = None
-    rules: Mapping[str, Any] | None = None
+    hand: int | None = None
+    rules: Rules | None = None
     seats: dict[int, str] = field(default_factory=dict)
     """Seat -> its unrated subject while one plays there."""
     generation: int = 0
@@ -138,55 +143,53 @@ class Protection:
 
     # ------------------------------------------------------------------ events
 
-    def feed(self, name: str, epoch: str, message: Mapping[str, Any]) -> list[Raised]:
+    def feed(self, name: str, epoch: str, event: FollowedEvent) -> list[Raised]:
         """One event of table ``name`` (in order); the alerts it raises. An event that cannot be read
         is left out and kept in :attr:`problems`; one read already (of the epoch of the last one read,
         and not after it) is skipped, so that the stored events may be read first and a follower's
         then, which may repeat the last few."""
-        kind = message.get("type")
-        if kind not in TYPES:
+        if event.type not in TYPES:
             return []
         table = self._table(name)
-        seq = message.get("seq")
-        if isinstance(seq, int) and not isinstance(seq, bool):
-            if table.last is not None and table.last[0] == epoch and seq <= table.last[1]:
-                return []           # read already (the stored events, then a follower's last few)
-            table.last = (epoch, seq)
+        seq = event.seq
+        if table.last is not None and table.last[0] == epoch and seq <= table.last[1]:
+            return []               # read already (the stored events, then a follower's last few)
+        table.last = (epoch, seq)
         table.epoch = epoch
-        data = message.get("data")
-        if not isinstance(data, Mapping):
-            self.problems.append(f"table {name} seq {message.get('seq')}: {kind}: data is not an object")
+        try:
+            record = record_of(event)
+        except BadEvent as exc:
+            self.problems.append(f"table {name} seq {seq}: {exc}")
             return []
         touched: set[str] = set()
-        if kind == "table.opened":
-            self._opened(table, data)
-        elif kind == "hand.started":
-            dealer = data.get("dealer_seat")
-            table.hand = message.get("hand")
+        if isinstance(record, TableOpened):
+            self._opened(table, record)
+        elif isinstance(record, HandStarted):
+            table.hand = event.hand
             if table.play.strategy is None and table.unchecked is None and table.game is not None:
                 table.play.strategy = self.strategies(table.game, table.rules, canonical_rules(table.rules))
             table.house_banked = (table.main is not None and not table.rakes
-                                  and (dealer is None or table.main not in table.player_banked))
-        elif kind == "bets.closed":
-            touched = self._closed(table, message, data)
-        elif kind in ("shoe.loaded", "shoe.cut_card", "table.closed"):
+                                  and (record.dealer_seat is None or table.main not in table.player_banked))
+        elif isinstance(record, BetsClosed):
+            touched = self._closed(table, event, record)
+        elif isinstance(record, ShoeLoaded | CutCardOut | TableClosed):
             touched = self._release(table)
-            if kind == "table.closed":
+            if isinstance(record, TableClosed):
                 table.seats.clear()
                 table.followers.clear()
-            elif kind == "shoe.loaded":
-                self._forget_old(str(message.get("ts") or ""))
-        for decision in table.play.feed(message):
-            touched |= self._decided(table, decision, str(message.get("ts") or ""))
+            elif isinstance(record, ShoeLoaded):
+                self._forget_old(event.ts)
+        for decision in table.play.feed(event.hand, record):
+            touched |= self._decided(table, decision, event.ts)
         try:
-            table.count.feed(message)
+            table.count.feed(record)
         except CountError as exc:
-            self.problems.append(f"table {name} seq {message.get('seq')}: {exc}")
-            log.warning("left out of the count: table %s seq %s: %s", name, message.get("seq"), exc)
-        return self._check(table, touched, message)
+            self.problems.append(f"table {name} seq {seq}: {exc}")
+            log.warning("left out of the count: table %s seq %s: %s", name, seq, exc)
+        return self._check(table, touched, event)
 
-    def _opened(self, table: _Table, data: Mapping[str, Any]) -> None:
-        game, rules = data.get("game"), data.get("rules")
+    def _opened(self, table: _Table, opened: TableOpened) -> None:
+        game = opened.game
         table.game = game if isinstance(game, str) else None
         table.main, table.player_banked, table.rakes = None, frozenset(), False
         try:
@@ -196,22 +199,20 @@ class Protection:
         except PluginError:
             log.warning("table %s: game %r is not installed here: its bets are not followed", table.name,
                         game)
-        table.rules = rules if isinstance(rules, Mapping) else None
+        table.rules = opened.rules
         table.play.strategy = self.strategies(table.game, table.rules, canonical_rules(table.rules))
         table.unchecked = not_checked(table.game)
 
-    def _closed(self, table: _Table, message: Mapping[str, Any], data: Mapping[str, Any]) -> set[str]:
+    def _closed(self, table: _Table, event: FollowedEvent, closed: BetsClosed) -> set[str]:
         now = table.count.now()
-        bets = data.get("bets")
-        if not table.house_banked or now is None or message.get("hand") != table.hand \
-                or not isinstance(bets, list):
+        if not table.house_banked or now is None or event.hand != table.hand:
             return set()
-        ts = str(message.get("ts") or "")
+        ts = event.ts
         wagers: dict[int, int] = {}
-        for bet in bets:
-            if not isinstance(bet, Mapping) or bet.get("spot") != table.main:
+        for bet in closed.bets:
+            if bet.spot != table.main:
                 continue
-            seat, amount = bet.get("seat"), bet.get("amount")
+            seat, amount = bet.seat, bet.amount
             if isinstance(seat, int) and isinstance(amount, int) and amount > 0:
                 wagers[seat] = wagers.get(seat, 0) + amount
         first = now.drawn == 0
@@ -292,7 +293,7 @@ class Protection:
 
     # ------------------------------------------------------------------ the alert
 
-    def _check(self, table: _Table, subjects: Iterable[str], message: Mapping[str, Any]) -> list[Raised]:
+    def _check(self, table: _Table, subjects: Iterable[str], event: FollowedEvent) -> list[Raised]:
         raised = []
         for subject in sorted(subjects):
             tally = self.tallies[subject]
@@ -304,24 +305,23 @@ class Protection:
                 continue
             tally.raised.update(new)
             seat = next((s for t, s in sorted(tally.seats) if t == table.name), None)
-            raised.append(Raised(table.name, f"{table.epoch}:protection:{seat}", int(message.get("seq") or 0),
-                                 message.get("hand"), message.get("ts"),
-                                 alert_data(tally, figures, new, seat, self.settings)))
+            raised.append(Raised(table.name, f"{table.epoch}:protection:{seat}", event.seq, event.hand,
+                                 event.ts, alert_data(tally, figures, new, seat, self.settings)))
         return raised
 
     # ------------------------------------------------------------------ views
 
-    def count_of(self, table: str) -> dict[str, Any] | None:
+    def count_of(self, table: str) -> JsonObject | None:
         """A table's count now (None: no shoe seen loaded)."""
         found = self.tables.get(table)
         now = None if found is None else found.count.now()
         return None if now is None else {**now.to_json(), "system": self.settings.system.name}
 
-    def subjects(self) -> list[dict[str, Any]]:
+    def subjects(self) -> list[SubjectJson]:
         """Every subject with its figures (no plot), the most suspicious first."""
-        shown = [subject_json(tally, tally.figures()) for tally in self.tallies.values()
-                 if tally.rounds or tally.decisions]
-        return sorted(shown, key=_order)
+        shown = sorted(((tally, tally.figures()) for tally in self.tallies.values()
+                        if tally.rounds or tally.decisions), key=lambda shown: _order(*shown))
+        return [subject_json(tally, figures) for tally, figures in shown]
 
     def listed(self, tally: Tally) -> Listed | None:
         """A subject of :meth:`subjects` as its place in their order and its JSON text (``json.dumps``
@@ -333,12 +333,12 @@ class Protection:
         kept = self._listed.get(tally.subject)
         if kept is not None and kept[0] == made:
             return kept[1]
-        shown = subject_json(tally, tally.figures())
-        found = Listed(_order(shown), json.dumps(shown))
+        figures = tally.figures()
+        found = Listed(_order(tally, figures), json.dumps(subject_json(tally, figures)))
         self._listed[tally.subject] = (made, found)
         return found
 
-    def subject(self, subject: str) -> dict[str, Any] | None:
+    def subject(self, subject: str) -> SubjectPage | None:
         """One subject's figures with the plot and its decisions that deviated (None: unknown)."""
         tally = self.tallies.get(subject)
         if tally is None:
@@ -357,16 +357,15 @@ class Protection:
 class Listed:
     """A subject as the list of subjects gives it (:meth:`Protection.listed`)."""
 
-    order: tuple[Any, ...]
+    order: tuple[int, float, int, str]
     """Its place: sorted by this, the most suspicious come first."""
     text: str
     """Its entry, as JSON."""
 
 
-def _order(shown: Mapping[str, Any]) -> tuple[Any, ...]:
+def _order(tally: Tally, figures: Figures) -> tuple[int, float, int, str]:
     """Where a subject comes in the list: flagged for more reasons, more suspicious, more hands first."""
-    figures = shown["figures"]
-    return -len(figures["reasons"]), -figures["suspicion"], -figures["hands"], shown["subject"]
+    return -len(figures.reasons), -round(figures.suspicion, 6), -figures.hands, tally.subject
 
 
 def _before(ts: str, cutoff: datetime.datetime) -> bool:
@@ -377,12 +376,51 @@ def _before(ts: str, cutoff: datetime.datetime) -> bool:
         return False
 
 
+def _json(value: object) -> JsonValue:
+    """``value``, made of JSON's values (tuples as lists), as a JSON value (TypeError otherwise)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_json(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): _json(item) for key, item in value.items()}
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
 def _true(count: ShoeCount) -> float | None:
     now = count.now()
     return None if now is None else now.true
 
 
-def subject_json(tally: Tally, figures: Figures, plot: bool = False) -> dict[str, Any]:
+class SeatJson(TypedDict):
+    """A seat a subject sat at."""
+
+    table: str
+    seat: int
+
+
+class SubjectJson(TypedDict):
+    """A subject as the pages and reports give it (:func:`subject_json`)."""
+
+    subject: str
+    label: str
+    player: str | None
+    ratings: list[int]
+    seats: list[SeatJson]
+    flagged: bool
+    figures: FiguresJson
+
+
+class SubjectPage(SubjectJson):
+    """A subject's own page (:meth:`Protection.subject`): its figures with the plot, its decisions
+    that deviated, why a table's decisions are not checked, and the settings."""
+
+    deviations: list[JsonObject]
+    not_checked: list[str]
+    settings: JsonObject
+
+
+def subject_json(tally: Tally, figures: Figures, plot: bool = False) -> SubjectJson:
     """A subject as the pages and reports give it."""
     return {"subject": tally.subject, "label": tally.label, "player": tally.player,
             "ratings": sorted(tally.ratings),
@@ -391,7 +429,7 @@ def subject_json(tally: Tally, figures: Figures, plot: bool = False) -> dict[str
 
 
 def alert_data(tally: Tally, figures: Figures, reasons: list[str], seat: int | None,
-               settings: Settings) -> dict[str, Any]:
+               settings: Settings) -> JsonObject:
     """The alert's fields: the evidence, in figures and in words."""
     who = f"player {tally.player}" if tally.player else tally.label
     words = "; ".join(REASON_WORDS[r] for r in reasons)
@@ -400,7 +438,7 @@ def alert_data(tally: Tally, figures: Figures, reasons: list[str], seat: int | N
                f"spread {figures.spread or '-'}, {figures.high_hands} hands played and "
                f"{figures.high_entries} of {figures.entries} entries at +{settings.wong_count:g} or more "
                f"(the table: {figures.high_share:.0%} of hands), {figures.count_plays} count plays)")
-    about: dict[str, Any] = {"player": tally.player} if tally.player else {}
-    about |= {"reasons": reasons, "subject": tally.subject, "count": settings.system.name,
-              "evidence": evidence}
-    return alert(CODE, message, seat=seat, **about).to_pit()[0]
+    about: dict[str, JsonValue] = {"player": tally.player} if tally.player else {}
+    about |= {"reasons": list[JsonValue](reasons), "subject": tally.subject, "count": settings.system.name,
+              "evidence": _json(evidence)}
+    return dataclasses.replace(alert(CODE, message, seat=seat), about=about).to_pit()[0]

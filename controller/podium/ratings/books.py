@@ -16,6 +16,11 @@ credits between them (``tray.fill``, ``tray.credit``), the closer, the drop
     win  = closer - opener + credits - fills + drop
     hold = win / drop   (as a percentage)
 
+>>> from controller.events.envelope import decode_body, encode_event
+>>> from controller.follow.records import FollowedEvent
+>>> def followed(seq, kind, data, ts):
+...     topic, body = encode_event("T07", seq, ts, kind, None, data)
+...     return FollowedEvent.of(decode_body(body), topic, body)
 >>> books = Books()
 >>> for seq, (kind, data, ts) in enumerate([
 ...         ("dealer.in", {"dealer": "D1"}, "2026-11-21T20:00:00.000Z"),
@@ -27,10 +32,10 @@ credits between them (``tray.fill``, ``tray.credit``), the closer, the drop
 ...          "2026-11-21T20:25:00.000Z"),
 ...         ("table.closer", {"amount": 11500, "dealer": "D1"}, "2026-11-21T20:29:00.000Z"),
 ...         ("dealer.out", {"dealer": "D1", "reason": "signed_out"}, "2026-11-21T20:30:00.000Z"),
-...         ("table.drop", {"amount": 4000, "supervisor": "S1"}, "2026-11-21T20:31:00.000Z")]):
-...     _ = books.feed("T07", {"seq": seq, "type": kind, "data": data, "ts": ts})
->>> books.feed("T07", {"seq": 7, "type": "table.drop", "data": {"amount": 1, "supervisor": "S1"},
-...                    "ts": "2026-11-21T20:31:00.000Z"})      # read already
+...         ("table.drop", {"amount": 4000, "supervisor": "S1"}, "2026-11-21T20:31:00.000Z")], start=1):
+...     _ = books.feed("T07", followed(seq, kind, data, ts))
+>>> books.feed("T07", followed(8, "table.drop", {"amount": 1, "supervisor": "S1"},
+...                            "2026-11-21T20:31:00.000Z"))      # read already
 False
 >>> count = books.counts["T07"][-1]
 >>> count.win, count.hold
@@ -46,7 +51,15 @@ import datetime
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+
+from controller.events.books import Closer, DealerIn, DealerOut, DropEntered, Opener, SlipSigned
+from controller.events.codec import JsonObject, JsonValue
+from controller.events.hand import Alerted
+from controller.events.registry import Event
+from controller.events.table import HandEnded, HandVoided
+from controller.events.tray import TrayCredited, TrayFilled
+from controller.follow.records import FollowedEvent
+from controller.podium.ratings.hands import record_of
 
 BOOKS_TYPES = ("dealer.in", "dealer.out", "hand.ended", "hand.voided", "alert", "table.opener",
                "table.closer", "table.slip_signed", "table.drop", "tray.fill", "tray.credit")
@@ -89,7 +102,7 @@ class DealerFigures:
         hours = self.time_at_table(now) / 3600
         return round(self.hands / hours, 1) if hours > 0 else None
 
-    def to_json(self, now: str | None = None) -> dict[str, Any]:
+    def to_json(self, now: str | None = None) -> JsonObject:
         """The figures as JSON (seconds to the second)."""
         return {"dealer": self.dealer, "table": self.table, "hands": self.hands, "voids": self.voids,
                 "payout_mismatches": self.mismatches, "seconds": round(self.time_at_table(now)),
@@ -101,21 +114,18 @@ ChipCounts = dict[int, int]
 """A slip's chips by denomination: a chip's value in cents -> how many of them."""
 
 
-def chip_counts(data: Mapping[str, object]) -> ChipCounts | None:
-    """A slip's ``chips`` (value in cents, as JSON writes it -> count) as numbers, by value; None
-    when the slip has none (one from before they were kept). Anything else raises ValueError."""
-    chips = data.get("chips")
+def chip_counts(chips: Mapping[int, int] | None) -> ChipCounts | None:
+    """A slip's ``chips`` (value in cents -> count, as its record holds them) as numbers, by value;
+    None when the slip has none (one from before they were kept). Anything else raises ValueError."""
     if chips is None:
         return None
-    if not isinstance(chips, Mapping):
-        raise ValueError(f"chips must be an object of value -> count, not {chips!r}")
     counts = {int(value): int(count) for value, count in chips.items()}
     if any(value <= 0 or count < 0 for value, count in counts.items()):
         raise ValueError(f"chips must be positive values and counts, not {chips!r}")
     return dict(sorted(counts.items()))
 
 
-def chips_json(chips: ChipCounts | None) -> list[dict[str, int]] | None:
+def chips_json(chips: ChipCounts | None) -> list[JsonValue] | None:
     """A slip's chips as its JSON shows them: by value, each ``{"value", "count", "amount"}`` (cents).
 
     >>> chips_json({500: 3, 2500: 4})
@@ -162,7 +172,7 @@ class Count:
         win = self.win
         return round(win * 100 / self.drop, 2) if win is not None and self.drop else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The count as JSON, money in cents."""
         return {"table": self.table, "opened_at": self.opened_at, "opener": self.opener,
                 "opener_dealer": self.opener_dealer, "opener_signed_by": self.opener_signed_by,
@@ -186,27 +196,27 @@ class Books:
     last: dict[str, tuple[str, int]] = field(default_factory=dict)
     """table -> the epoch and seq of the last event read."""
 
-    def feed(self, table: str, message: Mapping[str, Any], epoch: str = "") -> bool:
-        """One event of ``table`` (its ``type``, ``data`` decoded, ``ts``, ``seq``) of ``epoch``;
-        whether the books changed. An event read already (of the epoch of the last one read and not
-        after it, or of an older epoch: a follower may repeat the last few) is skipped. Data that is
-        not what the contract says raises (KeyError, TypeError, ValueError), and changes nothing."""
-        kind, data, ts = message.get("type"), message.get("data") or {}, str(message.get("ts") or "")
-        if kind not in BOOKS_TYPES or not ts or self._seen(table, message.get("seq"), epoch):
+    def feed(self, table: str, event: FollowedEvent, epoch: str = "") -> bool:
+        """One event of ``table`` (its envelope and its record) of ``epoch``; whether the books
+        changed. An event read already (of the epoch of the last one read and not after it, or of
+        an older epoch: a follower may repeat the last few) is skipped. An event that is not its
+        record, or whose fields are not what the contract says, raises (ValueError, TypeError), and
+        changes nothing."""
+        ts = event.ts
+        if event.type not in BOOKS_TYPES or not ts or self._seen(table, event.seq, epoch):
             return False
         _parse(ts)
-        if kind == "dealer.in":
-            return self._sign_in(table, str(data["dealer"]), ts)
-        if kind == "dealer.out":
+        record = record_of(event)
+        if isinstance(record, DealerIn):
+            return self._sign_in(table, str(record.dealer), ts)
+        if isinstance(record, DealerOut):
             return self._sign_out(table, ts)
-        if kind in ("hand.ended", "hand.voided", "alert"):
-            return self._dealt(table, kind, data, ts)
-        return self._count(table, kind, data, ts)
+        if isinstance(record, HandEnded | HandVoided | Alerted):
+            return self._dealt(table, record, ts)
+        return self._count(table, record, ts)
 
-    def _seen(self, table: str, seq: object, epoch: str) -> bool:
+    def _seen(self, table: str, seq: int, epoch: str) -> bool:
         """Whether ``table``'s event ``seq`` of ``epoch`` was read already (if not, it is the last)."""
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            return False
         last = self.last.get(table)
         if last is not None:
             last_epoch, last_seq = last
@@ -236,52 +246,52 @@ class Books:
         figures.since, figures.last = None, ts
         return True
 
-    def _dealt(self, table: str, kind: str, data: Mapping[str, Any], ts: str) -> bool:
+    def _dealt(self, table: str, record: HandEnded | HandVoided | Alerted, ts: str) -> bool:
         dealer = self.current.get(table)
         if dealer is None:
             return False
         figures = self.dealers[(dealer, table)]
-        if kind == "hand.ended":
+        if isinstance(record, HandEnded):
             figures.hands += 1
-        elif kind == "hand.voided":
+        elif isinstance(record, HandVoided):
             figures.voids += 1
-        elif data.get("code") == "payout_mismatch":
+        elif record.code == "payout_mismatch":
             figures.mismatches += 1
         else:
             return False
         figures.last = ts
         return True
 
-    def _count(self, table: str, kind: str, data: Mapping[str, Any], ts: str) -> bool:
+    def _count(self, table: str, record: Event, ts: str) -> bool:
         counts = self.counts.setdefault(table, [])
-        if kind == "table.opener":
-            counts.append(Count(table, int(data["amount"]), ts, str(data["dealer"]),
-                                opener_chips=chip_counts(data)))
+        if isinstance(record, Opener):
+            counts.append(Count(table, int(record.amount), ts, str(record.dealer),
+                                opener_chips=chip_counts(record.chips)))
             return True
         count = counts[-1] if counts else None
         if count is None:
             return False
         open_now = count.closer is None
-        if kind in ("tray.fill", "tray.credit"):
+        if isinstance(record, TrayFilled | TrayCredited):
             if not open_now:
                 return False
-            amount = int(data["amount"])
-            if kind == "tray.fill":
+            amount = int(record.amount)
+            if isinstance(record, TrayFilled):
                 count.fills += amount
             else:
                 count.credits += amount
-        elif kind == "table.closer" and open_now:
-            closer, chips = int(data["amount"]), chip_counts(data)
-            count.closer, count.closed_at, count.closer_dealer = closer, ts, str(data["dealer"])
+        elif isinstance(record, Closer) and open_now:
+            closer, chips = int(record.amount), chip_counts(record.chips)
+            count.closer, count.closed_at, count.closer_dealer = closer, ts, str(record.dealer)
             count.closer_chips = chips
-        elif kind == "table.slip_signed":
-            supervisor = str(data["supervisor"])
-            if data["slip"] == "opener":
+        elif isinstance(record, SlipSigned):
+            supervisor = str(record.supervisor)
+            if record.slip == "opener":
                 count.opener_signed_by = supervisor
             else:
                 count.closer_signed_by = supervisor
-        elif kind == "table.drop" and not open_now:
-            count.drop, count.drop_by = int(data["amount"]), str(data["supervisor"])
+        elif isinstance(record, DropEntered) and not open_now:
+            count.drop, count.drop_by = int(record.amount), str(record.supervisor)
         else:
             return False
         return True
@@ -291,7 +301,7 @@ class Books:
         counts = self.counts.get(table)
         return counts[-1] if counts else None
 
-    def by_dealer(self, now: str | None = None) -> list[dict[str, Any]]:
+    def by_dealer(self, now: str | None = None) -> list[JsonObject]:
         """Every dealer's figures at each table, by dealer then table."""
         return [self.dealers[key].to_json(now) for key in sorted(self.dealers)]
 
@@ -299,9 +309,12 @@ class Books:
         """What the books hold of ``table`` as JSON text (its dealers' figures, the dealer signed in,
         its counts, the last event read), for :meth:`restore`.
 
+        >>> from controller.events.envelope import decode_body, encode_event
+        >>> from controller.follow.records import FollowedEvent
+        >>> topic, body = encode_event("T1", 4, "2026-11-21T20:00:01.000Z", "table.opener", None,
+        ...                            {"amount": 10000, "dealer": "D1", "chips": {"2500": 4}})
         >>> books = Books()
-        >>> _ = books.feed("T1", {"seq": 4, "type": "table.opener", "ts": "2026-11-21T20:00:01.000Z",
-        ...                       "data": {"amount": 10000, "dealer": "D1", "chips": {"2500": 4}}}, "1")
+        >>> _ = books.feed("T1", FollowedEvent.of(decode_body(body), topic, body), "1")
         >>> again = Books()
         >>> again.restore("T1", books.kept("T1"))
         >>> again == books
@@ -343,7 +356,7 @@ def _int_keys(chips: dict[str, int] | None) -> ChipCounts | None:
     return None if chips is None else {int(value): int(count) for value, count in chips.items()}
 
 
-def counted(counts: Iterable[Count]) -> dict[str, Any]:
+def counted(counts: Iterable[Count]) -> JsonObject:
     """The win, drop and hold of the counts complete among ``counts`` together (a pit's).
 
     >>> a = Count("T1", 10000, "", "D1", closer=11500, drop=4000, fills=5000, credits=2500)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from controller.events.codec import JsonObject, JsonValue, integer, text
 
 
 @dataclass(frozen=True)
@@ -36,15 +37,20 @@ class Edge:
         """Whether the figure is exact (not simulated)."""
         return self.interval is None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """The edge as a rating records it."""
         return {"house_edge": self.house_edge, "method": self.method,
                 "interval": None if self.interval is None else list(self.interval)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Edge:
+    def from_json(cls, data: JsonValue) -> Edge:
+        """The edge :meth:`to_json` wrote (ValueError if it is not one)."""
+        data = _object(data)
         interval = data.get("interval")
-        return cls(float(data["house_edge"]), str(data["method"]),
-                   None if interval is None else (float(interval[0]), float(interval[1])))
+        if interval is not None and (not isinstance(interval, list) or len(interval) != 2):
+            raise ValueError(f"an edge's interval is two numbers, not {interval!r}")
+        return cls(number(data["house_edge"]), text(data["method"]),
+                   None if interval is None else (number(interval[0]), number(interval[1])))
 
 
 @dataclass(frozen=True)
@@ -52,7 +58,7 @@ class Edges:
     """Every wager spot's edge at one table, under its rules."""
 
     game: str
-    rules: Mapping[str, Any]
+    rules: Mapping[str, JsonValue]
     """The game's options the figures are for, as the table published them (``table.opened``)."""
     spots: Mapping[str, Edge]
     """Wager spot -> its edge when the house banks it (a spot not listed: no figure, theo 0)."""
@@ -71,15 +77,35 @@ class Edges:
             return None
         return self.spots.get(spot)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """What a rating records (and an audit reads back with :meth:`from_json`)."""
         return {"game": self.game, "rules": dict(self.rules),
                 "spots": {spot: edge.to_json() for spot, edge in sorted(self.spots.items())},
-                "player_banked": sorted(self.player_banked), "rake": self.rake, "bank_fee": self.bank_fee}
+                "player_banked": list[JsonValue](sorted(self.player_banked)), "rake": self.rake,
+                "bank_fee": self.bank_fee}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Edges:
-        return cls(str(data["game"]), dict(data["rules"]),
-                   {str(spot): Edge.from_json(edge) for spot, edge in data["spots"].items()},
-                   frozenset(str(s) for s in data["player_banked"]), bool(data["rake"]),
-                   int(data.get("bank_fee", 0)))      # recorded before the fee was counted: none
+    def from_json(cls, data: JsonValue) -> Edges:
+        """The edges :meth:`to_json` wrote (ValueError, KeyError if they are not)."""
+        data = _object(data)
+        banked = data["player_banked"]
+        if not isinstance(banked, list):
+            raise ValueError(f"player_banked is a list of spots, not {banked!r}")
+        return cls(text(data["game"]), _object(data["rules"]),
+                   {spot: Edge.from_json(edge) for spot, edge in _object(data["spots"]).items()},
+                   frozenset(text(s) for s in banked), bool(data["rake"]),
+                   integer(data.get("bank_fee", 0)))      # recorded before the fee was counted: none
+
+
+def number(value: object) -> float:
+    """``value``, a JSON number, as a float (ValueError otherwise)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise ValueError(f"not a number: {value!r}")
+    return float(value)
+
+
+def _object(value: JsonValue) -> JsonObject:
+    """``value``, a JSON object (ValueError otherwise)."""
+    if not isinstance(value, dict):
+        raise ValueError(f"not a JSON object: {value!r}")
+    return value

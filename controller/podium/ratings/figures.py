@@ -20,16 +20,16 @@ import json
 import math
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from controller.games.catalog import find_game, rules_from_json, rules_json
-from controller.podium.ratings.edges import Edge, Edges
+from controller.podium.ratings.edges import Edge, Edges, number
+from controller.podium.ratings.hands import Rules
 
 BANK_FEE = "bank_fee"
 """The math report's entry for what a player-dealer's bank pays the house each hand it banks."""
 
 
-def edges_of(game: str, rules: Mapping[str, Any]) -> Edges:
+def edges_of(game: str, rules: Rules) -> Edges:
     """The :class:`Edges` of a table of the installed game ``game`` under ``rules`` (its ``[game]``
     options as JSON, as ``table.opened`` publishes them; the record keeps every option in force).
 
@@ -59,12 +59,16 @@ def _edges(game: str, rules_text: str) -> Edges:
     return Edges(game, rules, spots, frozenset(kind.player_banked), kind.house_rakes, fee)
 
 
-def _edge(game: str, spot: str, figure: Mapping[str, Any]) -> Edge:
+def _edge(game: str, spot: str, figure: object) -> Edge:
     """One report entry as an :class:`Edge`; ValueError if it is not a figure."""
     try:
+        if not isinstance(figure, Mapping):
+            raise TypeError(f"{figure!r} is not a figure")
         interval = figure.get("interval")
-        edge = Edge(float(figure["house_edge"]), str(figure["method"]),
-                    None if interval is None else (float(interval[0]), float(interval[1])))
+        if interval is not None and not isinstance(interval, list | tuple):
+            raise TypeError(f"interval {interval!r} is not two numbers")
+        edge = Edge(number(figure["house_edge"]), str(figure["method"]),
+                    None if interval is None else (number(interval[0]), number(interval[1])))
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise ValueError(f"{game} math: {spot}: not a house edge with its method ({exc!r})") from exc
     numbers = (edge.house_edge, *(edge.interval or ()))

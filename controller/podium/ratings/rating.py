@@ -33,8 +33,9 @@ import datetime
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
+from controller.events.codec import JsonObject
+from controller.follow.records import FollowedEvent
 from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.hands import BadEvent, Closed, Hand, HandReader, Happening, Jackpot
 from controller.podium.ratings.theo import SpotWagers, Theo, Wagers, theo_of
@@ -74,7 +75,7 @@ def player_id(text: str) -> str:
     return text
 
 
-def seat_number(seat: Any) -> int:
+def seat_number(seat: object) -> int:
     """A rating's seat, checked: a whole number from 1 to :data:`MAX_SEAT`.
 
     >>> seat_number(3)
@@ -130,7 +131,8 @@ class Rating:
                               f"({self.reason})")
         return replace(self, closed=max(at, self.opened), closed_by=by, reason=reason)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """The rating as the pages and reports give it (its edges as recorded)."""
         return {"id": self.id, "player": self.player, "table": self.table, "seat": self.seat,
                 "opened": self.opened, "opened_by": self.opened_by, "closed": self.closed,
                 "closed_by": self.closed_by, "reason": self.reason,
@@ -188,12 +190,12 @@ class Figures:
                        spots, self.actual + other.actual, self.jackpots + other.jackpots,
                        self.waiting + other.waiting, self.bank + other.bank, self.theo + other.theo)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """Money in cents."""
+        spots: JsonObject = {name: {"hands": s.hands, "wagered": s.wagered, "average_bet": s.average}
+                             for name, s in sorted(self.spots.items())}
         return {"hands": self.hands, "banked": self.banked, "seconds": round(self.seconds),
-                "wagered": self.wagered, "average_bet": self.average_bet,
-                "spots": {name: {"hands": s.hands, "wagered": s.wagered, "average_bet": s.average}
-                          for name, s in sorted(self.spots.items())},
+                "wagered": self.wagered, "average_bet": self.average_bet, "spots": spots,
                 "actual": self.actual, "jackpots": self.jackpots, "jackpots_waiting": self.waiting,
                 "bank_result": self.bank, "theo": self.theo.to_json()}
 
@@ -268,21 +270,21 @@ class TableRatings:
         tally.rating = tally.rating.closing(at, by, reason)
         return tally.rating
 
-    def feed(self, message: Mapping[str, Any], epoch: str = "") -> list[Rating]:
+    def feed(self, event: FollowedEvent, epoch: str = "") -> list[Rating]:
         """One event of the table; the ratings it closed (``table.closed``). An unreadable event is
         left out, logged and kept in :attr:`problems`."""
-        return self.take(self.read(message, epoch))
+        return self.take(self.read(event, epoch))
 
-    def read(self, message: Mapping[str, Any], epoch: str = "") -> Happening | None:
+    def read(self, event: FollowedEvent, epoch: str = "") -> Happening | None:
         """What the table's :attr:`reader` makes of one event (None: nothing yet, or an unreadable
         event: left out, logged and kept in :attr:`problems`), for :meth:`take` and whoever else
         counts the table's hands
         (:meth:`TableShifts.take <controller.podium.ratings.shift.TableShifts.take>`): each event is read
         once."""
         try:
-            return self.reader.feed(message, epoch)
+            return self.reader.feed(event, epoch)
         except BadEvent as exc:
-            problem = f"table {self.table} seq {message.get('seq')}: {exc}"
+            problem = f"table {self.table} seq {event.seq}: {exc}"
             self.problems.append(problem)
             log.warning("left out of the ratings: %s", problem)
             return None

@@ -30,15 +30,24 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from controller.events.codec import JsonObject
+from controller.follow.records import FollowedEvent
 from controller.podium.ratings.edges import Edges
-from controller.podium.ratings.hands import Closed, Hand, HandReader, Happening, Jackpot, canonical_rules
+from controller.podium.ratings.hands import (
+    Closed,
+    Hand,
+    HandReader,
+    Happening,
+    Jackpot,
+    Rules,
+    canonical_rules,
+)
 from controller.podium.ratings.rating import parse_ts
 from controller.podium.ratings.theo import Theo, Wagers, theo_of
 
-EdgesLookup = Callable[[str | None, Mapping[str, Any] | None], Edges | None]
+EdgesLookup = Callable[[str | None, Rules | None], Edges | None]
 """``(game, rules) -> Edges`` of hands played under them, None when unknown (``rules`` None: the
 table did not publish its rules)."""
 
@@ -70,7 +79,7 @@ class Shifts:
         return f"{start.astimezone(self.zone):%Y-%m-%d %H:%M} {self.zone}"
 
 
-def parse_shifts(section: Any, where: str = "[shifts]") -> Shifts:
+def parse_shifts(section: object, where: str = "[shifts]") -> Shifts:
     """The ``[shifts]`` table of a floor file; ShiftsError lists what is wrong.
 
     >>> parse_shifts({"starts": ["22:00", "06:00"]}).starts
@@ -164,7 +173,7 @@ class ShiftSummary:
                             self.bank + other.bank, self.rake + other.rake, self.jackpots + other.jackpots,
                             self.theo + other.theo)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """Money in cents."""
         return {"tables": list(self.tables), "hands": self.hands, "hours": round(self.hours, 4),
                 "hands_per_hour": self.hands_per_hour,
@@ -189,8 +198,8 @@ class TableShift:
     last: str | None = None
     wagers: dict[tuple[str | None, str | None], Wagers] = field(default_factory=dict)
     """The wagers by the game and rules (canonical text) they were played under."""
-    rules: dict[tuple[str | None, str | None], Mapping[str, Any] | None] = field(default_factory=dict)
-    _last_key: tuple[Mapping[str, Any] | None, tuple[str | None, str | None]] | None = field(
+    rules: dict[tuple[str | None, str | None], Rules | None] = field(default_factory=dict)
+    _last_key: tuple[Rules | None, tuple[str | None, str | None]] | None = field(
         default=None, repr=False, compare=False)
     """The rules :meth:`_key` was last given (the object itself) and the key it gave."""
 
@@ -252,12 +261,12 @@ class TableShifts:
         self._last: TableShift | None = None
         """The shift :meth:`at` found last."""
 
-    def feed(self, message: Mapping[str, Any], epoch: str = "") -> None:
+    def feed(self, event: FollowedEvent, epoch: str = "") -> None:
         """One event of the table (an unreadable one is left out and kept in :attr:`problems`)."""
         try:
-            happening: Happening | None = self.reader.feed(message, epoch)
+            happening: Happening | None = self.reader.feed(event, epoch)
         except ValueError as exc:
-            self.problems.append(f"table {self.table} seq {message.get('seq')}: {exc}")
+            self.problems.append(f"table {self.table} seq {event.seq}: {exc}")
             return
         self.take(happening)
 

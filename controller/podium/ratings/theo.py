@@ -36,10 +36,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
+from controller.events.codec import JsonObject, JsonValue
+from controller.events.hand import WagerResult
 from controller.podium.ratings.edges import Edge, Edges
-from controller.podium.ratings.hands import Result
 
 
 @dataclass
@@ -68,7 +68,7 @@ class Wagers:
     banked_hands: int = 0
     """Hands a player-dealer banked (each pays the house the bank's fee, if the game has one)."""
 
-    def add_hand(self, results: Iterable[Result], *, player_dealt: bool, rake: int = 0,
+    def add_hand(self, results: Iterable[WagerResult], *, player_dealt: bool, rake: int = 0,
                  pot: int = 0) -> None:
         """The wagers of one hand (of one seat, or of a whole table); ``rake`` and ``pot`` (the
         hand's) give the rake share of these wagers. A spot's ``hands`` counts a hand once however
@@ -85,7 +85,7 @@ class Wagers:
         if rake and pot:
             self.rake += Fraction(rake * staked, pot)
 
-    def add_bank(self, results: Iterable[Result]) -> None:
+    def add_bank(self, results: Iterable[WagerResult]) -> None:
         """A hand a player-dealer dealt: the other seats' ``results`` are what she banked."""
         self.banked_hands += 1
         for result in results:
@@ -111,7 +111,8 @@ class Term:
     wagered: int
     edge: Edge
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """The term: its spot, the cents wagered there and the edge they are counted at."""
         return {"spot": self.spot, "wagered": self.wagered, **self.edge.to_json()}
 
 
@@ -150,13 +151,13 @@ class Theo:
                     self.simulated or other.simulated, self.unknown + other.unknown, (),
                     self.no_edge | other.no_edge, self.rake or other.rake, self.fees + other.fees)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """Cents (rounded to a hundredth of a cent), its interval, and the terms it was summed from."""
         interval = self.interval
         return {"cents": None if self.value is None else round(self.value, 2),
                 "interval": None if interval is None else [round(interval[0], 2), round(interval[1], 2)],
                 "rake_share": self.rake, "terms": [t.to_json() for t in self.terms],
-                "no_edge": sorted(self.no_edge), "bank_fees": self.fees}
+                "no_edge": list[JsonValue](sorted(self.no_edge)), "bank_fees": self.fees}
 
 
 UNKNOWN = Theo(unknown=1)

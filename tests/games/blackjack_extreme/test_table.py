@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from controller.events.codec import record_json
 from controller.games.blackjack_extreme.game import BlackjackExtreme
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.interface import Limits, Tournament
@@ -38,12 +39,12 @@ def alerts(events: list[dict[str, Any]]) -> list[str]:
 def test_a_hand_with_a_raise_a_fold_and_a_split_read_from_the_spots(tmp_path: Path) -> None:
     rig = table(tmp_path, {1: 50000, 2: 20000, 3: 20000, 4: 20000})
     rig.ready(s2_main=1000, s3_main=1000, s4_main=1000)
-    assert public_state(rig.table)["session"]["button"] is None
+    assert record_json(public_state(rig.table))["session"]["button"] is None
     started = rig.press("deal")
     assert types(started) == ["hand.started", "bets.closed", "button.moved"]
     assert started[0]["data"] == {"seats": [2, 3, 4], "dealer_seat": 1}
     assert started[2]["data"] == {"seat": 1}          # the first hand sets the button (issue 18 item 16)
-    assert public_state(rig.table)["session"]["button"] == 1
+    assert record_json(public_state(rig.table))["session"]["button"] == 1
     dealt = [rig.card(card)[0] for card in ("8h", "9c", "7d", "Ts", "8d", "Tc", "Td", "7s")]
     assert [event["data"]["card"] for event in dealt] == [None, None, None, None, "8d", "Tc", "Td", None]
     assert rig.table.live_buttons() == ("void",)                  # the dealer's choice is a command
@@ -85,7 +86,7 @@ def test_a_hand_with_a_raise_a_fold_and_a_split_read_from_the_spots(tmp_path: Pa
     stacks = [(e["data"]["seat"], e["data"]["amount"]) for e in ended if e["type"] == "seat.stack"]
     assert stacks == [(2, 26000), (3, 21000), (4, 19500), (1, 43500)]
     assert [e["data"] for e in ended if e["type"] == "button.moved"] == [{"seat": 2}]
-    assert public_state(rig.table)["seats"][0]["stack"] == 43500
+    assert record_json(public_state(rig.table))["seats"][0]["stack"] == 43500
 
 
 SHORT = {1: 3000, 2: 20000, 3: 20000, 4: 20000, 5: 20000}
@@ -140,7 +141,7 @@ def test_the_short_stack_payments_walk_the_dealer_through_the_order(tmp_path: Pa
     assert {(e["data"]["seat"], e["data"]["amount"], e["data"]["reason"])
             for e in ended if e["type"] == "seat.stack" and e["data"]["seat"] == 1} == {
         (1, 0, "result"), (1, 0, "cash_out")}
-    assert public_state(rig.table)["seats"][0].get("stack") is None
+    assert record_json(public_state(rig.table))["seats"][0].get("stack") is None
 
 
 def test_void_turns_every_hidden_card_up_before_the_hand_is_voided(tmp_path: Path) -> None:
@@ -165,7 +166,7 @@ def test_a_card_turned_up_by_mistake_is_made_public_by_a_command(tmp_path: Path)
     exposed = rig.press("expose", 2)
     assert [(e["type"], e["data"].get("card")) for e in exposed] == [("player.action", None),
                                                                     ("card.revealed", "9h")]
-    assert public_state(rig.table)["seats"][1]["cards"] == ["9h"]
+    assert record_json(public_state(rig.table))["seats"][1]["cards"] == ["9h"]
 
 
 class ClockRig(Rig):

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from controller.events.codec import record_json
 from controller.games.buster_blackjack_x.game import BusterBlackjackX
 from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.interface import Limits, Progressive
@@ -31,7 +32,7 @@ def command(table: Rig, name: str, **args: Any) -> list[dict[str, Any]]:
 
 
 def meter(table: Rig) -> int:
-    value: int = public_state(table.table)["meters"]["blazing_7s"]
+    value: int = record_json(public_state(table.table))["meters"]["blazing_7s"]
     return value
 
 
@@ -47,7 +48,7 @@ def test_a_banked_hand_with_a_split_a_double_after_it_and_the_bank_settled(tmp_p
     assert types(started) == ["hand.started", "bets.closed", "button.moved", "meter"]
     assert started[0]["data"] == {"seats": [1, 2], "dealer_seat": 5}
     assert started[2]["data"] == {"seat": 5}          # the first hand sets the button (issue 18 item 16)
-    assert public_state(table.table)["session"]["button"] == 5
+    assert record_json(public_state(table.table))["session"]["button"] == 5
     assert started[3]["data"] == {"name": "blazing_7s", "value": 100_005}
     for text in ("8h", "Tc", "6d", "8c", "9s", "Ts"):           # seat 1: 8 8; seat 2: 19; 16 up/hole
         table.card(text)
@@ -186,10 +187,10 @@ def test_a_deal_cut_short_by_a_crash_adds_nothing_to_the_meter_and_a_void_takes_
     assert journal.cut_step
     journal.close()
     rebuilt = table.rebuilt(list(read_records(crashed / "journal.log")))
-    assert rebuilt.phase == "betting" and public_state(rebuilt)["meters"]["blazing_7s"] == 100_000
+    assert rebuilt.phase == "betting" and public_state(rebuilt).meters["blazing_7s"] == 100_000
     # Whole, the step is there exactly once.
     shutil.rmtree(crashed)
-    assert public_state(table.rebuilt())["meters"]["blazing_7s"] == 100_005
+    assert record_json(public_state(table.rebuilt()))["meters"]["blazing_7s"] == 100_005
     table.card("7c")
     voided = table.press("void")
     assert types(voided) == ["meter", "hand.voided"]

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from controller.commands.registry import decode
+from controller.events.codec import record_json
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Button, Limits, Stacks
@@ -88,7 +89,7 @@ def test_a_whole_hand_at_the_table(rig: Rig) -> None:
     rig.card("9d")
     rig.card("Qs")
     rig.card("3h")
-    assert public_state(rig.table)["seats"][1]["cards"] == [None, "9d"]
+    assert record_json(public_state(rig.table))["seats"][1]["cards"] == [None, "9d"]
     push(rig, 2, 400)
     assert data(press(rig, "bet"), "player.action")[0]["action"] == "bet"
     push(rig, 3, 800)
@@ -97,7 +98,7 @@ def test_a_whole_hand_at_the_table(rig: Rig) -> None:
     push(rig, 2, 800)
     events = press(rig, "call")
     assert data(events, "pot") == [{"pots": [{"amount": 2200, "seats": [2, 3]}], "rake": 0}]
-    assert public_state(rig.table)["pots"] == [{"amount": 2200, "seats": [2, 3]}]
+    assert record_json(public_state(rig.table))["pots"] == [{"amount": 2200, "seats": [2, 3]}]
     for seat in (1, 2, 3):
         push(rig, seat, 0)
 
@@ -137,7 +138,7 @@ def test_a_whole_hand_at_the_table(rig: Rig) -> None:
         {"seat": 1, "amount": 9800, "reason": "result"}, {"seat": 2, "amount": 8000, "reason": "result"},
         {"seat": 3, "amount": 12200, "reason": "result"}]
     assert data(events, "button.moved") == [{"seat": 2}]
-    assert {s["seat"]: s.get("stack") for s in public_state(rig.table)["seats"][:3]} == {
+    assert {s["seat"]: s.get("stack") for s in record_json(public_state(rig.table))["seats"][:3]} == {
         1: 9800, 2: 8000, 3: 12200}
 
 
