@@ -6,10 +6,11 @@ dealer, players drawing to a total, the dealer's card revealed, results paid
 as a game to 11 would pay them (3:2 on a natural, a Dealer Bust side wager),
 now and then a counterfeit chip or an unreadable card; six-deck shoes, the cut
 card out three quarters of the way through and a new shoe loaded before the
-next hand, as a real table's shoe is (so game protection counts every shoe). The first table has a
-progressive meter; every fourth table (the second, sixth, ...) is banked by a
-player instead of the house: stacks, a player-dealer whose seat moves round
-after each hand, and a tournament's blind levels. The tables stand in pits of
+next hand, as a real table's shoe is (so game protection counts every shoe).
+The first table has a progressive meter; every fourth table (the second,
+sixth, ...) is banked by a player instead of the house: stacks, a
+player-dealer whose seat moves round after each hand, and a tournament's
+blind levels. The tables stand in pits of
 four (``Pit 1``: T01 to T04, ...). The hands are plausible,
 not a real game: for the real games run the daemon
 (``tests/rigs/daemon_rig.py``). The tables' pictures (``table.view`` after
