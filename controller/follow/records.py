@@ -76,11 +76,15 @@ class FollowedEvent:
         if not isinstance(seq, int) or not isinstance(ts, str) or not isinstance(kind, str) or \
                 not (hand is None or isinstance(hand, int)):
             raise ValueError(f"not an event's envelope: seq {seq!r}, ts {ts!r}, type {kind!r}")
-        return cls(seq, ts, epoch_of(message), kind, hand, topic, body)
+        followed = cls(seq, ts, epoch_of(message), kind, hand, topic, body)
+        data = message.get("data")
+        if isinstance(data, dict):            # the follower read the body already: not read twice
+            followed.__dict__["data"] = data
+        return followed
 
     @cached_property
     def data(self) -> JsonObject:
-        """The event's ``data``, decoded from :attr:`body` (once)."""
+        """The event's ``data``: the follower's message's, or decoded from :attr:`body` (once)."""
         data = decode_body(self.body).get("data")
         return data if isinstance(data, dict) else {}
 

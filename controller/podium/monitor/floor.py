@@ -1,10 +1,12 @@
 """The floor as the pit boss sees it: one model per table, from the table's pictures and its events.
 
-A :class:`TableModel` draws the table from its last picture, read as the
-record it is (:attr:`TablePicture.picture <controller.follow.picture.TablePicture.picture>`,
-a :class:`~controller.events.picture.Picture`: the snapshot's state at the
-start and after a gap was repaired, then each ``table.view`` the table
-publishes after every change; pit-events.md, "The table's picture"). Its page
+A :class:`TableModel` draws the table's tile from its last picture, read as
+the records a tile needs (:class:`~controller.podium.monitor.tile_view.TileView`)
+and its page from the whole picture
+(:attr:`TablePicture.picture <controller.follow.picture.TablePicture.picture>`,
+a :class:`~controller.events.picture.Picture`). The picture is the snapshot's
+state at the start and after a gap was repaired, then each ``table.view`` the
+table publishes after every change (pit-events.md, "The table's picture"). Its page
 gets the picture's JSON but the keys in :data:`SKIPPED` (``alerts``, which the
 :class:`AlertBook` keeps, and what the table knows live). It knows no game and
 works nothing out from the events: it never asks the table for anything in the
@@ -34,7 +36,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from controller.events.codec import JsonObject, JsonValue, decode_public, integer, record_json
+from controller.events.codec import JsonObject, JsonValue, decode_public, from_json, integer, record_json
 from controller.events.envelope import decode_body
 from controller.events.hand import (
     Acted,
@@ -47,7 +49,6 @@ from controller.events.hand import (
     Settled,
     WagerResult,
 )
-from controller.events.picture import Picture
 from controller.events.registry import Event
 from controller.events.table import BetPlaced, BetsClosed, HandStarted, HandVoided, TableOpened
 from controller.follow.aio import Follower
@@ -60,6 +61,7 @@ from controller.games.session.stacks import StackChanged
 from controller.games.session.tournament import LevelStarted, PlayerEliminated, TournamentEnded
 from controller.podium.monitor.alerts import Alert, AlertBook
 from controller.podium.monitor.rated import NO_PIT, Rated
+from controller.podium.monitor.tile_view import TileView
 from controller.podium.protection.watch import TYPES as PROTECTION_TYPES
 from controller.podium.protection.watch import Protection
 from controller.podium.ratings.books import BOOKS_TYPES, Books
@@ -287,7 +289,7 @@ class TableModel:
         self.last_ts: str | None = None
         self.limits: Mapping[str, int] | None = None
         self.picture = TablePicture()
-        self._shown: tuple[int, Picture | None] = (-1, None)
+        self._shown: tuple[int, TileView | None] = (-1, None)
         """The picture the views read, and the picture's version it is of (-1: none yet, or let go)."""
         self._understood = False
         """That picture was read from the picture of its version (not the last one kept)."""
@@ -331,13 +333,20 @@ class TableModel:
         self.picture.view(message)
 
     @property
-    def shown(self) -> Picture | None:
-        """The picture the views read (None before any could be read): read when asked, once per
-        picture. A picture that cannot be read leaves the last one that could."""
+    def shown(self) -> TileView | None:
+        """What the tiles read of the picture (None before any could be read): read when asked,
+        once per picture, only the keys a tile shows (:mod:`~controller.podium.monitor.tile_view`).
+        A picture that cannot be read leaves the last one that could."""
         version, shown = self._shown
         if version != self.picture.version:
-            read = self.picture.picture
-            self._understood = read is not None and read is not shown
+            read: TileView | None = None
+            state = self.picture.state
+            if state is not None:
+                try:
+                    read = from_json(TileView, state)
+                except (ValueError, KeyError, TypeError) as exc:
+                    log.warning("%s: a picture that is not the table's picture: %s", self.name, exc)
+            self._understood = read is not None
             if read is not None:
                 shown = read
             self._shown = (self.picture.version, shown)
@@ -347,7 +356,7 @@ class TableModel:
     def state(self) -> JsonObject:
         """The picture as the table's page gets it: every key but those in :data:`SKIPPED` (before
         the table is heard from, those of :data:`UNHEARD`, its game and phase None)."""
-        picture = self.shown
+        picture = self.picture.picture if self.shown is not None else None
         if picture is None:
             blank = empty_state(self.name)
             return {key: blank[key] for key in UNHEARD}
@@ -552,7 +561,7 @@ class TableModel:
 
     def detail(self, alerts: list[JsonValue], acknowledged: list[Alert]) -> JsonObject:
         """What the table's own page shows."""
-        picture = self.shown
+        picture = self.picture.picture
         limits = picture.limits if picture is not None and picture.limits else self.limits
         return {
             **self.tile(alerts), "limits": None if limits is None else dict(limits), "state": self.state,
