@@ -44,6 +44,7 @@ def test_recall_gives_the_last_hands_step_by_step_with_the_hole_card_face_down_u
             rig.draw()
         if number == 1:
             station.touch("stand")
+            rig.next("player.action", action="stand")         # taken before a card is drawn (a hit)
             while rig.pit.control({"cmd": "state"})["state"]["results"] is None:
                 rig.draw()                                    # the dealer draws to settle
             rig.bet(1, "main")                                # the chips collected or paid and taken
