@@ -43,7 +43,6 @@ tells what it found through hooks the flavours implement (:meth:`_snapshot`,
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections import OrderedDict
@@ -51,7 +50,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from controller.events.codec import JsonObject, integer
-from controller.events.envelope import HEARTBEAT_TYPE, VIEW_TYPE, decode_body
+from controller.events.envelope import HEARTBEAT_TYPE, VIEW_TYPE, decode_body, parse_json
 
 log = logging.getLogger(__name__)
 
@@ -428,7 +427,7 @@ def data_of(message: Mapping[str, object]) -> JsonObject | None:
     raw = message.get("raw")
     if data is None and isinstance(raw, bytes):
         try:
-            data = json.loads(raw)
+            data = parse_json(raw)
         except (ValueError, RecursionError):
             return None
     return data if isinstance(data, dict) else None
@@ -468,7 +467,7 @@ def read_snapshot(replies: list[list[bytes]], name: str) -> Message:
 
 def decode_snapshot(body: bytes) -> JsonObject:
     """A snapshot reply's JSON object; ValueError if it is not one."""
-    found = json.loads(body)
+    found = parse_json(body)
     if not isinstance(found, dict):
         raise ValueError("a snapshot that is not a JSON object")
     return found

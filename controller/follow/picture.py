@@ -27,11 +27,11 @@ True
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 
 from controller.events.codec import JsonObject, from_json, integer
+from controller.events.envelope import parse_json
 from controller.events.picture import Picture
 from controller.follow.core import Message
 
@@ -101,14 +101,14 @@ class TablePicture:
         if self._raw is not None:
             raw, self._raw = self._raw, None
             try:
-                state = json.loads(raw)
+                state = parse_json(raw)
                 if not isinstance(state, dict):
                     raise ValueError("a state that is not a JSON object")
                 self._state, self._read = state, raw
             except (ValueError, RecursionError) as exc:
                 log.warning("a picture whose state cannot be read: %s", exc)
         if self._state is None and self._read is not None:     # let go: the same text read again
-            state = json.loads(self._read)
+            state = parse_json(self._read)
             self._state = state if isinstance(state, dict) else None
         return self._state
 

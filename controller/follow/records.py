@@ -41,7 +41,7 @@ import controller.events.table
 import controller.events.tray
 import controller.games.interface  # noqa: F401 - with the above, registers the events decode_public reads
 from controller.events.codec import JsonObject, decode_public, from_json
-from controller.events.envelope import decode_body
+from controller.events.envelope import decode_body, parse_json
 from controller.events.picture import Picture
 from controller.events.registry import Event
 from controller.follow.core import Message, epoch_of
@@ -155,7 +155,7 @@ def _picture(message: Message) -> tuple[int, Picture | None]:
     try:
         raw = message.get("raw")
         if state is None and isinstance(raw, bytes):
-            state = json.loads(raw)
+            state = parse_json(raw)
         picture: Picture | None = from_json(Picture, state)
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         log.warning("a picture that is not the table's picture: %s", exc)

@@ -19,7 +19,6 @@ none of it was published.
 
 from __future__ import annotations
 
-import json
 from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from controller.events.codec import (
     record_json,
     text,
 )
+from controller.events.envelope import parse_json
 from controller.events.hand import Alerted, Dealt, Settled, WagerResult
 from controller.events.picture import TableAlert
 from controller.events.registry import Event
@@ -64,7 +64,7 @@ def journaled_event(body: Mapping[str, JsonValue], private: Mapping[str, JsonVal
 
 def _body(body: bytes) -> JsonObject:
     """A journal record's body, decoded (ValueError for one that is no JSON object)."""
-    decoded = json.loads(body)
+    decoded = parse_json(body)
     if not isinstance(decoded, dict):
         raise ValueError("a journal record whose body is no JSON object")
     return decoded
