@@ -105,12 +105,13 @@ def compact_json(obj: Mapping[str, object]) -> bytes:
     The encoding of every pit body and of the pit sockets' JSON replies: exactly the bytes of
     ``json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)`` in UTF-8, and
     the same refusals (ValueError for NaN, an infinity or a loop; TypeError for what JSON has no
-    form for). msgspec writes them (a tenth of the time, docs/benchmarks.md) when ``obj`` is made of
-    dicts, lists, strings, ints, bools and None alone: it holds only Python's own types (``marshal``
-    takes nothing else: a dict subclass may give its keys in an order of its own) and msgspec's
-    bytes read back as ``obj`` with no number that is not an integer in them (msgspec writes a float
-    in a form of its own, NaN as null, a set or a date as JSON would not). Anything else (a float,
-    a tuple, an int key...) is written by :mod:`json`, which says what it refuses.
+    form for). msgspec writes them (in two thirds of json's time, its check included:
+    docs/benchmarks.md) when ``obj`` is made of dicts, lists, strings, ints, bools and None
+    alone: it holds only Python's own types (``marshal`` takes nothing else: a dict subclass may
+    give its keys in an order of its own) and msgspec's bytes read back as ``obj`` with no number
+    that is not an integer in them (msgspec writes a float in a form of its own, NaN as null, a
+    set or a date as JSON would not). Anything else (a float, a tuple, an int key...) is written
+    by :mod:`json`, which says what it refuses.
 
     >>> compact_json({"name": "Zoë", "n": [1, None]}).decode()
     '{"name":"Zoë","n":[1,null]}'
@@ -135,10 +136,11 @@ def parse_json(text: bytes | str) -> JsonValue:
     """The JSON value ``text`` holds, exactly as :func:`json.loads` reads it, and ValueError (or
     RecursionError, nested too deep) where it refuses it.
 
-    msgspec reads it (in about half the time, docs/benchmarks.md) into the same dicts (their keys
-    in order), lists, strings, ints, floats, bools and None; what msgspec refuses, :mod:`json`
-    reads again and decides: ``NaN`` and ``Infinity`` (which JSON leaves out but Python's reader
-    takes), a number too large for a float (read as infinity), a lone surrogate, UTF-16 text...
+    msgspec reads it (in less than half of json's time, docs/benchmarks.md) into the same dicts
+    (their keys in order), lists, strings, ints, floats, bools and None; what msgspec refuses,
+    :mod:`json` reads again and decides: ``NaN`` and ``Infinity`` (which JSON leaves out but
+    Python's reader takes), a number too large for a float (read as infinity), a lone surrogate,
+    UTF-16 text...
 
     >>> parse_json(b'{"seat":3,"bets":{"main":2500},"odds":1.5}')
     {'seat': 3, 'bets': {'main': 2500}, 'odds': 1.5}
