@@ -71,7 +71,8 @@ def reader(hint: object) -> Decoder:
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return decoder(hint)
     made, what = _reader(hint), f"the value must be {_named(hint)}"
-    return lambda value: made(value, what, what)
+    inside = f"{what}: within it"
+    return lambda value: made(value, what, inside)
 
 
 def _own(own: Callable[[Mapping[str, object]], object], what: str) -> Decoder:
@@ -94,14 +95,14 @@ def _missing(what: str) -> NoReturn:
 
 def _items(value: object, what: str) -> list[object] | tuple[object, ...]:
     """``value``, a JSON array (the decode error otherwise)."""
-    if type(value) is list or isinstance(value, list | tuple):
+    if isinstance(value, list | tuple):
         return value
     _bad(what, value)
 
 
 def _object(value: object, what: str) -> Mapping[str, object]:
     """``value``, a JSON object (the decode error otherwise)."""
-    if type(value) is dict or isinstance(value, Mapping):
+    if isinstance(value, Mapping):
         return value
     _bad(what, value)
 
@@ -154,11 +155,18 @@ def _named(hint: object) -> str:
     return re.sub(r"\b(?:\w+\.)+(\w+)", r"\1", repr(hint).replace("NoneType", "None"))
 
 
+def _json_value(hint: object) -> bool:
+    """Whether ``hint`` is :data:`~controller.events.codec.JsonValue` as it stands within itself (its
+    list's and dict's items): a field of it takes any JSON value."""
+    from controller.events.codec import JsonValue  # (the codec imports this module)
+    return isinstance(hint, typing.ForwardRef) and hint.__forward_arg__ == JsonValue
+
+
 def _code(hint: object, name: str, what: str, inside: str, helpers: dict[str, object], depth: int) -> str:
     """Python source of an expression reading the JSON value ``name`` as type ``hint``, checked:
     ``what`` and ``inside`` name the words of its error, for the value and for one within it."""
-    if hint is object or hint is typing.Any or isinstance(hint, typing.ForwardRef | str):
-        return name                                     # any JSON value (a JsonValue's own list and dict)
+    if hint is object or _json_value(hint):
+        return name
     bad = f"_bad({what}, {name})"
     if hint is int or hint is str or hint is bool:
         return f"({name} if type({name}) is {hint.__name__} else {bad})"
@@ -181,11 +189,12 @@ def _code(hint: object, name: str, what: str, inside: str, helpers: dict[str, ob
             return f"({name} if type({name}) in {kinds} else {bad})"
         readers = _constant(tuple(_reader(arg) for arg in args), helpers)
         return f"_either({readers}, {name}, {what})"
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        item = f"_i{depth}"
+    if origin is list or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
+        item, made = f"_i{depth}", origin.__name__
         code = _code(args[0], item, inside, inside, helpers, depth + 1)
         items = f"({name} if type({name}) is list else _items({name}, {what}))"
-        return f"tuple({items})" if code == item else f"tuple([{code} for {item} in {items}])"
+        listed = f"[{code} for {item} in {items}]"
+        return (f"{made}({items})" if code == item else listed if made == "list" else f"{made}({listed})")
     if origin is tuple:
         return f"{_constant(_reader(hint), helpers)}({name}, {what}, {inside})"
     if origin in (Mapping, dict) and len(args) == 2:
