@@ -227,3 +227,16 @@ def test_every_leaf_of_a_real_picture_given_the_wrong_type_is_refused() -> None:
                 assert repr(new) in str(refused.value), (path, new)
                 tried += 1
     assert tried > 500
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    children: tuple[Node, ...] = ()
+
+
+def test_a_record_that_holds_its_own_kind_reads() -> None:
+    tree = {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}
+    assert from_json(Node, tree) == Node("a", (Node("b", (Node("c"),)),))
+    with pytest.raises(ValueError, match=r"^Node\.name must be str, found 3 \(int\)$"):
+        from_json(Node, {"name": "a", "children": [{"name": 3}]})
