@@ -18,22 +18,29 @@ from collections.abc import Mapping
 import zmq
 import zmq.asyncio
 
-from controller.commands.registry import reply_wait
+from controller.commands.registry import Request, decode, reply_wait
 from controller.events.codec import JsonObject
 from controller.follow.sources import Curve
 
 
 def unanswered(request: Mapping[str, object], wait: float) -> str:
     """What a client tells its user when no reply to ``request`` came within ``wait`` seconds: the
-    command may still be carried out (a slow one, the table busy), or the table is not running; its
-    state says which, before the command is sent again.
+    command (named as a refusal of it would be: ``press`` and ``act`` by their button or action) may
+    still be carried out (a slow one, the table busy), or the table is not running; its state says
+    which, before the command is sent again.
 
     >>> unanswered({"cmd": "critical_memory_clear"}, 602.0)
     "the table did not answer critical_memory_clear within 602 s: it may still carry it out, or it \
 is not running; check the table's state before sending it again"
+    >>> unanswered({"cmd": "act", "action": "stand"}, 5.0)[:40]
+    'the table did not answer stand within 5 '
     """
+    decoded = decode(request)
     name = request.get("cmd")
-    shown = name[:40] if isinstance(name, str) else "the request"
+    if isinstance(decoded, Request):
+        shown = decoded.command.subject
+    else:
+        shown = name[:40] if isinstance(name, str) else "the request"
     return (f"the table did not answer {shown} within {wait:g} s: it may still carry it out, "
             "or it is not running; check the table's state before sending it again")
 
