@@ -8,7 +8,7 @@ causes (:class:`controller.table.writer.Step`), then returns None or the refusal
 - cards from the shoe: :mod:`controller.table.cards`
 - chips on the spots and in the tray, past posting: :mod:`controller.table.chips`
 - buttons and the same actions by command: :mod:`controller.table.buttons`, whose game calls
-  and phase moves are :mod:`controller.table.hand_steps` (payouts: :mod:`controller.table.payouts`)
+  and phase moves are :mod:`controller.table.hand_steps` (with what DEAL and NEXT check)
 - boards: :mod:`controller.table.devices`
 - the pit's and the game's commands, the clock, the daemon's checks: :mod:`controller.table.commands`
 
@@ -30,7 +30,7 @@ from transitions import Machine
 from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.log import Record
-from controller.table import buttons, cards, chips, commands, devices, hand_steps, payouts
+from controller.table import buttons, cards, chips, commands, devices, hand_steps
 from controller.table.phases import Phases
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TableSettings, waiting_words
 from controller.table.state import DeviceState, MakeGame, TableState
@@ -321,5 +321,5 @@ class Table:
 
     def payout_checks(self) -> dict[tuple[int, str], int]:
         """The spots NEXT checks and what each should read then
-        (:func:`controller.table.payouts.payout_checks`)."""
-        return payouts.payout_checks(self)
+        (:func:`controller.table.hand_steps.payout_checks`)."""
+        return hand_steps.payout_checks(self)
