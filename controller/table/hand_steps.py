@@ -4,7 +4,7 @@ should read once paid and collected.
 
 Each step is a deciding function's last word (:mod:`controller.table.buttons`,
 :mod:`controller.table.cards`): it yields the step, then calls the phase move it makes by name
-(:mod:`controller.table.phases`); a game call's step settles the hand once it has its results.
+(:class:`controller.table.machine.Phases`); a game call's step settles the hand once it has its results.
 The checks are the two ends of a hand: DEAL is refused while :func:`deal_problems` names any, and
 NEXT (:func:`end_hand`) raises ``payout_mismatch`` for each spot :func:`payout_checks` names that
 does not read what it should; the picture publishes those spots too (``checks``).
