@@ -197,9 +197,9 @@ class Table:
         """The critical memory fault latched (:mod:`controller.journal.critical_memory`): while there
         is one, DEAL is refused."""
         self.floor_call: FloorCall | None = None
+        """The dealer's last floor call since the start (live, not journaled: its alert is)."""
         self._decided: tuple[Hand, Decision | None] | None = None
         """The last hand state asked for its decision, and that decision."""
-        """The dealer's last floor call since the start (live, not journaled: its alert is)."""
         self.deal_problems_seen: tuple[TableState, DealProblemsKey, tuple[str, ...]] | None = None
         """The state, what else they depend on, and the deal problems last worked out
         (:func:`controller.table.hand_steps.deal_problems`)."""
