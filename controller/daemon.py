@@ -61,8 +61,7 @@ from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
 from controller.security.supervisor_gate import SupervisorGate
 from controller.security.supervisor_pins import verify_pin
-from controller.service.status import table_status
-from controller.service.systemd import SystemdLink
+from controller.service import SystemdLink, table_status
 from controller.table.machine import Table, TableSettings
 from controller.table.views import dealer_view, table_picture
 from drivers.board import BoardDriver, BoardSetup
