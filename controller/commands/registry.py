@@ -214,17 +214,19 @@ def reply_within(request: Mapping[str, object]) -> float:
     return REPLY_WITHIN if cls is None else cls.reply_within
 
 
-def reply_wait(request: Mapping[str, object], timeout: float | None = None) -> float:
+def reply_wait(request: Mapping[str, object], timeout: float | None = None,
+               margin: float = LINK_MARGIN) -> float:
     """Seconds a client waits for the reply to ``request`` before it tells its user that none came:
     ``timeout`` when its caller gives one (the caller's own limit, shorter or longer), else the
-    command's :func:`reply_within` plus :data:`LINK_MARGIN`.
+    command's :func:`reply_within` plus ``margin`` for the link (:data:`LINK_MARGIN` unless the
+    client allows its link more).
 
-    >>> reply_wait({"cmd": "state"}), reply_wait({"cmd": "critical_memory_clear"})
-    (5.0, 602.0)
-    >>> reply_wait({"cmd": "critical_memory_clear"}, timeout=0.5)
+    >>> reply_wait({"cmd": "state"}), reply_wait({"cmd": "state"}, margin=10)
+    (5.0, 13.0)
+    >>> reply_wait({"cmd": "state"}, timeout=0.5)
     0.5
     """
-    return reply_within(request) + LINK_MARGIN if timeout is None else timeout
+    return reply_within(request) + margin if timeout is None else timeout
 
 
 def registered() -> Mapping[str, type[Command]]:

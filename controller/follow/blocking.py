@@ -24,7 +24,7 @@ from collections.abc import Mapping
 
 import zmq
 
-from controller.commands.registry import Command, reply_wait
+from controller.commands.registry import LINK_MARGIN, Command, reply_wait
 from controller.commands.table import Press
 from controller.events.codec import JsonObject
 from controller.follow.control import unanswered
@@ -46,8 +46,12 @@ class PitClient(Tracker):
 
     def __init__(self, table: str, publish: str, sync: str, control: str, *,
                  context: zmq.Context[zmq.Socket[bytes]] | None = None,
-                 curve: tuple[bytes, bytes, bytes] | None = None) -> None:
+                 curve: tuple[bytes, bytes, bytes] | None = None,
+                 link_margin: float = LINK_MARGIN) -> None:
         super().__init__(table, snapshots=False, eager=False)
+        self.link_margin = link_margin
+        """Seconds a control request waits beyond its command's ``reply_within`` (a test rig on a
+        loaded machine, or a link slower than the pit's LAN, allows more)."""
         self.context = context or zmq.Context.instance()
         self.table = table
         self.curve = curve
@@ -170,7 +174,7 @@ class PitClient(Tracker):
         seconds when given (:func:`~controller.commands.registry.reply_wait`). Raises
         :class:`PitError` saying so when no reply came in that time: the table may still carry the
         command out (:func:`~controller.follow.control.unanswered`)."""
-        wait = reply_wait(request, timeout)
+        wait = reply_wait(request, timeout, self.link_margin)
         req = self._socket(zmq.REQ)
         req.setsockopt(zmq.LINGER, 0)
         req.connect(self.control_endpoint)
