@@ -6,7 +6,7 @@ boards and the buttons. Every driver input and every control command runs on
 the loop, one step at a time, through :class:`controller.table.machine.Table` (the control socket
 serves requests at once, each in its task: a PIN check or a ``critical_memory_clear`` that awaits
 holds up no other command; PINs are checked one at a time: :mod:`controller.daemon_control`). After
-each, ``refresh`` saves a checkpoint if one is due (:mod:`controller.daemon_journal`), publishes the
+each, ``refresh`` saves a checkpoint if one is due, publishes the
 table's picture (``table.view``, docs/pit-events.md) if it changed, and brings the dealer display,
 the button lights and the spot lights up to date (:mod:`controller.daemon_show`). A control
 command that carries ``"supervisor"`` is let through only with that supervisor's
@@ -44,8 +44,7 @@ from controller.journal.high_water import HighWater
 from controller.journal.log import Record
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
-from controller.service.status import table_status
-from controller.service.systemd import SystemdLink
+from controller.service import SystemdLink, table_status
 from controller.table.machine import Table, TableSettings
 from controller.table.views import table_picture
 from drivers.board import BoardDriver, BoardSetup
@@ -316,12 +315,27 @@ class Daemon:
         if ended:
             daemon_memory.check(self.memory, self.table, f"after hand {self.table.state.hand_no}")
         self.in_hand = self.table.state.in_hand
-        self.checkpoint = daemon_journal.save_checkpoint(
-            self.checkpoint_path, self.journal, self.table.state, self.checkpoint, self.memory,
-            self.repeats)
+        self.save_checkpoint()
         if ended:
             self.rotate_journal()
         self.show.after()
+
+    def save_checkpoint(self) -> None:
+        """Write a checkpoint between hands, every :data:`checkpoint.EVERY` events."""
+        state = self.table.state
+        since = self.checkpoint.seq if self.checkpoint is not None else 0
+        if state.in_hand or state.seq - since < checkpoint.EVERY:
+            return
+        try:
+            self.checkpoint = checkpoint.save(self.checkpoint_path, self.journal, state.checkpoint(),
+                                              self.checkpoint)
+            self.memory.saved(self.checkpoint)
+        except OSError as error:
+            # The copy being written may or may not have been replaced: it is not read back until the next.
+            for copy in [checkpoint.next_copy(self.checkpoint)] if self.checkpoint else checkpoint.COPIES:
+                self.memory.copies.pop(copy, None)
+            self.repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
+                              f"checkpoint not written ({error}); the journal is still complete")
 
     def show_status(self) -> None:
         """The status line under systemd brought up to date (with each picture)."""

@@ -1,7 +1,6 @@
-"""The daemon's journal at start and between hands: the epoch this run publishes in and what the
-journal lost since the last run (:mod:`controller.journal.high_water`), the checkpoint written every
-:data:`controller.journal.checkpoint.EVERY` events, and the closed segments deleted once they are
-old and nothing needs them (``[journal]``, docs/configuration.md).
+"""The daemon's journal at start and after a rotation: the epoch this run publishes in and what the
+journal lost since the last run (:mod:`controller.journal.high_water`), and the closed segments
+deleted once they are old and nothing needs them (``[journal]``, docs/configuration.md).
 """
 
 from __future__ import annotations
@@ -12,11 +11,8 @@ from pathlib import Path
 
 from controller.config.loader import JournalConfig
 from controller.journal import checkpoint, high_water
-from controller.journal.checkpoint import Checkpoint
-from controller.journal.critical_memory import CriticalMemory
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Journal, Segment
-from controller.table.state import TableState
 from firmware_bridge.kernel.repeat_log import RepeatLog
 
 log = logging.getLogger("controller.daemon")
@@ -51,27 +47,6 @@ def damage(journal: Journal, start: Start) -> str | None:
             f"card that lost its last writes, or a cut journal): seq goes on from {first} in the new "
             f"epoch {start.epoch}, and no event of it is one of those")
     return "; ".join(problems) or None
-
-
-def save_checkpoint(path: Path, journal: Journal, state: TableState, saved: Checkpoint | None,
-                    memory: CriticalMemory, repeats: RepeatLog) -> Checkpoint | None:
-    """Write a checkpoint between hands, every :data:`checkpoint.EVERY` events after the one
-    ``saved``; returns the latest checkpoint (``saved`` unless one was written now). One that cannot
-    be written is logged: the journal is still complete."""
-    since = saved.seq if saved is not None else 0
-    if state.in_hand or state.seq - since < checkpoint.EVERY:
-        return saved
-    try:
-        written = checkpoint.save(path, journal, state.checkpoint(), saved)
-        memory.saved(written)
-    except OSError as error:
-        # The copy being written may or may not have been replaced: it is not read back until the next.
-        for copy in [checkpoint.next_copy(saved)] if saved else checkpoint.COPIES:
-            memory.copies.pop(copy, None)
-        repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
-                     f"checkpoint not written ({error}); the journal is still complete")
-        return saved
-    return written
 
 
 def prune(journal: Journal, closed: Segment | None, settings: JournalConfig, checkpoint_path: Path,
