@@ -56,7 +56,7 @@ from controller.history.recall import recall_by_hand
 from controller.journal import checkpoint, high_water
 from controller.journal.critical_memory import FAULT_NAME, CriticalMemory
 from controller.journal.high_water import HighWater, Start, body_epoch
-from controller.journal.log import Record
+from controller.journal.lines import Record
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
 from controller.security.supervisor_gate import SupervisorGate
