@@ -1,6 +1,6 @@
 """Request ids: a command carried out once is answered, not applied again, when it is sent again.
 
-A client that got no answer in time (``the table did not answer within 3 s``)
+A client that got no answer in time (``the table did not answer tray_fill within 5 s: ...``)
 cannot tell whether its command was carried out; sending it again with the same
 ``request_id`` is safe. The daemon marks the step a command makes with its id
 (``"request": {"id": ..., "digest": ...}`` in the private part of the step's
