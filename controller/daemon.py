@@ -41,7 +41,7 @@ from controller.games.catalog import find_game, rules_json
 from controller.journal import checkpoint
 from controller.journal.critical_memory import FAULT_NAME, CriticalMemory
 from controller.journal.high_water import HighWater
-from controller.journal.log import Record
+from controller.journal.lines import Record
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
 from controller.service import SystemdLink, table_status

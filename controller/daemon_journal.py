@@ -12,7 +12,8 @@ from pathlib import Path
 from controller.config.loader import JournalConfig
 from controller.journal import checkpoint, high_water
 from controller.journal.high_water import HighWater, Start, body_epoch
-from controller.journal.log import Journal, Segment
+from controller.journal.log import Journal
+from controller.journal.segments import Segment
 from firmware_bridge.kernel.repeat_log import RepeatLog
 
 log = logging.getLogger("controller.daemon")

@@ -32,7 +32,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
 from controller.commands.registry import SECRET_FIELDS, Request
-from controller.journal.log import Record
+from controller.journal.lines import Record
 
 WINDOW = 10_000
 """Events: a request id is remembered while fewer than this many events were written after the step

@@ -38,7 +38,7 @@ from transitions import Machine
 
 from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
-from controller.journal.log import Record
+from controller.journal.lines import Record
 from controller.table import buttons, cards, chips, commands, devices, hand_steps
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TableSettings, waiting_words
 from controller.table.state import DeviceState, MakeGame, TableState
