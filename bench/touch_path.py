@@ -6,9 +6,9 @@ boards over real ptys, deals a hand of Easy Jack up to the player's decision,
 and then traces one ``act stand`` from the decoded request to the published
 step: every function of ``controller/``, ``drivers/`` and ``firmware_bridge/``
 that runs on the way is recorded with ``sys.setprofile``, and the script prints
-the files they are in, by package, with their count. The figure is what issue
-24 asked to bring down ("a touch crosses about 29 files"); it is printed, not
-asserted, as every figure in ``bench/``.
+the files they are in, by package, with their count. Fewer files on this path
+is a guard rail of the architecture (docs/benchmarks.md keeps the figures); it
+is printed, not asserted, as every figure in ``bench/``.
 
     .venv/bin/python bench/touch_path.py [--list]
 """
