@@ -1,23 +1,19 @@
-"""The daemon: one table on one asyncio loop, wired from its configuration.
+"""The daemon: one table on one asyncio loop, its steps and what it shows after each.
 
-Start-up order: open the journal and replay it into the table (nothing is
-published), bind the pit sockets, announce ``table.opened``, then start the
-boards and the buttons. Every driver input and every control command runs on
-the loop, one step at a time, through :class:`controller.table.machine.Table` (the control socket
-serves requests at once, each in its task: a PIN check or a ``critical_memory_clear`` that awaits
-holds up no other command; PINs are checked one at a time: :mod:`controller.daemon_control`). After
-each, ``refresh`` saves a checkpoint if one is due, publishes the
-table's picture (``table.view``, docs/pit-events.md) if it changed, and brings the dealer display,
-the button lights and the spot lights up to date (:mod:`controller.daemon_show`). A control
-command that carries ``"supervisor"`` is let through only with that supervisor's
-PIN (:mod:`controller.security.supervisor_gate`). The journal, the checkpoint and the
-published mark are checked at start, before DEAL and after every hand
-(:mod:`controller.daemon_memory`); a check that fails latches a fault
-that stops DEAL until a supervisor's ``critical_memory_clear``, whose check of the whole journal
-reads its files in a worker thread while the loop goes on serving the table. After a hand's check, the journal
-is rotated and old segments pruned when due (``[journal]``, :meth:`Daemon.rotate_journal`). Under
-systemd the daemon says READY once all that has started, keeps its status line current and pings
-the watchdog from the loop (:mod:`controller.service`).
+Start-up (:mod:`controller.daemon_start`): open the journal and replay it into the table (nothing is
+published, :mod:`controller.daemon_journal`), bind the pit sockets, announce ``table.opened``, then
+start the boards and the buttons. Every driver input and every control command runs on the loop, one
+step at a time, through :class:`controller.table.machine.Table` (the control socket serves requests
+at once, each in its task: a PIN check or a ``critical_memory_clear`` that awaits holds up no other
+command; PINs are checked one at a time: :mod:`controller.daemon_control`). After each, ``refresh``
+saves a checkpoint if one is due, and :class:`Show` publishes the table's picture (``table.view``,
+docs/pit-events.md) if it changed and brings the dealer display, the status line and the lights up
+to date. The journal, the checkpoint and the published mark are checked at start, before DEAL and
+after every hand (:mod:`controller.daemon_memory`); a check that fails latches a fault that stops
+DEAL until a supervisor's ``critical_memory_clear``. After a hand's check, the journal is rotated and
+old segments pruned when due (``[journal]``, :func:`controller.daemon_journal.rotate`). Under systemd
+the daemon says READY once all that has started, keeps its status line current and pings the
+watchdog from the loop (:mod:`controller.service`).
 """
 
 from __future__ import annotations
@@ -26,32 +22,26 @@ import asyncio
 import gc
 import logging
 import signal
-import sys
 from collections.abc import Callable, Sequence
 
-from controller import daemon_journal, daemon_memory
-from controller.boards import make_board
+from controller import daemon_journal, daemon_memory, daemon_start
 from controller.commands.request_ids import Reply
 from controller.config.loader import Config
 from controller.daemon_control import ControlCommands
-from controller.daemon_show import Show
 from controller.events.codec import record_json
-from controller.events.envelope import now_timestamp
-from controller.games.catalog import find_game, rules_json
+from controller.events.envelope import VIEW_TYPE, encode_event, now_timestamp
+from controller.events.picture import Picture
 from controller.journal import checkpoint
 from controller.journal.critical_memory import FAULT_NAME, CriticalMemory
 from controller.journal.high_water import HighWater
 from controller.journal.lines import Record
-from controller.pit.server import CurveKeys, PitServer
-from controller.security import integrity
+from controller.pit.server import PitServer
 from controller.service import SystemdLink, table_status
-from controller.table.machine import Table, TableSettings
-from controller.table.views import table_picture
-from drivers.board import BoardDriver, BoardSetup
+from controller.table.views import dealer_view, table_picture
+from drivers.board import BoardDriver
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
-from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
-from drivers.inputs import CardDrawn, DeviceOffline, DriverInput, SpotWager
+from drivers.inputs import CardDrawn, DriverInput, SpotWager
 from firmware_bridge.kernel.repeat_log import RepeatLog
 
 log = logging.getLogger(__name__)
@@ -63,15 +53,13 @@ TICK = 1.0
 """Seconds between two looks at the clock for the game (:meth:`Daemon.tick`)."""
 REPLAY_WINDOW = 10_000
 """Events the sync socket can always replay (pit-events.md section 2)."""
-
-
-def make_renderer(mode: str) -> Renderer:
-    """The dealer display for ``[display] mode``."""
-    if mode == "terminal":
-        return TerminalRenderer(sys.stdout)
-    if mode == "log":
-        return LogRenderer(sys.stderr)
-    return NullRenderer()
+SHOW_DELAY = 0.002
+"""Seconds without a chip reading before the table's picture is drawn after one (:meth:`Show.after`):
+readings that come back to back (a stack of chips read as it is placed) are each journaled and
+published at once, and share one picture, drawn once they stop; the dealer sees no difference. Every
+other input draws the picture at once."""
+SHOW_AT_LEAST = 0.05
+"""Seconds at most from a step to its picture while inputs keep coming back to back."""
 
 
 def _describe(item: DriverInput) -> str:
@@ -96,19 +84,8 @@ class Daemon:
         self.start = daemon_journal.begin(self.journal, self.high_water, self.checkpoint_path)
         """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
-        spec = find_game(config.game)
-        settings = TableSettings(
-            table_id=config.table_id, game_name=config.game, seats=config.seats,
-            limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
-            buttons=tuple(config.buttons), boards=tuple(config.boards),
-            chips=tuple(sorted({chip.value for chip in self.registry if chip.is_active})),
-            payout_check=config.payout_check, tray=config.tray, rules=rules_json(config.rules),
-            floor_call_window=config.floor_call_window,
-        )
-        self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
-                           write=self.write, epoch=self.start.epoch,
-                           remake=lambda limits: spec.make(config.rules, limits))
-        self.renderer = make_renderer(config.display.mode)
+        self.table = daemon_start.make_table(config, self.registry, self.write, self.start.epoch)
+        self.renderer = daemon_start.make_renderer(config.display.mode)
         self.control = ControlCommands(self, config)
         """The control commands: the PIN gates, the request ids and the handlers."""
         self.stopping = asyncio.Event()
@@ -134,44 +111,27 @@ class Daemon:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, self.stopping.set)
         self.systemd.status(f"{self.config.table_id} starting: recovering the journal")
-        saved = self.checkpoint
-        replayed = self.table.recover(self.journal.records(after=saved.seq if saved else 0),
-                                      saved.state if saved else None)
-        log.info("journal at seq %d: %s, %d events replayed", self.journal.last_seq,
-                 f"state from the checkpoint at seq {saved.seq}" if saved else "no checkpoint used",
-                 replayed)
+        daemon_journal.recover(self.journal, self.table, self.checkpoint)
         self.control.requests.rebuild(self.journal.since(0))
-        if self.journal.cut_step:
-            log.warning("the journal ended inside a step that never reached the disk whole (a crash "
-                        "while it was written): that step, never published, was cut off")
         config = self.config
-        curve = None
-        if config.pit.curve_secret_key is not None and config.pit.curve_clients is not None:
-            curve = CurveKeys(config.pit.curve_secret_key, config.pit.curve_clients)
-        self.pit = PitServer(
-            config.table_id, publish=config.pit.publish, sync=config.pit.sync,
-            control=config.pit.control, snapshot=self.snapshot, history=self.history,
-            last_seq=lambda: self.table.state.seq, on_command=self.command, curve=curve,
-            epoch=self.start.epoch,
-        )
+        self.pit = daemon_start.make_pit(config, self.start.epoch, snapshot=self.snapshot,
+                                         history=self.history, last_seq=lambda: self.table.state.seq,
+                                         on_command=self.command)
         await self.pit.start()
         self.table.set_publisher(self.pit.publish)
         self.table.open(recovered=self.journal.last_seq > 0,
                         journal_damage=daemon_journal.damage(self.journal, self.start))
         daemon_memory.at_start(self.memory, self.table, self.checkpoint)
         self.in_hand = self.table.state.in_hand
-        self.check_integrity()
-        self.boards = [
-            make_board(board.driver, BoardSetup(
-                role, board.options, on_input=self.dispatch, antennas=config.antennas,
-                registry=self.registry, shoe_id=self.table.state.shoe.shoe_id))
-            for role, board in config.boards.items()]
+        daemon_start.check_integrity(config, self.table)
+        self.boards = daemon_start.make_boards(config, self.registry, self.table.state.shoe.shoe_id,
+                                               self.dispatch)
         self.panel = DealerPanel(config.buttons, config.lights, loop=loop, on_press=self.panel_pressed)
         for board in self.boards:
             await board.start()
         self.refresh()
         boards_checked = loop.call_later(max(board.offline_after for board in self.boards),
-                                         self.check_boards)
+                                         daemon_start.check_boards, self.boards, self.table, self.dispatch)
         self.ticking = loop.call_later(TICK, self.tick)
         # What start-up made (the replayed journal, the modules) lives as long as the daemon: out of
         # the collector's sight, so that no full collection walks it in the middle of a hand.
@@ -196,23 +156,6 @@ class Daemon:
         if self.table.state.seq != seq:
             self.refresh()
         self.ticking = asyncio.get_running_loop().call_later(TICK, self.tick)
-
-    def check_boards(self) -> None:
-        """Some time after start, a board that the journal left online but that has not answered
-        since is offline (its link never came up, so the link will not say so itself)."""
-        for driver in self.boards:
-            if not driver.is_online and self.table.state.devices[driver.device].online:
-                self.dispatch(DeviceOffline(driver.device, "no answer since the controller started"))
-
-    def check_integrity(self) -> None:
-        """Check the installed files against the manifest, if one is configured."""
-        manifest = self.config.integrity_manifest
-        if manifest is None:
-            return
-        problems = integrity.check(manifest)
-        for problem in problems:
-            log.critical("software integrity: %s", problem)
-        self.table.integrity_alerts(problems)
 
     async def close(self) -> None:
         """Stop the boards, the buttons and the sockets; the journal is already durable."""
@@ -308,7 +251,7 @@ class Daemon:
     def refresh(self) -> None:
         """After every input: a checkpoint if one is due, and the table's picture, the display and
         the lights brought up to date (:meth:`Show.after`: after a chip reading, once the readings
-        have been quiet for :data:`controller.daemon_show.SHOW_DELAY`); when a hand has just ended,
+        have been quiet for :data:`SHOW_DELAY`); when a hand has just ended,
         the critical memory is checked first, and the journal rotated after the checkpoint if it is
         due."""
         ended = self.in_hand and not self.table.state.in_hand
@@ -337,24 +280,15 @@ class Daemon:
             self.repeats.note(("checkpoint", type(error).__name__), logging.ERROR,
                               f"checkpoint not written ({error}); the journal is still complete")
 
-    def show_status(self) -> None:
-        """The status line under systemd brought up to date (with each picture)."""
-        self.systemd.status(table_status(self.table))
-
     def rotate_journal(self) -> None:
-        """Between hands, once the live journal file holds ``[journal] segment_bytes`` (and no critical
-        memory fault is latched): close it as a segment (:meth:`Journal.rotate`), then delete the
-        closed segments no longer needed (:func:`controller.daemon_journal.prune`). A rotation that
-        fails stops the table, as a write does."""
-        settings = self.config.journal
-        if self.memory.fault is not None or self.journal.live_bytes < settings.segment_bytes:
-            return
-        try:
-            closed = self.journal.rotate()
-        except OSError as error:
-            self.fail(error)
-            return
-        daemon_journal.prune(self.journal, closed, settings, self.checkpoint_path, self.repeats)
+        """Between hands, unless a critical memory fault is latched: the journal rotated and pruned
+        when due (:func:`controller.daemon_journal.rotate`); a rotation that fails stops the table,
+        as a write does."""
+        if self.memory.fault is None:
+            try:
+                daemon_journal.rotate(self.journal, self.config.journal, self.checkpoint_path, self.repeats)
+            except OSError as error:
+                self.fail(error)
 
     def snapshot(self) -> dict[str, object]:
         """The sync socket's snapshot: the state as of the last event."""
@@ -369,3 +303,94 @@ class Daemon:
         """A control command (docs/control.md) from ``client``, answered by
         :meth:`controller.daemon_control.ControlCommands.command`."""
         return await self.control.command(request, client)
+
+
+class Show:
+    """What the daemon shows after a step: the table's picture, published as ``table.view`` if it
+    changed (docs/pit-events.md), the dealer display, the status line, the button lights and the spot
+    lights (the spots of the seat in turn and, while betting is open, the spots the game lights for
+    betting). After a chip reading they wait until the readings have been quiet for
+    :data:`SHOW_DELAY`: readings that come back to back (a stack of chips read as it is placed)
+    share one picture. It reads the daemon's parts at each picture (the daemon starts its boards,
+    buttons and sockets after it made its :class:`Show`)."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self.daemon = daemon
+        self.last_picture: tuple[int, Picture] | None = None
+        """The seq and the picture last published in ``table.view``."""
+        self.timer: asyncio.TimerHandle | None = None
+        """The :meth:`when_quiet` called for on the loop, until it runs."""
+        self.reading = False
+        """Whether the step :meth:`after` follows was a chip reading (its picture may wait)."""
+        self.quiet_at = 0.0
+        """Loop time at which the inputs will have been quiet for :data:`SHOW_DELAY`."""
+        self.unshown_since = 0.0
+        """Loop time of the first step the picture does not show yet."""
+
+    def after(self) -> None:
+        """After a step: :meth:`now`, or after a chip reading (:attr:`reading`) once the readings have
+        been quiet for :data:`SHOW_DELAY`."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:                               # driven without a loop (tests): show now
+            loop = None
+        quiet, self.reading = self.reading, False
+        if not quiet or loop is None:
+            self.now()
+            return
+        now = loop.time()
+        self.quiet_at = now + SHOW_DELAY
+        if self.timer is None:
+            self.unshown_since = now
+            self.timer = loop.call_at(self.quiet_at, self.when_quiet)
+
+    def when_quiet(self) -> None:
+        """:meth:`now` once no input came for :data:`SHOW_DELAY`, or :data:`SHOW_AT_LEAST` after
+        the first step it has not shown yet."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if now < self.quiet_at and now < self.unshown_since + SHOW_AT_LEAST:
+            self.timer = loop.call_at(min(self.quiet_at, self.unshown_since + SHOW_AT_LEAST),
+                                      self.when_quiet)
+            return
+        self.now()
+
+    def now(self) -> None:
+        """The table's picture published if it changed, and the display and lights up to date."""
+        self.cancel()
+        daemon = self.daemon
+        table = daemon.table
+        picture = table_picture(table)
+        self.publish(picture)
+        view = dealer_view(table, picture)
+        daemon.renderer.show(view)
+        daemon.systemd.status(table_status(table))
+        if daemon.panel is not None:
+            daemon.panel.set_live(view.live_buttons)
+        seat = table.seat_in_turn()
+        lit = table.game.betting_lights if table.phase == "betting" else ()
+        spots = {a for a, (s, spot) in daemon.config.antennas.items() if s == seat or spot in lit}
+        for board in daemon.boards:
+            board.light_spots(spots)
+
+    def cancel(self) -> None:
+        """Call off the picture waiting for the readings to stop, if one is."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def publish(self, picture: Picture) -> None:
+        """Publish ``table.view`` with the table's picture after every step and whenever it differs
+        from the last one sent (docs/pit-events.md, "The table's picture"), so that a consumer
+        always has the picture of the last event it took. Like a heartbeat it takes no seq of its
+        own (it carries the seq of the last event it reflects) and is neither journaled nor
+        replayed: it is drawn from what the journal holds and from what the boards say live."""
+        state = self.daemon.table.state
+        pit = self.daemon.pit
+        if pit is None or (state.seq, picture) == self.last_picture:
+            return
+        topic, body = encode_event(self.daemon.config.table_id, state.seq, now_timestamp(), VIEW_TYPE,
+                                   state.hand_no if state.in_hand else None, record_json(picture),
+                                   epoch=self.daemon.start.epoch)
+        pit.publish(topic, body)
+        self.last_picture = (state.seq, picture)

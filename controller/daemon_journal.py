@@ -1,5 +1,6 @@
-"""The daemon's journal at start and after a rotation: the epoch this run publishes in and what the
-journal lost since the last run (:mod:`controller.journal.high_water`), and the closed segments
+"""The daemon's journal at start and between hands: the epoch this run publishes in and what the
+journal lost since the last run (:mod:`controller.journal.high_water`), the table recovered from it,
+and, once a hand has ended, the live file closed as a segment when it is full and the closed segments
 deleted once they are old and nothing needs them (``[journal]``, docs/configuration.md).
 """
 
@@ -11,9 +12,11 @@ from pathlib import Path
 
 from controller.config.loader import JournalConfig
 from controller.journal import checkpoint, high_water
+from controller.journal.checkpoint import Checkpoint
 from controller.journal.high_water import HighWater, Start, body_epoch
 from controller.journal.log import Journal
 from controller.journal.segments import Segment
+from controller.table.machine import Table
 from firmware_bridge.kernel.repeat_log import RepeatLog
 
 log = logging.getLogger("controller.daemon")
@@ -48,6 +51,25 @@ def damage(journal: Journal, start: Start) -> str | None:
             f"card that lost its last writes, or a cut journal): seq goes on from {first} in the new "
             f"epoch {start.epoch}, and no event of it is one of those")
     return "; ".join(problems) or None
+
+
+def recover(journal: Journal, table: Table, saved: Checkpoint | None) -> None:
+    """Rebuild ``table`` from the checkpoint ``saved`` (None: from the start) and the journal's records
+    after it, publishing nothing; say what was used, and a step that a crash cut off."""
+    replayed = table.recover(journal.records(after=saved.seq if saved else 0), saved.state if saved else None)
+    log.info("journal at seq %d: %s, %d events replayed", journal.last_seq,
+             f"state from the checkpoint at seq {saved.seq}" if saved else "no checkpoint used", replayed)
+    if journal.cut_step:
+        log.warning("the journal ended inside a step that never reached the disk whole (a crash "
+                    "while it was written): that step, never published, was cut off")
+
+
+def rotate(journal: Journal, settings: JournalConfig, checkpoint_path: Path, repeats: RepeatLog) -> None:
+    """Between hands, once the live journal file holds ``[journal] segment_bytes``: close it as a
+    segment (:meth:`Journal.rotate`), then :func:`prune` the closed segments no longer needed. A
+    rotation that fails raises its ``OSError`` (the daemon stops on it, as on a write that fails)."""
+    if journal.live_bytes >= settings.segment_bytes:
+        prune(journal, journal.rotate(), settings, checkpoint_path, repeats)
 
 
 def prune(journal: Journal, closed: Segment | None, settings: JournalConfig, checkpoint_path: Path,
