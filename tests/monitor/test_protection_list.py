@@ -23,7 +23,8 @@ import pytest
 from aiohttp import web
 
 from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.protection_list import SHARE, SORTS, ProtectionList
+from controller.podium.monitor.protection_list import SORTS, ProtectionList
+from controller.podium.monitor.protection_web import SHARE
 from controller.podium.monitor.web import make_app, make_runner
 from controller.podium.protection.watch import Protection
 from tests.rigs.protected_floor import ProtectedFloor, protected_floor

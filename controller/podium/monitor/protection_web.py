@@ -31,7 +31,7 @@ from pathlib import Path
 from aiohttp import web
 
 from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.protection_list import SHARE, SORTS, ProtectionList
+from controller.podium.monitor.protection_list import SORTS, ProtectionList
 from controller.podium.protection.watch import Protection
 
 PROTECTION_FLOOR_KEY = web.AppKey("protection_floor", Floor)
@@ -39,6 +39,9 @@ PROTECTION_LIST_KEY = web.AppKey("protection_list", ProtectionList)
 STATIC = Path(__file__).with_name("static")
 
 OFF = "game protection is not kept by this monitor"
+
+SHARE = 500
+"""Subjects of the whole list written between two turns of the loop (some 10 ms)."""
 
 MOST = 1000
 """The most rows a page of the list may ask for."""

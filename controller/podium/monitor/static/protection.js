@@ -94,9 +94,11 @@ function showList(data) {
     ? "Players and seats, most suspicious first"
     : `Players and seats, by ${(column[1] || `at +${s.wong_count} or more`).toLowerCase()}${data.reverse ? ", turned round" : ""}`;
   const shown = data.subjects.length;
+  const n = (count) => count.toLocaleString("en-US");
+  const matching = data.filter ? ` matching "${data.filter}"` : "";
   document.getElementById("list-place").textContent = shown
-    ? `${data.offset + 1} - ${data.offset + shown} of ${data.total}${data.filter ? ` matching "${data.filter}"` : ""}`
-    : `none of ${data.total}${data.filter ? ` matching "${data.filter}"` : ""}`;
+    ? `${n(data.offset + 1)} - ${n(data.offset + shown)} of ${n(data.total)}${matching}`
+    : `none${matching}`;
   document.getElementById("list-previous").disabled = data.offset === 0;
   document.getElementById("list-next").disabled = data.offset + shown >= data.total;
   document.getElementById("list-rows").innerHTML = data.subjects.map(subjectRow).join("") ||
