@@ -26,7 +26,9 @@ from pathlib import Path
 
 from controller.journal.critical_memory import CriticalMemory
 from controller.journal.high_water import HighWater
-from controller.journal.log import CHAIN_START, Journal, Record, encode_record, line_hash, segment_path
+from controller.journal.lines import CHAIN_START, Record, encode_record, line_hash
+from controller.journal.log import Journal
+from controller.journal.segments import segment_path
 
 TICK = 0.001
 """Seconds between two wakes of the loop's timer."""

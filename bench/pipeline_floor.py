@@ -24,7 +24,8 @@ from typing import Any
 import zmq
 
 from controller.events.envelope import encode_event, now_timestamp
-from controller.journal.log import Journal, Record
+from controller.journal.lines import Record
+from controller.journal.log import Journal
 from firmware_bridge.link.host import HostLink
 from firmware_bridge.link.messages import Card, Inventory, Message
 

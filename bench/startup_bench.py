@@ -35,7 +35,8 @@ from controller.follow.blocking import PitClient
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
-from controller.journal.log import CHAIN_START, Record, encode_record, line_hash, segment_path
+from controller.journal.lines import CHAIN_START, Record, encode_record, line_hash
+from controller.journal.segments import segment_path
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
 from firmware_bridge.kernel.cards import Card

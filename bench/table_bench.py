@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
-from controller.journal.log import Record
+from controller.journal.lines import Record
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
 from firmware_bridge.kernel.cards import Card

@@ -65,7 +65,7 @@ def _refuse_unsafe(config: Config) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from controller.daemon import Daemon
-    from controller.journal.log import JournalCorrupt
+    from controller.journal.lines import JournalCorrupt
     from drivers.buttons import pin_factory_problem
     from drivers.chips import RegistryError
 
@@ -98,7 +98,8 @@ def _run(args: argparse.Namespace) -> int:
 def _recall(args: argparse.Namespace) -> int:
     from controller.daemon import JOURNAL_NAME
     from controller.history.recall import recall_journal
-    from controller.journal.log import JournalCorrupt, segments
+    from controller.journal.lines import JournalCorrupt
+    from controller.journal.segments import segments
 
     config = _load(args.config)
     journal = config.state_dir / JOURNAL_NAME
@@ -140,7 +141,7 @@ def _progressive(args: argparse.Namespace) -> int:
     from controller.daemon import CHECKPOINT_NAME, JOURNAL_NAME
     from controller.games.catalog import find_game
     from controller.history.progressive import read_progressive, report_data, report_lines
-    from controller.journal.log import JournalCorrupt
+    from controller.journal.lines import JournalCorrupt
 
     config = _load(args.config)
     if "progressive" not in find_game(config.game).game_type.spots:

@@ -1,24 +1,19 @@
-"""The daemon: one table on one asyncio loop, wired from its configuration.
+"""The daemon: one table on one asyncio loop, its steps and what it shows after each.
 
-Start-up order: open the journal and replay it into the table (nothing is
-published), bind the pit sockets, announce ``table.opened``, then start the
-boards and the buttons. Every driver input and every control command runs on
-the loop, one step at a time, through :class:`controller.table.machine.Table` (the control socket
-serves requests at once, each in its task: a PIN check or a ``critical_memory_clear`` that awaits
-holds up no other command; PINs are checked one at a time). After
-each, ``refresh`` saves a checkpoint if one is due, publishes the table's picture
-(``table.view``, docs/pit-events.md) if it changed, and brings the dealer display,
-the button lights and the spot lights up to date (the spots of the seat in turn
-and, while betting is open, the spots the game lights for betting). A control
-command that carries ``"supervisor"`` is let through only with that supervisor's
-PIN (:mod:`controller.security.supervisor_gate`). The journal, the checkpoint and the
-published mark are checked at start, before DEAL and after every hand
-(:mod:`controller.journal.critical_memory`); a check that fails latches a fault
-that stops DEAL until a supervisor's ``critical_memory_clear``, whose check of the whole journal
-reads its files in a worker thread while the loop goes on serving the table. After a hand's check, the journal
-is rotated and old segments pruned when due (``[journal]``, :meth:`Daemon.rotate_journal`). Under
-systemd the daemon says READY once all that has started, keeps its status line current and pings
-the watchdog from the loop (:mod:`controller.service`).
+Start-up (:mod:`controller.daemon_start`): open the journal and replay it into the table (nothing is
+published, :mod:`controller.daemon_journal`), bind the pit sockets, announce ``table.opened``, then
+start the boards and the buttons. Every driver input and every control command runs on the loop, one
+step at a time, through :class:`controller.table.machine.Table` (the control socket serves requests
+at once, each in its task: a PIN check or a ``critical_memory_clear`` that awaits holds up no other
+command; PINs are checked one at a time: :mod:`controller.daemon_control`). After each, ``refresh``
+saves a checkpoint if one is due, and :class:`Show` publishes the table's picture (``table.view``,
+docs/pit-events.md) if it changed and brings the dealer display, the status line and the lights up
+to date. The journal, the checkpoint and the published mark are checked at start, before DEAL and
+after every hand (:mod:`controller.daemon_memory`); a check that fails latches a fault that stops
+DEAL until a supervisor's ``critical_memory_clear``. After a hand's check, the journal is rotated and
+old segments pruned when due (``[journal]``, :func:`controller.daemon_journal.rotate`). Under systemd
+the daemon says READY once all that has started, keeps its status line current and pings the
+watchdog from the loop (:mod:`controller.service`).
 """
 
 from __future__ import annotations
@@ -27,49 +22,26 @@ import asyncio
 import gc
 import logging
 import signal
-import sys
-import time
 from collections.abc import Callable, Sequence
 
-from controller.boards import make_board
-from controller.commands.books import BOOKS_COMMANDS, DEALER_PINNED
-from controller.commands.books import DealerIn as BooksDealerIn
-from controller.commands.registry import Command, Request, decode
-from controller.commands.request_ids import Reply, RequestIds, mark
-from controller.commands.table import (
-    PIT_COMMANDS,
-    Act,
-    CriticalMemoryClear,
-    FloorAnswered,
-    Links,
-    Press,
-    Recall,
-    ShoeResync,
-    State,
-)
+from controller import daemon_journal, daemon_memory, daemon_start
+from controller.commands.request_ids import Reply
 from controller.config.loader import Config
+from controller.daemon_control import ControlCommands
 from controller.events.codec import record_json
 from controller.events.envelope import VIEW_TYPE, encode_event, now_timestamp
 from controller.events.picture import Picture
-from controller.games.catalog import find_game, rules_json
-from controller.history.recall import recall_by_hand
-from controller.journal import checkpoint, high_water
+from controller.journal import checkpoint
 from controller.journal.critical_memory import FAULT_NAME, CriticalMemory
-from controller.journal.high_water import HighWater, Start, body_epoch
-from controller.journal.log import Record
-from controller.pit.server import CurveKeys, PitServer
-from controller.security import integrity
-from controller.security.supervisor_gate import SupervisorGate
-from controller.security.supervisor_pins import verify_pin
-from controller.service.status import table_status
-from controller.service.systemd import SystemdLink
-from controller.table.machine import Table, TableSettings
+from controller.journal.high_water import HighWater
+from controller.journal.lines import Record
+from controller.pit.server import PitServer
+from controller.service import SystemdLink, table_status
 from controller.table.views import dealer_view, table_picture
-from drivers.board import BoardDriver, BoardSetup
+from drivers.board import BoardDriver
 from drivers.buttons import DealerPanel
 from drivers.chips import ChipRegistry
-from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
-from drivers.inputs import CardDrawn, DeviceOffline, DriverInput, SpotWager
+from drivers.inputs import CardDrawn, DriverInput, SpotWager
 from firmware_bridge.kernel.repeat_log import RepeatLog
 
 log = logging.getLogger(__name__)
@@ -79,24 +51,15 @@ CHECKPOINT_NAME = "checkpoint.json"
 HIGH_WATER_NAME = "published.mark"
 TICK = 1.0
 """Seconds between two looks at the clock for the game (:meth:`Daemon.tick`)."""
+REPLAY_WINDOW = 10_000
+"""Events the sync socket can always replay (pit-events.md section 2)."""
 SHOW_DELAY = 0.002
-"""Seconds without a chip reading before the table's picture is drawn after one (:meth:`Daemon.show`):
+"""Seconds without a chip reading before the table's picture is drawn after one (:meth:`Show.after`):
 readings that come back to back (a stack of chips read as it is placed) are each journaled and
 published at once, and share one picture, drawn once they stop; the dealer sees no difference. Every
 other input draws the picture at once."""
 SHOW_AT_LEAST = 0.05
 """Seconds at most from a step to its picture while inputs keep coming back to back."""
-REPLAY_WINDOW = 10_000
-"""Events the sync socket can always replay (pit-events.md section 2)."""
-
-
-def make_renderer(mode: str) -> Renderer:
-    """The dealer display for ``[display] mode``."""
-    if mode == "terminal":
-        return TerminalRenderer(sys.stdout)
-    if mode == "log":
-        return LogRenderer(sys.stderr)
-    return NullRenderer()
 
 
 def _describe(item: DriverInput) -> str:
@@ -118,27 +81,13 @@ class Daemon:
         self.high_water = HighWater.open(config.state_dir / HIGH_WATER_NAME)
         self.memory = CriticalMemory(self.journal, self.high_water, self.checkpoint_path,
                                      config.state_dir / FAULT_NAME)
-        self.start = self.begin()
+        self.start = daemon_journal.begin(self.journal, self.high_water, self.checkpoint_path)
         """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
-        spec = find_game(config.game)
-        settings = TableSettings(
-            table_id=config.table_id, game_name=config.game, seats=config.seats,
-            limits={"min_bet": config.limits.min_bet, "max_bet": config.limits.max_bet},
-            buttons=tuple(config.buttons), boards=tuple(config.boards),
-            chips=tuple(sorted({chip.value for chip in self.registry if chip.is_active})),
-            payout_check=config.payout_check, tray=config.tray, rules=rules_json(config.rules),
-            floor_call_window=config.floor_call_window,
-        )
-        self.table = Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp,
-                           write=self.write, epoch=self.start.epoch,
-                           remake=lambda limits: spec.make(config.rules, limits))
-        self.renderer = make_renderer(config.display.mode)
-        self.supervisors = SupervisorGate(config.supervisors)
-        self.dealers = SupervisorGate(config.dealers, role="dealer")
-        self.pin_checks = asyncio.Lock()
-        """Held from a PIN's gate to its answer: the control socket serves requests at once, and the
-        gates count wrong PINs only if they are checked one at a time."""
+        self.table = daemon_start.make_table(config, self.registry, self.write, self.start.epoch)
+        self.renderer = daemon_start.make_renderer(config.display.mode)
+        self.control = ControlCommands(self, config)
+        """The control commands: the PIN gates, the request ids and the handlers."""
         self.stopping = asyncio.Event()
         self.repeats = RepeatLog(log)
         """The log of what may repeat without end: refused presses, inputs that fail."""
@@ -147,24 +96,14 @@ class Daemon:
         self.mark_sync_due = False
         """Whether :meth:`sync_mark` is already called for on the loop."""
         self.pit: PitServer | None = None
-        self.last_picture: tuple[int, Picture] | None = None
-        self.showing: asyncio.TimerHandle | None = None
-        """The :meth:`show` called for on the loop, until it runs."""
-        self.reading = False
-        """Whether the input :meth:`refresh` follows is a chip reading (its picture may wait)."""
-        self.quiet_at = 0.0
-        """Loop time at which the inputs will have been quiet for :data:`SHOW_DELAY`."""
-        self.unshown_since = 0.0
-        """Loop time of the first step the picture does not show yet."""
-        """The seq and the picture last published in ``table.view``."""
+        self.show = Show(self)
+        """The table's picture, the display and the lights after each step."""
         self.boards: list[BoardDriver] = []
         """The drivers of the configured boards (``[devices]``), once started."""
         self.panel: DealerPanel | None = None
         self.systemd = SystemdLink()
         self.in_hand = False
         """Whether a hand was in play at the last :meth:`refresh` (one that ends is checked after)."""
-        self.requests = RequestIds()
-        """The request ids of the commands carried out in the latest events (rebuilt at start)."""
 
     async def run(self) -> None:
         """Run until SIGTERM or SIGINT, then stop cleanly."""
@@ -172,48 +111,27 @@ class Daemon:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, self.stopping.set)
         self.systemd.status(f"{self.config.table_id} starting: recovering the journal")
-        saved = self.checkpoint
-        replayed = self.table.recover(self.journal.records(after=saved.seq if saved else 0),
-                                      saved.state if saved else None)
-        log.info("journal at seq %d: %s, %d events replayed", self.journal.last_seq,
-                 f"state from the checkpoint at seq {saved.seq}" if saved else "no checkpoint used",
-                 replayed)
-        self.requests.rebuild(self.journal.since(0))
-        if self.journal.cut_step:
-            log.warning("the journal ended inside a step that never reached the disk whole (a crash "
-                        "while it was written): that step, never published, was cut off")
+        daemon_journal.recover(self.journal, self.table, self.checkpoint)
+        self.control.requests.rebuild(self.journal.since(0))
         config = self.config
-        curve = None
-        if config.pit.curve_secret_key is not None and config.pit.curve_clients is not None:
-            curve = CurveKeys(config.pit.curve_secret_key, config.pit.curve_clients)
-        self.pit = PitServer(
-            config.table_id, publish=config.pit.publish, sync=config.pit.sync,
-            control=config.pit.control, snapshot=self.snapshot, history=self.history,
-            last_seq=lambda: self.table.state.seq, on_command=self.command, curve=curve,
-            epoch=self.start.epoch,
-        )
+        self.pit = daemon_start.make_pit(config, self.start.epoch, snapshot=self.snapshot,
+                                         history=self.history, last_seq=lambda: self.table.state.seq,
+                                         on_command=self.command)
         await self.pit.start()
         self.table.set_publisher(self.pit.publish)
-        self.table.open(recovered=self.journal.last_seq > 0, journal_damage=self.journal_damage())
-        found = self.memory.at_start(self.checkpoint)
-        if found is not None:
-            self.latch(f"at start: {found}")
-        elif self.memory.fault is not None:
-            log.critical("critical memory fault latched before this start: %s", self.memory.fault)
-            self.table.critical_memory(self.memory.fault)
+        self.table.open(recovered=self.journal.last_seq > 0,
+                        journal_damage=daemon_journal.damage(self.journal, self.start))
+        daemon_memory.at_start(self.memory, self.table, self.checkpoint)
         self.in_hand = self.table.state.in_hand
-        self.check_integrity()
-        self.boards = [
-            make_board(board.driver, BoardSetup(
-                role, board.options, on_input=self.dispatch, antennas=config.antennas,
-                registry=self.registry, shoe_id=self.table.state.shoe.shoe_id))
-            for role, board in config.boards.items()]
+        daemon_start.check_integrity(config, self.table)
+        self.boards = daemon_start.make_boards(config, self.registry, self.table.state.shoe.shoe_id,
+                                               self.dispatch)
         self.panel = DealerPanel(config.buttons, config.lights, loop=loop, on_press=self.panel_pressed)
         for board in self.boards:
             await board.start()
         self.refresh()
         boards_checked = loop.call_later(max(board.offline_after for board in self.boards),
-                                         self.check_boards)
+                                         daemon_start.check_boards, self.boards, self.table, self.dispatch)
         self.ticking = loop.call_later(TICK, self.tick)
         # What start-up made (the replayed journal, the modules) lives as long as the daemon: out of
         # the collector's sight, so that no full collection walks it in the middle of a hand.
@@ -227,35 +145,6 @@ class Daemon:
             self.ticking.cancel()
             await self.close()
 
-    def begin(self) -> Start:
-        """The epoch to publish in, from the high-water mark (or the checkpoint) and the journal's end."""
-        mark = self.high_water.mark
-        last = self.journal.since(self.journal.last_seq)
-        saved = checkpoint.load(self.checkpoint_path) if mark is None else None
-        start = high_water.begin(
-            mark, journal_last=self.journal.last_seq,
-            journal_epoch=body_epoch(last[0].body) if last else None,
-            checkpoint_seq=saved.seq if saved is not None else None, now=int(time.time()))
-        if start.lost is not None:
-            log.critical("the journal ends at seq %d, but seq %d was published: a new epoch %d begins",
-                         self.journal.last_seq, start.lost[1], start.epoch)
-        return start
-
-    def journal_damage(self) -> str | None:
-        """What ``journal_corrupt`` says at start: a torn tail cut off, events published but lost."""
-        problems = []
-        damage = self.journal.damage
-        if damage is not None:
-            problems.append(f"journal tail cut at byte {damage.offset} ({damage.reason}); kept in "
-                            f"{damage.quarantine}")
-        if self.start.lost is not None:
-            first, last = self.start.lost
-            problems.append(
-                f"events {first} to {last} were published but the journal no longer holds them (an SD "
-                f"card that lost its last writes, or a cut journal): seq goes on from {first} in the new "
-                f"epoch {self.start.epoch}, and no event of it is one of those")
-        return "; ".join(problems) or None
-
     def tick(self) -> None:
         """Every :data:`TICK` seconds: what the time brings to the table (a tournament level)."""
         seq = self.table.state.seq
@@ -268,28 +157,10 @@ class Daemon:
             self.refresh()
         self.ticking = asyncio.get_running_loop().call_later(TICK, self.tick)
 
-    def check_boards(self) -> None:
-        """Some time after start, a board that the journal left online but that has not answered
-        since is offline (its link never came up, so the link will not say so itself)."""
-        for driver in self.boards:
-            if not driver.is_online and self.table.state.devices[driver.device].online:
-                self.dispatch(DeviceOffline(driver.device, "no answer since the controller started"))
-
-    def check_integrity(self) -> None:
-        """Check the installed files against the manifest, if one is configured."""
-        manifest = self.config.integrity_manifest
-        if manifest is None:
-            return
-        problems = integrity.check(manifest)
-        for problem in problems:
-            log.critical("software integrity: %s", problem)
-        self.table.integrity_alerts(problems)
-
     async def close(self) -> None:
         """Stop the boards, the buttons and the sockets; the journal is already durable."""
         self.systemd.stopping(f"{self.config.table_id} stopping")
-        if self.showing is not None:
-            self.showing.cancel()
+        self.show.cancel()
         for driver in self.boards:
             await driver.close()
         if self.panel is not None:
@@ -337,39 +208,6 @@ class Daemon:
             self.failure = error
             self.stopping.set()
 
-    def check_memory(self, when: str) -> None:
-        """Check the critical memory (:meth:`CriticalMemory.check`), unless a fault is latched already;
-        a check that fails latches one."""
-        if self.memory.fault is None:
-            try:
-                problem = self.memory.check()
-            except Exception as error:                      # what cannot be read back is no better
-                log.exception("the critical memory check failed")
-                problem = f"the check itself failed ({type(error).__name__}: {error})"
-            if problem is not None:
-                self.latch(f"{when}: {problem}")
-
-    def latch(self, reason: str) -> None:
-        """Latch a critical memory fault: kept across restarts, DEAL refused, the alert raised."""
-        log.critical("critical memory fault: %s", reason)
-        self.memory.latch(reason, now_timestamp())
-        try:
-            self.table.critical_memory(reason)
-        except OSError:                                     # the journal failed too: the daemon stops
-            self.table.critical_fault = reason
-
-    async def clear_fault(self, supervisor: str) -> str | None:
-        """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes
-        (:meth:`CriticalMemory.clear`: the journal read in a worker thread while the loop serves the
-        table, which DEAL still refuses meanwhile); returns why not, or None once it went (its
-        alert is then the command's step, :meth:`clear_command`)."""
-        refused = await self.memory.clear()
-        if refused is None:
-            log.warning("critical memory fault cleared by supervisor %r", supervisor)
-        else:
-            self.repeats.note(("refused", refused), logging.INFO, f"command refused: {refused}")
-        return refused
-
     def dispatch(self, item: DriverInput) -> None:
         """One input from a driver, on the loop; a failure is logged and never stops the table."""
         try:
@@ -378,7 +216,7 @@ class Daemon:
             self.repeats.note(("input", type(item).__name__, type(error).__name__), logging.ERROR,
                               f"input {_describe(item)} could not be handled", exc_info=True)
             self.table.notice = f"internal error handling {type(item).__name__}: see the log"
-        self.reading = isinstance(item, SpotWager)
+        self.show.reading = isinstance(item, SpotWager)
         self.refresh()
 
     def panel_pressed(self, button: str) -> None:
@@ -390,7 +228,7 @@ class Daemon:
         action whose amount no spot holds), or an action sent by ``act`` (not ``physical``: no
         button needed); returns a refusal or None."""
         if button == "deal" and self.table.phase == "betting":
-            self.check_memory(f"before hand {self.table.state.hand_no + 1}")
+            daemon_memory.check(self.memory, self.table, f"before hand {self.table.state.hand_no + 1}")
         return self.guarded(lambda: self.table.press(button, amount, physical=physical),
                             f"pressing {button}", "press")
 
@@ -412,74 +250,18 @@ class Daemon:
 
     def refresh(self) -> None:
         """After every input: a checkpoint if one is due, and the table's picture, the display and
-        the lights brought up to date (:meth:`show`); when a hand has just ended, the critical
-        memory is checked first, and the journal rotated after the checkpoint if it is due. After
-        a chip reading (:attr:`reading`) they wait until the readings have been quiet for
-        :data:`SHOW_DELAY`: readings that come back to back share one picture, drawn after the last."""
+        the lights brought up to date (:meth:`Show.after`: after a chip reading, once the readings
+        have been quiet for :data:`SHOW_DELAY`); when a hand has just ended,
+        the critical memory is checked first, and the journal rotated after the checkpoint if it is
+        due."""
         ended = self.in_hand and not self.table.state.in_hand
         if ended:
-            self.check_memory(f"after hand {self.table.state.hand_no}")
+            daemon_memory.check(self.memory, self.table, f"after hand {self.table.state.hand_no}")
         self.in_hand = self.table.state.in_hand
         self.save_checkpoint()
         if ended:
             self.rotate_journal()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:                               # driven without a loop (tests): show now
-            loop = None
-        quiet, self.reading = self.reading, False
-        if not quiet or loop is None:
-            self.show()
-            return
-        now = loop.time()
-        self.quiet_at = now + SHOW_DELAY
-        if self.showing is None:
-            self.unshown_since = now
-            self.showing = loop.call_at(self.quiet_at, self.show_when_quiet)
-
-    def show_when_quiet(self) -> None:
-        """:meth:`show` once no input came for :data:`SHOW_DELAY`, or :data:`SHOW_AT_LEAST` after
-        the first step it has not shown yet."""
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        if now < self.quiet_at and now < self.unshown_since + SHOW_AT_LEAST:
-            self.showing = loop.call_at(min(self.quiet_at, self.unshown_since + SHOW_AT_LEAST),
-                                        self.show_when_quiet)
-            return
-        self.show()
-
-    def show(self) -> None:
-        """The table's picture published if it changed, and the display and lights up to date."""
-        if self.showing is not None:
-            self.showing.cancel()
-            self.showing = None
-        picture = table_picture(self.table)
-        self.publish_picture(picture)
-        view = dealer_view(self.table, picture)
-        self.renderer.show(view)
-        self.systemd.status(table_status(self.table))
-        if self.panel is not None:
-            self.panel.set_live(view.live_buttons)
-        seat = self.table.seat_in_turn()
-        lit = self.table.game.betting_lights if self.table.phase == "betting" else ()
-        spots = {a for a, (s, spot) in self.config.antennas.items() if s == seat or spot in lit}
-        for board in self.boards:
-            board.light_spots(spots)
-
-    def publish_picture(self, picture: Picture) -> None:
-        """Publish ``table.view`` with the table's picture after every step and whenever it differs
-        from the last one sent (docs/pit-events.md, "The table's picture"), so that a consumer
-        always has the picture of the last event it took. Like a heartbeat it takes no seq of its
-        own (it carries the seq of the last event it reflects) and is neither journaled nor
-        replayed: it is drawn from what the journal holds and from what the boards say live."""
-        state = self.table.state
-        if self.pit is None or (state.seq, picture) == self.last_picture:
-            return
-        topic, body = encode_event(self.config.table_id, state.seq, now_timestamp(), VIEW_TYPE,
-                                   state.hand_no if state.in_hand else None, record_json(picture),
-                                   epoch=self.start.epoch)
-        self.pit.publish(topic, body)
-        self.last_picture = (state.seq, picture)
+        self.show.after()
 
     def save_checkpoint(self) -> None:
         """Write a checkpoint between hands, every :data:`checkpoint.EVERY` events."""
@@ -499,31 +281,14 @@ class Daemon:
                               f"checkpoint not written ({error}); the journal is still complete")
 
     def rotate_journal(self) -> None:
-        """Between hands, once the live journal file holds ``[journal] segment_bytes`` (and no critical
-        memory fault is latched): close it as a segment (:meth:`Journal.rotate`), then delete the
-        closed segments past ``keep_days`` that neither checkpoint copy nor the replay window needs
-        (none while a copy is missing or damaged). A rotation that fails stops the table, as a
-        write does; a deletion that fails is logged and tried again at the next rotation."""
-        settings = self.config.journal
-        if self.memory.fault is not None or self.journal.live_bytes < settings.segment_bytes:
-            return
-        try:
-            closed = self.journal.rotate()
-        except OSError as error:
-            self.fail(error)
-            return
-        if closed is not None:
-            log.info("journal records %d to %d closed in %s", closed.first, closed.last, closed.path.name)
-        copies, damaged = checkpoint.read(self.checkpoint_path)
-        if len(copies) < len(checkpoint.COPIES) or damaged:
-            return
-        needed = min([self.journal.window[0], *(copy.window[0] for copy in copies)])
-        try:
-            for path in self.journal.prune(needed, time.time() - settings.keep_days * 86400):
-                log.info("journal segment %s deleted: older than %d days", path.name, settings.keep_days)
-        except OSError as error:
-            self.repeats.note(("prune", type(error).__name__), logging.ERROR,
-                              f"a closed journal segment could not be deleted ({error})")
+        """Between hands, unless a critical memory fault is latched: the journal rotated and pruned
+        when due (:func:`controller.daemon_journal.rotate`); a rotation that fails stops the table,
+        as a write does."""
+        if self.memory.fault is None:
+            try:
+                daemon_journal.rotate(self.journal, self.config.journal, self.checkpoint_path, self.repeats)
+            except OSError as error:
+                self.fail(error)
 
     def snapshot(self) -> dict[str, object]:
         """The sync socket's snapshot: the state as of the last event."""
@@ -535,175 +300,97 @@ class Daemon:
         return [(r.topic.encode(), r.body) for r in self.journal.since(from_seq)]
 
     async def command(self, request: dict[str, object], client: str | None = None) -> Reply:
-        """A control command (docs/control.md) from ``client`` (as far as the control socket can
-        tell: :func:`controller.pit.server.control_client`), decoded and checked here, once
-        (:func:`controller.commands.registry.decode`); one that carries ``supervisor`` is taken only
-        with that supervisor's PIN, which goes no further than this check. A ``request_id`` carried
-        out already is answered as it was the first time and not applied again
-        (:mod:`controller.commands.request_ids`). ``critical_memory_clear`` is answered once its
-        whole check is done (:meth:`clear_fault`, off the loop: inputs go on meanwhile)."""
-        decoded = decode(request)
-        if isinstance(decoded, str):
-            return {"ok": False, "error": decoded}
-        if decoded.supervisor is not None:
-            refused = await self.authenticate(decoded, client)
-            if refused is not None:
-                return {"ok": False, "error": refused}
-        order = decoded.command
-        if isinstance(order, DEALER_PINNED):
-            refused = await self.authenticate_dealer(order, client)
-            if refused is not None:
-                return {"ok": False, "error": refused}
-        handler = self.handlers.get(type(order))
-        if handler is None:
-            if order.name not in self.table.game.commands:
-                return {"ok": False, "error": f"unknown command {order.name!r}"}
-            handler = self.game_command
-        if decoded.request_id is not None:
-            repeat = self.requests.repeat(decoded)
-            if repeat is not None:
-                self.repeats.note(("repeat", order.name, str(repeat.get("ok"))), logging.INFO,
-                                  f"{order.name}: request_id {decoded.request_id!r} was carried out "
-                                  f"already: answered {repeat}, not taken again")
-                return repeat
-        if isinstance(order, CriticalMemoryClear):
-            assert decoded.supervisor is not None
-            refused = await self.clear_fault(decoded.supervisor)     # the loop serves meanwhile
-            if refused is not None:
-                return self.answer(refused)
-        if decoded.request_id is None:
-            return handler(decoded)
-        self.table.request_mark = mark(decoded)
+        """A control command (docs/control.md) from ``client``, answered by
+        :meth:`controller.daemon_control.ControlCommands.command`."""
+        return await self.control.command(request, client)
+
+
+class Show:
+    """What the daemon shows after a step: the table's picture, published as ``table.view`` if it
+    changed (docs/pit-events.md), the dealer display, the status line, the button lights and the spot
+    lights (the spots of the seat in turn and, while betting is open, the spots the game lights for
+    betting). After a chip reading they wait until the readings have been quiet for
+    :data:`SHOW_DELAY`: readings that come back to back (a stack of chips read as it is placed)
+    share one picture. It reads the daemon's parts at each picture (the daemon starts its boards,
+    buttons and sockets after it made its :class:`Show`)."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self.daemon = daemon
+        self.last_picture: tuple[int, Picture] | None = None
+        """The seq and the picture last published in ``table.view``."""
+        self.timer: asyncio.TimerHandle | None = None
+        """The :meth:`when_quiet` called for on the loop, until it runs."""
+        self.reading = False
+        """Whether the step :meth:`after` follows was a chip reading (its picture may wait)."""
+        self.quiet_at = 0.0
+        """Loop time at which the inputs will have been quiet for :data:`SHOW_DELAY`."""
+        self.unshown_since = 0.0
+        """Loop time of the first step the picture does not show yet."""
+
+    def after(self) -> None:
+        """After a step: :meth:`now`, or after a chip reading (:attr:`reading`) once the readings have
+        been quiet for :data:`SHOW_DELAY`."""
         try:
-            return handler(decoded)
-        finally:
-            self.table.request_mark = None
-            if self.table.marked is not None:
-                self.requests.note(*self.table.marked)
-                self.table.marked = None
+            loop = asyncio.get_running_loop()
+        except RuntimeError:                               # driven without a loop (tests): show now
+            loop = None
+        quiet, self.reading = self.reading, False
+        if not quiet or loop is None:
+            self.now()
+            return
+        now = loop.time()
+        self.quiet_at = now + SHOW_DELAY
+        if self.timer is None:
+            self.unshown_since = now
+            self.timer = loop.call_at(self.quiet_at, self.when_quiet)
 
-    @property
-    def handlers(self) -> dict[type[Command], Callable[[Request], Reply]]:
-        """The table's own commands by record (a game's own go to :meth:`game_command`)."""
-        return {Press: self.press_command, Act: self.press_command, State: self.state_command,
-                Links: self.links_command, ShoeResync: self.resync_command, Recall: self.recall_command,
-                CriticalMemoryClear: self.clear_command, FloorAnswered: self.floor_answered_command,
-                **dict.fromkeys(PIT_COMMANDS, self.pit_command),
-                **dict.fromkeys(BOOKS_COMMANDS, self.books_command)}
+    def when_quiet(self) -> None:
+        """:meth:`now` once no input came for :data:`SHOW_DELAY`, or :data:`SHOW_AT_LEAST` after
+        the first step it has not shown yet."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if now < self.quiet_at and now < self.unshown_since + SHOW_AT_LEAST:
+            self.timer = loop.call_at(min(self.quiet_at, self.unshown_since + SHOW_AT_LEAST),
+                                      self.when_quiet)
+            return
+        self.now()
 
-    def press_command(self, request: Request) -> Reply:
-        """``press`` (a button this table has) or ``act`` (any action open now)."""
-        order = request.command
-        assert isinstance(order, Press | Act)
-        return self.answer(self.press(order.subject, order.amount, physical=isinstance(order, Press)))
+    def now(self) -> None:
+        """The table's picture published if it changed, and the display and lights up to date."""
+        self.cancel()
+        daemon = self.daemon
+        table = daemon.table
+        picture = table_picture(table)
+        self.publish(picture)
+        view = dealer_view(table, picture)
+        daemon.renderer.show(view)
+        daemon.systemd.status(table_status(table))
+        if daemon.panel is not None:
+            daemon.panel.set_live(view.live_buttons)
+        seat = table.seat_in_turn()
+        lit = table.game.betting_lights if table.phase == "betting" else ()
+        spots = {a for a, (s, spot) in daemon.config.antennas.items() if s == seat or spot in lit}
+        for board in daemon.boards:
+            board.light_spots(spots)
 
-    def state_command(self, request: Request) -> Reply:
-        """``state`` (the pit server answers it before it gets here)."""
-        return {"ok": True, **self.snapshot()}
+    def cancel(self) -> None:
+        """Call off the picture waiting for the readings to stop, if one is."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
-    def links_command(self, request: Request) -> Reply:
-        """Each board's link and counters, and the sync requests the pit sockets answered."""
-        return {"ok": True, "links": {
-            driver.device: {"online": driver.is_online, **driver.counters()}
-            for driver in self.boards
-        }, "pit": dict(self.pit.served) if self.pit is not None else {}}
-
-    def recall_command(self, request: Request) -> Reply:
-        """A supervisor's ``recall``: the last hands step by step, from the records the journal holds
-        (docs/control.md), as the pit saw them: a card face down reads so until it is revealed."""
-        order = request.command
-        assert isinstance(order, Recall)
-        hands = recall_by_hand(self.journal.since(0), order.hands)
-        return {"ok": True, "hands": [{"hand": hand, "lines": lines} for hand, lines in hands]}
-
-    def pit_command(self, request: Request) -> Reply:
-        """One of the pit's commands, a supervisor's (decoding made sure it names one)."""
-        order, supervisor = request.command, request.supervisor
-        assert supervisor is not None
-        return self.answer(self.guarded(lambda: self.table.pit_command(order, supervisor),
-                                        f"running {order.name}", "command"))
-
-    def books_command(self, request: Request) -> Reply:
-        """A command of the table's books: the dealer's (its PIN checked already) or a supervisor's."""
-        order, supervisor = request.command, request.supervisor
-        return self.answer(self.guarded(lambda: self.table.books_command(order, supervisor),
-                                        f"running {order.name}", "command"))
-
-    def floor_answered_command(self, request: Request) -> Reply:
-        """``floor_answered``: the pit answered the dealer's floor call (its alert's ``seq``)."""
-        order = request.command
-        assert isinstance(order, FloorAnswered)
-        reason = self.table.floor_answered(order.seq)
-        self.refresh()
-        return self.answer(reason)
-
-    def resync_command(self, request: Request) -> Reply:
-        """A supervisor's ``shoe_resync``."""
-        assert request.supervisor is not None
-        reason = self.table.resync_shoe(request.supervisor)
-        self.refresh()
-        return self.answer(reason)
-
-    def clear_command(self, request: Request) -> Reply:
-        """A supervisor's ``critical_memory_clear``, once its check passed and the fault went
-        (:meth:`clear_fault`, awaited by :meth:`command` before this step, so that the request's
-        mark is on this step's events alone): its ``critical_memory`` alert (info)."""
-        supervisor = request.supervisor
-        assert supervisor is not None
-        return self.answer(self.guarded(lambda: self.table.critical_memory(None, supervisor),
-                                        "running critical_memory_clear", "command"))
-
-    def game_command(self, request: Request) -> Reply:
-        """A game's own command (after the daemon's own commands, which a game cannot hide)."""
-        name, args = request.command.name, request.args()
-        return self.answer(self.guarded(lambda: self.table.command(name, args), f"running {name}",
-                                        "command"))
-
-    @staticmethod
-    def answer(reason: str | None) -> Reply:
-        """The control socket's reply to a step that was taken (None) or refused (the reason)."""
-        return {"ok": True} if reason is None else {"ok": False, "error": reason}
-
-    async def authenticate_dealer(self, order: Command, client: str | None) -> str | None:
-        """Check the dealer's id and PIN (``dealer_pin``) against ``[dealers]``, as a supervisor's
-        are checked: ``dealer_in`` names the dealer, the slips are signed by the dealer signed in.
-        Returns None when the dealer is who they say."""
-        dealer = order.dealer if isinstance(order, BooksDealerIn) else self.table.state.books.dealer
-        if dealer is None:
-            return f"{order.name}: no dealer is signed in: the dealer signs in first"
-        pin = getattr(order, "dealer_pin", None)
-        gate = self.dealers
-        async with self.pin_checks:
-            refused = gate.before(dealer, pin, time.monotonic(), client)
-            if refused is None:
-                assert isinstance(pin, str)
-                matched = await asyncio.get_running_loop().run_in_executor(
-                    None, lambda: verify_pin(gate.stored(dealer), pin))
-                refused = gate.after(dealer, matched, time.monotonic(), client)
-        if refused is not None:
-            sender = "" if client is None else f" from {client}"
-            self.repeats.note(("dealer refused", order.name, dealer[:32], refused.partition(":")[0]),
-                              logging.WARNING,
-                              f"dealer command {order.name!r} for {dealer[:32]!r}{sender} refused: {refused}")
-        return refused
-
-    async def authenticate(self, request: Request, client: str | None) -> str | None:
-        """Check a supervisor's id and PIN (the slow hash runs off the loop); every refusal is
-        logged with the id and the client, never the PIN. Returns None when the supervisor is who
-        they say."""
-        supervisor, pin = request.supervisor, request.pin
-        async with self.pin_checks:                            # one at a time: see pin_checks
-            refused = self.supervisors.before(supervisor, pin, time.monotonic(), client)
-            if refused is None:
-                assert isinstance(supervisor, str) and isinstance(pin, str)
-                gate = self.supervisors
-                matched = await asyncio.get_running_loop().run_in_executor(
-                    None, lambda: verify_pin(gate.stored(supervisor), pin))
-                refused = self.supervisors.after(supervisor, matched, time.monotonic(), client)
-        if refused is not None:
-            cmd, shown = request.command.name, str(supervisor)[:32]
-            sender = "" if client is None else f" from {client}"
-            kind = refused.partition(":")[0]                   # the reason, less its seconds
-            self.repeats.note(("supervisor refused", cmd, shown, kind), logging.WARNING,
-                              f"supervisor command {cmd!r} for {shown!r}{sender} refused: {refused}")
-        return refused
+    def publish(self, picture: Picture) -> None:
+        """Publish ``table.view`` with the table's picture after every step and whenever it differs
+        from the last one sent (docs/pit-events.md, "The table's picture"), so that a consumer
+        always has the picture of the last event it took. Like a heartbeat it takes no seq of its
+        own (it carries the seq of the last event it reflects) and is neither journaled nor
+        replayed: it is drawn from what the journal holds and from what the boards say live."""
+        state = self.daemon.table.state
+        pit = self.daemon.pit
+        if pit is None or (state.seq, picture) == self.last_picture:
+            return
+        topic, body = encode_event(self.daemon.config.table_id, state.seq, now_timestamp(), VIEW_TYPE,
+                                   state.hand_no if state.in_hand else None, record_json(picture),
+                                   epoch=self.daemon.start.epoch)
+        pit.publish(topic, body)
+        self.last_picture = (state.seq, picture)

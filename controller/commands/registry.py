@@ -54,7 +54,11 @@ SECRET_FIELDS = frozenset({"dealer_pin"})
 the table and checked there, never journaled, logged, shown or digested."""
 
 REPLY_WITHIN = 3.0
-"""Seconds a client waits for the table's reply to a command that declares no longer wait."""
+"""Seconds the table may take to answer a command that declares no longer (its ``reply_within``)."""
+
+LINK_MARGIN = 2.0
+"""Seconds a client waits beyond a command's ``reply_within`` for the request's and the reply's way
+over the link (the pit network, a CURVE handshake, a loaded machine): :func:`reply_wait`."""
 
 MAX_NAME = 32
 """The most characters in a button's or an action's name."""
@@ -102,8 +106,8 @@ class Command:
     """The base of every control command record: ``name``, ``who`` and ``label`` are set by
     :func:`command`; ``books``: whether it changes the table, so that it takes a ``request_id``
     (every command but the ones that only read); ``danger``: a screen confirms it by a second touch;
-    ``reply_within``: the seconds a client waits for the table's reply (:data:`REPLY_WITHIN`, longer
-    for a command known to take long)."""
+    ``reply_within``: the seconds the table may take to answer it (:data:`REPLY_WITHIN`, longer for a
+    command known to take long), which a client waits, with a margin for the link (:func:`reply_wait`)."""
 
     name: ClassVar[str]
     who: ClassVar[Who]
@@ -168,7 +172,8 @@ def command(name: str, *, who: Who, label: str, books: bool = True, danger: bool
             reply_within: float = REPLY_WITHIN) -> Callable[[C], C]:
     """Register the decorated record class under ``name`` (one class per name); ``danger``: it
     cannot be undone by the dealer (a cash-out), so a screen asks for a second touch;
-    ``reply_within``: the seconds a client waits for its reply (a command known to take long)."""
+    ``reply_within``: the seconds the table may take to answer it (a command known to take long),
+    which a client waits for its reply, with a margin for the link (:func:`reply_wait`)."""
     if not reply_within > 0:
         raise ValueError(f"command {name!r}: reply_within must be > 0 seconds, got {reply_within!r}")
 
@@ -197,8 +202,9 @@ def by_name(name: str) -> type[Command] | None:
 
 
 def reply_within(request: Mapping[str, object]) -> float:
-    """Seconds a client waits for the reply to ``request``: its command's ``reply_within``, or
-    :data:`REPLY_WITHIN` for a name registered in no module this process imported.
+    """Seconds the table may take to answer ``request``: its command's ``reply_within``, or
+    :data:`REPLY_WITHIN` for a name registered in no module this process imported (a client waits
+    that long and :data:`LINK_MARGIN` more: :func:`reply_wait`).
 
     >>> reply_within({"cmd": "state"}), reply_within({"cmd": "no_such_command"})
     (3.0, 3.0)
@@ -206,6 +212,21 @@ def reply_within(request: Mapping[str, object]) -> float:
     name = request.get("cmd")
     cls = _BY_NAME.get(name) if isinstance(name, str) else None
     return REPLY_WITHIN if cls is None else cls.reply_within
+
+
+def reply_wait(request: Mapping[str, object], timeout: float | None = None,
+               margin: float = LINK_MARGIN) -> float:
+    """Seconds a client waits for the reply to ``request`` before it tells its user that none came:
+    ``timeout`` when its caller gives one (the caller's own limit, shorter or longer), else the
+    command's :func:`reply_within` plus ``margin`` for the link (:data:`LINK_MARGIN` unless the
+    client allows its link more).
+
+    >>> reply_wait({"cmd": "state"}), reply_wait({"cmd": "state"}, margin=10)
+    (5.0, 13.0)
+    >>> reply_wait({"cmd": "state"}, timeout=0.5)
+    0.5
+    """
+    return reply_within(request) + margin if timeout is None else timeout
 
 
 def registered() -> Mapping[str, type[Command]]:

@@ -1,6 +1,6 @@
 """Request ids: a command carried out once is answered, not applied again, when it is sent again.
 
-A client that got no answer in time (``the table did not answer within 3 s``)
+A client that got no answer in time (``the table did not answer tray_fill within 5 s: ...``)
 cannot tell whether its command was carried out; sending it again with the same
 ``request_id`` is safe. The daemon marks the step a command makes with its id
 (``"request": {"id": ..., "digest": ...}`` in the private part of the step's
@@ -32,7 +32,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
 from controller.commands.registry import SECRET_FIELDS, Request
-from controller.journal.log import Record
+from controller.journal.lines import Record
 
 WINDOW = 10_000
 """Events: a request id is remembered while fewer than this many events were written after the step

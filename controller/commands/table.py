@@ -22,7 +22,7 @@ from controller.commands.registry import (
 )
 
 CLEAR_REPLY_WITHIN = 600.0
-"""Seconds a client waits for ``critical_memory_clear``'s reply: its whole check of the journal, a
+"""Seconds the table may take to answer ``critical_memory_clear``: its whole check of the journal, a
 year of segments read at a Raspberry Pi's pace (tens of seconds, docs/benchmarks.md), with room to
 spare for a loaded machine."""
 

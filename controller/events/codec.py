@@ -12,6 +12,9 @@ session's parts with the same :func:`to_json` and reads them with
 (:mod:`controller.events.picture`). A record type is written and read by a
 function made once from its fields' types (the picture is encoded after every
 step); one whose JSON form is its own has ``json_form`` and ``from_json_form``.
+Reading checks every field against its declared type
+(:mod:`controller.events.decoders`): data that is not the record's raises
+``ValueError`` naming the record, the field and what was found.
 
 Where bytes meet the code, JSON is :data:`JsonValue` / :data:`JsonObject`;
 :func:`integer`, :func:`text` and :func:`optional` read a value out of one,
@@ -38,6 +41,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Literal, TypeAlias, TypeVar, Union
 
+from controller.events.decoders import DECODERS, compiled, field_types, reader
 from controller.events.registry import Event, by_type, wire_fields
 from firmware_bridge.kernel.cards import Card
 
@@ -168,44 +172,25 @@ def from_json(kind: object, value: object) -> object: ...
 
 
 def from_json(kind: object, value: object) -> object:
-    """The value of type ``kind`` that :func:`to_json` wrote as ``value`` (records by their type
-    hints; mapping keys read back as ints where the type says so)."""
+    """The value of type ``kind`` that :func:`to_json` wrote as ``value`` (None for null), each
+    record's field checked against its declared type (:mod:`controller.events.decoders`: mapping keys
+    read back as ints where the type says so). ``ValueError``, naming the record, its field and what
+    was found, for a value that is not what its type says.
+
+    >>> from controller.events.hand import Acted
+    >>> from_json(Acted, {"seat": 3, "hand_index": 0, "action": "stand"})
+    Acted(seat=3, hand_index=0, action='stand', amount=None)
+    >>> from_json(Acted, {"seat": "3", "hand_index": 0, "action": "stand"})
+    Traceback (most recent call last):
+    ValueError: Acted.seat must be int, found '3' (str)
+    """
     if value is None:
         return None
-    origin = typing.get_origin(kind)
-    if origin in (Union, types.UnionType):
-        options = [arg for arg in typing.get_args(kind) if arg is not type(None)]
-        return from_json(options[0], value) if len(options) == 1 else value
-    if origin is tuple:
-        item = typing.get_args(kind)[0]
-        return tuple(from_json(item, element) for element in _items(value))
-    if origin in (Mapping, dict):
-        key_type, item_type = typing.get_args(kind)
-        return {(int(key) if key_type is int else key): from_json(item_type, item)
-                for key, item in _object(value).items()}
-    if kind is Card:
-        return Card.parse(str(value))
-    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        return (_DECODERS.get(kind) or _decoder(kind))(value)
-    return value
-
-
-def _items(value: object) -> list[object] | tuple[object, ...]:
-    """``value``, a JSON array (ValueError otherwise)."""
-    if type(value) is list:
-        return value
-    if not isinstance(value, list | tuple):
-        raise ValueError(f"expected a JSON array, got {type(value).__name__}")
-    return value
-
-
-def _object(value: object) -> Mapping[str, object]:
-    """``value``, a JSON object (ValueError otherwise)."""
-    if type(value) is dict:
-        return value
-    if not isinstance(value, Mapping):
-        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
-    return value
+    if isinstance(kind, type):
+        made = DECODERS.get(kind)
+        if made is not None:
+            return made(value)
+    return reader(kind)(value)
 
 
 Encoder = Callable[[object], JsonValue]
@@ -281,78 +266,11 @@ def _value_code(hint: object, name: str, helpers: dict[str, object]) -> str:
     return f"_to_json({name})"
 
 
-Decoder = Callable[[object], object]
-
-_DECODERS: dict[type, Decoder] = {}
-"""The decoder of each record type :func:`from_json` has met."""
-
-
-def _decoder(cls: type) -> Decoder:
-    """The decoder of records of type ``cls``: its own ``from_json_form``, or one made once from
-    its fields' types, as a function reading its object directly (a follower decodes a picture
-    each time it draws one)."""
-    decoder = _DECODERS.get(cls)
-    if decoder is None:
-        own = getattr(cls, "from_json_form", None)
-        decoder = _checked(own) if own is not None else _record_decoder(cls)
-        _DECODERS[cls] = decoder
-    return decoder
-
-
-def _checked(own: Callable[[Mapping[str, object]], object]) -> Decoder:
-    """``own``, given only a JSON object."""
-    return lambda value: own(_object(value))
-
-
-def _read_code(hint: object, name: str, helpers: dict[str, object]) -> str:
-    """Python source that reads the JSON value ``name`` as type ``hint`` (as :func:`from_json`)."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if _plain_hint(hint) or origin is Literal:
-        return name
-    if origin in (Union, types.UnionType):
-        rest = [arg for arg in args if arg is not type(None)]
-        if len(rest) != 1:
-            return name
-        return f"(None if {name} is None else {_read_code(rest[0], name, helpers)})"
-    if origin is tuple:
-        if _plain_hint(args[0]):
-            return f"tuple(_items({name}))"
-        return f"tuple([{_read_code(args[0], '_i', helpers)} for _i in _items({name})])"
-    if origin in (Mapping, dict):
-        key = "int(_k)" if args[0] is int else "_k"
-        if _plain_hint(args[1]) and args[0] is not int:
-            return f"dict(_object({name}))"
-        return f"{{{key}: {_read_code(args[1], '_v', helpers)} for _k, _v in _object({name}).items()}}"
-    if hint is Card:
-        helpers["_Card"] = Card
-        return f"(None if {name} is None else _Card.parse(str({name})))"
-    kind = f"_kind{len(helpers)}"
-    helpers[kind] = hint
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return f"(None if {name} is None else (_DECODERS.get({kind}) or _decoder({kind}))({name}))"
-    return f"_from_json({kind}, {name})"
-
-
-def _record_decoder(cls: type) -> Decoder:
-    """A function that reads a record of ``cls`` as :func:`from_json` does (a key absent: the
-    field's default; none: TypeError), made from its fields' types."""
-    hints = _hints(cls)
-    helpers: dict[str, object] = {"_cls": cls, "_items": _items, "_object": _object,
-                                  "_DECODERS": _DECODERS, "_decoder": _decoder, "_from_json": from_json}
-    lines = ["def decode(value):", "    data = _object(value)", "    fields = {}"]
-    for name, _ in _fields(cls):
-        code = _read_code(hints[name], "item", helpers)
-        lines += [f"    if {name!r} in data:", f"        item = data[{name!r}]",
-                  f"        fields[{name!r}] = {code}"]
-    lines.append("    return _cls(**fields)")
-    return typing.cast(Decoder, _compiled(lines, helpers))
-
-
 def _record_encoder(cls: type) -> Encoder:
     """A function that writes a record of ``cls`` as :func:`to_json` does, made from its fields'
     types (a field of a type the codec reads nothing from is written by :func:`to_json`)."""
     try:
-        hints = _hints(cls)
+        hints = field_types(cls)
     except NameError:       # a type named only while type checking: each field by :func:`to_json`
         hints = {}
     helpers: dict[str, object] = {}
@@ -364,18 +282,7 @@ def _record_encoder(cls: type) -> Encoder:
         else:
             lines.append(f"    out[{name!r}] = {code}")
     lines.append("    return out")
-    return typing.cast(Encoder, _compiled(lines, helpers))
-
-
-def _compiled(lines: list[str], helpers: dict[str, object]) -> Callable[..., object]:
-    """The one function the source ``lines`` define, the names it uses from ``helpers`` (the source
-    is made here, of a record's own field names)."""
-    namespace = dict(helpers)
-    exec("\n".join(lines), namespace)
-    made = namespace[lines[0][len("def "):lines[0].index("(")]]
-    if not callable(made):
-        raise TypeError(f"{lines[0]} made no function")
-    return made
+    return typing.cast(Encoder, compiled(lines, helpers))
 
 
 @functools.cache
@@ -384,8 +291,3 @@ def _fields(cls: type) -> tuple[tuple[str, bool], ...]:
     fields = {f.name: bool(f.metadata.get("omit_none")) for f in dataclasses.fields(cls)}
     names = wire_fields(cls) if issubclass(cls, Event) else tuple(fields)
     return tuple((name, fields[name]) for name in names)
-
-
-@functools.cache
-def _hints(cls: type) -> dict[str, object]:
-    return typing.get_type_hints(cls)

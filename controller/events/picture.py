@@ -123,10 +123,11 @@ class TableAlert:
         """The alert :meth:`json_form` wrote (ValueError if a key it must have is not right)."""
         seq, hand, seat = data.get("seq"), data.get("hand"), data.get("seat")
         code, severity, message = data.get("code"), data.get("severity"), data.get("message")
-        if not isinstance(seq, int) or not (hand is None or isinstance(hand, int)) or \
-                not (seat is None or isinstance(seat, int)) or not isinstance(code, str) or \
-                not isinstance(severity, str) or not isinstance(message, str):
-            raise ValueError(f"not an alert: {dict(data)!r}")
+        if type(seq) is not int or not (hand is None or type(hand) is int) or \
+                not (seat is None or type(seat) is int) or not isinstance(code, str) or \
+                not isinstance(severity, str) or not isinstance(message, str):     # (a bool is no int here)
+            raise ValueError(f"TableAlert must be an alert's seq, hand, code, severity, message and seat, "
+                             f"found {dict(data)!r}")
         about = {key: value for key, value in data.items() if key not in ALERT_KEYS}
         return cls(seq, hand, code, severity, message, seat, about)
 

@@ -24,13 +24,16 @@ from collections.abc import Mapping
 
 import zmq
 
-from controller.commands.registry import Command
+from controller.commands.registry import LINK_MARGIN, Command, reply_wait
 from controller.commands.table import Press
 from controller.events.codec import JsonObject
+from controller.follow.control import unanswered
 from controller.follow.core import Message, SyncError, Tracker
 from controller.follow.picture import TablePicture
 
 DEFAULT_TIMEOUT = 10.0
+"""Seconds :meth:`PitClient.next` and :meth:`PitClient.sync` wait unless told (a control request
+waits as long as its command declares: :meth:`PitClient.control`)."""
 
 
 class PitError(Exception):
@@ -43,8 +46,12 @@ class PitClient(Tracker):
 
     def __init__(self, table: str, publish: str, sync: str, control: str, *,
                  context: zmq.Context[zmq.Socket[bytes]] | None = None,
-                 curve: tuple[bytes, bytes, bytes] | None = None) -> None:
+                 curve: tuple[bytes, bytes, bytes] | None = None,
+                 link_margin: float = LINK_MARGIN) -> None:
         super().__init__(table, snapshots=False, eager=False)
+        self.link_margin = link_margin
+        """Seconds a control request waits beyond its command's ``reply_within`` (a test rig on a
+        loaded machine, or a link slower than the pit's LAN, allows more)."""
         self.context = context or zmq.Context.instance()
         self.table = table
         self.curve = curve
@@ -161,15 +168,20 @@ class PitClient(Tracker):
 
     # -- asking ---------------------------------------------------------------------
 
-    def control(self, request: Mapping[str, object], timeout: float = DEFAULT_TIMEOUT) -> JsonObject:
-        """One control request as it is (a test's malformed one too) and its reply."""
+    def control(self, request: Mapping[str, object], timeout: float | None = None) -> JsonObject:
+        """One control request as it is (a test's malformed one too) and its reply, waited for as
+        long as its command declares (``reply_within``) and the link's margin, or ``timeout``
+        seconds when given (:func:`~controller.commands.registry.reply_wait`). Raises
+        :class:`PitError` saying so when no reply came in that time: the table may still carry the
+        command out (:func:`~controller.follow.control.unanswered`)."""
+        wait = reply_wait(request, timeout, self.link_margin)
         req = self._socket(zmq.REQ)
         req.setsockopt(zmq.LINGER, 0)
         req.connect(self.control_endpoint)
         try:
             req.send_json(request)
-            if not req.poll(int(timeout * 1000)):
-                raise PitError(f"no control reply to {request} within {timeout} s")
+            if not req.poll(int(wait * 1000)):
+                raise PitError(unanswered(request, wait))
             reply = json.loads(req.recv())
             if not isinstance(reply, dict):
                 raise PitError(f"a control reply that is no JSON object: {reply!r}")
@@ -178,8 +190,9 @@ class PitClient(Tracker):
             req.close()
 
     def command(self, order: Command, *, supervisor: str | None = None, pin: str | None = None,
-                request_id: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> JsonObject:
-        """One control command built from its record (:mod:`controller.commands`), and its reply."""
+                request_id: str | None = None, timeout: float | None = None) -> JsonObject:
+        """One control command built from its record (:mod:`controller.commands`), and its reply
+        (waited for as :meth:`control` waits)."""
         return self.control(order.to_request(supervisor=supervisor, pin=pin, request_id=request_id),
                             timeout)
 

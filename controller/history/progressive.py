@@ -22,7 +22,8 @@ from pathlib import Path
 from controller.games.interface import Progressive, ProgressiveHit, Session
 from controller.games.session import takes
 from controller.journal import checkpoint
-from controller.journal.log import Record, first_seq, incomplete, read_records
+from controller.journal.lines import Record
+from controller.journal.segments import first_seq, incomplete, read_records
 from controller.table.state import journaled_event
 from firmware_bridge.kernel.money import dollars
 
@@ -51,7 +52,7 @@ class ProgressiveRecord:
 
 def read_progressive(journal_path: Path, checkpoint_path: Path) -> ProgressiveRecord:
     """The progressive record of the journal at ``journal_path`` (and its checkpoint); raises
-    :class:`~controller.journal.log.JournalIncomplete` when no checkpoint matches and the journal no
+    :class:`~controller.journal.segments.JournalIncomplete` when no checkpoint matches and the journal no
     longer begins at seq 1 (its oldest segments deleted): the session cannot be rebuilt then."""
     saved = checkpoint.load(checkpoint_path)
     if saved is not None:

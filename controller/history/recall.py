@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterable, Mapping, Set
 from pathlib import Path
 
 from controller.games.parts.hand_names import hand_number
-from controller.journal.log import Record, read_records, segments
+from controller.journal.lines import Record
+from controller.journal.segments import read_records, segments
 from firmware_bridge.kernel.money import dollars
 
 Data = Mapping[str, object]

@@ -3,7 +3,7 @@
 Between hands, once :data:`EVERY` events have been journaled since the last
 checkpoint, the daemon writes a checkpoint beside the journal: the table's
 state, the ``seq`` it was taken at, the CRC of that event's body, the link of
-that event's journal line (``link``, see :mod:`controller.journal.log`), and
+that event's journal line (``link``, see :mod:`controller.journal.lines`), and
 ``window``, the position of the oldest event the journal then held for replay.
 At start the journal is read from ``window`` on (so the sync socket can still
 replay the last 10,000 events), the table starts from the checkpoint's state,
@@ -30,7 +30,7 @@ whole journal is read and replayed. Lines before ``window`` are not read at
 start; ``recall`` and a full replay still check them. Once the journal's oldest
 closed segments are deleted after their retention, no full replay is possible:
 a start needs a copy that matches, and refuses to start without one
-(:class:`~controller.journal.log.JournalIncomplete`), naming the reason. The
+(:class:`~controller.journal.segments.JournalIncomplete`), naming the reason. The
 ``window`` offset is within the file (closed segment or live file) that holds
 the window's seq.
 """
@@ -46,7 +46,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.journal.log import Journal, incomplete, open_private
+from controller.journal.files import open_private
+from controller.journal.log import Journal
+from controller.journal.segments import incomplete
 
 EVERY = 1000
 """Events between two checkpoints (at least: a checkpoint waits until no hand is in play)."""
@@ -170,7 +172,7 @@ def open_journal(journal_path: Path, checkpoint_path: Path, *,
     matches it, else whole (with the checkpoint ignored); returns the journal and the checkpoint
     to use. Once closed segments were deleted (:meth:`Journal.prune`), the journal no longer begins
     at seq 1 and a checkpoint copy that matches it is required: without one,
-    :class:`~controller.journal.log.JournalIncomplete` is raised and the table does not start."""
+    :class:`~controller.journal.segments.JournalIncomplete` is raised and the table does not start."""
     saved = load(checkpoint_path)
     journal = Journal.open(journal_path, keep=keep, start=saved.window if saved is not None else (1, 0))
     if saved is not None and matches(saved, journal):
@@ -192,7 +194,7 @@ def open_journal(journal_path: Path, checkpoint_path: Path, *,
 
 def _whole(journal: Journal, journal_path: Path) -> Journal:
     """``journal``, opened whole for a full replay: refused (closed, and
-    :class:`~controller.journal.log.JournalIncomplete` raised) if it no longer begins at seq 1."""
+    :class:`~controller.journal.segments.JournalIncomplete` raised) if it no longer begins at seq 1."""
     if journal.start[0] != 1:
         journal.close()
         raise incomplete(journal_path, journal.start[0])

@@ -45,8 +45,9 @@ from pathlib import Path
 
 from controller.journal import checkpoint
 from controller.journal.checkpoint import Checkpoint
+from controller.journal.files import open_private
 from controller.journal.high_water import HighWater
-from controller.journal.log import Journal, open_private
+from controller.journal.log import Journal
 
 FAULT_NAME = "critical_memory.fault"
 
@@ -134,7 +135,7 @@ class CriticalMemory:
 
     async def check_all(self) -> str | None:
         """The check before a fault is cleared (see the module's text); returns what is wrong, or None.
-        The journal's files are read in a worker thread (:class:`~controller.journal.log.WholeCheck`),
+        The journal's files are read in a worker thread (:class:`~controller.journal.read_back.WholeCheck`),
         the loop serving meanwhile; what was written since, the mark and the checkpoint copies are
         checked on the loop after it. When it passes, the copies on the disk are the ones read back
         from then on."""

@@ -80,7 +80,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.journal.log import open_private
+from controller.journal.files import open_private
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,9 @@ One :class:`PitServer` per table, on the daemon's single asyncio loop
   object out, each request answered in its own task, so a command that awaits
   (a supervisor's PIN, a ``critical_memory_clear``) holds up no other; at most
   :data:`MAX_CONTROL_IN_FLIGHT` at once, one more is refused at once with
-  :data:`BUSY`. ``state`` is answered here, every other command goes to the
+  :data:`BUSY`, and at most :data:`MAX_CONTROL_PER_PEER` of one peer (the
+  identity ROUTER gives its connection), one more of its own refused at once with
+  :data:`BUSY_PEER`. ``state`` is answered here, every other command goes to the
   ``on_command`` callback with the client it came from (:func:`control_client`).
   Bad input never stops the loop: it is answered ``{"ok": false, "error": ...}``.
 
@@ -36,6 +38,7 @@ and reads the journal's view of the world through the ``snapshot``,
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import json
 import logging
@@ -83,6 +86,23 @@ at once."""
 BUSY = (f"busy: the table is serving {MAX_CONTROL_IN_FLIGHT} control requests already; "
         "send it again in a moment")
 """The error of a control request refused because :data:`MAX_CONTROL_IN_FLIGHT` are being served."""
+
+MAX_CONTROL_PER_PEER = 4
+"""Control requests of one peer served at once; one more from it is answered :data:`BUSY_PEER` at
+once, so that one peer (a broken or hostile client sending from a DEALER socket without waiting for
+replies) cannot take every place of :data:`MAX_CONTROL_IN_FLIGHT` and lock out the dealer's screen
+and the pit. A peer is the routing identity the ROUTER gives its connection (the first frame of the
+envelope): a REQ socket has one request out at a time, so only a DEALER (or a proxy's, for every
+client behind it) can reach the limit. ZeroMQ draws a fresh identity for each connection unless the
+peer sets ``ROUTING_ID``; a peer that opens many sockets is many peers (the bound of
+:data:`MAX_CONTROL_IN_FLIGHT` still holds). The count is kept by identity until each request is
+answered, so a peer that reconnects under the same ``ROUTING_ID`` finds it where it was, and the
+socket is not ``ROUTER_HANDOVER``: a second connection cannot take an identity in use."""
+
+BUSY_PEER = (f"busy: this client has {MAX_CONTROL_PER_PEER} control requests being served already; "
+             "wait for their replies before sending more")
+"""The error of a control request refused because its peer has :data:`MAX_CONTROL_PER_PEER` being
+served."""
 
 
 @dataclass(frozen=True)
@@ -253,6 +273,7 @@ class PitServer:
         self._control: zmq.asyncio.Socket | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._serving: set[asyncio.Task[None]] = set()      # control requests being answered
+        self._peers: dict[bytes, int] = {}                  # how many of them, by peer identity
         self._replies: asyncio.Queue[list[bytes]] = asyncio.Queue()
         self._heartbeat: asyncio.TimerHandle | None = None
         self._endpoints: dict[str, str] = {}
@@ -475,7 +496,8 @@ class PitServer:
 
     async def _serve_control(self) -> None:
         """Take each control request as it comes and answer it in its own task (:meth:`_answer`), or
-        at once :data:`BUSY` while :data:`MAX_CONTROL_IN_FLIGHT` are being answered."""
+        at once :data:`BUSY` while :data:`MAX_CONTROL_IN_FLIGHT` are being answered, or
+        :data:`BUSY_PEER` while :data:`MAX_CONTROL_PER_PEER` of its peer's are."""
         control = self._control
         assert control is not None
         loop = asyncio.get_running_loop()
@@ -486,23 +508,35 @@ class PitServer:
                 self._repeats.note(("control", "envelope"), logging.WARNING,
                                    "pit control: malformed request: no REQ envelope (an empty frame "
                                    "after the routing frames): dropped unanswered")
-            elif len(self._serving) >= MAX_CONTROL_IN_FLIGHT:
+                await asyncio.sleep(0)
+                continue
+            envelope = [frame.bytes for frame in received[:start]]
+            peer = envelope[0]                  # the identity ROUTER gave the peer's connection
+            if len(self._serving) >= MAX_CONTROL_IN_FLIGHT:
                 self._repeats.note(("control", "busy"), logging.WARNING, f"pit control: {BUSY}")
-                self._reply([frame.bytes for frame in received[:start]], {"ok": False, "error": BUSY})
+                self._reply(envelope, {"ok": False, "error": BUSY})
+            elif self._peers.get(peer, 0) >= MAX_CONTROL_PER_PEER:
+                self._repeats.note(("control", "busy peer"), logging.WARNING,
+                                   f"pit control: a peer's request refused: {BUSY_PEER}")
+                self._reply(envelope, {"ok": False, "error": BUSY_PEER})
             else:
                 task = loop.create_task(self._answer(
-                    [frame.bytes for frame in received[:start]],
-                    [frame.bytes for frame in received[start:]], control_client(received[-1])))
+                    envelope, [frame.bytes for frame in received[start:]], control_client(received[-1])))
                 self._serving.add(task)
-                task.add_done_callback(self._answered)
+                self._peers[peer] = self._peers.get(peer, 0) + 1
+                task.add_done_callback(functools.partial(self._answered, peer))
             await asyncio.sleep(0)      # a flood of requests leaves the loop its other work
 
     async def _answer(self, envelope: list[bytes], frames: list[bytes], client: str | None) -> None:
         """Answer one control request (``frames``) to the peer its ``envelope`` routes to."""
         self._reply(envelope, await self._control_reply(frames, client))
 
-    def _answered(self, task: asyncio.Task[None]) -> None:
+    def _answered(self, peer: bytes, task: asyncio.Task[None]) -> None:
+        """``task``, answering one request of ``peer``, is done: its places are free again."""
         self._serving.discard(task)
+        left = self._peers.pop(peer, 1) - 1
+        if left:
+            self._peers[peer] = left
         self._task_done(task)
 
     def _reply(self, envelope: list[bytes], reply: dict[str, object]) -> None:

@@ -113,7 +113,7 @@ def action_refusal(table: Table, action: str, amount: int | None) -> str | None:
 
 def table_refusal(table: Table, button: str) -> str | None:
     """Why the table's own ``button`` (DEAL, NEXT, VOID) is not allowed now, or None: the
-    machine's answer (:meth:`Phases.allows`, from :data:`controller.table.phases.TRANSITIONS`)."""
+    machine's answer (:meth:`Phases.allows`, from :data:`controller.table.machine.TRANSITIONS`)."""
     phases = table.phases
     if button == "deal":
         if not phases.allows("deal"):

@@ -1,4 +1,4 @@
-"""The table: driver inputs in, pit events out. It names no game.
+"""The table as a machine: driver inputs in, pit events out, its phases moved by name. It names no game.
 
 Every input goes to the one function that decides its kind (:data:`INPUTS`, a table by type;
 buttons through :meth:`Table.press`, commands through :meth:`Table.pit_command` and
@@ -8,14 +8,23 @@ causes (:class:`controller.table.writer.Step`), then returns None or the refusal
 - cards from the shoe: :mod:`controller.table.cards`
 - chips on the spots and in the tray, past posting: :mod:`controller.table.chips`
 - buttons and the same actions by command: :mod:`controller.table.buttons`, whose game calls
-  and phase moves are :mod:`controller.table.hand_steps` (payouts: :mod:`controller.table.payouts`)
+  and phase moves are :mod:`controller.table.hand_steps` (with what DEAL and NEXT check)
 - boards: :mod:`controller.table.devices`
 - the pit's and the game's commands, the clock, the daemon's checks: :mod:`controller.table.commands`
 
 One writer (:class:`controller.table.writer.Writer`) numbers each step, journals it with one
 fsync, applies it to :class:`TableState` and only then publishes it. The phases are a
-``transitions`` machine declared as a table (:mod:`controller.table.phases`); it only moves
-phases, each move called by name by the function that decided it.
+``transitions`` machine declared as a table of moves (:data:`TRANSITIONS`, run by
+:class:`Phases`); it only moves phases::
+
+    betting --deal--> in_hand --settle--> settled --next--> betting
+                         \\______ void ______/--> betting
+
+No input travels through it: a deciding function journals a step, then calls the move it makes
+by name (``phases.deal()``). The move checks that the journaled state agrees
+(:meth:`TableState.move`): the step already set the phase the machine moves to; settling is the
+one move the machine makes itself, once the hand has its results. Inside ``in_hand`` the phases
+are the game's own (:attr:`Hand.phase`, declared in :attr:`Game.phases`).
 """
 
 from __future__ import annotations
@@ -29,9 +38,8 @@ from transitions import Machine
 
 from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
-from controller.journal.log import Record
-from controller.table import buttons, cards, chips, commands, devices, hand_steps, payouts
-from controller.table.phases import Phases
+from controller.journal.lines import Record
+from controller.table import buttons, cards, chips, commands, devices, hand_steps
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TableSettings, waiting_words
 from controller.table.state import DeviceState, MakeGame, TableState
 from controller.table.writer import Clock, Decided, Writer
@@ -49,7 +57,8 @@ from drivers.inputs import (
 )
 from firmware_bridge.kernel.repeat_log import RepeatLog
 
-__all__ = ["FLOOR_ACTIONS", "INPUTS", "TABLE_BUTTONS", "FloorCall", "Table", "TableSettings", "waiting_words"]
+__all__ = ["FLOOR_ACTIONS", "INPUTS", "MOVES", "STATES", "TABLE_BUTTONS", "TRANSITIONS", "FloorCall",
+           "Phases", "Table", "TableSettings", "waiting_words"]
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +92,68 @@ INPUTS: dict[type[DriverInput], Decides] = {
     DeviceStatus: _decides(DeviceStatus, devices.on_status),
 }
 """The function that decides each kind of driver input."""
+
+STATES = ["betting", "in_hand", "settled"]
+
+TRANSITIONS: list[dict[str, str]] = [
+    {"trigger": "deal", "source": "betting", "dest": "in_hand"},
+    {"trigger": "settle", "source": "in_hand", "dest": "settled", "conditions": "has_results"},
+    {"trigger": "next", "source": "settled", "dest": "betting"},
+    {"trigger": "void", "source": "in_hand", "dest": "betting"},
+]
+"""The table's phases and the named moves between them."""
+
+MOVES = {move["trigger"]: move for move in TRANSITIONS}
+"""Each move's row of :data:`TRANSITIONS`, by name."""
+
+
+class Phases:
+    """The model ``transitions`` runs: the phase it moved to last (:attr:`phase`); every move is
+    checked against the journaled state's (:attr:`TableState.phase`)."""
+
+    # Triggers that ``transitions`` adds to the model (declared for type checkers only).
+    deal: Callable[[], bool]
+    settle: Callable[[], bool]
+    next: Callable[[], bool]
+    void: Callable[[], bool]
+
+    def __init__(self, state: Callable[[], TableState]) -> None:
+        """``state``: the table's state now (replaced when a checkpoint is read)."""
+        self._state = state
+        self._phase = state().phase
+        self.machine = Machine(model=self, states=STATES, transitions=TRANSITIONS,
+                               initial=self._phase, auto_transitions=False, queued=True,
+                               model_attribute="phase")
+
+    @property
+    def phase(self) -> str:
+        """The phase the machine moved to last."""
+        return self._phase
+
+    @phase.setter
+    def phase(self, phase: str) -> None:
+        """A move: the journaled state must hold ``phase`` already, but for settling, which sets it
+        (:meth:`TableState.move` raises RuntimeError otherwise)."""
+        self._state().move(phase)
+        self._phase = phase
+
+    def allows(self, move: str) -> bool:
+        """Whether ``move`` may be made now, read from its row of :data:`TRANSITIONS` (its source
+        is the phase, its condition holds): what ``transitions``' ``may_<move>`` answers, without
+        building the machine's event list on every look (the picture asks for every button)."""
+        row = MOVES[move]
+        condition = row.get("conditions")
+        return row["source"] == self._phase and (condition is None or bool(getattr(self, condition)()))
+
+    def has_results(self) -> bool:
+        """Condition of ``settle``: the hand in play has its results."""
+        return self._state().results is not None
+
+    def resume(self) -> None:
+        """Take the journaled state's phase as it is (after a restart), and settle if it may."""
+        self.machine.set_state(self._state().phase, model=self)
+        if self.phase == "in_hand" and self.has_results():
+            self.settle()
 
 
 class Table:
@@ -126,9 +197,9 @@ class Table:
         """The critical memory fault latched (:mod:`controller.journal.critical_memory`): while there
         is one, DEAL is refused."""
         self.floor_call: FloorCall | None = None
+        """The dealer's last floor call since the start (live, not journaled: its alert is)."""
         self._decided: tuple[Hand, Decision | None] | None = None
         """The last hand state asked for its decision, and that decision."""
-        """The dealer's last floor call since the start (live, not journaled: its alert is)."""
         self.deal_problems_seen: tuple[TableState, DealProblemsKey, tuple[str, ...]] | None = None
         """The state, what else they depend on, and the deal problems last worked out
         (:func:`controller.table.hand_steps.deal_problems`)."""
@@ -142,7 +213,7 @@ class Table:
 
     @property
     def machine(self) -> Machine:
-        """The ``transitions`` machine that moves the phases (:mod:`controller.table.phases`)."""
+        """The ``transitions`` machine that moves the phases (:class:`Phases`)."""
         return self.phases.machine
 
     @property
@@ -321,5 +392,5 @@ class Table:
 
     def payout_checks(self) -> dict[tuple[int, str], int]:
         """The spots NEXT checks and what each should read then
-        (:func:`controller.table.payouts.payout_checks`)."""
-        return payouts.payout_checks(self)
+        (:func:`controller.table.hand_steps.payout_checks`)."""
+        return hand_steps.payout_checks(self)

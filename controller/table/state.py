@@ -42,7 +42,7 @@ from controller.events.registry import Event
 from controller.events.tray import TrayCounted, TrayCredited, TrayFilled, TrayTransfer
 from controller.games.interface import Bets, Game, Hand, Limits, Session
 from controller.games.session import takes
-from controller.journal.log import Record
+from controller.journal.lines import Record
 from controller.table import shoe_checks
 from controller.table.books import APPLIED as BOOKS_EVENTS
 from controller.table.books import BooksState

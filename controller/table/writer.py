@@ -19,7 +19,7 @@ from controller.events.codec import JsonObject, JsonValue, encode
 from controller.events.envelope import encode_event
 from controller.events.registry import Event
 from controller.games.interface import Hand
-from controller.journal.log import Record
+from controller.journal.lines import Record
 from controller.table.state import TableState
 
 Clock = Callable[[], str]

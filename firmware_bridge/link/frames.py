@@ -1,8 +1,28 @@
-"""Link frames: the body layout, its CRC, and splitting a byte stream into frames.
+"""The frame on the wire: COBS, CRC-16, the body's layout, and splitting a byte stream into frames.
 
 A frame on the wire is ``COBS(body) 0x00``; the body is
-``version u8 | type u8 | seq u8 | ack u8 | payload | crc16 u16 (little-endian)``.
+``version u8 | type u8 | seq u8 | ack u8 | payload | crc16 u16 (little-endian)``
+(docs/protocol.md section 1). The three parts of that one contract, kept together as Klipper
+keeps its crc16 beside the framing in ``msgproto.py``:
 
+- COBS, Consistent Overhead Byte Stuffing (Cheshire & Baker, 1999): :func:`cobs_encode` leaves
+  no zero byte in the body, so a zero ends each frame. It never emits an empty trailing block at
+  the 254-byte boundary (as the reference implementations do); :func:`cobs_decode` accepts a
+  frame with or without it.
+- CRC-16/CCITT-FALSE over the header and payload: :func:`crc16` (poly 0x1021, init 0xFFFF, not
+  reflected, xorout 0).
+- the body: :func:`encode_frame` and :func:`decode_frame` (its length, version and CRC checked),
+  and :class:`FrameReader`, which splits a byte stream at zero bytes and starts again after any
+  garbage.
+
+>>> cobs_encode(b"\\x11\\x00\\x22")
+b'\\x02\\x11\\x02"'
+>>> cobs_decode(cobs_encode(b"\\x00\\x00"))
+b'\\x00\\x00'
+>>> len(cobs_encode(bytes(range(1, 255))))
+255
+>>> hex(crc16(b"123456789"))
+'0x29b1'
 >>> wire = encode_frame(Frame(type=0x00, seq=0, ack=4))
 >>> wire.hex()
 '0201010404f0b200'
@@ -13,11 +33,9 @@ A frame on the wire is ``COBS(body) 0x00``; the body is
 
 from __future__ import annotations
 
+import binascii
 import struct
 from dataclasses import dataclass
-
-from firmware_bridge.link import cobs
-from firmware_bridge.link.crc import crc16
 
 VERSION = 1
 MIN_BODY = 6
@@ -31,6 +49,88 @@ NO_ACK = 255
 
 _HEADER = struct.Struct("<BBBB")
 _CRC = struct.Struct("<H")
+
+
+class CobsError(ValueError):
+    """The bytes are not a valid COBS encoding."""
+
+
+def cobs_encode(data: bytes) -> bytes:
+    """Encode ``data`` so that the result contains no zero byte (the frame delimiter is not added)."""
+    out = bytearray([0])
+    code_at = 0
+    code = 1
+    last = len(data) - 1
+    for i, byte in enumerate(data):
+        if byte == 0:
+            out[code_at] = code
+            code_at = len(out)
+            out.append(0)
+            code = 1
+            continue
+        out.append(byte)
+        code += 1
+        if code == 0xFF:
+            out[code_at] = code
+            if i == last:
+                return bytes(out)
+            code_at = len(out)
+            out.append(0)
+            code = 1
+    out[code_at] = code
+    return bytes(out)
+
+
+def cobs_decode(encoded: bytes) -> bytes:
+    """Decode one COBS block sequence (without its zero delimiter); raises :class:`CobsError`.
+
+    >>> cobs_decode(b"\\x05\\x01\\x02\\x03")
+    Traceback (most recent call last):
+    ...
+    firmware_bridge.link.frames.CobsError: code byte runs past the frame
+    """
+    # Without a 254-byte block (every frame the link sends but the longest), each code byte after the
+    # first stands where a zero was: put the zeros back in place and drop the first code byte.
+    out = bytearray(encoded)
+    size = len(out)
+    i = 0
+    while i < size:
+        code = out[i]
+        if code == 0:
+            raise CobsError("zero byte inside the frame")
+        if code == 0xFF:
+            return _cobs_decode_blocks(encoded)
+        out[i] = 0
+        i += code
+    if i > size:
+        raise CobsError("code byte runs past the frame")
+    del out[0:1]
+    return bytes(out)
+
+
+def _cobs_decode_blocks(encoded: bytes) -> bytes:
+    """:func:`cobs_decode` of a sequence with a 254-byte block (code 0xFF: no zero follows it),
+    block by block."""
+    out = bytearray()
+    i = 0
+    size = len(encoded)
+    while i < size:
+        code = encoded[i]
+        if code == 0:
+            raise CobsError("zero byte inside the frame")
+        end = i + code
+        if end > size:
+            raise CobsError("code byte runs past the frame")
+        out += encoded[i + 1 : end]
+        i = end
+        if code != 0xFF and i < size:
+            out.append(0)
+    return bytes(out)
+
+
+def crc16(data: bytes) -> int:
+    """The CRC-16/CCITT-FALSE of ``data``."""
+    return binascii.crc_hqx(data, 0xFFFF)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +163,7 @@ def encode_body(frame: Frame) -> bytes:
 
 def encode_frame(frame: Frame) -> bytes:
     """The frame's wire bytes, ending in the zero delimiter."""
-    return cobs.encode(encode_body(frame)) + b"\x00"
+    return cobs_encode(encode_body(frame)) + b"\x00"
 
 
 def decode_body(body: bytes) -> Frame:
@@ -84,8 +184,8 @@ def decode_body(body: bytes) -> Frame:
 def decode_frame(encoded: bytes) -> Frame:
     """Decode one frame's COBS bytes (without the zero delimiter); raises :class:`FrameError`."""
     try:
-        body = cobs.decode(encoded)
-    except cobs.CobsError as error:
+        body = cobs_decode(encoded)
+    except CobsError as error:
         raise FrameError(str(error)) from None
     return decode_body(body)
 

@@ -51,8 +51,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
-from firmware_bridge.link import cobs
-from firmware_bridge.link.frames import FrameError, decode_frame
+from firmware_bridge.link.frames import CobsError, FrameError, cobs_decode, cobs_encode, decode_frame
 from firmware_bridge.link.messages import (
     KIND_RFID,
     KIND_SHOE,
@@ -189,12 +188,12 @@ def corrupt_frame(wire: bytes, rng: random.Random) -> bytes:
     if not encoded:
         return wire
     try:
-        body = bytearray(cobs.decode(encoded))
-    except cobs.CobsError:
+        body = bytearray(cobs_decode(encoded))
+    except CobsError:
         body = bytearray()
     if body:
         body[rng.randrange(len(body))] ^= 1 << rng.randrange(8)
-        return cobs.encode(bytes(body)) + wire[len(encoded) :]
+        return cobs_encode(bytes(body)) + wire[len(encoded) :]
     raw = bytearray(encoded)
     at = rng.randrange(len(raw))
     bits = [1 << n for n in range(8) if raw[at] ^ (1 << n)]

@@ -111,3 +111,11 @@ def test_protection_bench() -> None:
     assert kinds["flat"]["players"] == 6 and kinds["flat"]["alerted"] == 0
     assert kinds["counter 1-8"]["shoes"] == 2 and 0 <= kinds["counter 1-8"]["alerted"] <= 6
     assert all(r["events"] > 0 and r["us_per_event"] > 0 for r in kinds.values())
+
+
+def test_decode_bench() -> None:
+    figures = json.loads(run("decode_bench.py", "--hands", "3", "--repeat", "1", "--json"))
+    assert figures["events"] > 20 and figures["us_per_event"] > 0
+    assert "player.action" in figures["us_per_event_by_type"]
+    assert figures["pictures"] > 200 and figures["us_per_picture"] > 0 and figures["us_per_tile_view"] > 0
+    assert figures["checkpoints"] == 13 and figures["us_per_checkpoint"] > 0

@@ -23,7 +23,8 @@ from controller.commands.request_ids import MOST, WINDOW, RequestIds, mark
 from controller.commands.table import CLEAR_REPLY_WITHIN, DealerMessage, Press, SetLimits, TrayFill
 from controller.games.catalog import load_games
 from controller.games.parts.stacks import BuyIn, TopUp
-from controller.journal.log import Journal, Record
+from controller.journal.lines import Record
+from controller.journal.log import Journal
 
 load_games()
 

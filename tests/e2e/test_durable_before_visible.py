@@ -29,7 +29,8 @@ from gpiozero.pins.mock import MockFactory
 from controller.config.loader import load_config
 from controller.daemon import REPLAY_WINDOW, Daemon
 from controller.devkit.simulated import write_config
-from controller.journal.log import Journal, Record
+from controller.journal.lines import Record
+from controller.journal.log import Journal
 from drivers.inputs import SpotWager
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card

@@ -22,7 +22,9 @@ import pytest
 
 from controller.events.envelope import compact_json
 from controller.follow.core import HISTORY
-from controller.journal.log import Journal, Record, read_records
+from controller.journal.lines import Record
+from controller.journal.log import Journal
+from controller.journal.segments import read_records
 from controller.podium.monitor.cli import main as pit_monitor
 from controller.podium.monitor.store import Row, SqliteStore
 from controller.security.supervisor_pins import hash_pin

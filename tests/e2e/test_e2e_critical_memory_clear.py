@@ -11,7 +11,9 @@ before the clear's reply. Fed the segment's own bytes the check passes and the f
 altered ones it fails and the fault stays. Another client's ``state`` and ``act`` are answered while
 the clear is held. And, with the daemon in process, a second clear while the first is held is
 refused at once, and the dealer screen's client (``Control``) waits for the clear's reply as long
-as the command declares, while other clients are answered.
+as the command declares, while other clients are answered; a client told to wait less (both the
+screen's and the blocking one) says that the table may still carry the clear out, and the table's
+state then shows that it did.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from gpiozero.pins.mock import MockFactory
 from controller.config.loader import load_config
 from controller.daemon import Daemon
 from controller.devkit.simulated import write_config
-from controller.follow.control import Control
+from controller.follow.blocking import PitClient, PitError
+from controller.follow.control import Control, unanswered
 from controller.journal.critical_memory import FAULT_NAME, read_fault, write_fault
 from controller.security.supervisor_pins import hash_pin
 from firmware_bridge.simulator.board import SimulatedBoard
@@ -245,14 +248,13 @@ async def test_a_second_clear_while_the_first_checks_is_refused_at_once(tmp_path
 async def test_the_screens_client_waits_for_the_clear_while_other_clients_are_answered(
         tmp_path: Path) -> None:
     """Through the control socket, as the dealer screen sends it: ``Control`` waits for the clear as
-    long as the command declares (here even with a default wait of a millisecond), and meanwhile
-    another client's ``state`` and ``act`` are answered."""
+    long as the command declares, and meanwhile another client's ``state`` and ``act`` are answered."""
     async with in_process(tmp_path) as daemon:
         assert daemon.pit is not None
         context = zmq.asyncio.Context()
         endpoint = daemon.pit.endpoints["control"]
         held = Held(sorted((tmp_path / "state").glob("journal.0*.log"))[2])
-        clear = asyncio.create_task(Control(endpoint, context, timeout=0.001).send(dict(CLEAR)))
+        clear = asyncio.create_task(Control(endpoint, context).send(dict(CLEAR)))
         fd: int | None = await reached(held)
         try:
             other = Control(endpoint, context)
@@ -271,4 +273,48 @@ async def test_the_screens_client_waits_for_the_clear_while_other_clients_are_an
                 os.close(fd)
             clear.cancel()
             await asyncio.gather(clear, return_exceptions=True)
+            context.destroy(linger=0)
+
+
+async def instruction(control: Control) -> str:
+    """The dealer's instruction in the table's ``state`` (it names a critical memory fault)."""
+    state = await control.send({"cmd": "state"})
+    return str(state["state"]["instruction"])
+
+
+async def test_a_client_that_waits_less_than_the_clear_says_it_may_still_be_carried_out(
+        tmp_path: Path) -> None:
+    """The blocking client, told to wait less than the clear declares, says so while the check is
+    held, in words that tell the supervisor what it means; the clear goes on (a second one, from the
+    screen's client, is refused: one runs already), and the table's ``state`` then shows the fault
+    gone, as the words say to check."""
+    async with in_process(tmp_path) as daemon:
+        assert daemon.pit is not None
+        context = zmq.asyncio.Context()
+        endpoints = daemon.pit.endpoints
+        pit = PitClient("T01", endpoints["publish"], endpoints["sync"], endpoints["control"],
+                        context=zmq.Context())
+        held = Held(sorted((tmp_path / "state").glob("journal.0*.log"))[2])
+        control = Control(endpoints["control"], context)
+        fd: int | None = None
+        try:
+            with pytest.raises(PitError) as raised:
+                await asyncio.to_thread(pit.control, dict(CLEAR), 0.2)
+            assert str(raised.value) == unanswered(CLEAR, 0.2)
+            assert "may still carry it out" in str(raised.value)
+            fd = await reached(held)                    # the clear is in its check, held
+            again = await control.send(dict(CLEAR), timeout=TIMEOUT)
+            assert again["ok"] is False and "a critical memory clear is running already" in again["error"]
+            assert "critical memory fault" in await instruction(control)
+            held.feed(fd, held.good)
+            fd = None
+            async with asyncio.timeout(TIMEOUT):        # the table's state says what came of it
+                while "critical memory fault" in await instruction(control):
+                    await asyncio.sleep(0.05)
+            assert daemon.memory.fault is None
+        finally:
+            if fd is not None:
+                os.close(fd)
+            pit.close()
+            pit.context.destroy(linger=0)
             context.destroy(linger=0)

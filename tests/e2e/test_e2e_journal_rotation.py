@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from controller.journal import checkpoint
-from controller.journal.log import read_records, segments
+from controller.journal.segments import read_records, segments
 from controller.security.supervisor_pins import hash_pin
 from tests.e2e.test_e2e_critical_memory import CARDS, PIN, hand
 from tests.journal.test_checkpoint import KEEP, play_hands

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal.log import read_records
+from controller.journal.segments import read_records
 from tests.rigs.daemon_rig import TableRig
 
 CALLS = 1000

@@ -27,7 +27,8 @@ from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
 from controller.journal import checkpoint
 from controller.journal.high_water import HighWater, Mark
-from controller.journal.log import Journal, Record
+from controller.journal.lines import Record
+from controller.journal.log import Journal
 from controller.table.machine import Table, TableSettings
 
 V1 = Path(__file__).resolve().parents[1] / "data" / "journal-v1"

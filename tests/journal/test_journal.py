@@ -14,15 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal.log import (
-    CHAIN_START,
-    Journal,
-    JournalCorrupt,
-    Record,
-    encode_record,
-    line_hash,
-    read_records,
-)
+from controller.journal.lines import CHAIN_START, JournalCorrupt, Record, encode_record, line_hash
+from controller.journal.log import Journal
+from controller.journal.segments import read_records
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -317,7 +311,8 @@ def test_only_one_writer_at_a_time(journal: Journal, path: Path) -> None:
 WRITER = """
 import json, sys
 from pathlib import Path
-from controller.journal.log import Journal, Record
+from controller.journal.lines import Record
+from controller.journal.log import Journal
 journal = Journal.open(Path(sys.argv[1]))
 seq = journal.last_seq
 while True:

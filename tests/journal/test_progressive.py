@@ -12,7 +12,7 @@ from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.interface import Limits, Progressive
 from controller.history.progressive import read_progressive, report_data, report_lines
 from controller.journal import checkpoint
-from controller.journal.log import Record
+from controller.journal.lines import Record
 from tests.rigs.table_rig import Rig
 
 BUTTONS = ("deal", "stand", "next", "void")

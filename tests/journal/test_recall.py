@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.history.recall import recall_hands
-from controller.journal.log import Journal, Record
+from controller.journal.lines import Record
+from controller.journal.log import Journal
 
 
 def event(seq: int, kind: str, hand: int | None, data: dict[str, Any], second: int = 0) -> bytes:

@@ -24,16 +24,9 @@ import pytest
 from controller.history.progressive import read_progressive
 from controller.history.recall import recall_by_hand, recall_journal
 from controller.journal import checkpoint
-from controller.journal.log import (
-    Journal,
-    JournalCorrupt,
-    JournalIncomplete,
-    Record,
-    line_hash,
-    read_records,
-    segment_path,
-    segments,
-)
+from controller.journal.lines import JournalCorrupt, Record, line_hash
+from controller.journal.log import Journal
+from controller.journal.segments import JournalIncomplete, read_records, segment_path, segments
 from controller.table.views import public_state
 from tests.journal.test_checkpoint import KEEP, play_hands
 from tests.rigs.table_rig import Rig, phase_of
@@ -91,7 +84,8 @@ CRASH = """
 import os, signal, sys
 from pathlib import Path
 from controller.journal import log
-from controller.journal.log import Journal, Record
+from controller.journal.lines import Record
+from controller.journal.log import Journal
 
 step = sys.argv[2]
 real_rename, real_open = os.rename, log.open_private

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.link import cobs
-from firmware_bridge.link.crc import crc16
 from firmware_bridge.link.frames import (
     Frame,
     FrameError,
     FrameReader,
+    cobs_encode,
+    crc16,
     decode_frame,
     encode_body,
     encode_frame,
@@ -51,7 +51,7 @@ def test_valid_vector_both_ways(vector: dict[str, Any]) -> None:
     body, wire = bytes.fromhex(vector["body"]), bytes.fromhex(vector["wire"])
     assert encode_body(frame) == body
     assert encode_frame(frame) == wire
-    assert cobs.encode(body) + b"\x00" == wire
+    assert cobs_encode(body) + b"\x00" == wire
     assert decode_frame(wire[:-1]) == frame
     assert FrameReader().feed(wire) == [frame]
     message = unpack(frame.type, frame.payload)

@@ -61,8 +61,11 @@ def followed(message: dict[str, Any]) -> FollowedEvent:
 
 
 def full(name: str, **state: Any) -> dict[str, Any]:
-    """A picture: ``state`` over the picture of a table not heard yet."""
-    return {**empty_state(name), **state}
+    """A picture as a table publishes one: ``state`` over the picture of a table not heard yet, whose
+    game, phases, next hand and shoe are a table's (the codec refuses a picture without them)."""
+    heard = {"game": "easy-jack", "phase": "betting", "table_phase": "betting", "next_hand": 1,
+             "shoe": {"shoe_id": None, "decks": 0, "cards_drawn": 0, "cut_card_out": False}}
+    return {**empty_state(name), **heard, **state}
 
 
 def snapshot(rig: Rig) -> dict[str, Any]:

@@ -200,7 +200,7 @@ def test_unreadable_events_are_left_out_and_said() -> None:
     s.play("10:01:00", "10:01:30", [result(1, "main", 1000, 1000)])
     book = fed(s, rating(1, 1, "09:00:00"))
     assert book.figures(1, NOW).hands == 1
-    assert len(book.problems) == 2 and "seat is 'one'" in book.problems[0]
+    assert len(book.problems) == 2 and "WagerResult.seat must be int, found 'one'" in book.problems[0]
     assert "progressive.paid" in book.problems[1] and "amount" in book.problems[1]
 
 

@@ -3,7 +3,8 @@ ZeroMQ sockets on 127.0.0.1 and REQ clients, as the dealer screen and the pit mo
 
 A command held in its handler (an :class:`asyncio.Event` the test sets) stands for one that awaits
 long (a supervisor's ``critical_memory_clear``): whatever the machine's speed, the other clients'
-requests are answered while it is held, so no test measures time.
+requests are answered while it is held, so no test measures time. A DEALER socket stands for a
+broken or hostile client that sends request after request without waiting for the replies.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ import zmq
 import zmq.asyncio
 import zmq.auth
 
-from controller.pit.server import BUSY, MAX_CONTROL_IN_FLIGHT, CurveKeys, PitServer
+from controller.pit.server import (
+    BUSY,
+    BUSY_PEER,
+    MAX_CONTROL_IN_FLIGHT,
+    MAX_CONTROL_PER_PEER,
+    CurveKeys,
+    PitServer,
+)
 from tests.pit.test_pit import Store, client_keys, connect, recv, request, server_args
 
 WAIT = 10.0
@@ -116,6 +124,69 @@ async def test_beyond_the_bound_a_request_is_refused_busy_at_once_and_then_serve
     held.release.set()
     for client in holding:
         assert json.loads((await recv(client, WAIT))[0]) == {"ok": True, "held": None}
+    assert (await request(late, b'{"cmd": "state"}'))["ok"] is True
+
+
+async def test_one_peer_sending_without_waiting_holds_only_its_share_and_the_others_are_answered(
+        server: PitServer, held: Held, client_ctx: zmq.asyncio.Context) -> None:
+    flood = connect(client_ctx, zmq.DEALER, server.endpoints["control"])
+    sent = MAX_CONTROL_IN_FLIGHT + 8
+    for n in range(sent):
+        await flood.send_multipart([b"", json.dumps({"cmd": "hold", "n": n}).encode()])
+    await held.until_holding(MAX_CONTROL_PER_PEER)
+    for _ in range(sent - MAX_CONTROL_PER_PEER):           # the rest refused at once, busy
+        empty, body = await recv(flood, WAIT)
+        assert empty == b"" and json.loads(body) == {"ok": False, "error": BUSY_PEER}
+    assert BUSY_PEER.startswith("busy: ")
+    other = connect(client_ctx, zmq.REQ, server.endpoints["control"])
+    assert await request(other, b'{"cmd": "state"}') == {"ok": True, "state": {"phase": "betting"}, "seq": 4}
+    slow = connect(client_ctx, zmq.REQ, server.endpoints["control"])   # another's slow one is taken
+    await slow.send(b'{"cmd": "hold", "n": "other"}')
+    await held.until_holding(MAX_CONTROL_PER_PEER + 1)
+    assert await request(other, b'{"cmd": "press", "button": "deal"}') == {"ok": True, "pressed": "deal"}
+    assert held.holding == MAX_CONTROL_PER_PEER + 1
+    assert await flood.poll(0) == 0
+    held.release.set()
+    answered = [json.loads((await recv(flood, WAIT))[1]) for _ in range(MAX_CONTROL_PER_PEER)]
+    assert sorted(reply["held"] for reply in answered) == list(range(MAX_CONTROL_PER_PEER))
+    assert json.loads((await recv(slow, WAIT))[0]) == {"ok": True, "held": "other"}
+    await flood.send_multipart([b"", b'{"cmd": "press", "button": "next"}'])   # its places are free
+    assert await recv(flood, WAIT) == [b"", b'{"ok":true,"pressed":"next"}']
+
+
+async def test_a_peer_that_reconnects_under_the_same_routing_id_finds_its_requests_still_counted(
+        server: PitServer, held: Held, client_ctx: zmq.asyncio.Context) -> None:
+    first = connect(client_ctx, zmq.DEALER, server.endpoints["control"], ROUTING_ID=b"pit-x")
+    for _ in range(MAX_CONTROL_PER_PEER):
+        await first.send_multipart([b"", b'{"cmd": "hold"}'])
+    await held.until_holding(MAX_CONTROL_PER_PEER)
+    first.close(linger=0)
+    async with asyncio.timeout(WAIT):
+        while True:     # until the ROUTER has let the first connection go and takes the identity again
+            again = connect(client_ctx, zmq.DEALER, server.endpoints["control"], ROUTING_ID=b"pit-x")
+            await again.send_multipart([b"", b'{"cmd": "state"}'])
+            answered = await again.poll(200)
+            if answered:
+                assert json.loads((await again.recv_multipart())[1]) == {"ok": False, "error": BUSY_PEER}
+            again.close(linger=0)
+            if answered:
+                break
+    other = connect(client_ctx, zmq.REQ, server.endpoints["control"])
+    assert (await request(other, b'{"cmd": "state"}'))["ok"] is True
+    assert held.holding == MAX_CONTROL_PER_PEER
+
+
+async def test_peers_together_still_meet_the_tables_bound(
+        server: PitServer, held: Held, client_ctx: zmq.asyncio.Context) -> None:
+    peers = [connect(client_ctx, zmq.DEALER, server.endpoints["control"])
+             for _ in range(MAX_CONTROL_IN_FLIGHT // MAX_CONTROL_PER_PEER)]
+    for peer in peers:
+        for _ in range(MAX_CONTROL_PER_PEER):
+            await peer.send_multipart([b"", b'{"cmd": "hold"}'])
+    await held.until_holding(MAX_CONTROL_IN_FLIGHT)
+    late = connect(client_ctx, zmq.REQ, server.endpoints["control"])
+    assert await request(late, b'{"cmd": "state"}') == {"ok": False, "error": BUSY}
+    held.release.set()
     assert (await request(late, b'{"cmd": "state"}'))["ok"] is True
 
 

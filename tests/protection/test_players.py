@@ -16,7 +16,7 @@ from controller.devkit.protection_sim import (
     SimTable,
     Wonger,
 )
-from controller.journal.log import read_records
+from controller.journal.segments import read_records
 from controller.podium.protection.watch import CODE, Protection, Raised
 from tests.rigs.followed import followed
 

@@ -147,7 +147,8 @@ class TableRig:
         chips.append((f"d{1:015x}", 10000, "void"))
         self.config = write_config(folder, table=table, chips=chips, endpoints=self.endpoints,
                                    display="log", game=game, curve=curve, **config)
-        self.pit = PitClient(table, *self.endpoints, context=zmq.Context(), curve=client_keys)
+        self.pit = PitClient(table, *self.endpoints, context=zmq.Context(), curve=client_keys,
+                             link_margin=TIMEOUT)
         self.daemon: subprocess.Popen[bytes] | None = None
         self.log = folder / "daemon.log"
 

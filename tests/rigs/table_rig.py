@@ -16,7 +16,9 @@ from typing import Any
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Game, Limits
-from controller.journal.log import Journal, Record, read_records
+from controller.journal.lines import Record
+from controller.journal.log import Journal
+from controller.journal.segments import read_records
 from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state
 from drivers.inputs import CardDrawn, DeviceOnline, RejectedChip, ShoeLoaded, SpotWager

@@ -24,8 +24,7 @@ from gpiozero.pins.mock import MockFactory
 from controller.config.loader import load_config
 from controller.daemon import Daemon
 from controller.devkit.simulated import write_config
-from controller.service.notify import Notifier
-from controller.service.watchdog import Watchdog
+from controller.service import Notifier, Watchdog
 from tests.rigs.daemon_rig import TableRig
 
 WAIT = 10.0

@@ -11,7 +11,7 @@ from controller.events import books as events
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
-from controller.journal.log import Record
+from controller.journal.lines import Record
 from controller.table.books import BooksState, books_events
 from controller.table.state import TableState
 

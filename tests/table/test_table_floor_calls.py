@@ -12,7 +12,8 @@ from controller.events.codec import record_json
 from controller.games.easy_jack.game import EasyJack
 from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
-from controller.journal.log import Journal, read_records
+from controller.journal.log import Journal
+from controller.journal.segments import read_records
 from controller.table.machine import FloorCall, Table, TableSettings
 from controller.table.views import table_picture
 from drivers.inputs import ShoeLoaded

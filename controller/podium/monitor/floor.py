@@ -36,7 +36,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from controller.events.codec import JsonObject, JsonValue, decode_public, from_json, integer, record_json
+from controller.events.codec import JsonObject, JsonValue, decode_public, from_json, record_json
 from controller.events.envelope import decode_body
 from controller.events.hand import (
     Acted,
@@ -131,7 +131,7 @@ def describe(record: Event) -> str | None:
                                 (record.to, record.seat, record.hand_index))
         holder = "dealer" if to == "dealer" else f"seat {seat}"
         if hand_index:
-            holder += f" hand {integer(hand_index) + 1}"
+            holder += f" hand {hand_index + 1}"
         if isinstance(record, Revealed):
             return f"{holder} turns up {record.card}"
         return f"{holder}: {record.card or 'a card face down'}"
@@ -163,7 +163,7 @@ def describe(record: Event) -> str | None:
     if isinstance(record, PotAwarded):
         seats = ", ".join(str(s) for s in record.seats)
         rake = f" (rake {dollars(record.rake)})" if record.rake else ""
-        return (f"pot {integer(record.pot) + 1}: {dollars(record.amount)} to "
+        return (f"pot {record.pot + 1}: {dollars(record.amount)} to "
                 f"seat{'s' if len(record.seats) > 1 else ''} {seats}{rake}")
     if isinstance(record, ButtonMoved):
         return f"button to seat {record.seat}"
@@ -187,7 +187,7 @@ def money_list(amounts: Iterable[int]) -> str:
     >>> money_list([2000, 4000, 6000])
     '$20.00/$40.00/$60.00'
     """
-    return "/".join(dollars(integer(a)) for a in amounts)
+    return "/".join(dollars(a) for a in amounts)
 
 
 def result_words(result: WagerResult) -> str:
@@ -198,10 +198,10 @@ def result_words(result: WagerResult) -> str:
     >>> result_words(WagerResult(2, "main", 1, "win", 3000, 3000))
     'seat 2 main hand 2 win +$30.00'
     """
-    payout = integer(result.payout)
+    payout = result.payout
     sign = "+" if payout > 0 else ""
     label = f" ({result.label})" if result.label else ""
-    hand = f" hand {integer(result.hand_index) + 1}" if result.hand_index else ""
+    hand = f" hand {result.hand_index + 1}" if result.hand_index else ""
     return f"seat {result.seat} {result.spot}{hand} {result.outcome}{label} {sign}{dollars(payout)}"
 
 
@@ -402,13 +402,13 @@ class TableModel:
         if isinstance(record, HandStarted):
             self._dealt_by = (event.hand, record.dealer_seat)
         elif isinstance(record, PotsChanged):
-            self._rake = (event.hand, integer(record.rake))
+            self._rake = (event.hand, record.rake)
         elif isinstance(record, TableOpened):
             self.limits = record.limits
         elif isinstance(record, PlayerEliminated):
-            self.places[integer(record.seat)] = integer(record.place)
+            self.places[record.seat] = record.place
         elif isinstance(record, TournamentEnded):
-            self.winner = integer(record.seat)
+            self.winner = record.seat
 
     def _log(self, hand: int | None, body: bytes) -> None:
         if hand is None:
@@ -453,7 +453,7 @@ class TableModel:
         try:
             if not isinstance(record, Settled):
                 raise ValueError("results not understood")
-            player = sum(integer(r.payout) for r in record.results)
+            player = sum(r.payout for r in record.results)
             said: list[JsonValue] = [result_words(r) for r in record.results]
         except NOT_UNDERSTOOD:
             player, said = 0, ["(results not understood)"]
@@ -538,7 +538,7 @@ class TableModel:
             "seat_count": 0 if picture is None else len(picture.seats),
             "dealer_seat": None if picture is None else picture.dealer.seat,
             "button": None if picture is None else picture.session.button,
-            "pots": 0 if picture is None else sum(integer(p.amount) for p in picture.pots),
+            "pots": 0 if picture is None else sum(p.amount for p in picture.pots),
             "tournament": self.tournament(),
             "link": {"state": self.link, "reason": self.reason},
             "offline": [] if picture is None else [

@@ -208,7 +208,7 @@ class Books:
         _parse(ts)
         record = record_of(event)
         if isinstance(record, DealerIn):
-            return self._sign_in(table, str(record.dealer), ts)
+            return self._sign_in(table, record.dealer, ts)
         if isinstance(record, DealerOut):
             return self._sign_out(table, ts)
         if isinstance(record, HandEnded | HandVoided | Alerted):
@@ -265,7 +265,7 @@ class Books:
     def _count(self, table: str, record: Event, ts: str) -> bool:
         counts = self.counts.setdefault(table, [])
         if isinstance(record, Opener):
-            counts.append(Count(table, int(record.amount), ts, str(record.dealer),
+            counts.append(Count(table, record.amount, ts, record.dealer,
                                 opener_chips=chip_counts(record.chips)))
             return True
         count = counts[-1] if counts else None
@@ -275,23 +275,23 @@ class Books:
         if isinstance(record, TrayFilled | TrayCredited):
             if not open_now:
                 return False
-            amount = int(record.amount)
+            amount = record.amount
             if isinstance(record, TrayFilled):
                 count.fills += amount
             else:
                 count.credits += amount
         elif isinstance(record, Closer) and open_now:
-            closer, chips = int(record.amount), chip_counts(record.chips)
-            count.closer, count.closed_at, count.closer_dealer = closer, ts, str(record.dealer)
+            closer, chips = record.amount, chip_counts(record.chips)
+            count.closer, count.closed_at, count.closer_dealer = closer, ts, record.dealer
             count.closer_chips = chips
         elif isinstance(record, SlipSigned):
-            supervisor = str(record.supervisor)
+            supervisor = record.supervisor
             if record.slip == "opener":
                 count.opener_signed_by = supervisor
             else:
                 count.closer_signed_by = supervisor
         elif isinstance(record, DropEntered) and not open_now:
-            count.drop, count.drop_by = int(record.amount), str(record.supervisor)
+            count.drop, count.drop_by = record.amount, record.supervisor
         else:
             return False
         return True

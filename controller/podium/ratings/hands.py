@@ -80,14 +80,6 @@ def record_of(event: FollowedEvent) -> Event:
     return record
 
 
-def whole(value: object, key: str, kind: str) -> int:
-    """``value`` (a record's field ``key``), checked to be a whole number: a record's ``int`` field
-    holds what the event's JSON held (BadEvent otherwise)."""
-    if type(value) is not int:
-        raise BadEvent(f"{kind}: {key} is {value!r}, not a whole number")
-    return value
-
-
 @dataclass(frozen=True)
 class Hand:
     """A settled hand of one table."""
@@ -164,21 +156,19 @@ class HandReader:
         if isinstance(record, TableOpened):
             self.game, self.rules = record.game, record.rules
         elif isinstance(record, HandStarted):
-            dealer = record.dealer_seat
-            self._dealers[key] = None if dealer is None else whole(dealer, "dealer_seat", event.type)
+            self._dealers[key] = record.dealer_seat
         elif isinstance(record, BetsClosed):
             self._started[key] = ts
         elif isinstance(record, PotAwarded):
-            self._rake[key] = self._rake.get(key, 0) + whole(record.rake, "rake", event.type)
+            self._rake[key] = self._rake.get(key, 0) + record.rake
         elif isinstance(record, HandVoided):
             self._forget(key)
         elif isinstance(record, Settled):
             return self._settled(key, ts, event.hand, epoch, record)
         elif isinstance(record, ProgressivePaid):
-            return Jackpot(self.table, ts, whole(record.seat, "seat", event.type),
-                           whole(record.amount, "amount", event.type))
+            return Jackpot(self.table, ts, record.seat, record.amount)
         elif isinstance(record, TableClosed):
-            return Closed(self.table, ts, record.supervisor if isinstance(record.supervisor, str) else "")
+            return Closed(self.table, ts, record.supervisor)
         return None
 
     def _seen(self, seq: int, epoch: str) -> bool:
@@ -193,12 +183,6 @@ class HandReader:
         return False
 
     def _settled(self, key: HandKey, ts: str, number: int | None, epoch: str, settled: Settled) -> Hand:
-        for r in settled.results:
-            if not isinstance(r, WagerResult) or not isinstance(r.spot, str) or \
-                    not isinstance(r.outcome, str):
-                raise BadEvent(f"hand.settled: a result without a spot or outcome: {r!r}")
-            for name in ("seat", "wager", "payout"):
-                whole(getattr(r, name), name, "hand.settled")
         hand = Hand(self.table, epoch, number, self._started.get(key, ts), ts, self._dealers.get(key),
                     settled.results, self._rake.get(key, 0), self.game, self.rules)
         self._forget(key)

@@ -11,7 +11,8 @@ from controller.events.codec import record_json
 from controller.games.buster_blackjack_x.game import BusterBlackjackX
 from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.interface import Limits, Progressive
-from controller.journal.log import Journal, read_records
+from controller.journal.log import Journal
+from controller.journal.segments import read_records
 from controller.table.views import dealer_view, public_state
 from tests.rigs.table_rig import Rig, types
 

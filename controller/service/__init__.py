@@ -1,1 +1,0 @@
-"""Running under systemd: the notify protocol, the watchdog pings and the status line."""
