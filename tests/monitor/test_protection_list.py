@@ -22,9 +22,10 @@ import aiohttp
 import pytest
 from aiohttp import web
 
+from controller.podium.monitor.alerts import AlertBook
 from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.protection_list import SORTS, ProtectionList
-from controller.podium.monitor.protection_web import SHARE
+from controller.podium.monitor.protection_web import OFF, SHARE
 from controller.podium.monitor.web import make_app, make_runner
 from controller.podium.protection.watch import Protection
 from tests.rigs.protected_floor import ProtectedFloor, protected_floor
@@ -205,3 +206,18 @@ async def test_a_page_asked_for_wrongly_is_refused_saying_why(served: Served) ->
         for query, words in wrong.items():
             async with session.get(f"{served.url}?{query}") as reply:
                 assert reply.status == 400 and words in await reply.text(), query
+
+
+async def test_a_monitor_keeping_no_protection_says_so(tmp_path: Path) -> None:
+    runner = make_runner(make_app(Floor(["T00"], AlertBook(tmp_path / "acks.jsonl"))))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/api/protection"
+    try:
+        async with aiohttp.ClientSession() as session:
+            for query in ("", "?limit=100"):
+                async with session.get(url + query) as reply:
+                    assert reply.status == 409 and await reply.text() == OFF
+    finally:
+        await runner.cleanup()

@@ -56,7 +56,7 @@ function listUrl() {
 function listFrame() {
   protectionMain.innerHTML = `<section class="panel"><h2 id="list-title">Players and seats, most suspicious first</h2>` +
     `<div class="list-tools"><label>Player or table <input id="list-filter" type="search" ` +
-    `placeholder="player, seat or table" autocomplete="off"></label>` +
+    `placeholder="player, seat or table" maxlength="200" autocomplete="off"></label>` +
     `<button id="list-previous" type="button">Previous</button> <span id="list-place"></span> ` +
     `<button id="list-next" type="button">Next</button></div>` +
     `<table class="ratings protection-list"><thead><tr id="list-heads"></tr></thead><tbody id="list-rows"></tbody></table>` +
