@@ -44,9 +44,11 @@ from controller.commands.table import (
     State,
 )
 from controller.config.loader import Config
+from controller.events import codec
 from controller.events.codec import record_json
 from controller.events.envelope import VIEW_TYPE, encode_event, now_timestamp
 from controller.events.picture import Picture
+from controller.events.registry import registered
 from controller.history.recall import recall_by_hand
 from controller.journal import checkpoint
 from controller.journal.critical_memory import FAULT_NAME, CriticalMemory
@@ -152,6 +154,7 @@ class Daemon:
         boards_checked = loop.call_later(max(board.offline_after for board in self.boards),
                                          daemon_start.check_boards, self.boards, self.table, self.dispatch)
         self.ticking = loop.call_later(TICK, self.tick)
+        codec.prepare([*registered().values(), Picture])   # every encoder made now, not in a hand
         # What start-up made (the replayed journal, the modules) lives as long as the daemon: out of
         # the collector's sight, so that no full collection walks it in the middle of a hand.
         gc.freeze()
