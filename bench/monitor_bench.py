@@ -405,13 +405,18 @@ PROTECTION_PACE = 2.0
 """Seconds the game protection page waits after a change of the floor before it asks again
 (``static/protection.js``)."""
 
+PROTECTION_PAGE = "api/protection?limit=100&offset=0&sort=flagged&reverse=0&filter="
+"""What the game protection page asks for, as ``static/protection.js`` asks at first: the first hundred
+players and seats, the most suspicious first."""
+
 
 async def read_protection(url: str, times: list[float], measuring: asyncio.Event,
                           seen: dict[str, Any]) -> None:
     """The game protection page as ``static/protection.js`` reads it: the floor's event stream, and
-    :data:`PROTECTION_PACE` seconds after a change ``GET /api/protection`` (without waiting for the one
+    :data:`PROTECTION_PACE` seconds after a change :data:`PROTECTION_PAGE` (without waiting for the one
     before); the time each answer took that came while ``measuring`` into ``times``, and in ``seen``
-    what the last one showed (``subjects``, ``flagged``, ``counted``: the tables with a count)."""
+    what the last one showed (``bytes``; ``subjects``: the players and seats listed, ``flagged``,
+    ``counted``: the tables of the page with a count)."""
     import aiohttp
 
     changed = asyncio.Event()
@@ -419,11 +424,12 @@ async def read_protection(url: str, times: list[float], measuring: asyncio.Event
 
     async def ask(session: aiohttp.ClientSession) -> None:
         began = time.monotonic()
-        async with session.get(url + "api/protection") as answer:
-            found = await answer.json()
+        async with session.get(url + PROTECTION_PAGE) as answer:
+            body = await answer.read()
+        found = json.loads(body)
         if measuring.is_set():
             times.append(time.monotonic() - began)
-        seen.update(subjects=len(found["subjects"]), flagged=sum(s["flagged"] for s in found["subjects"]),
+        seen.update(bytes=len(body), subjects=found["listed"], flagged=found["flagged"],
                     counted=sum(c is not None for c in found["counts"].values()))
 
     async def asking(session: aiohttp.ClientSession) -> None:

@@ -26,9 +26,10 @@ started here, ``controller/devkit/postgres.py``; left out if none can start):
   after each cut card, so every shoe is counted, and with ``--db`` the monitor
   first reads back the stored events of the rated tables from the shoe in play.
   ``--protection-pages`` game protection pages (``/protection``) are open
-  besides, each asking for ``/api/protection`` two seconds after the floor
-  changed, as the page does: the time its answers take, and what the last one
-  showed (the players followed, those flagged, the tables with a count).
+  besides, each asking for its first page of the list (``/api/protection?limit=100``)
+  two seconds after the floor changed, as the page does: the time its answers
+  take, and what the last one showed (its bytes, the players followed, those
+  flagged, the page's tables with a count).
 * **Recorder**: ``pit-monitor record`` storing the burst of monitor_bench
   (``--record-tables``, ``--events`` each) into a fresh store, without ratings,
   then into one with a rating open on every seat of ``--rated-tables`` other
@@ -244,7 +245,7 @@ def main() -> None:
                              "each shoe's cut card, or off")
     parser.add_argument("--protection-pages", type=int, default=1,
                         help="game protection pages open while the floor deals, each asking for "
-                             "/api/protection 2 s after a change (1; 0: none)")
+                             "a page of /api/protection 2 s after a change (1; 0: none)")
     parser.add_argument("--profile", type=Path, metavar="FOLDER",
                         help="run the monitor under cProfile, its figures written into FOLDER")
     parser.add_argument("--json", action="store_true", help="one JSON object, nothing else")

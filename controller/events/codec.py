@@ -34,11 +34,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Literal, TypeAlias, TypeVar, Union
 
 from controller.events.decoders import DECODERS, compiled, field_types, reader
@@ -213,6 +214,37 @@ def _generic(value: object) -> JsonValue:
 
 _ENCODERS: dict[type, Encoder] = {}
 """The encoder of each type :func:`to_json` has met."""
+
+
+def prepare(classes: Iterable[type]) -> None:
+    """Make the encoders of the record types ``classes`` now, instead of at the first record of each
+    that is written (the daemon makes every registered event's at start, so a hand's first steps
+    after a restart cost what any other's do, and the encoders are frozen with the rest of start-up).
+    A record with its own ``to_pit`` writes itself and needs none; the records a record holds get
+    theirs too.
+
+    >>> from controller.events.hand import Dealt, Settled, WagerResult
+    >>> prepare([Settled, Dealt]); Settled in _ENCODERS, WagerResult in _ENCODERS, Dealt in _ENCODERS
+    (True, True, False)
+    """
+    todo, seen = list(classes), set()
+    while todo:
+        cls = todo.pop()
+        if cls in seen or getattr(cls, "to_pit", None) is not None:
+            continue
+        seen.add(cls)
+        _encoder(cls)
+        with contextlib.suppress(NameError):    # a type named only while type checking: to_json's
+            todo.extend(_held_records(field_types(cls).values()))
+
+
+def _held_records(hints: Iterable[object]) -> Iterator[type]:
+    """The record classes among ``hints`` and inside them (a tuple's, a mapping's, a union's); a card
+    is written as its notation, with no encoder of its own."""
+    for hint in hints:
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint is not Card:
+            yield hint
+        yield from _held_records(typing.get_args(hint))
 
 
 def _encoder(cls: type) -> Encoder:

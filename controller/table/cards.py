@@ -3,7 +3,8 @@
 Each function takes the table and one input, and yields the steps it causes
 (:class:`controller.table.writer.Step`), checked against the loaded shoe first
 (:mod:`controller.table.shoe_checks`): a card the hand takes is dealt where the game says, one it
-does not take is ``card_out_of_turn``; cards missing before it are a ``card_gap``.
+does not take is ``card_out_of_turn``; cards missing before it are a ``card_gap``. A dealt card's
+step is a game call's (:func:`controller.table.buttons.game_step`), as an action's is.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from controller.events import table as events
 from controller.table import shoe_checks
-from controller.table.hand_steps import deal_card
+from controller.table.buttons import Steps, game_step, settle
 from controller.table.writer import Decided, Step, alert
 from drivers.inputs import CardDrawn, CardUnreadable, CutCard, ShoeLoaded
 
@@ -54,6 +55,17 @@ def on_card(table: Table, drawn: CardDrawn) -> Decided:
                 f"card {drawn.index} was drawn when no hand may take one: put it aside",
                 index=drawn.index, hidden={"card": card})
     return None
+
+
+def deal_card(table: Table, drawn: CardDrawn) -> Steps:
+    """A card the hand takes: ``card.dealt`` to where the game says, and whatever it brings about."""
+    hand = table.state.hand
+    assert hand is not None
+    result, caused = hand.deal(drawn.card, drawn.index)
+    head, *rest = caused
+    call: dict[str, str | int] = {"call": "deal", "card": str(drawn.card), "index": drawn.index}
+    yield game_step(table, head, call, result, rest)
+    settle(table)
 
 
 def on_unreadable(table: Table, item: CardUnreadable) -> Decided:

@@ -7,8 +7,8 @@ causes (:class:`controller.table.writer.Step`), then returns None or the refusal
 
 - cards from the shoe: :mod:`controller.table.cards`
 - chips on the spots and in the tray, past posting: :mod:`controller.table.chips`
-- buttons and the same actions by command: :mod:`controller.table.buttons`, whose game calls
-  and phase moves are :mod:`controller.table.hand_steps` (with what DEAL and NEXT check)
+- buttons and the same actions by command: :mod:`controller.table.buttons`, with the hand's steps
+  they take (game calls and phase moves) and what DEAL and NEXT check
 - boards: :mod:`controller.table.devices`
 - the pit's and the game's commands, the clock, the daemon's checks: :mod:`controller.table.commands`
 
@@ -39,7 +39,7 @@ from transitions import Machine
 from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.lines import Record
-from controller.table import buttons, cards, chips, commands, devices, hand_steps
+from controller.table import buttons, cards, chips, commands, devices
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TableSettings, waiting_words
 from controller.table.state import DeviceState, MakeGame, TableState
 from controller.table.writer import Clock, Decided, Writer
@@ -202,7 +202,7 @@ class Table:
         """The last hand state asked for its decision, and that decision."""
         self.deal_problems_seen: tuple[TableState, DealProblemsKey, tuple[str, ...]] | None = None
         """The state, what else they depend on, and the deal problems last worked out
-        (:func:`controller.table.hand_steps.deal_problems`)."""
+        (:func:`controller.table.buttons.deal_problems`)."""
         self.repeats = RepeatLog(log)
         """The log of inputs dropped without an event (a card reported again, a refusal already alerted)."""
 
@@ -388,9 +388,9 @@ class Table:
 
     def deal_problems(self) -> list[str]:
         """Why a deal cannot start now (empty when it can)."""
-        return hand_steps.deal_problems(self)
+        return buttons.deal_problems(self)
 
     def payout_checks(self) -> dict[tuple[int, str], int]:
         """The spots NEXT checks and what each should read then
-        (:func:`controller.table.hand_steps.payout_checks`)."""
-        return hand_steps.payout_checks(self)
+        (:func:`controller.table.buttons.payout_checks`)."""
+        return buttons.payout_checks(self)

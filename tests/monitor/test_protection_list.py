@@ -1,47 +1,65 @@
-"""``GET /api/protection`` on a floor of many subjects: the answer, put together a share of the subjects
-at a time and each subject worked out again only after it changed, is ``json.dumps`` of every subject
-(:meth:`Protection.subjects`, the most suspicious first), each table's count and the settings, before
-and after the tables dealt on."""
+"""``GET /api/protection`` on a floor of many subjects, over real HTTP on 127.0.0.1.
+
+Without ``limit`` (the export): ``json.dumps`` of every subject (:meth:`Protection.subjects`, the most
+suspicious first), each table's count and the settings, written a share of the subjects at a time, each
+subject worked out again only after it changed, before and after the tables dealt on.
+
+With ``limit`` (what the page asks for): one page of the list, sorted by the column asked for (either
+way round) and filtered by player or table, with the total that pass the filter; the pages, end to
+end, are the whole list's rows in that order (ties in the list's own order), and follow the floor as it
+deals on. The order is kept between two asks while nothing changed."""
 
 from __future__ import annotations
 
 import itertools
 import json
-import random
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from aiohttp import web
 
-from controller.devkit.floor_sim import Dealer
-from controller.events.envelope import decode_body, encode_event, now_timestamp
 from controller.podium.monitor.alerts import AlertBook
 from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.protection_web import SHARE
+from controller.podium.monitor.protection_list import SORTS, ProtectionList
+from controller.podium.monitor.protection_web import OFF, SHARE
 from controller.podium.monitor.web import make_app, make_runner
 from controller.podium.protection.watch import Protection
+from tests.rigs.protected_floor import ProtectedFloor, protected_floor
 
 TABLES = 100
 
 
 @dataclass
-class Heard:
-    """Where an event was heard from, as a follower tells the floor (its table and epoch)."""
+class Served:
+    """A floor of simulated tables, its ``/api/protection`` served on 127.0.0.1."""
 
-    name: str
-    epoch: str = ""
+    dealt: ProtectedFloor
+    url: str
+
+    @property
+    def floor(self) -> Floor:
+        return self.dealt.floor
+
+    @property
+    def protection(self) -> Protection:
+        return self.dealt.protection
 
 
-def deal(floor: Floor, tables: list[tuple[Heard, Iterator[Any]]], events: int, seqs: dict[str, int]) -> None:
-    """``events`` more events of each simulated table, heard live by ``floor``."""
-    for heard, steps in tables:
-        for kind, hand, data in itertools.islice(steps, events):
-            seqs[heard.name] = seq = seqs.get(heard.name, 0) + 1
-            topic, body = encode_event(heard.name, seq, now_timestamp(), kind, hand, data)
-            floor.event(heard, decode_body(body), topic, body, True)  # type: ignore[arg-type]
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[Served]:
+    dealt = protected_floor(tmp_path, TABLES)
+    runner = make_runner(make_app(dealt.floor))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        yield Served(dealt, f"http://127.0.0.1:{runner.addresses[0][1]}/api/protection")
+    finally:
+        await runner.cleanup()
 
 
 def expected(floor: Floor) -> str:
@@ -52,33 +70,154 @@ def expected(floor: Floor) -> str:
                        "settings": protection.settings.to_json()})
 
 
-async def test_the_list_of_a_big_floor_is_every_subject_as_it_is_now(tmp_path: Path) -> None:
-    names = [f"T{n:02d}" for n in range(TABLES)]
-    floor = Floor(names, AlertBook(tmp_path / "acks.jsonl"))
-    floor.protect(Protection())
-    tables = [(Heard(name), Dealer(random.Random(n), regulars=frozenset(range(1, 7))).events())
-              for n, name in enumerate(names)]
-    seqs: dict[str, int] = {}
-    deal(floor, tables, 120, seqs)
-    protection = floor.protection
-    assert protection is not None and len(protection.tallies) > SHARE      # more than one share
-    runner = make_runner(make_app(floor))
+def shown_name(subject: dict[str, Any]) -> str:
+    return f"player {subject['player']}" if subject["player"] else str(subject["label"])
+
+
+def where(subject: dict[str, Any]) -> str:
+    return ", ".join(f"{seat['table']} seat {seat['seat']}" for seat in subject["seats"])
+
+
+def unknown_last(value: float | None) -> tuple[bool, float]:
+    return (value is None, -(value or 0.0))
+
+
+COLUMNS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "flagged": lambda s: 0,                                  # the list's own order
+    "suspicion": lambda s: -s["figures"]["suspicion"],
+    "who": lambda s: shown_name(s).casefold(),
+    "where": lambda s: [(seat["table"], seat["seat"]) for seat in s["seats"]],
+    "hands": lambda s: -s["figures"]["hands"],
+    "bets": lambda s: -s["figures"]["correlation"],
+    "spread": lambda s: unknown_last(s["figures"]["spread"]),
+    "high": lambda s: -s["figures"]["high_hands"],
+    "strategy": lambda s: unknown_last(s["figures"]["accuracy"]),
+}
+"""The page's columns as the page shows them, each the largest first (names and seats A to Z)."""
+
+
+def in_order(subjects: list[Any], sort: str, reverse: bool) -> list[Any]:
+    """The whole list's subjects by ``sort`` (a stable sort: ties in the list's own order)."""
+    found = sorted(subjects, key=COLUMNS[sort])
+    return found[::-1] if reverse else found
+
+
+async def ask(session: aiohttp.ClientSession, url: str, **query: str | int) -> Any:
+    async with session.get(url, params={k: str(v) for k, v in query.items()}) as reply:
+        assert reply.status == 200, await reply.text()
+        assert reply.content_type == "application/json"
+        return await reply.json()
+
+
+async def test_the_list_of_a_big_floor_is_every_subject_as_it_is_now(served: Served) -> None:
+    assert len(served.protection.tallies) > SHARE      # more than one share
+    async with aiohttp.ClientSession() as session:
+        async with session.get(served.url) as reply:
+            first = await reply.text()
+            assert reply.content_type == "application/json"
+        assert first == expected(served.floor)
+        served.dealt.deal(40)                                      # every table deals on: its subjects change
+        async with session.get(served.url) as reply:
+            again = await reply.text()
+        assert again == expected(served.floor) and again != first
+        shown = json.loads(again)
+        assert len(shown["subjects"]) == len(served.protection.tallies)
+        assert all(count is not None for count in shown["counts"].values())
+
+
+async def test_every_column_either_way_round_pages_through_the_whole_list(served: Served) -> None:
+    whole = served.protection.subjects()
+    flagged = sum(s["flagged"] for s in whole)
+    assert len(SORTS) == len(COLUMNS) and set(SORTS) == set(COLUMNS)
+    assert len({s["figures"]["correlation"] for s in whole}) > 100       # the columns sort something
+    assert len({s["figures"]["spread"] for s in whole}) > 3
+    assert len({s["figures"]["hands"] for s in whole}) > 1
+    limit = 150
+    async with aiohttp.ClientSession() as session:
+        for sort, reverse in itertools.product(SORTS, (False, True)):
+            pages = []
+            for offset in range(0, len(whole) + limit, limit):
+                page = await ask(session, served.url, limit=limit, offset=offset, sort=sort,
+                                 reverse=int(reverse))
+                assert (page["total"], page["listed"], page["flagged"]) == (len(whole), len(whole), flagged)
+                assert (page["offset"], page["limit"], page["sort"], page["reverse"]) == (
+                    offset, limit, sort, reverse)
+                assert len(page["subjects"]) == max(0, min(limit, len(whole) - offset))
+                assert set(page["counts"]) == {seat["table"] for s in page["subjects"] for seat in s["seats"]}
+                assert page["settings"] == served.protection.settings.to_json()
+                pages += page["subjects"]
+            assert pages == in_order(whole, sort, reverse), (sort, reverse)
+
+
+async def test_the_filter_finds_a_player_or_a_table_in_any_case(served: Served) -> None:
+    whole = served.protection.subjects()
+    async with aiohttp.ClientSession() as session:
+        for words in ("t07", "T07 SEAT 3", "seat 6", "T1", "unrated", "nobody at all"):
+            page = await ask(session, served.url, limit=1000, sort="hands", reverse=1, filter=words)
+            found = [s for s in in_order(whole, "hands", True)
+                     if words.casefold() in f"{shown_name(s)}\n{s['label']}\n{where(s)}".casefold()]
+            assert page["subjects"] == found and page["total"] == len(found), words
+            assert page["filter"] == words and page["listed"] == len(whole)
+        table = await ask(session, served.url, limit=3, offset=2, filter="T07")
+        at_t07 = [s for s in whole if any(seat["table"] == "T07" for seat in s["seats"])]
+        assert len(at_t07) > 4 and table["total"] == len(at_t07)
+        assert table["subjects"] == at_t07[2:5] and list(table["counts"]) == ["T07"]
+        nobody = await ask(session, served.url, limit=100, filter="nobody at all")
+        assert nobody["subjects"] == [] and nobody["total"] == 0 and nobody["counts"] == {}
+
+
+async def test_a_page_follows_the_floor_as_it_deals_on(served: Served) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.get(served.url, params={"limit": "100"}) as reply:
+            first = await reply.read()
+        async with session.get(served.url, params={"limit": "100"}) as reply:
+            assert await reply.read() == first                       # nothing changed meanwhile
+        assert json.loads(first)["subjects"] == served.protection.subjects()[:100]
+        served.dealt.deal(40)
+        for sort in ("flagged", "hands"):
+            page = await ask(session, served.url, limit=100, offset=100, sort=sort)
+            assert page["subjects"] == in_order(served.protection.subjects(), sort, False)[100:200]
+            assert page["total"] == len(served.protection.tallies)
+
+
+async def test_the_order_is_kept_until_a_subject_changes(tmp_path: Path) -> None:
+    dealt = protected_floor(tmp_path, 10)
+    rows = ProtectionList()
+    await rows.refresh(dealt.protection)
+    by_hands = rows.order("hands")
+    assert [row.tally.subject for row in by_hands] == [
+        s["subject"] for s in in_order(dealt.protection.subjects(), "hands", False)]
+    await rows.refresh(dealt.protection)
+    assert rows.order("hands") is by_hands                          # nothing read since: the same
+    dealt.deal(40)
+    await rows.refresh(dealt.protection)
+    again = rows.order("hands")
+    assert again is not by_hands
+    assert [row.tally.subject for row in again] == [
+        s["subject"] for s in in_order(dealt.protection.subjects(), "hands", False)]
+
+
+async def test_a_page_asked_for_wrongly_is_refused_saying_why(served: Served) -> None:
+    wrong = {"limit=0": "limit is 0", "limit=ten": "limit is not a whole number",
+             "limit=1001": "limit is 1001",
+             "limit=10&offset=-1": "offset is -1", "limit=10&sort=colour": "no column 'colour'",
+             "limit=10&reverse=yes": "reverse is 0 or 1", "limit=10&filter=" + "x" * 201: "longer than 200"}
+    async with aiohttp.ClientSession() as session:
+        for query, words in wrong.items():
+            async with session.get(f"{served.url}?{query}") as reply:
+                assert reply.status == 400 and words in await reply.text(), query
+
+
+async def test_a_monitor_keeping_no_protection_says_so(tmp_path: Path) -> None:
+    runner = make_runner(make_app(Floor(["T00"], AlertBook(tmp_path / "acks.jsonl"))))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     url = f"http://127.0.0.1:{runner.addresses[0][1]}/api/protection"
     try:
         async with aiohttp.ClientSession() as session:
-            async with session.get(url) as reply:
-                first = await reply.text()
-                assert reply.content_type == "application/json"
-            assert first == expected(floor)
-            deal(floor, tables, 40, seqs)                          # every table deals on: its subjects change
-            async with session.get(url) as reply:
-                again = await reply.text()
-            assert again == expected(floor) and again != first
-            shown = json.loads(again)
-            assert len(shown["subjects"]) == len(protection.tallies)
-            assert all(count is not None for count in shown["counts"].values())
+            for query in ("", "?limit=100"):
+                async with session.get(url + query) as reply:
+                    assert reply.status == 409 and await reply.text() == OFF
     finally:
         await runner.cleanup()

@@ -1,6 +1,7 @@
 """Game protection's pages in headless Chromium: the list, the most suspicious first, and a player's page
 with the bets drawn against the count; over a monitor fed the events of simulated players at the real
-Easy Jack table core (a counter at seat 2, a flat bettor at seat 1)."""
+Easy Jack table core (a counter at seat 2, a flat bettor at seat 1). And the list of a floor of more
+subjects than a page shows: paged, sorted by a column either way round, filtered by table."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.web import make_app, make_runner
 from controller.podium.protection.watch import Protection
 from tests.rigs.browser import headless_chromium
+from tests.rigs.protected_floor import protected_floor
 
 
 @dataclass
@@ -77,3 +79,64 @@ async def test_the_list_and_a_players_page_with_the_bets_drawn_against_the_count
     assert order == ["true", "false"]                         # the counter first, flagged
     assert dots == 80 and "80 hands" in words and "spread 8x" in words
     assert "subject=seat%3AT01%3A2%3A" in url
+
+
+@pytest.fixture
+async def big_floor(tmp_path: Path) -> AsyncIterator[tuple[str, Protection]]:
+    """The monitor's web app over 30 simulated tables that dealt 120 events each (some 200 subjects,
+    more than a page of the list); its address and its game protection."""
+    dealt = protected_floor(tmp_path, 30)
+    runner = make_runner(make_app(dealt.floor))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}/", dealt.protection
+    finally:
+        await runner.cleanup()
+
+
+async def test_the_list_pages_sorts_by_a_column_and_filters_by_table(big_floor: tuple[str, Protection],
+                                                                     browser: Any) -> None:
+    served, protection = big_floor
+    whole = protection.subjects()
+    assert len(whole) > 150
+    by_bets = sorted(whole, key=lambda s: -s["figures"]["correlation"])     # ties in the list's own order
+    at_t03 = [s["subject"] for s in by_bets[::-1] if any(seat["table"] == "T03" for seat in s["seats"])]
+
+    def look() -> list[tuple[str, list[str]]]:
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        def shown(place: str) -> tuple[str, list[str]]:
+            WebDriverWait(browser, 20).until(
+                lambda d: d.find_element("id", "list-place").text.startswith(place))
+            rows = browser.find_elements("css selector", "#list-rows tr[data-subject]")
+            subjects = [row.get_attribute("data-subject") for row in rows]
+            return browser.find_element("id", "list-place").text, subjects
+
+        def head(sort: str) -> None:
+            browser.find_element("css selector", f'#list-heads button[data-sort="{sort}"]').click()
+
+        browser.get(served + "protection")
+        seen = [shown("1 - 100 of")]
+        browser.find_element("id", "list-next").click()
+        seen.append(shown("101 - "))
+        head("bets")
+        seen.append(shown("1 - 100 of"))
+        head("bets")                                                      # turned round
+        WebDriverWait(browser, 20).until(lambda d: d.find_elements(
+            "css selector", '#list-heads th[aria-sort="ascending"] button[data-sort="bets"]'))
+        seen.append(shown("1 - 100 of"))
+        browser.find_element("id", "list-filter").send_keys("t03")
+        seen.append(shown(f"1 - {len(at_t03)} of {len(at_t03)} matching"))
+        seen.append((browser.find_element("id", "summary").text, []))
+        return seen
+
+    first, second, bets, turned, t03, summary = await asyncio.to_thread(look)
+    subjects = [s["subject"] for s in whole]
+    assert first == (f"1 - 100 of {len(whole)}", subjects[:100])
+    assert second == (f"101 - {min(200, len(whole))} of {len(whole)}", subjects[100:200])
+    assert bets[1] == [s["subject"] for s in by_bets[:100]]
+    assert turned[1] == [s["subject"] for s in by_bets[::-1][:100]]
+    assert t03 == (f'1 - {len(at_t03)} of {len(at_t03)} matching "t03"', at_t03)
+    assert summary[0] == f"{sum(s['flagged'] for s in whole)} flagged of {len(whole)}"

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -131,8 +130,9 @@ class Protection:
         self.tables: dict[str, _Table] = {}
         self.tallies: dict[str, Tally] = {}
         self.problems: list[str] = []
-        self._listed: dict[str, tuple[tuple[int, int, int], Listed]] = {}
-        """Each subject as :meth:`listed` gave it last, with what it was worked out from."""
+        self.changes = 0
+        """Events read so far (each may have changed a subject): a view of the subjects made when
+        this was ``n`` is up to date while it still is."""
 
     def _table(self, name: str) -> _Table:
         table = self.tables.get(name)
@@ -156,6 +156,7 @@ class Protection:
             return []               # read already (the stored events, then a follower's last few)
         table.last = (epoch, seq)
         table.epoch = epoch
+        self.changes += 1
         try:
             record = record_of(event)
         except BadEvent as exc:
@@ -269,7 +270,6 @@ class Protection:
         for subject, tally in list(self.tallies.items()):
             if subject not in following and tally.last_ts and _before(tally.last_ts, cutoff):
                 del self.tallies[subject]
-                self._listed.pop(subject, None)
 
     def _keep(self, table: _Table, subject: str, item: Round | Decision) -> None:
         if self.settings.held:
@@ -320,23 +320,8 @@ class Protection:
     def subjects(self) -> list[SubjectJson]:
         """Every subject with its figures (no plot), the most suspicious first."""
         shown = sorted(((tally, tally.figures()) for tally in self.tallies.values()
-                        if tally.rounds or tally.decisions), key=lambda shown: _order(*shown))
+                        if tally.rounds or tally.decisions), key=lambda shown: subject_order(*shown))
         return [subject_json(tally, figures) for tally, figures in shown]
-
-    def listed(self, tally: Tally) -> Listed | None:
-        """A subject of :meth:`subjects` as its place in their order and its JSON text (``json.dumps``
-        of its entry there), worked out again only after the subject changed (the pages ask for every
-        subject every few seconds, and most have not changed since); None: nothing counted yet."""
-        if not (tally.rounds or tally.decisions):
-            return None
-        made = (tally.version, len(tally.seats), len(tally.ratings))      # the sets only grow
-        kept = self._listed.get(tally.subject)
-        if kept is not None and kept[0] == made:
-            return kept[1]
-        figures = tally.figures()
-        found = Listed(_order(tally, figures), json.dumps(subject_json(tally, figures)))
-        self._listed[tally.subject] = (made, found)
-        return found
 
     def subject(self, subject: str) -> SubjectPage | None:
         """One subject's figures with the plot and its decisions that deviated (None: unknown)."""
@@ -353,17 +338,7 @@ class Protection:
                 "not_checked": unchecked, "settings": self.settings.to_json()}
 
 
-@dataclass(frozen=True)
-class Listed:
-    """A subject as the list of subjects gives it (:meth:`Protection.listed`)."""
-
-    order: tuple[int, float, int, str]
-    """Its place: sorted by this, the most suspicious come first."""
-    text: str
-    """Its entry, as JSON."""
-
-
-def _order(tally: Tally, figures: Figures) -> tuple[int, float, int, str]:
+def subject_order(tally: Tally, figures: Figures) -> tuple[int, float, int, str]:
     """Where a subject comes in the list: flagged for more reasons, more suspicious, more hands first."""
     return -len(figures.reasons), -round(figures.suspicion, 6), -figures.hands, tally.subject
 

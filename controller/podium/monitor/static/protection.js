@@ -1,6 +1,8 @@
-// Game protection: the pit's list of players and seats, the most suspicious first, and one player's
-// page: bets against the true count (drawn here, in SVG), basic strategy accuracy, deviations, ratings.
-// The page follows the floor's event stream and asks for the figures again at most every two seconds.
+// Game protection: the pit's list of players and seats, the most suspicious first (or by the column
+// chosen), a page of ROWS at a time, filtered by player or table (the server sorts and filters); and one
+// player's page: bets against the true count (drawn here, in SVG), basic strategy accuracy, deviations,
+// ratings. The page follows the floor's event stream and asks for what it shows again at most every two
+// seconds.
 "use strict";
 
 const protectionMain = document.getElementById("protection");
@@ -35,18 +37,77 @@ function subjectRow(s) {
     `<td>${sure(f.suspicion)}</td><td>${reasonsHtml(f.reasons)}</td></tr>`;
 }
 
-function listHtml(data) {
-  const counts = Object.entries(data.counts).map(([table, c]) => c
+// The list's columns: their heads and the server's sort for each (protection_list.py's SORTS), each
+// first in the order given by the server; a second click turns it round.
+const COLUMNS = [["who", "Who"], ["where", "Where"], ["hands", "Hands"], ["bets", "Bet/count"],
+  ["spread", "Spread"], ["high", null], ["strategy", "Basic strategy"], ["suspicion", "Suspicion"],
+  ["flagged", "Flagged for"]];
+const FIRST_UP = new Set(["who", "where"]);   // given A to Z first; the others the largest first
+const ROWS = 100;   // the rows a page of the list shows
+const listed = {sort: "flagged", reverse: false, filter: "", offset: 0};
+
+function listUrl() {
+  const query = new URLSearchParams({limit: ROWS, offset: listed.offset, sort: listed.sort,
+    reverse: listed.reverse ? 1 : 0, filter: listed.filter});
+  return `/api/protection?${query}`;
+}
+
+// The list's frame, drawn once (the filter keeps what is typed in it while the rows change).
+function listFrame() {
+  protectionMain.innerHTML = `<section class="panel"><h2 id="list-title">Players and seats, most suspicious first</h2>` +
+    `<div class="list-tools"><label>Player or table <input id="list-filter" type="search" ` +
+    `placeholder="player, seat or table" maxlength="200" autocomplete="off"></label>` +
+    `<button id="list-previous" type="button">Previous</button> <span id="list-place"></span> ` +
+    `<button id="list-next" type="button">Next</button></div>` +
+    `<table class="ratings protection-list"><thead><tr id="list-heads"></tr></thead><tbody id="list-rows"></tbody></table>` +
+    `</section><section class="panel"><h2 id="count-title">The count</h2><div id="list-counts"></div></section>`;
+  let typed = null;
+  document.getElementById("list-filter").addEventListener("input", (e) => {
+    clearTimeout(typed);
+    typed = setTimeout(() => { listed.filter = e.target.value; listed.offset = 0; showProtection(); }, 300);
+  });
+  document.getElementById("list-previous").addEventListener("click", () => {
+    listed.offset = Math.max(0, listed.offset - ROWS); showProtection();
+  });
+  document.getElementById("list-next").addEventListener("click", () => { listed.offset += ROWS; showProtection(); });
+  document.getElementById("list-heads").addEventListener("click", (e) => {
+    const head = e.target.closest("button[data-sort]");
+    if (!head) return;
+    listed.reverse = head.dataset.sort === listed.sort ? !listed.reverse : false;
+    listed.sort = head.dataset.sort;
+    listed.offset = 0;
+    showProtection();
+  });
+}
+
+function showList(data) {
+  const s = data.settings;
+  document.getElementById("list-heads").innerHTML = COLUMNS.map(([sort, words]) => {
+    const up = FIRST_UP.has(sort) !== data.reverse;
+    const chosen = sort === data.sort;
+    const arrow = chosen ? (up ? " \u25b2" : " \u25bc") : "";
+    return `<th aria-sort="${chosen ? (up ? "ascending" : "descending") : "none"}">` +
+      `<button type="button" class="sort" data-sort="${sort}">${esc(words || `At +${s.wong_count} or more`)}${arrow}</button></th>`;
+  }).join("");
+  const column = COLUMNS.find(([sort]) => sort === data.sort);
+  document.getElementById("list-title").textContent = data.sort === "flagged" && !data.reverse
+    ? "Players and seats, most suspicious first"
+    : `Players and seats, by ${(column[1] || `at +${s.wong_count} or more`).toLowerCase()}${data.reverse ? ", turned round" : ""}`;
+  const shown = data.subjects.length;
+  const n = (count) => count.toLocaleString("en-US");
+  const matching = data.filter ? ` matching "${data.filter}"` : "";
+  document.getElementById("list-place").textContent = shown
+    ? `${n(data.offset + 1)} - ${n(data.offset + shown)} of ${n(data.total)}${matching}`
+    : `none${matching}`;
+  document.getElementById("list-previous").disabled = data.offset === 0;
+  document.getElementById("list-next").disabled = data.offset + shown >= data.total;
+  document.getElementById("list-rows").innerHTML = data.subjects.map(subjectRow).join("") ||
+    `<tr><td colspan="9">${data.listed ? `nobody matching "${esc(data.filter)}"` : "no house-banked hand yet"}</td></tr>`;
+  document.getElementById("count-title").textContent = `The count (${s.system}; figures ${s.figures})`;
+  document.getElementById("list-counts").innerHTML = Object.entries(data.counts).map(([table, c]) => c
     ? `<span class="count" data-table="${esc(table)}">${esc(table)}: RC ${c.running}, TC ${c.true.toFixed(1)}, ` +
       `${c.decks_left.toFixed(1)} decks left</span>`
     : `<span class="count" data-table="${esc(table)}">${esc(table)}: no shoe seen loaded</span>`).join(" ");
-  const s = data.settings;
-  return `<section class="panel"><h2>Players and seats, most suspicious first</h2>` +
-    `<table class="ratings protection-list"><thead><tr><th>Who</th><th>Where</th><th>Hands</th>` +
-    `<th>Bet/count</th><th>Spread</th><th>At +${s.wong_count} or more</th><th>Basic strategy</th>` +
-    `<th>Suspicion</th><th>Flagged for</th></tr></thead>` +
-    `<tbody>${data.subjects.map(subjectRow).join("") || '<tr><td colspan="9">no house-banked hand yet</td></tr>'}</tbody></table></section>` +
-    `<section class="panel"><h2>The count (${esc(s.system)}; figures ${esc(s.figures)})</h2>${counts}</section>`;
 }
 
 // Bets against the true count: one dot per hand, the count across, the bet up.
@@ -101,24 +162,34 @@ function subjectHtml(s) {
 }
 
 let protectionDue = null;
+let asked = 0;   // the newest ask: an answer to an older one (the page changed since) is let go
 
 async function showProtection() {
+  clearTimeout(protectionDue);
   protectionDue = null;
-  const url = subjectId ? `/api/protection/subject?id=${encodeURIComponent(subjectId)}` : "/api/protection";
+  const ask = ++asked;
+  const url = subjectId ? `/api/protection/subject?id=${encodeURIComponent(subjectId)}` : listUrl();
   const reply = await fetch(url);
-  if (!reply.ok) {
-    protectionMain.innerHTML = `<section class="panel"><p>${esc(await reply.text())}</p></section>`;
+  const failed = reply.ok ? null : await reply.text();
+  const data = reply.ok ? await reply.json() : null;
+  if (ask !== asked) return;
+  if (failed !== null) {
+    protectionMain.innerHTML = `<section class="panel"><p>${esc(failed)}</p></section>`;
     return;
   }
-  const data = await reply.json();
   if (subjectId) {
     document.getElementById("name").textContent = ` › ${data.player ? "player " + data.player : data.label}`;
     protectionMain.innerHTML = subjectHtml(data);
-  } else {
-    document.getElementById("summary").textContent =
-      `${data.subjects.filter((s) => s.flagged).length} flagged of ${data.subjects.length}`;
-    protectionMain.innerHTML = listHtml(data);
+    return;
   }
+  if (data.total && data.offset >= data.total) {     // the list grew shorter: its last page
+    listed.offset = Math.floor((data.total - 1) / ROWS) * ROWS;
+    showProtection();
+    return;
+  }
+  document.getElementById("summary").textContent = `${data.flagged} flagged of ${data.listed}`;
+  if (!document.getElementById("list-rows")) listFrame();
+  showList(data);
 }
 
 function soon() {
