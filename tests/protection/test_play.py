@@ -122,6 +122,20 @@ def test_a_game_without_a_strategy_is_said_to_be_unchecked() -> None:
     assert "face down" in (extreme.protection.tables["T1"].unchecked or "")
 
 
+def test_an_opening_whose_game_is_not_a_string_is_left_out_and_said() -> None:
+    wrong = Script("easy-jack", EasyJackRules())
+    wrong.feed("table.opened", None, game=7, seats=6, limits={}, recovered=False, rules={})
+    assert wrong.protection.problems == [
+        "table T1 seq 2: table.opened: TableOpened.game must be str, found 7 (int)"]
+    assert wrong.protection.tables["T1"].game == "easy-jack"            # the last good opening's, kept
+    never = Protection()
+    never.feed("T1", "", followed({"seq": 1, "type": "table.opened", "data": {
+        "game": ["easy-jack"], "seats": 6, "limits": {}, "recovered": False}}, "T1"))
+    assert never.tables["T1"].game is None and never.tables["T1"].play.strategy is None
+    assert never.problems == ["table T1 seq 1: table.opened: TableOpened.game must be str, "
+                              "found ['easy-jack'] (list)"]
+
+
 def test_only_the_hands_the_house_banks_count_for_bets() -> None:
     buster = Script("buster-blackjack-x", BusterRules())
     buster.shoe()

@@ -190,16 +190,15 @@ class Protection:
         return self._check(table, touched, event)
 
     def _opened(self, table: _Table, opened: TableOpened) -> None:
-        game = opened.game
-        table.game = game if isinstance(game, str) else None
+        table.game = opened.game
         table.main, table.player_banked, table.rakes = None, frozenset(), False
         try:
-            kind = find_game(table.game or "").game_type
+            kind = find_game(opened.game).game_type
             table.main = kind.spots[0] if kind.spots else None
             table.player_banked, table.rakes = frozenset(kind.player_banked), kind.house_rakes
         except PluginError:
             log.warning("table %s: game %r is not installed here: its bets are not followed", table.name,
-                        game)
+                        opened.game)
         table.rules = opened.rules
         table.play.strategy = self.strategies(table.game, table.rules, canonical_rules(table.rules))
         table.unchecked = not_checked(table.game)
