@@ -5,16 +5,18 @@ suspicious first), each table's count and the settings, written a share of the s
 subject worked out again only after it changed, before and after the tables dealt on.
 
 With ``limit`` (what the page asks for): one page of the list, sorted by the column asked for (either
-way round) and filtered by player or table, with the total that pass the filter; the pages, end to
-end, are the whole list's rows in that order (ties in the list's own order), and follow the floor as it
-deals on. The order is kept between two asks while nothing changed."""
+way round) and filtered by player or table and to the flagged alone, with the total that pass the
+filter and the count at every table they sat at; the pages, end to end, are the whole list's rows in
+that order (ties in the list's own order), and follow the floor as it deals on. The order is kept
+between two asks while nothing changed."""
 
 from __future__ import annotations
 
 import itertools
 import json
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.protection_list import SORTS, ProtectionList
 from controller.podium.monitor.protection_web import OFF, SHARE
 from controller.podium.monitor.web import make_app, make_runner
+from controller.podium.protection.settings import DEFAULT
 from controller.podium.protection.watch import Protection
 from tests.rigs.protected_floor import ProtectedFloor, protected_floor
 
@@ -49,9 +52,13 @@ class Served:
         return self.dealt.protection
 
 
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[Served]:
-    dealt = protected_floor(tmp_path, TABLES)
+LENIENT = replace(DEFAULT, min_hands=3, confidence=0.5, min_count_plays=1)
+"""Settings that flag some of a few hands each (every one of them for the count plays)."""
+
+
+@asynccontextmanager
+async def serve(dealt: ProtectedFloor) -> AsyncIterator[Served]:
+    """``dealt``'s ``/api/protection`` served on 127.0.0.1 meanwhile."""
     runner = make_runner(make_app(dealt.floor))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -60,6 +67,19 @@ async def served(tmp_path: Path) -> AsyncIterator[Served]:
         yield Served(dealt, f"http://127.0.0.1:{runner.addresses[0][1]}/api/protection")
     finally:
         await runner.cleanup()
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[Served]:
+    async with serve(protected_floor(tmp_path, TABLES)) as found:
+        yield found
+
+
+@pytest.fixture
+async def lenient(tmp_path: Path) -> AsyncIterator[Served]:
+    """60 tables that dealt 300 events each, flagged by :data:`LENIENT`: some of their players."""
+    async with serve(protected_floor(tmp_path, 60, 300, LENIENT)) as found:
+        yield found
 
 
 def expected(floor: Floor) -> str:
@@ -76,6 +96,11 @@ def shown_name(subject: dict[str, Any]) -> str:
 
 def where(subject: dict[str, Any]) -> str:
     return ", ".join(f"{seat['table']} seat {seat['seat']}" for seat in subject["seats"])
+
+
+def tables_of(subjects: list[Any]) -> list[str]:
+    """The tables ``subjects`` sat at, A to Z."""
+    return sorted({seat["table"] for s in subjects for seat in s["seats"]})
 
 
 def unknown_last(value: float | None) -> tuple[bool, float]:
@@ -143,7 +168,7 @@ async def test_every_column_either_way_round_pages_through_the_whole_list(served
                 assert (page["offset"], page["limit"], page["sort"], page["reverse"]) == (
                     offset, limit, sort, reverse)
                 assert len(page["subjects"]) == max(0, min(limit, len(whole) - offset))
-                assert set(page["counts"]) == {seat["table"] for s in page["subjects"] for seat in s["seats"]}
+                assert list(page["counts"]) == tables_of(whole) and not page["flagged_only"]
                 assert page["settings"] == served.protection.settings.to_json()
                 pages += page["subjects"]
             assert pages == in_order(whole, sort, reverse), (sort, reverse)
@@ -158,12 +183,43 @@ async def test_the_filter_finds_a_player_or_a_table_in_any_case(served: Served) 
                      if words.casefold() in f"{shown_name(s)}\n{s['label']}\n{where(s)}".casefold()]
             assert page["subjects"] == found and page["total"] == len(found), words
             assert page["filter"] == words and page["listed"] == len(whole)
+            assert list(page["counts"]) == tables_of(found), words
         table = await ask(session, served.url, limit=3, offset=2, filter="T07")
         at_t07 = [s for s in whole if any(seat["table"] == "T07" for seat in s["seats"])]
         assert len(at_t07) > 4 and table["total"] == len(at_t07)
         assert table["subjects"] == at_t07[2:5] and list(table["counts"]) == ["T07"]
+        sixth = await ask(session, served.url, limit=2, filter="seat 6")   # the counts of every one found,
+        at_six = [s for s in whole if any(seat["seat"] == 6 for seat in s["seats"])]     # not the page's
+        assert len(tables_of(at_six)) > 2 * len(tables_of(sixth["subjects"]))
+        assert list(sixth["counts"]) == tables_of(at_six)
+        assert sixth["counts"] == {name: served.protection.count_of(name) for name in tables_of(at_six)}
         nobody = await ask(session, served.url, limit=100, filter="nobody at all")
         assert nobody["subjects"] == [] and nobody["total"] == 0 and nobody["counts"] == {}
+
+
+async def test_the_flagged_alone_by_any_column_filtered_or_not(lenient: Served) -> None:
+    served = lenient
+    whole = served.protection.subjects()
+    flagged = [s for s in whole if s["flagged"]]
+    assert 10 < len(flagged) < len(whole) // 2
+    limit = 7
+    async with aiohttp.ClientSession() as session:
+        for sort, reverse, words in (("flagged", False, ""), ("hands", True, ""), ("who", False, "seat 2"),
+                                     ("bets", True, "t0")):
+            found = [s for s in in_order(flagged, sort, reverse)
+                     if words.casefold() in f"{shown_name(s)}\n{s['label']}\n{where(s)}".casefold()]
+            assert found, (sort, words)
+            pages = []
+            for offset in range(0, len(found), limit):
+                page = await ask(session, served.url, limit=limit, offset=offset, sort=sort,
+                                 reverse=int(reverse), filter=words, flagged=1)
+                assert page["flagged_only"] and page["total"] == len(found)
+                assert (page["listed"], page["flagged"]) == (len(whole), len(flagged))
+                assert list(page["counts"]) == tables_of(found)
+                pages += page["subjects"]
+            assert pages == found, (sort, reverse, words)
+        everyone = await ask(session, served.url, limit=limit, flagged=0)
+        assert everyone["total"] == len(whole) and not everyone["flagged_only"]
 
 
 async def test_a_page_follows_the_floor_as_it_deals_on(served: Served) -> None:
@@ -201,7 +257,11 @@ async def test_a_page_asked_for_wrongly_is_refused_saying_why(served: Served) ->
     wrong = {"limit=0": "limit is 0", "limit=ten": "limit is not a whole number",
              "limit=1001": "limit is 1001",
              "limit=10&offset=-1": "offset is -1", "limit=10&sort=colour": "no column 'colour'",
-             "limit=10&reverse=yes": "reverse is 0 or 1", "limit=10&filter=" + "x" * 201: "longer than 200"}
+             "limit=10&reverse=yes": "reverse is 0 or 1",
+             "limit=10&flagged=yes": "flagged is 0 or 1, not 'yes'",
+             "limit=10&flagged=2": "flagged is 0 or 1, not '2'",
+             "limit=10&flagged=": "flagged is 0 or 1, not ''",
+             "limit=10&filter=" + "x" * 201: "longer than 200"}
     async with aiohttp.ClientSession() as session:
         for query, words in wrong.items():
             async with session.get(f"{served.url}?{query}") as reply:

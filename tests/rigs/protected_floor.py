@@ -15,6 +15,7 @@ from controller.devkit.floor_sim import Dealer
 from controller.events.envelope import decode_body, encode_event, now_timestamp
 from controller.podium.monitor.alerts import AlertBook
 from controller.podium.monitor.floor import Floor
+from controller.podium.protection.settings import DEFAULT, Settings
 from controller.podium.protection.watch import Protection
 
 
@@ -49,12 +50,14 @@ class ProtectedFloor:
                 self.floor.event(heard, decode_body(body), topic, body, True)  # type: ignore[arg-type]
 
 
-def protected_floor(folder: Path, tables: int, events: int = 120) -> ProtectedFloor:
+def protected_floor(folder: Path, tables: int, events: int = 120,
+                    settings: Settings = DEFAULT) -> ProtectedFloor:
     """A floor of ``tables`` simulated tables (``T00``, ``T01``, ...; six regulars each) with game
-    protection, that dealt ``events`` events each; its acknowledgements in ``folder``."""
+    protection (its ``settings``), that dealt ``events`` events each; its acknowledgements in
+    ``folder``."""
     names = [f"T{n:02d}" for n in range(tables)]
     floor = Floor(names, AlertBook(folder / "acks.jsonl"))
-    floor.protect(Protection())
+    floor.protect(Protection(settings))
     dealt = ProtectedFloor(floor, [(Heard(name), Dealer(random.Random(n), regulars=frozenset(range(1, 7)))
                                     .events()) for n, name in enumerate(names)])
     dealt.deal(events)

@@ -9,7 +9,8 @@ searches, and its JSON text once it was shown. At an ask it first brings the row
 (:attr:`~controller.podium.protection.watch.Protection.changes`), else a look at every subject,
 :data:`SLICE` seconds at a time with the loop going on between two, each subject's row made again only
 if it changed (its figures worked out again: some 40 us). The rows in a column's order are kept until a
-row changes; a filter is a pass over them.
+row changes; a filter (words the rows hold, or only the flagged) is a pass over them, and so is
+gathering the tables the rows that pass sat at (the page shows those tables' counts).
 
 The columns (:data:`SORTS`) are the page's, each first in the order the page gives it first:
 
@@ -103,11 +104,12 @@ words)."""
 
 @dataclass(frozen=True)
 class Page:
-    """One page of the list: its ``rows``, the ``total`` that pass the filter, and of the whole list
-    how many it holds (``listed``) and are flagged."""
+    """One page of the list: its ``rows``, the ``total`` that pass the filter and the ``tables`` they
+    sat at (A to Z), and of the whole list how many it holds (``listed``) and are flagged."""
 
     rows: list[Row]
     total: int
+    tables: list[str]
     listed: int
     flagged: int
 
@@ -161,14 +163,16 @@ class ProtectionList:
         return found
 
     def page(self, sort: str = "flagged", reverse: bool = False, text: str = "", offset: int = 0,
-             limit: int | None = None) -> Page:
+             limit: int | None = None, flagged: bool = False) -> Page:
         """The rows in ``sort``'s order (``reverse``: turned round) whose name, label or seats hold
-        ``text`` (any case), from the ``offset``-th on, at most ``limit`` of them (None: all)."""
+        ``text`` (any case), only the flagged with ``flagged``, from the ``offset``-th on, at most
+        ``limit`` of them (None: all); with the tables every row that passes sat at."""
         rows = self.order(sort)
+        wanted = text.strip().casefold()
+        if wanted or flagged:
+            rows = [row for row in rows if (not flagged or row.flagged) and wanted in row.words]
         if reverse:
             rows = rows[::-1]
-        wanted = text.strip().casefold()
-        if wanted:
-            rows = [row for row in rows if wanted in row.words]
         end = None if limit is None else offset + limit
-        return Page(rows[offset:end], len(rows), len(self._rows), self._flagged)
+        tables = sorted({table for row in rows for table, _ in row.seats})
+        return Page(rows[offset:end], len(rows), tables, len(self._rows), self._flagged)

@@ -1,17 +1,19 @@
 """Game protection's routes of the monitor's web app (:mod:`controller.podium.protection.watch`).
 
 * ``/protection``: the pit's game-protection list, the most suspicious first (or by another
-  column), a page of it at a time, with a filter on the player or table;
+  column), a page of it at a time, with a filter on the player or table and one to the flagged (the
+  view kept in the page's address: ``?sort=bets&reverse=1&filter=T07&flagged=1&offset=100``);
   ``/protection?subject=<id>``: one player's page (or an unrated seat's): the
   bets against the true count, plotted on the page, basic strategy accuracy,
   the deviations, the ratings.
 * ``GET /api/protection?limit=<n>``: one page of the list (what the page asks for, again every few
   seconds): ``{"subjects": [...], "total": <those that pass the filter>, "offset", "limit", "sort",
-  "reverse", "filter", "listed": <every subject>, "flagged": <of every subject>, "counts": {table:
-  count} of the tables the page's subjects sat at, "settings": {...}}``. ``offset`` (0), ``sort``
-  (``flagged``, or another column of :data:`~controller.podium.monitor.protection_list.SORTS`),
-  ``reverse`` (``1``) and ``filter`` (words the name, label or a seat ``T07 seat 2`` holds, any
-  case) as the page chose; at most :data:`MOST` rows. A value that cannot be read: 400, saying which.
+  "reverse", "filter", "flagged_only", "listed": <every subject>, "flagged": <of every subject>,
+  "counts": {table: count} of the tables every subject that passes the filter sat at, "settings":
+  {...}}``. ``offset`` (0), ``sort`` (``flagged``, or another column of
+  :data:`~controller.podium.monitor.protection_list.SORTS`), ``reverse`` (``1``), ``filter`` (words
+  the name, label or a seat ``T07 seat 2`` holds, any case) and ``flagged`` (``1``: only the flagged)
+  as the page chose; at most :data:`MOST` rows. A value that cannot be read: 400, saying which.
 * ``GET /api/protection`` (no ``limit``): the whole list, the most suspicious first, each table's
   count and the settings (``{"subjects": Protection.subjects(), "counts": {...}, "settings":
   {...}}``), written a share of the subjects at a time: the export.
@@ -71,6 +73,14 @@ def _number(request: web.Request, name: str, default: int, least: int, most: int
     return value
 
 
+def _switch(request: web.Request, name: str) -> bool:
+    """The query's ``name``: ``1`` on, ``0`` (or none) off; 400 for anything else."""
+    given = request.query.get(name, "0")
+    if given not in ("0", "1"):
+        raise web.HTTPBadRequest(text=f"{name} is 0 or 1, not {given!r}")
+    return given == "1"
+
+
 async def _page(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(STATIC / "protection.html")
 
@@ -85,19 +95,17 @@ async def _list(request: web.Request) -> web.StreamResponse:
     sort = request.query.get("sort", "flagged")
     if sort not in SORTS:
         raise web.HTTPBadRequest(text=f"no column {sort!r} to sort by: {', '.join(SORTS)}")
-    reverse = request.query.get("reverse", "0")
-    if reverse not in ("0", "1"):
-        raise web.HTTPBadRequest(text=f"reverse is 0 or 1, not {reverse!r}")
+    reverse = _switch(request, "reverse")
+    only_flagged = _switch(request, "flagged")
     wanted = request.query.get("filter", "")
     if len(wanted) > LONGEST_FILTER:
         raise web.HTTPBadRequest(text=f"the filter is longer than {LONGEST_FILTER} characters")
     rows = request.app[PROTECTION_LIST_KEY]
     await rows.refresh(protection)
-    page = rows.page(sort, reverse == "1", wanted, offset, limit)
-    tables = sorted({table for row in page.rows for table, _ in row.seats})
-    head = {"total": page.total, "offset": offset, "limit": limit, "sort": sort, "reverse": reverse == "1",
-            "filter": wanted, "listed": page.listed, "flagged": page.flagged,
-            "counts": {name: protection.count_of(name) for name in tables},
+    page = rows.page(sort, reverse, wanted, offset, limit, only_flagged)
+    head = {"total": page.total, "offset": offset, "limit": limit, "sort": sort, "reverse": reverse,
+            "filter": wanted, "flagged_only": only_flagged, "listed": page.listed, "flagged": page.flagged,
+            "counts": {name: protection.count_of(name) for name in page.tables},
             "settings": protection.settings.to_json()}
     text = f'{{"subjects": [{", ".join(row.text for row in page.rows)}], {json.dumps(head)[1:]}'
     return web.Response(text=text, content_type="application/json")
