@@ -16,7 +16,7 @@ import itertools
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +29,8 @@ from controller.podium.monitor.floor import Floor
 from controller.podium.monitor.protection_list import SORTS, ProtectionList
 from controller.podium.monitor.protection_web import OFF, SHARE
 from controller.podium.monitor.web import make_app, make_runner
-from controller.podium.protection.settings import DEFAULT
 from controller.podium.protection.watch import Protection
-from tests.rigs.protected_floor import ProtectedFloor, protected_floor
+from tests.rigs.protected_floor import LENIENT, ProtectedFloor, protected_floor
 
 TABLES = 100
 
@@ -50,10 +49,6 @@ class Served:
     @property
     def protection(self) -> Protection:
         return self.dealt.protection
-
-
-LENIENT = replace(DEFAULT, min_hands=3, confidence=0.5, min_count_plays=1)
-"""Settings that flag some of a few hands each (every one of them for the count plays)."""
 
 
 @asynccontextmanager

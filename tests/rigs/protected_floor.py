@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,9 @@ from controller.podium.monitor.alerts import AlertBook
 from controller.podium.monitor.floor import Floor
 from controller.podium.protection.settings import DEFAULT, Settings
 from controller.podium.protection.watch import Protection
+
+LENIENT = replace(DEFAULT, min_hands=3, confidence=0.5, min_count_plays=1)
+"""Settings that flag some players of a few hands each (for their count plays)."""
 
 
 @dataclass

@@ -102,13 +102,20 @@ async def _list(request: web.Request) -> web.StreamResponse:
         raise web.HTTPBadRequest(text=f"the filter is longer than {LONGEST_FILTER} characters")
     rows = request.app[PROTECTION_LIST_KEY]
     await rows.refresh(protection)
+    text = page_text(protection, rows, sort, reverse, wanted, offset, limit, only_flagged)
+    return web.Response(text=text, content_type="application/json")
+
+
+def page_text(protection: Protection, rows: ProtectionList, sort: str, reverse: bool, wanted: str,
+              offset: int, limit: int, only_flagged: bool) -> str:
+    """The JSON of one page of the list as asked for (see the module's words), from ``rows`` brought
+    up to date with ``protection``."""
     page = rows.page(sort, reverse, wanted, offset, limit, only_flagged)
     head = {"total": page.total, "offset": offset, "limit": limit, "sort": sort, "reverse": reverse,
             "filter": wanted, "flagged_only": only_flagged, "listed": page.listed, "flagged": page.flagged,
             "counts": {name: protection.count_of(name) for name in page.tables},
             "settings": protection.settings.to_json()}
-    text = f'{{"subjects": [{", ".join(row.text for row in page.rows)}], {json.dumps(head)[1:]}'
-    return web.Response(text=text, content_type="application/json")
+    return f'{{"subjects": [{", ".join(row.text for row in page.rows)}], {json.dumps(head)[1:]}'
 
 
 async def _whole(request: web.Request, protection: Protection) -> web.StreamResponse:

@@ -1,8 +1,8 @@
 // Game protection: the pit's list of players and seats, the most suspicious first (or by the column
-// chosen), a page of ROWS at a time, filtered by player or table (the server sorts and filters); and one
-// player's page: bets against the true count (drawn here, in SVG), basic strategy accuracy, deviations,
-// ratings. The page follows the floor's event stream and asks for what it shows again at most every two
-// seconds.
+// chosen), a page of ROWS at a time, filtered by player or table and to the flagged alone (the server sorts
+// and filters), the view kept in the page's address; and one player's page: bets against the true count
+// (drawn here, in SVG), basic strategy accuracy, deviations, ratings. The page follows the floor's event
+// stream and asks for what it shows again at most every two seconds.
 "use strict";
 
 const protectionMain = document.getElementById("protection");
@@ -44,40 +44,83 @@ const COLUMNS = [["who", "Who"], ["where", "Where"], ["hands", "Hands"], ["bets"
   ["flagged", "Flagged for"]];
 const FIRST_UP = new Set(["who", "where"]);   // given A to Z first; the others the largest first
 const ROWS = 100;   // the rows a page of the list shows
-const listed = {sort: "flagged", reverse: false, filter: "", offset: 0};
 
-function listUrl() {
-  const query = new URLSearchParams({limit: ROWS, offset: listed.offset, sort: listed.sort,
-    reverse: listed.reverse ? 1 : 0, filter: listed.filter});
-  return `/api/protection?${query}`;
+// The view of the list: the query the server is asked with, each value as the server reads it. The
+// page's address holds what differs from the first view (/protection?sort=bets&reverse=1&flagged=1&
+// filter=T07&offset=100), so that a reload, Back and a link sent to someone show the same view; a value
+// there the server cannot read is its to refuse, saying which.
+const VIEW = {sort: "flagged", reverse: "0", flagged: "0", filter: "", offset: "0"};
+let listed = viewOf(location.search);
+let typing = false;   // the address already holds the filter being typed: the next keys replace it
+
+function viewOf(search) {
+  const query = new URLSearchParams(search);
+  return Object.fromEntries(Object.entries(VIEW).map(([name, first]) => [name, query.get(name) ?? first]));
 }
 
-// The list's frame, drawn once (the filter keeps what is typed in it while the rows change).
+function viewAddress() {
+  const query = new URLSearchParams(Object.entries(listed).filter(([name, value]) => value !== VIEW[name]));
+  return query.toString() ? `/protection?${query}` : "/protection";
+}
+
+// The view changed: the address follows (a new entry for Back, or the filter typed on in the same one)
+// and the list is asked for.
+function viewChanged(how) {
+  const replace = how === "replace" || (how === "typed" && typing);
+  typing = how === "typed";
+  const address = viewAddress();
+  if (address !== location.pathname + location.search) {
+    history[replace ? "replaceState" : "pushState"](null, "", address);
+  }
+  showProtection();
+}
+
+function listUrl() {
+  return `/api/protection?${new URLSearchParams({limit: ROWS, ...listed})}`;
+}
+
+// The list's frame, drawn once (the filter keeps what is typed in it while the rows change), showing the
+// view's filter and flagged-only.
 function listFrame() {
   protectionMain.innerHTML = `<section class="panel"><h2 id="list-title">Players and seats, most suspicious first</h2>` +
     `<div class="list-tools"><label>Player or table <input id="list-filter" type="search" ` +
     `placeholder="player, seat or table" maxlength="200" autocomplete="off"></label>` +
+    `<label><input id="list-flagged" type="checkbox"> Flagged only</label>` +
     `<button id="list-previous" type="button">Previous</button> <span id="list-place"></span> ` +
     `<button id="list-next" type="button">Next</button></div>` +
     `<table class="ratings protection-list"><thead><tr id="list-heads"></tr></thead><tbody id="list-rows"></tbody></table>` +
     `</section><section class="panel"><h2 id="count-title">The count</h2><div id="list-counts"></div></section>`;
+  viewTools();
   let typed = null;
   document.getElementById("list-filter").addEventListener("input", (e) => {
     clearTimeout(typed);
-    typed = setTimeout(() => { listed.filter = e.target.value; listed.offset = 0; showProtection(); }, 300);
+    typed = setTimeout(() => { listed.filter = e.target.value; listed.offset = "0"; viewChanged("typed"); }, 300);
+  });
+  document.getElementById("list-flagged").addEventListener("change", (e) => {
+    listed.flagged = e.target.checked ? "1" : "0";
+    listed.offset = "0";
+    viewChanged("push");
   });
   document.getElementById("list-previous").addEventListener("click", () => {
-    listed.offset = Math.max(0, listed.offset - ROWS); showProtection();
+    listed.offset = String(Math.max(0, Number(listed.offset) - ROWS)); viewChanged("push");
   });
-  document.getElementById("list-next").addEventListener("click", () => { listed.offset += ROWS; showProtection(); });
+  document.getElementById("list-next").addEventListener("click", () => {
+    listed.offset = String(Number(listed.offset) + ROWS); viewChanged("push");
+  });
   document.getElementById("list-heads").addEventListener("click", (e) => {
     const head = e.target.closest("button[data-sort]");
     if (!head) return;
-    listed.reverse = head.dataset.sort === listed.sort ? !listed.reverse : false;
+    listed.reverse = head.dataset.sort === listed.sort && listed.reverse !== "1" ? "1" : "0";
     listed.sort = head.dataset.sort;
-    listed.offset = 0;
-    showProtection();
+    listed.offset = "0";
+    viewChanged("push");
   });
+}
+
+// The filter and flagged-only as the view has them (drawn, or the view taken back from the address).
+function viewTools() {
+  document.getElementById("list-filter").value = listed.filter;
+  document.getElementById("list-flagged").checked = listed.flagged === "1";
 }
 
 function showList(data) {
@@ -90,20 +133,22 @@ function showList(data) {
       `<button type="button" class="sort" data-sort="${sort}">${esc(words || `At +${s.wong_count} or more`)}${arrow}</button></th>`;
   }).join("");
   const column = COLUMNS.find(([sort]) => sort === data.sort);
+  const who = data.flagged_only ? "Flagged players and seats" : "Players and seats";
   document.getElementById("list-title").textContent = data.sort === "flagged" && !data.reverse
-    ? "Players and seats, most suspicious first"
-    : `Players and seats, by ${(column[1] || `at +${s.wong_count} or more`).toLowerCase()}${data.reverse ? ", turned round" : ""}`;
+    ? `${who}, most suspicious first`
+    : `${who}, by ${(column[1] || `at +${s.wong_count} or more`).toLowerCase()}${data.reverse ? ", turned round" : ""}`;
   const shown = data.subjects.length;
   const n = (count) => count.toLocaleString("en-US");
-  const matching = data.filter ? ` matching "${data.filter}"` : "";
+  const matching = (data.flagged_only ? " flagged" : "") + (data.filter ? ` matching "${data.filter}"` : "");
   document.getElementById("list-place").textContent = shown
     ? `${n(data.offset + 1)} - ${n(data.offset + shown)} of ${n(data.total)}${matching}`
     : `none${matching}`;
   document.getElementById("list-previous").disabled = data.offset === 0;
   document.getElementById("list-next").disabled = data.offset + shown >= data.total;
   document.getElementById("list-rows").innerHTML = data.subjects.map(subjectRow).join("") ||
-    `<tr><td colspan="9">${data.listed ? `nobody matching "${esc(data.filter)}"` : "no house-banked hand yet"}</td></tr>`;
-  document.getElementById("count-title").textContent = `The count (${s.system}; figures ${s.figures})`;
+    `<tr><td colspan="9">${data.listed ? `nobody${esc(matching)}` : "no house-banked hand yet"}</td></tr>`;
+  document.getElementById("count-title").textContent =
+    `The count at their tables (${s.system}; figures ${s.figures})`;
   document.getElementById("list-counts").innerHTML = Object.entries(data.counts).map(([table, c]) => c
     ? `<span class="count" data-table="${esc(table)}">${esc(table)}: RC ${c.running}, TC ${c.true.toFixed(1)}, ` +
       `${c.decks_left.toFixed(1)} decks left</span>`
@@ -174,7 +219,8 @@ async function showProtection() {
   const data = reply.ok ? await reply.json() : null;
   if (ask !== asked) return;
   if (failed !== null) {
-    protectionMain.innerHTML = `<section class="panel"><p>${esc(failed)}</p></section>`;
+    const back = subjectId ? "" : ' <a href="/protection">The whole list</a>';
+    protectionMain.innerHTML = `<section class="panel"><p id="list-refused">${esc(failed)}.${back}</p></section>`;
     return;
   }
   if (subjectId) {
@@ -183,8 +229,8 @@ async function showProtection() {
     return;
   }
   if (data.total && data.offset >= data.total) {     // the list grew shorter: its last page
-    listed.offset = Math.floor((data.total - 1) / ROWS) * ROWS;
-    showProtection();
+    listed.offset = String(Math.floor((data.total - 1) / ROWS) * ROWS);
+    viewChanged("replace");
     return;
   }
   document.getElementById("summary").textContent = `${data.flagged} flagged of ${data.listed}`;
@@ -196,5 +242,12 @@ function soon() {
   if (protectionDue === null) protectionDue = setTimeout(showProtection, 2000);
 }
 
+window.addEventListener("popstate", () => {    // Back or Forward to another view of the list
+  if (subjectId) return;
+  listed = viewOf(location.search);
+  typing = false;
+  if (document.getElementById("list-rows")) viewTools();
+  showProtection();
+});
 showProtection();
 follow("/api/stream", {tiles: soon});
