@@ -8,7 +8,7 @@ for a page of 100 as the page asks for it: the list's own order, no filter; filt
 after nothing was read since, after one table dealt a hand, and after every table did. The answer
 carries the count at every table the rows that pass the filter sat at: its bytes too.
 
-    PYTHONPATH=. .venv/bin/python bench/protection_list_bench.py     # --tables 2600 --events 600
+    .venv/bin/python bench/protection_list_bench.py     # --tables 2600 --events 600
 """
 
 from __future__ import annotations
@@ -16,13 +16,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from controller.podium.monitor.protection_list import ProtectionList
-from controller.podium.monitor.protection_web import page_text
-from tests.rigs.protected_floor import ProtectedFloor, protected_floor
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from controller.podium.monitor.protection_list import ProtectionList  # noqa: E402
+from controller.podium.monitor.protection_web import page_text  # noqa: E402
+from tests.rigs.protected_floor import ProtectedFloor, protected_floor  # noqa: E402
 
 ASKS = {"no filter": ("flagged", False, "", False), "T07": ("flagged", False, "T07", False),
         "seat 6": ("flagged", False, "seat 6", False), "flagged only": ("flagged", False, "", True),

@@ -37,6 +37,11 @@ def test_host_reading_bench() -> None:
     assert figures["wagers"] >= 50  # each reading changed seat 1's wager
 
 
+def test_protection_list_bench() -> None:
+    output = run("protection_list_bench.py", "--tables", "3", "--events", "60")
+    assert output.startswith("3 tables, 18 subjects") and output.count("| every table dealt a hand |") == 5
+
+
 def test_startup_bench() -> None:
     assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")
 
