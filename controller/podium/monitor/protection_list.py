@@ -10,7 +10,7 @@ searches, and its JSON text once it was shown. At an ask it first brings the row
 :data:`SLICE` seconds at a time with the loop going on between two, each subject's row made again only
 if it changed (its figures worked out again: some 40 us). The rows in a column's order are kept until a
 row changes; a filter (words the rows hold, or only the flagged) is a pass over them, and so is
-gathering the tables the rows that pass sat at (the page shows those tables' counts).
+gathering the tables the rows shown sat at (the page shows those tables' counts).
 
 The columns (:data:`SORTS`) are the page's, each first in the order the page gives it first:
 
@@ -104,8 +104,8 @@ words)."""
 
 @dataclass(frozen=True)
 class Page:
-    """One page of the list: its ``rows``, the ``total`` that pass the filter and the ``tables`` they
-    sat at (A to Z), and of the whole list how many it holds (``listed``) and are flagged."""
+    """One page of the list: its ``rows``, the ``total`` that pass the filter and the ``tables`` the
+    rows sat at (A to Z), and of the whole list how many it holds (``listed``) and are flagged."""
 
     rows: list[Row]
     total: int
@@ -166,7 +166,8 @@ class ProtectionList:
              limit: int | None = None, flagged: bool = False) -> Page:
         """The rows in ``sort``'s order (``reverse``: turned round) whose name, label or seats hold
         ``text`` (any case), only the flagged with ``flagged``, from the ``offset``-th on, at most
-        ``limit`` of them (None: all); with the tables every row that passes sat at."""
+        ``limit`` of them (None: all); with the tables the rows shown sat at (the count the page shows
+        beside them: a floor's every table would be thousands, each ask)."""
         rows = self.order(sort)
         wanted = text.strip().casefold()
         if wanted or flagged:
@@ -174,5 +175,6 @@ class ProtectionList:
         if reverse:
             rows = rows[::-1]
         end = None if limit is None else offset + limit
-        tables = sorted({table for row in rows for table, _ in row.seats})
-        return Page(rows[offset:end], len(rows), tables, len(self._rows), self._flagged)
+        shown = rows[offset:end]
+        tables = sorted({table for row in shown for table, _ in row.seats})
+        return Page(shown, len(rows), tables, len(self._rows), self._flagged)
