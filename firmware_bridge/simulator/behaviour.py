@@ -1,7 +1,8 @@
 """What a simulated board does of its own: boot, heartbeat and snapshots, and its shoe's or reader's actions.
 
 :class:`BoardBehaviour` is the firmware's application above the link: it
-boots (the boot HELLO, the uptime from 0, the spot lights dark), sends
+boots (the boot HELLO, the uptime from 0, the spot lights dark), reboots,
+hangs and resumes (:meth:`BoardBehaviour.hang`), sends
 STATUS every ``status_interval`` seconds and, on an RFID board, the
 INVENTORY of every antenna in use every ``inventory_interval`` seconds
 (both at once when a session starts; the periodic ones skipped while a full
@@ -78,13 +79,59 @@ class BoardBehaviour:
     # --- life ----------------------------------------------------------------
 
     def boot(self) -> None:
-        """Power on or restart: the boot HELLO, uptime from 0, lights dark, the periods from now."""
+        """Power on: the boot HELLO, uptime from 0, lights dark, the periods from now."""
         link = self._link
         now = link.now()
         self._boot_time = now
         self.spot_lights = 0
         link.session.boot(now)
         link.pump(now)
+        self.restart_timers(now, send_now=False)
+
+    def reboot(self) -> None:
+        """The firmware restarts (a watchdog reset): new session state and the boot HELLO with nonce 0.
+
+        The simulated firmware keeps its outbox in retained RAM across the
+        reset: data frames not yet acknowledged, and those queued, are sent
+        (renumbered) once the host has RESET the link. The shoe's cards and
+        the chips on the antennas are physical and stay. The uptime starts
+        again from 0 and the spot lights go dark until the host sends
+        SPOT_LIGHTS again. No FAULT is sent; send ``fault(5, ...)`` to model
+        a firmware that reports its watchdog resets.
+        """
+        self._link.require_running()
+        if self._link.hung:
+            self._link.thaw()
+        self.boot()
+
+    def hang(self) -> None:
+        """The firmware gets stuck, as before its watchdog fires: the board falls silent.
+
+        It stops reading the line (the host's bytes wait in the pty), writing
+        to it, and keeping time: no STATUS, INVENTORY or retransmission goes
+        out. What it is given meanwhile (``draw``, ``place`` ...) waits in
+        its outbox; output already handed to the line (the write backlog)
+        still drains. :meth:`resume` lets it go on where it stopped;
+        :meth:`reboot` (the watchdog firing) starts it afresh.
+        """
+        self._link.require_running()
+        if self._link.hung:
+            raise RuntimeError("the board is already hung")
+        self.stop_timers()
+        self._link.freeze()
+
+    def resume(self) -> None:
+        """The stuck firmware goes on: it reads what the host sent meanwhile and writes what waited.
+
+        The STATUS and INVENTORY periods start again from now; overdue
+        retransmissions go out at once.
+        """
+        self._link.require_running()
+        if not self._link.hung:
+            raise RuntimeError("the board is not hung")
+        self._link.thaw()
+        now = self._link.now()
+        self._link.pump(now)
         self.restart_timers(now, send_now=False)
 
     def restart_timers(self, now: float, *, send_now: bool) -> None:

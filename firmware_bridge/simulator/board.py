@@ -176,16 +176,7 @@ class SimulatedBoard:
 
     @property
     def sent_log(self) -> list[tuple[float, Message]]:
-        """``(loop time first written, message)`` for every data message, in order.
-
-        The time is when the board first wrote the message's frame (even if a
-        fault dropped it on the line, or the port was unplugged), not when it
-        was queued. First writes are told from retransmissions by comparing
-        with the oldest message not yet written, so two equal messages in a
-        row (two identical INVENTORY snapshots) may be timed by the first
-        one's retransmission; CARD messages are all different. Kept for the
-        board's life.
-        """
+        """``(loop time first written, message)`` of every data message (:attr:`LinkEnd.sent_log`)."""
         return self._end.sent_log
 
     @property
@@ -233,51 +224,30 @@ class SimulatedBoard:
     @property
     def path(self) -> str | None:
         """The path to connect to (the link, or the slave path); None while unplugged or closed."""
-        port = self._end.port
-        return port.path if port is not None else None
+        return self._end.path
 
     @property
     def slave_path(self) -> str | None:
         """The current pty slave's own path (``/dev/pts/N``); None while unplugged."""
-        port = self._end.port
-        return port.slave_path if port is not None else None
+        return self._end.slave_path
 
     @property
     def plugged(self) -> bool:
         """Whether the port exists (between :meth:`unplug` and :meth:`replug` it does not)."""
-        port = self._end.port
-        return port is not None and port.plugged
+        return self._end.plugged
 
     @property
     def bytes_discarded(self) -> int:
         """Output written while unplugged, or beyond ``MAX_BACKLOG``, that went nowhere."""
-        port = self._end.port
-        return port.bytes_discarded if port is not None else 0
+        return self._end.bytes_discarded
 
     def unplug(self) -> None:
-        """The port vanishes, as when the USB cable is pulled from a board with its own power.
-
-        The pty is closed (the host's reads fail) and the link removed. The
-        firmware keeps running and keeps everything: its session, the
-        outbox, the shoe and the chips; what it writes meanwhile is lost.
-        """
-        self._end.require_running()
-        if not self.plugged:
-            raise RuntimeError("the board is already unplugged")
+        """The port vanishes (the USB cable pulled); the firmware runs on (:meth:`LinkEnd.unplug`)."""
         self._end.unplug()
 
     async def replug(self) -> str:
-        """The port comes back: a new pty behind the same link; returns the path to connect to.
-
-        The board was powered through the unplug, so this is not a reboot: it
-        sends no HELLO and keeps its session state. The host, which saw the
-        port fail, opens the port again and RESETs; the board answers as
-        always and sends every unacknowledged frame again, renumbered.
-        """
-        self._end.require_running()
-        if self.plugged:
-            raise RuntimeError("the board is plugged in")
-        return self._end.plug()
+        """The port comes back behind the same link, no reboot; returns the path (:meth:`LinkEnd.replug`)."""
+        return self._end.replug()
 
     # --- firmware ------------------------------------------------------------
 
@@ -307,20 +277,8 @@ class SimulatedBoard:
         return self._app.status_flags
 
     def reboot(self) -> None:
-        """The firmware restarts (a watchdog reset): new session state and the boot HELLO with nonce 0.
-
-        The simulated firmware keeps its outbox in retained RAM across the
-        reset: data frames not yet acknowledged, and those queued, are sent
-        (renumbered) once the host has RESET the link. The shoe's cards and
-        the chips on the antennas are physical and stay. The uptime starts
-        again from 0 and the spot lights go dark until the host sends
-        SPOT_LIGHTS again. No FAULT is sent; send ``fault(5, ...)`` to model
-        a firmware that reports its watchdog resets.
-        """
-        self._end.require_running()
-        if self._end.hung:
-            self._end.thaw()
-        self._app.boot()
+        """The firmware restarts (a watchdog reset), keeping its outbox (:meth:`BoardBehaviour.reboot`)."""
+        self._app.reboot()
 
     @property
     def hung(self) -> bool:
@@ -328,34 +286,12 @@ class SimulatedBoard:
         return self._end.hung
 
     def hang(self) -> None:
-        """The firmware gets stuck, as before its watchdog fires: the board falls silent.
-
-        It stops reading the line (the host's bytes wait in the pty), writing
-        to it, and keeping time: no STATUS, INVENTORY or retransmission goes
-        out. What it is given meanwhile (``draw``, ``place`` ...) waits in
-        its outbox; output already handed to the line (the write backlog)
-        still drains. :meth:`resume` lets it go on where it stopped;
-        :meth:`reboot` (the watchdog firing) starts it afresh.
-        """
-        self._end.require_running()
-        if self._end.hung:
-            raise RuntimeError("the board is already hung")
-        self._app.stop_timers()
-        self._end.freeze()
+        """The firmware gets stuck: silent until it resumes or reboots (:meth:`BoardBehaviour.hang`)."""
+        self._app.hang()
 
     def resume(self) -> None:
-        """The stuck firmware goes on: it reads what the host sent meanwhile and writes what waited.
-
-        The STATUS and INVENTORY periods start again from now; overdue
-        retransmissions go out at once.
-        """
-        self._end.require_running()
-        if not self._end.hung:
-            raise RuntimeError("the board is not hung")
-        self._end.thaw()
-        now = self._end.now()
-        self._end.pump(now)
-        self._app.restart_timers(now, send_now=False)
+        """The stuck firmware goes on where it stopped (:meth:`BoardBehaviour.resume`)."""
+        self._app.resume()
 
     def load_shoe(
         self, decks: int, cards: Sequence[tuple[int, int]] | None = None, cut_at: int | None = None
@@ -409,20 +345,12 @@ class SimulatedBoard:
         self._end.write(self._faults.noise(count))
 
     def inject(self, data: bytes) -> None:
-        """Write ``data`` to the line as it is, between two frames: crafted noise, such as a broken frame.
-
-        Line noise, not firmware output: it is written even while the board is hung.
-        """
+        """Write ``data`` as it is between two frames (crafted noise: a broken frame), even while hung."""
         self._end.require_running()
         self._end.write(self._faults.inject(data))
 
     async def wait_idle(self) -> None:
-        """Return once no data message is waiting for the host's acknowledgement.
-
-        Resolved from the acknowledgement path (no polling); returns at once
-        if nothing is pending. Cancelled by :meth:`close`.
-        """
-        self._end.require_running()
+        """Return once no data message waits for the host's acknowledgement (:meth:`LinkEnd.wait_idle`)."""
         await self._end.wait_idle()
 
     # --- what the host sends -------------------------------------------------

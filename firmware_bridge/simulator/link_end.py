@@ -52,8 +52,13 @@ class LinkEnd:
         self.sent_log: list[tuple[float, Message]] = []
         """``(loop time first written, message)`` for every data message, in order.
 
-        A message's first write is told from retransmissions by comparing it
-        with the oldest message not yet written (see ``SimulatedBoard.sent_log``).
+        The time is when the board first wrote the message's frame (even if a
+        fault dropped it on the line, or the port was unplugged), not when it
+        was queued. First writes are told from retransmissions by comparing
+        with the oldest message not yet written, so two equal messages in a
+        row (two identical INVENTORY snapshots) may be timed by the first
+        one's retransmission; CARD messages are all different. Kept for the
+        board's life.
         """
         self.hung = False
         """Whether the firmware is stuck: nothing is read, written or retransmitted."""
@@ -76,7 +81,7 @@ class LinkEnd:
         self._started = True
         self._loop = loop
         self._port = PtyPort(loop, link, self._on_readable)
-        return self.plug()
+        return self._plug()
 
     @property
     def closed(self) -> bool:
@@ -89,7 +94,7 @@ class LinkEnd:
         if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
-        self.unplug()
+        self._unplug()
         for waiter in self._idle_waiters:
             waiter.cancel()
         self._idle_waiters.clear()
@@ -100,19 +105,57 @@ class LinkEnd:
             raise RuntimeError("the board is not running (start() it first)")
 
     @property
-    def port(self) -> PtyPort | None:
-        """The pty port (None before :meth:`open`)."""
-        return self._port
+    def path(self) -> str | None:
+        """The path to connect to (the link, or the slave path); None while unplugged or closed."""
+        return self._port.path if self._port is not None else None
 
-    def plug(self) -> str:
-        """Make the port (reading unless hung); returns the path to connect to."""
+    @property
+    def slave_path(self) -> str | None:
+        """The current pty slave's own path (``/dev/pts/N``); None while unplugged."""
+        return self._port.slave_path if self._port is not None else None
+
+    @property
+    def plugged(self) -> bool:
+        """Whether the port exists (between :meth:`unplug` and :meth:`replug` it does not)."""
+        return self._port is not None and self._port.plugged
+
+    @property
+    def bytes_discarded(self) -> int:
+        """Output written while unplugged, or beyond ``MAX_BACKLOG``, that went nowhere."""
+        return self._port.bytes_discarded if self._port is not None else 0
+
+    def unplug(self) -> None:
+        """The port vanishes, as when the USB cable is pulled from a board with its own power.
+
+        The pty is closed (the host's reads fail) and the link removed. The
+        firmware keeps running and keeps everything: its session, the
+        outbox, the shoe and the chips; what it writes meanwhile is lost.
+        """
+        self.require_running()
+        if not self.plugged:
+            raise RuntimeError("the board is already unplugged")
+        self._unplug()
+
+    def replug(self) -> str:
+        """The port comes back: a new pty behind the same link; returns the path to connect to.
+
+        The board was powered through the unplug, so this is not a reboot: it
+        sends no HELLO and keeps its session state. The host, which saw the
+        port fail, opens the port again and RESETs; the board answers as
+        always and sends every unacknowledged frame again, renumbered.
+        """
+        self.require_running()
+        if self.plugged:
+            raise RuntimeError("the board is plugged in")
+        return self._plug()
+
+    def _plug(self) -> str:
         assert self._port is not None
         path = self._port.plug(reading=not self.hung)
         self.faults.forget_partial()
         return path
 
-    def unplug(self) -> None:
-        """Remove the port; what is written meanwhile is lost."""
+    def _unplug(self) -> None:
         if self._port is not None:
             self._port.unplug()
         self.faults.forget_partial()
@@ -179,7 +222,12 @@ class LinkEnd:
         self._port.write(data)
 
     async def wait_idle(self) -> None:
-        """Return once no data message waits for acknowledgement (resolved by :meth:`pump`)."""
+        """Return once no data message is waiting for the host's acknowledgement.
+
+        Resolved from the acknowledgement path (no polling); returns at once
+        if nothing is pending. Cancelled by :meth:`close`.
+        """
+        self.require_running()
         if self.session.pending == 0:
             return
         waiter = self.loop.create_future()
