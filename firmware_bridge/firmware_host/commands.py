@@ -24,8 +24,8 @@ from firmware_bridge.firmware_host.rfid_world import RfidWorld
 from firmware_bridge.firmware_host.runner import FirmwareRunner
 from firmware_bridge.firmware_host.shoe_world import ShoeWorld
 from firmware_bridge.kernel.json import JsonObject
-from firmware_bridge.simulator.board import noise_bytes
 from firmware_bridge.simulator.cli import CommandError, chips_field, int_field, strings_field
+from firmware_bridge.simulator.faults import noise_bytes
 
 __all__ = ["handle_firmware_command", "runner_status"]
 

@@ -96,7 +96,7 @@ async def test_a_uid_read_twice_on_one_spot_is_a_clone_and_counts_once(tmp_path:
     async with linked(tmp_path, "rfid", SpotReader, 9, antennas={1: (1, "main")},
                       registry=registry) as pair:
         clone = Chip("00000000000000aa", 500)
-        pair.board._send([Inventory(antenna=1, chips=(clone, clone))])  # a reader listing it twice
+        pair.board.send(Inventory(antenna=1, chips=(clone, clone)))  # a reader listing it twice
         await pair.until(lambda: bool(pair.of(SpotWager)))
         wager = pair.of(SpotWager)[0]
         assert wager.amount == 500

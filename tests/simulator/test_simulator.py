@@ -36,14 +36,10 @@ from firmware_bridge.link.messages import (
 )
 from firmware_bridge.link.session import Delivered, HostSession, SessionEnded, SessionStarted
 from firmware_bridge.link.stats import LinkStats
-from firmware_bridge.simulator.board import (
-    MAX_BACKLOG,
-    FaultPlan,
-    SimulatedBoard,
-    corrupt_frame,
-    split_frames,
-)
+from firmware_bridge.simulator.board import SimulatedBoard
+from firmware_bridge.simulator.faults import FaultPlan, corrupt_frame, split_frames
 from firmware_bridge.simulator.models import SHOE_EMPTY, TOO_MANY_CHIPS
+from firmware_bridge.simulator.pty_port import MAX_BACKLOG
 
 TIMEOUT = 5.0
 
