@@ -89,6 +89,12 @@ def shown_name(subject: dict[str, Any]) -> str:
     return f"player {subject['player']}" if subject["player"] else str(subject["label"])
 
 
+def searched(subject: dict[str, Any]) -> str:
+    """What the filter searches in a subject: its player or "unrated", and its seats."""
+    who = f"player {subject['player']}" if subject["player"] else "unrated"
+    return f"{who}\n{where(subject)}".casefold()
+
+
 def where(subject: dict[str, Any]) -> str:
     return ", ".join(f"{seat['table']} seat {seat['seat']}" for seat in subject["seats"])
 
@@ -175,7 +181,7 @@ async def test_the_filter_finds_a_player_or_a_table_in_any_case(served: Served) 
         for words in ("t07", "T07 SEAT 3", "seat 6", "T1", "unrated", "nobody at all"):
             page = await ask(session, served.url, limit=1000, sort="hands", reverse=1, filter=words)
             found = [s for s in in_order(whole, "hands", True)
-                     if words.casefold() in f"{shown_name(s)}\n{s['label']}\n{where(s)}".casefold()]
+                     if words.casefold() in searched(s)]
             assert page["subjects"] == found and page["total"] == len(found), words
             assert page["filter"] == words and page["listed"] == len(whole)
             assert list(page["counts"]) == tables_of(found), words
@@ -189,6 +195,10 @@ async def test_the_filter_finds_a_player_or_a_table_in_any_case(served: Served) 
         assert list(sixth["counts"]) == tables_of(sixth["subjects"])
         assert sixth["counts"] == {name: served.protection.count_of(name)
                                    for name in tables_of(sixth["subjects"])}
+        unrated = next(s for s in whole if s["player"] is None)          # "T03 seat 2 (unrated, from <time>)"
+        opened = unrated["label"].split("from ", 1)[1].rstrip(")")
+        by_time = await ask(session, served.url, limit=100, filter=opened)   # the time is no table nor seat
+        assert by_time["total"] == 0 and unrated["label"].casefold().find(opened.casefold()) > 0
         nobody = await ask(session, served.url, limit=100, filter="nobody at all")
         assert nobody["subjects"] == [] and nobody["total"] == 0 and nobody["counts"] == {}
 
@@ -203,7 +213,7 @@ async def test_the_flagged_alone_by_any_column_filtered_or_not(lenient: Served) 
         for sort, reverse, words in (("flagged", False, ""), ("hands", True, ""), ("who", False, "seat 2"),
                                      ("bets", True, "t0")):
             found = [s for s in in_order(flagged, sort, reverse)
-                     if words.casefold() in f"{shown_name(s)}\n{s['label']}\n{where(s)}".casefold()]
+                     if words.casefold() in searched(s)]
             assert found, (sort, words)
             pages = []
             for offset in range(0, len(found), limit):

@@ -55,7 +55,9 @@ class Row:
     """The name the page shows: ``player <id>``, or the seat's label."""
     seats: tuple[tuple[str, int], ...]
     words: str
-    """What the filter searches, in lower case: the name, the label and the seats (``T07 seat 2``)."""
+    """What the filter searches, in lower case: the player (``player P1``) or ``unrated``, and the
+    seats (``T07 seat 2``); not the time an unrated seat's label holds, so that ``T03`` finds table
+    T03 and not a seat that opened at 03:00."""
     _text: str | None = field(default=None, repr=False)
 
     @classmethod
@@ -65,8 +67,9 @@ class Row:
         seats = tuple(sorted(tally.seats))
         name = f"player {tally.player}" if tally.player else tally.label
         where = ", ".join(f"{table} seat {seat}" for table, seat in seats)
+        who = name if tally.player else "unrated"
         return cls(tally, made, figures, subject_order(tally, figures), name, seats,
-                   f"{name}\n{tally.label}\n{where}".casefold())
+                   f"{who}\n{where}".casefold())
 
     @property
     def flagged(self) -> bool:
@@ -164,9 +167,9 @@ class ProtectionList:
 
     def page(self, sort: str = "flagged", reverse: bool = False, text: str = "", offset: int = 0,
              limit: int | None = None, flagged: bool = False) -> Page:
-        """The rows in ``sort``'s order (``reverse``: turned round) whose name, label or seats hold
-        ``text`` (any case), only the flagged with ``flagged``, from the ``offset``-th on, at most
-        ``limit`` of them (None: all); with the tables the rows shown sat at (the count the page shows
+        """The rows in ``sort``'s order (``reverse``: turned round) whose player (or ``unrated``) or
+        seats hold ``text`` (any case), only the flagged with ``flagged``, from the ``offset``-th on,
+        at most ``limit`` of them (None: all); with the tables the rows shown sat at (the count the page shows
         beside them: a floor's every table would be thousands, each ask)."""
         rows = self.order(sort)
         wanted = text.strip().casefold()
