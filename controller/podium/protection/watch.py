@@ -212,9 +212,8 @@ class Protection:
         for bet in closed.bets:
             if bet.spot != table.main:
                 continue
-            seat, amount = bet.seat, bet.amount
-            if isinstance(seat, int) and isinstance(amount, int) and amount > 0:
-                wagers[seat] = wagers.get(seat, 0) + amount
+            if bet.amount > 0:                 # the codec read both as ints (events/decoders.py)
+                wagers[bet.seat] = wagers.get(bet.seat, 0) + bet.amount
         first = now.drawn == 0
         subjects: dict[str, int | None] = {self._subject(table, seat, ts, create=True): wager
                                            for seat, wager in wagers.items()}
