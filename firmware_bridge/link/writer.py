@@ -4,8 +4,8 @@ Both ends of a serial link write the same way: ``os.write`` on a non-blocking
 fd, and what the line does not take at once waits in a backlog that a
 ``loop.add_writer`` callback drains, in order. What a full backlog or a failed
 write means is the owner's decision, told through two callbacks: the host link
-(:mod:`firmware_bridge.link.host`) fails the port, the simulated board
-(:mod:`firmware_bridge.simulator.board`) counts the bytes as lost and goes on.
+(:mod:`firmware_bridge.link.host`) fails the port, the simulated board's port
+(:mod:`firmware_bridge.simulator.pty_port`) counts the bytes as lost and goes on.
 
 >>> import asyncio, os
 >>> async def demo() -> bytes:

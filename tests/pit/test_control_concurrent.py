@@ -10,6 +10,7 @@ broken or hostile client that sends request after request without waiting for th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -76,14 +77,23 @@ async def client_ctx() -> AsyncIterator[zmq.asyncio.Context]:
     ctx.destroy(linger=0)
 
 
-@pytest.fixture
-async def server(held: Held) -> AsyncIterator[PitServer]:
+@contextlib.asynccontextmanager
+async def held_server(held: Held) -> AsyncIterator[PitServer]:
+    """A pit server on 127.0.0.1 whose commands ``held`` answers; what it holds is let go at the end."""
     made = PitServer("T07", **server_args(Store(), snapshot=held.snapshot, on_command=held.on_command,
                                           heartbeat_interval=60.0))
     await made.start()
-    yield made
-    held.release.set()
-    await made.close()
+    try:
+        yield made
+    finally:
+        held.release.set()
+        await made.close()
+
+
+@pytest.fixture
+async def server(held: Held) -> AsyncIterator[PitServer]:
+    async with held_server(held) as made:
+        yield made
 
 
 async def test_a_held_command_does_not_delay_another_clients_state_or_press(

@@ -22,8 +22,7 @@ from controller.commands.registry import ANYONE, LINK_MARGIN, Command, command, 
 from controller.follow.blocking import PitClient, PitError
 from controller.follow.control import Control, unanswered
 from controller.pit.server import PitServer
-from tests.pit.test_control_concurrent import WAIT, Held
-from tests.pit.test_pit import Store, server_args
+from tests.pit.test_control_concurrent import WAIT, Held, held_server
 
 QUICK = 0.25
 """The ``reply_within`` of the test's ``hold``: what the clients must read from the registry."""
@@ -52,12 +51,8 @@ def held() -> Held:
 
 @pytest.fixture
 async def server(held: Held, registered_hold: type[Command]) -> AsyncIterator[PitServer]:
-    made = PitServer("T07", **server_args(Store(), snapshot=held.snapshot, on_command=held.on_command,
-                                          heartbeat_interval=60.0))
-    await made.start()
-    yield made
-    held.release.set()
-    await made.close()
+    async with held_server(held) as made:
+        yield made
 
 
 @pytest.fixture
