@@ -32,10 +32,13 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from controller.podium.protection.tally import Figures, Tally
 from controller.podium.protection.watch import Protection, subject_json, subject_order
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 SLICE = 0.02
 """Seconds the rows are brought up to date for between two turns of the loop."""
@@ -90,7 +93,7 @@ def _unknown_last(value: float | None) -> tuple[bool, float]:
     return (value is None, -(value or 0.0))
 
 
-SORTS: dict[str, Callable[[Row], Any]] = {
+SORTS: dict[str, Callable[[Row], SupportsRichComparison]] = {
     "flagged": lambda row: row.first,
     "suspicion": lambda row: (row.first[1], row.first),
     "who": lambda row: (row.name.casefold(), row.first),
