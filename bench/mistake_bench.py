@@ -18,8 +18,8 @@ from tempfile import TemporaryDirectory
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.model.catalogue import KINDS  # noqa: E402
-from tests.model.dealer import ModelError, deal, outcome_of  # noqa: E402
+from tests.model.catalogue import KINDS
+from tests.model.dealer import ModelError, deal, outcome_of
 
 GAMES = ("easy-jack", "buster-blackjack-x")
 
