@@ -124,3 +124,8 @@ def test_decode_bench() -> None:
     assert "player.action" in figures["us_per_event_by_type"]
     assert figures["pictures"] > 200 and figures["us_per_picture"] > 0 and figures["us_per_tile_view"] > 0
     assert figures["checkpoints"] == 13 and figures["us_per_checkpoint"] > 0
+
+
+def test_mistake_bench() -> None:
+    output = run("mistake_bench.py", "--hands", "5", "--mistakes", "1")
+    assert "0 false alarms" in output and "| underpay |" in output
