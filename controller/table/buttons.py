@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Generator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from controller.events import alerts as alert_registry
@@ -31,7 +32,7 @@ from controller.events.registry import Event
 from controller.games.interface import GameEvent, Hand, Option, RuleError, Stacks
 from controller.table import tray
 from controller.table.chips import sync_bets
-from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, waiting_words
+from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TakenAction, waiting_words
 from controller.table.writer import Decided, Step, alert
 from firmware_bridge.kernel.money import dollars
 
@@ -50,12 +51,14 @@ def press(table: Table, button: str, amount: int | None, physical: bool) -> Deci
         return (yield from floor_action(table, button))
     if is_game_action(table, button):
         taken = action_amount(table, button, amount)
-        reason = action_refusal(table, button, taken)
+        reason = action_refusal(table, button, taken) or repeat_refusal(table, button)
         if reason is not None:
             return f"{button}: {reason}"
         hand = table.state.hand
         assert hand is not None
         table.notice = None
+        decision = table.decision()
+        table.taken = TakenAction(button, decision.seat if decision is not None else None, table.monotonic())
         yield from take_action(table, hand, button, taken)
         return None
     reason = table_refusal(table, button)
@@ -127,6 +130,26 @@ def action_refusal(table: Table, action: str, amount: int | None) -> str | None:
     except RuleError as error:
         return str(error)
     return None
+
+
+def repeat_refusal(table: Table, action: str) -> str | None:
+    """Why ``action``, pressed again so soon after the same action was taken by another seat, is
+    refused once as a double press (a dealer's finger, or a touch screen's double tap, would
+    otherwise take it for the seat now in turn); None when it is taken. Within
+    :attr:`TableSettings.repeat_window` of the last game action taken, of the same name, while
+    another seat is in turn; the press after the refusal is taken."""
+    last, window = table.taken, table.settings.repeat_window
+    decision = table.decision()
+    if last is None or last.repeated or window <= 0 or last.action != action or decision is None \
+            or decision.seat == last.seat:
+        return None
+    if table.monotonic() - last.at >= window:
+        return None
+    table.taken = replace(last, repeated=True)
+    whose = "the dealer" if decision.seat is None else f"seat {decision.seat}"
+    was = "the dealer's" if last.seat is None else f"seat {last.seat}'s"
+    return (f"pressed again just after {was} {action}: {whose} is in turn now; "
+            f"press {action} again to take it for {whose}")
 
 
 def table_refusal(table: Table, button: str) -> str | None:

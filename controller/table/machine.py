@@ -40,7 +40,14 @@ from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.lines import Record
 from controller.table import buttons, cards, chips, commands, devices
-from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TableSettings, waiting_words
+from controller.table.settings import (
+    FLOOR_ACTIONS,
+    TABLE_BUTTONS,
+    FloorCall,
+    TableSettings,
+    TakenAction,
+    waiting_words,
+)
 from controller.table.state import DeviceState, MakeGame, TableState
 from controller.table.writer import Clock, Decided, Writer
 from drivers.inputs import (
@@ -198,6 +205,9 @@ class Table:
         is one, DEAL is refused."""
         self.floor_call: FloorCall | None = None
         """The dealer's last floor call since the start (live, not journaled: its alert is)."""
+        self.taken: TakenAction | None = None
+        """The last game action a press took (live, not journaled: a restart forgets it), for the
+        double press (:func:`controller.table.buttons.repeat_refusal`)."""
         self._decided: tuple[Hand, Decision | None] | None = None
         """The last hand state asked for its decision, and that decision."""
         self.deal_problems_seen: tuple[TableState, DealProblemsKey, tuple[str, ...]] | None = None

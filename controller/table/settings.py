@@ -38,6 +38,9 @@ class TableSettings:
     (:func:`controller.games.catalog.rules_json`); None: none published."""
     floor_call_window: float = FLOOR_CALL_WINDOW
     """Seconds a floor call stays open (``[table] floor_call_window``)."""
+    repeat_window: float = 0.0
+    """Seconds in which a game action pressed again, once the seat in turn has changed, is taken
+    for a double press and refused once (``[table] repeat_window_ms``; 0: never)."""
 
 
 @dataclass
@@ -48,6 +51,18 @@ class FloorCall:
     seq: int
     at: float
     calls: int = 1
+
+
+@dataclass(frozen=True)
+class TakenAction:
+    """The last game action taken by a press: its name, the seat that took it (None: the house
+    dealer, or nobody) and when (``at``, monotonic seconds); ``repeated`` once a press of the
+    same action for the next seat was refused as a double press, so the press after it is taken."""
+
+    action: str
+    seat: int | None
+    at: float
+    repeated: bool = False
 
 
 def waiting_words(boards: Sequence[str]) -> str:
