@@ -30,7 +30,7 @@ from controller.events.floor import MessageAcknowledged
 from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.games.interface import GameEvent, Hand, Option, RuleError, Stacks
-from controller.table import tray
+from controller.table import devices, tray
 from controller.table.chips import sync_bets
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TakenAction, waiting_words
 from controller.table.writer import Decided, Step, alert
@@ -122,9 +122,9 @@ def action_refusal(table: Table, action: str, amount: int | None) -> str | None:
     hand = table.state.hand
     if table.phase != "in_hand" or hand is None:
         return "no hand is in play"
-    waiting = hand_waits_for(table)
+    waiting = wait_words(table)
     if waiting:
-        return waiting_words(waiting)
+        return waiting
     try:
         hand.verify(action, amount)
     except RuleError as error:
@@ -161,7 +161,7 @@ def table_refusal(table: Table, button: str) -> str | None:
             return "a hand is already in play"
         return "; ".join(deal_problems(table)) or None
     if button == "next":
-        return None if phases.allows("next") else "the hand is not settled yet"
+        return wait_words(table) if phases.allows("next") else "the hand is not settled yet"
     if phases.allows("void"):
         return None
     if table.phase == "settled":
@@ -186,10 +186,37 @@ def hand_waits_for(table: Table) -> list[str]:
     return [name for name in table.settings.boards if not devices[name].online]
 
 
+def wait_words(table: Table) -> str | None:
+    """Why the hand waits now, in a dealer's words, or None. In play: while a board is offline
+    (:func:`hand_waits_for`), or while the spot reader, back after a gap, has not read every spot
+    again (its readings the table holds may be stale: :mod:`controller.table.devices`). Settled,
+    with spots NEXT checks (:func:`payout_checks`): NEXT waits for the same, so it never checks a
+    reading older than the chips' last move and raises no alert from one.
+
+    The reader back and every spot read, nothing waits; nor does a settled hand whose spots
+    NEXT does not check."""
+    offline = hand_waits_for(table)
+    if offline:
+        return waiting_words(offline)
+    reader = devices.SPOT_READER
+    if reader not in table.settings.boards:
+        return None
+    if table.phase == "settled" and payout_checks(table):
+        if not table.state.devices[reader].online:
+            return (f"the {reader} is offline: pay and collect as shown; NEXT checks the spots once "
+                    "it is back")
+        if table.spots_unread:
+            return f"the {reader} is reading every spot again: NEXT checks them once it has"
+    if table.phase == "in_hand" and table.spots_unread:
+        return f"the {reader} is reading every spot again: the hand waits until it has"
+    return None
+
+
 def offered(table: Table) -> dict[str, Option]:
-    """The game actions open now: the hand's decision's, none while the hand waits for a board."""
+    """The game actions open now: the hand's decision's, none while the hand waits
+    (:func:`wait_words`)."""
     decision = table.decision()
-    if decision is None or hand_waits_for(table):
+    if decision is None or wait_words(table):
         return {}
     return dict(decision.actions)
 

@@ -29,7 +29,7 @@ from controller.games.interface import Decision, Stacks
 from controller.journal.log import Journal
 from controller.table.machine import Table, TableSettings
 from controller.table.views import stack_changes
-from drivers.inputs import CardDrawn, DeviceOffline, DeviceOnline, DriverInput, ShoeLoaded
+from drivers.inputs import CardDrawn, DeviceOffline, DeviceOnline, DriverInput, ShoeLoaded, SpotsRead
 from firmware_bridge.kernel.cards import Card
 from tests.model.games import SETUPS, Setup
 from tests.model.physical import Chip, Chips
@@ -159,8 +159,11 @@ class Model:
         self.send(DeviceOffline(device, "unplugged"))
 
     def replug(self) -> None:
-        """Every unplugged board plugged back in; the reader reports what changed meanwhile."""
+        """Every unplugged board plugged back in; the reader reports what changed meanwhile, then
+        that it has read every spot again (as drivers.rfid.SpotReader says once its session's first
+        inventories are in)."""
         self._pending_replug = None
+        read_again = not self.online["rfid"]
         for device in ("shoe", "rfid"):
             if not self.online[device]:
                 self.online[device] = True
@@ -168,6 +171,8 @@ class Model:
                 if device == "rfid":
                     self.chips.reader_online = True
         self.report()
+        if read_again:
+            self.send(SpotsRead("rfid"))
 
     def tick(self) -> None:
         """One act done: an unplugged board comes back once its acts are over."""
