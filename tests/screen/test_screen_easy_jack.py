@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.rigs.daemon_rig import chip
+from tests.screen.fit import assert_fits
 from tests.screen.conftest import Station, station_for
 
 DOCS = Path(__file__).parents[2] / "docs"
@@ -84,6 +85,7 @@ def test_a_hand_played_from_the_screen_with_its_payout_checked(station: Station)
     assert "Paid" in paid["text"] and "reads $50.00" in paid["text"]
     assert station.page("return getComputedStyle(document.querySelector(\"[data-payout='3:main']\"))"
                         ".backgroundColor") == "rgb(29, 122, 55)"              # green
+    assert_fits(station, boxes=2)
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-easy-jack-1280.png", 1280, 800)
         station.screenshot(DOCS / "dealer-screen-easy-jack-800.png", 800, 480)
