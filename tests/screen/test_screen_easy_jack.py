@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.rigs.daemon_rig import chip
-from tests.screen.fit import assert_fits
 from tests.screen.conftest import Station, station_for
+from tests.screen.fit import assert_fits
 
 DOCS = Path(__file__).parents[2] / "docs"
 
