@@ -122,3 +122,32 @@ def test_the_daemon_killed_mid_hand_shows_reconnecting_then_the_table_as_it_is(s
     station.touch("void")
     rig.next("hand.voided")
     assert station.check()["table_phase"] == "betting"
+
+
+@pytest.fixture
+def full(tmp_path: Path, browser: Any) -> Iterator[Station]:
+    """A table of its own: its hand is left settled."""
+    yield from station_for(tmp_path, browser)
+
+
+def test_the_fullest_settled_hand_fits_the_panel(full: Station) -> None:
+    """Six seats, each with a main wager and the Dealer Bust side wager: twelve payout boxes, and every
+    one of them, the instruction and every button on the 800x480 and 1280x800 screens unscrolled."""
+    station, rig = full, full.rig
+    rig.load(["5h", "4c", "Th", "2s", "6d", "3c", "9d", "Kh", "Kd", "Kc"])
+    for seat in range(1, 7):
+        rig.bet(seat, "main", chip("a", 2 * seat))
+        rig.bet(seat, "side", chip("a", 2 * seat + 1))
+    rig.rfid.cmd("wait_idle")
+    station.touch("deal")
+    rig.next("bets.closed")
+    for _ in range(7):
+        rig.draw()
+    for _ in range(6):
+        station.step("stand")
+    state = station.until("the hand settled", lambda: (s := station.check())["table_phase"] == "settled" and s)
+    assert len(state["checks"]) == 12, state["checks"]
+    assert_fits(station, boxes=12)
+    if os.environ.get("SCREENSHOTS"):
+        station.screenshot(DOCS / "dealer-screen-easy-jack-full-800.png", 800, 480)
+        station.browser.set_window_size(1280, 800)
