@@ -30,7 +30,7 @@ from controller.events.floor import MessageAcknowledged
 from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.games.interface import GameEvent, Hand, Option, RuleError, Stacks
-from controller.table import devices, tray
+from controller.table import devices, gather, tray
 from controller.table.chips import sync_bets
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TakenAction, waiting_words
 from controller.table.writer import Decided, Step, alert
@@ -233,7 +233,8 @@ def hand_waits_for(table: Table) -> list[str]:
 
 def wait_words(table: Table) -> str | None:
     """Why the hand waits now, in a dealer's words, or None. In play: while a board is offline
-    (:func:`hand_waits_for`), or while the spot reader, back after a gap, has not read every spot
+    (:func:`hand_waits_for`), while a finished round's bets lie on the spots
+    (:mod:`controller.table.gather`), or while the spot reader, back after a gap, has not read every spot
     again (its readings the table holds may be stale: :mod:`controller.table.devices`). Settled,
     with spots NEXT checks (:func:`payout_checks`): NEXT waits for the same, so it never checks a
     reading older than the chips' last move and raises no alert from one.
@@ -243,6 +244,9 @@ def wait_words(table: Table) -> str | None:
     offline = hand_waits_for(table)
     if offline:
         return waiting_words(offline)
+    gathering = gather.gather_words(table)
+    if gathering:
+        return f"{gathering[0].lower()}{gathering[1:]} first"
     reader = devices.SPOT_READER
     if reader not in table.settings.boards:
         return None

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.rigs.daemon_rig import TableRig, chip
+from tests.rigs.walk import Paying, pay_line, paying
 
 BUTTONS = ("deal", "check", "raise", "fold", "stand", "split", "surrender", "play", "next", "void")
 
@@ -41,36 +42,6 @@ def spot(rig: TableRig, seat: int, *chips: list[Any]) -> None:
     """Put exactly these chips on a seat's main spot, and wait until the table has read them."""
     rig.bet(seat, "main", *chips)
     rig.rfid.cmd("wait_idle")
-
-
-Paying = dict[str, Iterator[int]]
-"""The numbers of the registry's chips (1 to 39) the dealer pays a walk's lines with, by kind."""
-
-
-def paying() -> Paying:
-    """Chips no other spot of :func:`short_stacked_hand` holds (and not ``a39``, a test's own)."""
-    return {"b": iter(range(2, 40)), "a": iter(range(15, 39))}
-
-
-def pay_line(rig: TableRig, chips_left: Paying) -> None:
-    """The payment line on the display paid: every spot the hand checks brought to what it should
-    hold (the picture's ``committed``), as a dealer does it: a loser's chips taken off, a winner
-    paid chips worth the difference, $25s then $5s, on top of the bet."""
-    state = rig.pit.control({"cmd": "state"})["state"]
-    for seat, spots in state["committed"].items():
-        for name, due in spots.items():
-            read = state["live"].get(seat, {}).get(name, 0)
-            if read == due:
-                continue
-            if due < read:
-                assert due == 0, (seat, name, read, due)
-                rig.bet(int(seat), name)
-                rig.rfid.cmd("wait_idle")
-                continue
-            more = due - read
-            chips = [chip("b", next(chips_left["b"])) for _ in range(more // 2500)]
-            chips += [chip("a", next(chips_left["a"])) for _ in range(more % 2500 // 500)]
-            rig.add(int(seat), name, *chips)
 
 
 def next_line(rig: TableRig, chips_left: Paying) -> None:
