@@ -146,5 +146,4 @@ async def test_the_readers_heap_after_a_boot_and_10000_polls_of_a_full_spot(tmp_
     print(f"heap: {heap}")
     assert heap["boot"]["size"] <= PICO_HEAP and heap["polls"] >= 10_000
     assert 0 < heap["boot"]["alloc"] < PICO_HEAP and 0 < heap["now"]["alloc"] < PICO_HEAP
-    if heap["live"] > PICO_HEAP:    # issue 34, Deliver 2: the reader does not fit a Pico's heap yet
-        pytest.xfail(f"the reader held {heap['live']} bytes live, more than a Pico's {PICO_HEAP}: {heap}")
+    assert heap["live"] <= PICO_HEAP, f"the reader held more than a Pico's {PICO_HEAP} bytes live: {heap}"
