@@ -48,6 +48,15 @@ class DeviceStatus:
 
 
 @dataclass(frozen=True, slots=True)
+class SpotsRead:
+    """The spot reader ``device`` has read every antenna since it came online: the wagers the
+    table holds are the reader's now (a spot whose chips did not change while it was away sent
+    none, and still holds what it held)."""
+
+    device: str
+
+
+@dataclass(frozen=True, slots=True)
 class ShoeLoaded:
     """A new shuffle was loaded into the shoe."""
 
@@ -135,6 +144,7 @@ DriverInput = (
     | DeviceOffline
     | DeviceFault
     | DeviceStatus
+    | SpotsRead
     | ShoeLoaded
     | CardDrawn
     | CardUnreadable

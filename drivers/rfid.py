@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from drivers.board import BoardSetup, Role
 from drivers.chips import ChipRegistry, Elsewhere, read_elsewhere, uid_key
-from drivers.inputs import DriverInput
+from drivers.inputs import DriverInput, SpotsRead
 from firmware_bridge.kernel.repeat_log import RepeatLog
 from firmware_bridge.link import messages
 
@@ -50,16 +50,42 @@ class SpotReader(Role):
         self._readers: dict[str, set[int]] = {}
         """The antennas whose last reading has each uid (by its key): crosstalk where two or more do."""
         self._repeats = RepeatLog(log)
+        self._unheard: set[int] | None = None
+        """The antennas read before that are not read yet since the reader came online (None:
+        every one was, and :class:`~drivers.inputs.SpotsRead` was handed on)."""
 
     @classmethod
     def from_setup(cls, setup: BoardSetup) -> SpotReader:
         """The reader, with the table's spots over its antennas and the chip registry."""
         return cls(setup.on_input, antennas=setup.antennas, registry=setup.registry)
 
+    def online(self, firmware: str, serial: str) -> None:
+        """The reader answered: online; once it has read again every antenna it read before (a
+        reader sends the INVENTORY of every antenna in use when its session starts:
+        docs/protocol.md), :class:`SpotsRead`. An antenna it never read holds no chips the table
+        counts, and one that holds some now is read as a change."""
+        super().online(firmware, serial)
+        self._unheard = set(self._last)
+        self._heard_all()
+
+    def _heard_all(self) -> None:
+        """:class:`SpotsRead`, once, when no antenna is left unread since the reader came online."""
+        if self._unheard is not None and not self._unheard:
+            self._unheard = None
+            self._emit(SpotsRead(self.device))
+
     def inventory(self, antenna: int, chips: Iterable[tuple[str, int]], complete: bool = True) -> None:
         """Antenna ``antenna`` reads exactly these ``(uid, cents as the chip says)`` chips (a uid
         listed twice, a clone, is kept for the registry); ``complete`` is False when the reader says
-        there were more than it could list. A wager is handed on when the spot's chips changed."""
+        there were more than it could list. A wager is handed on when the spot's chips changed;
+        :class:`SpotsRead` after it once every antenna was read since the reader came online."""
+        self._read(antenna, chips, complete)
+        if self._unheard is not None:
+            self._unheard.discard(antenna)
+            self._heard_all()
+
+    def _read(self, antenna: int, chips: Iterable[tuple[str, int]], complete: bool) -> None:
+        """One antenna's reading: its wager handed on when the spot's chips changed."""
         read = tuple(sorted(chips))
         spot = self.antennas.get(antenna)
         if spot is None:

@@ -3,7 +3,9 @@
 Built only from the published bodies in the journal, never from its private data, so
 a face-down card reads "face down" until the event that reveals it, exactly as the
 pit saw it. Events belong to a hand by their body's ``hand`` field; events of no hand
-(``hand`` null) are left out. Amounts are in cents, as in the pit events. A seat's hands
+(``hand`` null) are left out. Amounts are in dollars and cents, as the dealer display writes
+money (the pit events carry cents): an event without a line of its own prints its fields, each
+money field (:data:`MONEY`) in dollars, ``pot pots [$60.00 seats [1, 2, 3]] rake $3.00``. A seat's hands
 are numbered as on the dealer display: none while it has one, every hand from 1 once it has
 split (from its ``split`` action or first event of a ``hand_index`` above 0 on), so
 ``seat 3 hand 2`` is ``hand_index`` 1 and ``seat 3 hand 1`` is 0.
@@ -104,9 +106,31 @@ def _started(data: Data) -> str:
     return f"started: seats {seats}" + (f", dealer seat {dealer}" if dealer is not None else "")
 
 
+MONEY = frozenset({"amount", "rake", "pot", "payout", "wager", "stack", "stacks", "expected", "read",
+                   "closed", "reading", "value", "blinds", "min_bet", "max_bet", "low", "high", "change",
+                   "at_hand_start", "due", "paid", "tray_change", "house_result", "chips"})
+"""The fields that hold money in cents, whatever the event (a mapping under one of them holds
+money in its values: ``stacks`` seat -> cents)."""
+
+
+def _field(key: str, value: object, money: bool = False) -> str:
+    """One field's value in words: money in dollars (under a :data:`MONEY` key, at any depth),
+    a list in brackets, an object as its fields, anything else as JSON."""
+    money = money or key in MONEY
+    if isinstance(value, list):
+        return "[" + ", ".join(_field(key, item, money) for item in value) + "]"
+    if isinstance(value, dict):
+        return " ".join(f"{inner} {_field(inner, item, money and inner not in ('seat', 'seats'))}"
+                        for inner, item in value.items())
+    if money and isinstance(value, int) and not isinstance(value, bool):
+        return _money(value)
+    return json.dumps(value)
+
+
 def _generic(kind: str, data: Data) -> str:
-    """An event of a type without its own line: its type, then its fields as ``key=json``."""
-    fields = " ".join(f"{key}={json.dumps(value)}" for key, value in data.items())
+    """An event of a type without its own line: its type, then each field's name and value
+    (:func:`_field`): ``pot pots [amount $60.00 seats [1, 2, 3]] rake $3.00``."""
+    fields = " ".join(f"{key} {_field(key, value)}" for key, value in data.items())
     return f"{kind} {fields}".rstrip()
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Generator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from controller.events import alerts as alert_registry
@@ -29,9 +30,9 @@ from controller.events.floor import MessageAcknowledged
 from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.games.interface import GameEvent, Hand, Option, RuleError, Stacks
-from controller.table import tray
+from controller.table import devices, tray
 from controller.table.chips import sync_bets
-from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, waiting_words
+from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TakenAction, waiting_words
 from controller.table.writer import Decided, Step, alert
 from firmware_bridge.kernel.money import dollars
 
@@ -50,12 +51,16 @@ def press(table: Table, button: str, amount: int | None, physical: bool) -> Deci
         return (yield from floor_action(table, button))
     if is_game_action(table, button):
         taken = action_amount(table, button, amount)
-        reason = action_refusal(table, button, taken)
+        reason = action_refusal(table, button, taken) or repeat_refusal(table, button)
         if reason is not None:
             return f"{button}: {reason}"
         hand = table.state.hand
         assert hand is not None
         table.notice = None
+        if button == "next":
+            yield from mispay_alerts(table)
+        decision = table.decision()
+        table.taken = TakenAction(button, decision.seat if decision is not None else None, table.monotonic())
         yield from take_action(table, hand, button, taken)
         return None
     reason = table_refusal(table, button)
@@ -119,14 +124,77 @@ def action_refusal(table: Table, action: str, amount: int | None) -> str | None:
     hand = table.state.hand
     if table.phase != "in_hand" or hand is None:
         return "no hand is in play"
-    waiting = hand_waits_for(table)
+    waiting = wait_words(table)
     if waiting:
-        return waiting_words(waiting)
+        return waiting
     try:
         hand.verify(action, amount)
     except RuleError as error:
         return str(error)
+    if action == "next" and table.settings.mispay == "hold":
+        off = walk_mispaid(table)
+        if off:
+            return "; ".join(off_words(*spot) for spot in off)
     return None
+
+
+def walk_mispaid(table: Table) -> list[tuple[int, str, int, int]]:
+    """A payment walk (a game's own NEXT, one payment line at a time): each spot the hand checks
+    now (:meth:`Hand.committed`: the line on the display paid) that the reader reads short or
+    over, as ``(seat, spot, read, should hold)``. Empty with ``payout_check`` off."""
+    hand = table.state.hand
+    if hand is None or not table.settings.payout_check:
+        return []
+    off = []
+    for (seat, spot), due in sorted(hand.committed().items()):
+        live = table.live_spots.get((seat, spot))
+        read = live.amount if live is not None else 0
+        if read != due:
+            off.append((seat, spot, read, due))
+    return off
+
+
+def mispay_alerts(table: Table) -> Steps:
+    """With ``[table] mispay = "alert"``, a payment walk's NEXT taken while spots read wrong: a
+    ``mispay`` alert for each, recorded before the walk moves on (with ``"hold"`` it was refused)."""
+    for seat, spot, read, due in walk_mispaid(table):
+        yield Step([alert_registry.alert(
+            "mispay", f"{off_words(seat, spot, read, due)}; the payment walk went on ([table] mispay)",
+            seat=seat, spot=spot, expected=due, read=read)])
+
+
+def off_words(seat: int, spot: str, read: int, due: int) -> str:
+    """A spot paid wrong in a dealer's words.
+
+    >>> off_words(3, "main", 6500, 7000)
+    'seat 3 main reads $65.00, should hold $70.00: pay $5.00 more'
+    >>> off_words(3, "main", 7500, 7000)
+    'seat 3 main reads $75.00, should hold $70.00: take back $5.00'
+    """
+    head = f"seat {seat} {spot} reads {dollars(read)}, should hold {dollars(due)}"
+    if read < due:
+        return f"{head}: pay {dollars(due - read)} more"
+    return f"{head}: take back {dollars(read - due)}"
+
+
+def repeat_refusal(table: Table, action: str) -> str | None:
+    """Why ``action``, pressed again so soon after the same action was taken by another seat, is
+    refused once as a double press (a dealer's finger, or a touch screen's double tap, would
+    otherwise take it for the seat now in turn); None when it is taken. Within
+    :attr:`TableSettings.repeat_window` of the last game action taken, of the same name, while
+    another seat is in turn; the press after the refusal is taken."""
+    last, window = table.taken, table.settings.repeat_window
+    decision = table.decision()
+    if last is None or last.repeated or window <= 0 or last.action != action or decision is None \
+            or decision.seat == last.seat:
+        return None
+    if table.monotonic() - last.at >= window:
+        return None
+    table.taken = replace(last, repeated=True)
+    whose = "the dealer" if decision.seat is None else f"seat {decision.seat}"
+    was = "the dealer's" if last.seat is None else f"seat {last.seat}'s"
+    return (f"pressed again just after {was} {action}: {whose} is in turn now; "
+            f"press {action} again to take it for {whose}")
 
 
 def table_refusal(table: Table, button: str) -> str | None:
@@ -138,7 +206,7 @@ def table_refusal(table: Table, button: str) -> str | None:
             return "a hand is already in play"
         return "; ".join(deal_problems(table)) or None
     if button == "next":
-        return None if phases.allows("next") else "the hand is not settled yet"
+        return wait_words(table) if phases.allows("next") else "the hand is not settled yet"
     if phases.allows("void"):
         return None
     if table.phase == "settled":
@@ -163,10 +231,37 @@ def hand_waits_for(table: Table) -> list[str]:
     return [name for name in table.settings.boards if not devices[name].online]
 
 
+def wait_words(table: Table) -> str | None:
+    """Why the hand waits now, in a dealer's words, or None. In play: while a board is offline
+    (:func:`hand_waits_for`), or while the spot reader, back after a gap, has not read every spot
+    again (its readings the table holds may be stale: :mod:`controller.table.devices`). Settled,
+    with spots NEXT checks (:func:`payout_checks`): NEXT waits for the same, so it never checks a
+    reading older than the chips' last move and raises no alert from one.
+
+    The reader back and every spot read, nothing waits; nor does a settled hand whose spots
+    NEXT does not check."""
+    offline = hand_waits_for(table)
+    if offline:
+        return waiting_words(offline)
+    reader = devices.SPOT_READER
+    if reader not in table.settings.boards:
+        return None
+    if table.phase == "settled" and payout_checks(table):
+        if not table.state.devices[reader].online:
+            return (f"the {reader} is offline: pay and collect as shown; NEXT checks the spots once "
+                    "it is back")
+        if table.spots_unread:
+            return f"the {reader} is reading every spot again: NEXT checks them once it has"
+    if table.phase == "in_hand" and table.spots_unread:
+        return f"the {reader} is reading every spot again: the hand waits until it has"
+    return None
+
+
 def offered(table: Table) -> dict[str, Option]:
-    """The game actions open now: the hand's decision's, none while the hand waits for a board."""
+    """The game actions open now: the hand's decision's, none while the hand waits
+    (:func:`wait_words`)."""
     decision = table.decision()
-    if decision is None or hand_waits_for(table):
+    if decision is None or wait_words(table):
         return {}
     return dict(decision.actions)
 

@@ -1,5 +1,12 @@
 """What the table decides about its boards coming and going: online, offline (the hand in play
-waits), a fault, their STATUS flags (live, not journaled: boards repeat them every second)."""
+waits), a fault, their STATUS flags (live, not journaled: boards repeat them every second), and
+whether the spot reader, back after a gap, has read every spot again (:data:`SPOT_READER`).
+
+While the spot reader is away nobody sees the chips move, so the spots' readings the table holds
+may be stale: from its ``device.offline`` until its :class:`~drivers.inputs.SpotsRead` (every
+antenna read since it came back) the table checks no payout and takes no amount from a spot
+(:func:`controller.table.buttons.wait_words`). Live, not journaled: a restart starts with no
+reading at all, and every spot holding chips is read again as the reader comes online."""
 
 from __future__ import annotations
 
@@ -7,10 +14,14 @@ from typing import TYPE_CHECKING
 
 from controller.events import table as events
 from controller.table.writer import Decided, Step, alert
-from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus
+from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, SpotsRead
+from drivers.rfid import SpotReader
 
 if TYPE_CHECKING:
     from controller.table.machine import Table
+
+SPOT_READER = SpotReader.device
+"""The board that reads the spots (``rfid``): its gaps make the spots' readings stale."""
 
 
 def on_online(table: Table, item: DeviceOnline) -> Decided:
@@ -20,7 +31,10 @@ def on_online(table: Table, item: DeviceOnline) -> Decided:
 
 
 def on_offline(table: Table, item: DeviceOffline) -> Decided:
-    """A board stopped answering: ``device.offline`` and its alert (critical while a hand waits)."""
+    """A board stopped answering: ``device.offline`` and its alert (critical while a hand waits);
+    the spot reader's readings are stale from now until it has read every spot again."""
+    if item.device == SPOT_READER:
+        table.spots_unread = True
     device = table.state.devices.get(item.device)
     if device is None or not device.online:
         return None
@@ -28,6 +42,14 @@ def on_offline(table: Table, item: DeviceOffline) -> Decided:
     waiting = " The hand waits until it is back." if table.phase == "in_hand" else ""
     yield alert("device_offline", f"the {item.device} is offline: {item.reason}.{waiting}",
                 severity="critical" if waiting else "warning", device=item.device)
+    return None
+
+
+def on_spots_read(table: Table, item: SpotsRead) -> Decided:
+    """The spot reader has read every antenna since it came online: its readings are current."""
+    if item.device == SPOT_READER:
+        table.spots_unread = False
+    yield from ()
     return None
 
 

@@ -40,7 +40,14 @@ from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.lines import Record
 from controller.table import buttons, cards, chips, commands, devices
-from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TableSettings, waiting_words
+from controller.table.settings import (
+    FLOOR_ACTIONS,
+    TABLE_BUTTONS,
+    FloorCall,
+    TableSettings,
+    TakenAction,
+    waiting_words,
+)
 from controller.table.state import DeviceState, MakeGame, TableState
 from controller.table.writer import Clock, Decided, Writer
 from drivers.inputs import (
@@ -53,6 +60,7 @@ from drivers.inputs import (
     DeviceStatus,
     DriverInput,
     ShoeLoaded,
+    SpotsRead,
     SpotWager,
 )
 from firmware_bridge.kernel.repeat_log import RepeatLog
@@ -90,6 +98,7 @@ INPUTS: dict[type[DriverInput], Decides] = {
     DeviceOffline: _decides(DeviceOffline, devices.on_offline),
     DeviceFault: _decides(DeviceFault, devices.on_fault),
     DeviceStatus: _decides(DeviceStatus, devices.on_status),
+    SpotsRead: _decides(SpotsRead, devices.on_spots_read),
 }
 """The function that decides each kind of driver input."""
 
@@ -198,6 +207,12 @@ class Table:
         is one, DEAL is refused."""
         self.floor_call: FloorCall | None = None
         """The dealer's last floor call since the start (live, not journaled: its alert is)."""
+        self.spots_unread = False
+        """Whether the spot reader went offline and has not read every spot since it came back
+        (live: :mod:`controller.table.devices`)."""
+        self.taken: TakenAction | None = None
+        """The last game action a press took (live, not journaled: a restart forgets it), for the
+        double press (:func:`controller.table.buttons.repeat_refusal`)."""
         self._decided: tuple[Hand, Decision | None] | None = None
         """The last hand state asked for its decision, and that decision."""
         self.deal_problems_seen: tuple[TableState, DealProblemsKey, tuple[str, ...]] | None = None
@@ -372,6 +387,10 @@ class Table:
     def hand_waits_for(self) -> list[str]:
         """The boards the hand in play waits for (:func:`controller.table.buttons.hand_waits_for`)."""
         return buttons.hand_waits_for(self)
+
+    def wait_words(self) -> str | None:
+        """Why the hand waits now, in words (:func:`controller.table.buttons.wait_words`)."""
+        return buttons.wait_words(self)
 
     def offered(self) -> dict[str, Option]:
         """The game actions open now: the hand's decision's, none while the hand waits for a board."""

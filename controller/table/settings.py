@@ -12,6 +12,9 @@ FLOOR_ACTIONS = ("call_floor", "acknowledge")
 """The dealer's actions towards the pit, open outside the machine's phases: ``call_floor`` at any
 time (a ``floor_called`` alert), ``acknowledge`` while the pit's message is shown."""
 
+MISPAY_POLICIES = ("hold", "alert")
+"""What a payment walk does with a spot paid wrong: hold the walk, or go on and record it."""
+
 FLOOR_CALL_WINDOW = 60.0
 """Seconds a floor call stays open: further calls in that time are counted on it, not raised again."""
 
@@ -38,6 +41,13 @@ class TableSettings:
     (:func:`controller.games.catalog.rules_json`); None: none published."""
     floor_call_window: float = FLOOR_CALL_WINDOW
     """Seconds a floor call stays open (``[table] floor_call_window``)."""
+    mispay: str = "hold"
+    """What a payment walk's NEXT does while a spot the hand checks reads short or over
+    (``[table] mispay``): ``"hold"``, refused until it reads right; ``"alert"``, taken with a
+    ``mispay`` alert for each such spot (:data:`MISPAY_POLICIES`)."""
+    repeat_window: float = 0.0
+    """Seconds in which a game action pressed again, once the seat in turn has changed, is taken
+    for a double press and refused once (``[table] repeat_window_ms``; 0: never)."""
 
 
 @dataclass
@@ -48,6 +58,18 @@ class FloorCall:
     seq: int
     at: float
     calls: int = 1
+
+
+@dataclass(frozen=True)
+class TakenAction:
+    """The last game action taken by a press: its name, the seat that took it (None: the house
+    dealer, or nobody) and when (``at``, monotonic seconds); ``repeated`` once a press of the
+    same action for the next seat was refused as a double press, so the press after it is taken."""
+
+    action: str
+    seat: int | None
+    at: float
+    repeated: bool = False
 
 
 def waiting_words(boards: Sequence[str]) -> str:

@@ -50,7 +50,7 @@ from controller.events.picture import (
 from controller.games.interface import Button, HandView, Progressive, StackChanged, Stacks, Tournament
 from controller.games.parts.hand_names import hand_number, split_spots
 from controller.table.buttons import table_refusal
-from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table, waiting_words
+from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table
 from drivers.display import HandLine, SeatView, TableView
 from firmware_bridge.kernel.money import dollars
 
@@ -244,9 +244,9 @@ def instruction(table: Table) -> str:
     """The one line that tells the dealer what to do next. It names no action that is not open now
     (:func:`open_actions`), and says "Wait" only while none of the hand's is."""
     phase = table.phase
-    offline = table.hand_waits_for()
-    if offline:
-        return f"Wait: {waiting_words(offline)}."
+    waiting = table.wait_words()
+    if waiting:
+        return f"Wait: {waiting}."
     if phase == "betting":
         problems = table.deal_problems()
         if problems:

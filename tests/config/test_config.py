@@ -170,6 +170,8 @@ def test_shipped_example_loads() -> None:
         ("seats = 6", "seats = true", "table.seats: must be an integer, not a boolean"),
         ("seats = 6", "seats = 0", "table.seats: must be 1..32, not 0"),
         ("seats = 6", "seats = 33", "table.seats: must be 1..32, not 33"),
+        ("seats = 6", "seats = 6\nrepeat_window_ms = 10001",
+         "table.repeat_window_ms: must be 0..10000 milliseconds, not 10001"),
         (
             'game = "easy-jack"',
             'game = "poker"',

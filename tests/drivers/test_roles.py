@@ -15,6 +15,7 @@ from drivers.inputs import (
     DeviceStatus,
     DriverInput,
     ShoeLoaded,
+    SpotsRead,
     SpotWager,
 )
 from drivers.rfid import SpotReader
@@ -37,6 +38,26 @@ def test_the_spot_reader_hands_on_a_wager_when_a_spots_chips_change_and_crosstal
         (2, 2500, ["crosstalk"]), (1, 0, ["crosstalk"])]
     reader.inventory(7, [(A, 500)])                          # under no spot: logged, never a wager
     assert len(told) == 3
+
+
+def test_the_spot_reader_says_once_it_has_read_again_every_antenna_it_read_before_a_gap() -> None:
+    told: list[DriverInput] = []
+    registry = ChipRegistry([RegisteredChip(A, 500, "active"), RegisteredChip(B, 2500, "active")])
+    reader = SpotReader(told.append, antennas={1: (1, "main"), 2: (2, "main"), 3: (3, "main")},
+                        registry=registry)
+    reader.online("fw", "RF-1")                              # nothing read before: read at once
+    assert told[1:] == [SpotsRead("rfid")]
+    reader.inventory(1, [(A, 500)])
+    reader.inventory(2, [(B, 2500)])
+    reader.offline("unplugged")
+    told.clear()
+    reader.online("fw", "RF-1")
+    reader.inventory(2, [(B, 2500)])                         # unchanged: no wager, but read
+    assert told[1:] == []
+    reader.inventory(1, [])                                  # taken off while it was away
+    assert [type(item).__name__ for item in told[1:]] == ["SpotWager", "SpotsRead"]
+    reader.inventory(1, [(A, 500)])                          # once per session
+    assert [type(item).__name__ for item in told[1:]] == ["SpotWager", "SpotsRead", "SpotWager"]
 
 
 def test_crosstalk_ends_when_one_antenna_stops_reading_the_chip_and_a_uid_in_capitals_is_that_chip() -> None:

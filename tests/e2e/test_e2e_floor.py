@@ -162,7 +162,7 @@ def test_the_pits_actions_need_a_supervisor_and_bind_the_table(floor: TableRig) 
     assert (limits["hand"], limits["data"]) == (None, {"min_bet": 2000, "max_bet": 10000,
                                                        "supervisor": "S101"})
     assert state(rig)["limits"] == {"min_bet": 2000, "max_bet": 10000}
-    assert rig.pit.press("deal")["error"] == "deal: seat 1 main 1000 is below the table minimum 2000"
+    assert rig.pit.press("deal")["error"] == "deal: seat 1 main $10.00 is below the table minimum $20.00"
 
     assert pit(rig, "close_table") == {"ok": True}
     assert rig.next("table.closed")["data"] == {"supervisor": "S101"}

@@ -120,15 +120,15 @@ def test_catalog_lists_easy_jack() -> None:
         ({1: {"main": 500, "side": 0}}, []),
         ({}, ["no seat has a main wager"]),
         ({1: {"main": 0}}, ["no seat has a main wager"]),
-        ({2: {"main": 300}}, ["seat 2 main 300 is below the table minimum 500"]),
-        ({2: {"main": 60000}}, ["seat 2 main 60000 is above the table maximum 50000"]),
+        ({2: {"main": 300}}, ["seat 2 main $3.00 is below the table minimum $5.00"]),
+        ({2: {"main": 60000}}, ["seat 2 main $600.00 is above the table maximum $500.00"]),
         (
             {1: {"main": 500}, 4: {"side": 500}},
             ["seat 4 has a Dealer Bust wager but no main wager"],
         ),
         (
             {1: {"main": 500, "side": 100}},
-            ["seat 1 Dealer Bust 100 is below the table minimum 500"],
+            ["seat 1 Dealer Bust $1.00 is below the table minimum $5.00"],
         ),
         (
             {1: {"main": 500, "pair": 500}},
@@ -145,8 +145,8 @@ def test_side_limits_of_their_own() -> None:
     easy = game(side_min_bet=100, side_max_bet=2500)
     assert easy.bet_problems({1: {"main": 500, "side": 100}}) == []
     assert easy.bet_problems({1: {"main": 500, "side": 50}, 2: {"main": 500, "side": 3000}}) == [
-        "seat 1 Dealer Bust 50 is below the Dealer Bust minimum 100",
-        "seat 2 Dealer Bust 3000 is above the Dealer Bust maximum 2500",
+        "seat 1 Dealer Bust $0.50 is below the Dealer Bust minimum $1.00",
+        "seat 2 Dealer Bust $30.00 is above the Dealer Bust maximum $25.00",
     ]
 
 

@@ -169,5 +169,5 @@ def test_unknown_events_and_unreadable_bodies(tmp_path: Path) -> None:
     ]
     assert recall_hands(records) == [
         "Hand 9  (2026-11-21 22:23:00Z)",
-        '  meter name="blazing" value=1200',
+        '  meter name "blazing" value $12.00',
     ]

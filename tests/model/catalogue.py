@@ -88,10 +88,11 @@ _WALK = ("only in the short-stack payment walk: the walk moves on whatever the s
 _GATHER = "no pot: the bets stay on their spots for the whole hand"
 _NO_GATHER_YET = ("the next round's actions are taken on the chips of the last (the ledger's "
                   "gather step catches it)")
-_STALE = ("NEXT checks the readings taken before the reader went away: false payout_mismatch "
-          "alerts (walk-fresh waits for fresh readings)")
-_SECOND = ("the second press is the next seat's action when that seat may take it (a deliberate "
-           "press looks the same), refused otherwise")
+_STALE = ("device_offline; NEXT waits until the reader is back and has read every spot again "
+          "(controller.table.buttons.wait_words), so it checks no reading taken before the chips moved")
+_SECOND = ("a second press within [table] repeat_window_ms of the first, once the next seat is in "
+           "turn, is refused once as a double press (controller.table.buttons.repeat_refusal); "
+           "one the hand does not allow is refused by the game")
 
 EXPECTED: dict[tuple[str, str], Cell] = {}
 
@@ -115,11 +116,11 @@ def _fill() -> None:
                                                    "read at NEXT: the ledger compares the spots"),
             "extra_card": cell("caught", why="card_out_of_turn: no hand may take it"),
             "unplug_reader": cell("caught", why="device_offline; the hand waits until it is back"),
-            "unplug_reader_paid": cell("stale", why=_STALE) if not stacks else cell(
+            "unplug_reader_paid": cell("caught", why=_STALE) if not stacks else cell(
                 "caught", why="device_offline; NEXT checks no spot in a game of stacks"),
             "unplug_shoe": cell("caught", why="device_offline; the hand waits until it is back"),
             "double_deal": cell("caught", why="the second DEAL or NEXT is refused: no hand to deal or end"),
-            "double_action": cell("caught", "missed", why=_SECOND),
+            "double_action": cell("caught", why=_SECOND),
         }
         for kind, found in rows.items():
             EXPECTED[(kind, game)] = found

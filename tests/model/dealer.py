@@ -29,7 +29,7 @@ from controller.games.interface import Decision, Stacks
 from controller.journal.log import Journal
 from controller.table.machine import Table, TableSettings
 from controller.table.views import stack_changes
-from drivers.inputs import CardDrawn, DeviceOffline, DeviceOnline, DriverInput, ShoeLoaded
+from drivers.inputs import CardDrawn, DeviceOffline, DeviceOnline, DriverInput, ShoeLoaded, SpotsRead
 from firmware_bridge.kernel.cards import Card
 from tests.model.games import SETUPS, Setup
 from tests.model.physical import Chip, Chips
@@ -80,11 +80,14 @@ class Model:
         made = self.setup.make()
         low, high = self.setup.limits
         settings = TableSettings("MODEL", game, 6, {"min_bet": low, "max_bet": high}, self.setup.buttons,
-                                 ("shoe", "rfid"), payout_check=True, tray=True)
+                                 ("shoe", "rfid"), payout_check=True, tray=True, repeat_window=1.0)
         self.journal = Journal.open(folder / "journal.log")
         ticks = iter(range(10**12))
+        self.now = 0.0
+        """The table's monotonic clock: a dealer's press comes 2 s after the last, a double press 0.3 s."""
         self.table = Table(settings, made, write=lambda records: self.journal.append(*records),
-                           clock=lambda: f"2026-12-06T00:00:00.{next(ticks) % 1000:03d}Z")
+                           clock=lambda: f"2026-12-06T00:00:00.{next(ticks) % 1000:03d}Z",
+                           monotonic=lambda: self.now)
         self.events: list[dict[str, Any]] = []
         self.table.set_publisher(lambda topic, body: self.events.append(json.loads(body)))
         self.table.open(recovered=False)
@@ -121,9 +124,10 @@ class Model:
         for reading in self.chips.readings():
             self.table.handle(reading)
 
-    def press(self, button: str, amount: int | None = None) -> str | None:
-        """Press a button; a refusal is kept (and a wait for an unplugged board mended by
-        plugging it back in and pressing again)."""
+    def press(self, button: str, amount: int | None = None, soon: bool = False) -> str | None:
+        """Press a button (``soon``: a bounce of the press before, 0.3 s after it); a refusal is kept
+        (and a wait for an unplugged board mended by plugging it back in and pressing again)."""
+        self.now += 0.3 if soon else 2.0
         reason = self.table.press(button, amount)
         if reason is not None and "offline" in reason and not all(self.online.values()):
             self.refusals.append(reason)
@@ -155,8 +159,11 @@ class Model:
         self.send(DeviceOffline(device, "unplugged"))
 
     def replug(self) -> None:
-        """Every unplugged board plugged back in; the reader reports what changed meanwhile."""
+        """Every unplugged board plugged back in; the reader reports what changed meanwhile, then
+        that it has read every spot again (as drivers.rfid.SpotReader says once its session's first
+        inventories are in)."""
         self._pending_replug = None
+        read_again = not self.online["rfid"]
         for device in ("shoe", "rfid"):
             if not self.online[device]:
                 self.online[device] = True
@@ -164,6 +171,8 @@ class Model:
                 if device == "rfid":
                     self.chips.reader_online = True
         self.report()
+        if read_again:
+            self.send(SpotsRead("rfid"))
 
     def tick(self) -> None:
         """One act done: an unplugged board comes back once its acts are over."""
@@ -368,7 +377,7 @@ class Model:
         if taken is not None and not (self.outcome is not None and self.outcome.injected):
             raise ModelError(f"{action} refused: {taken}")
         if double:
-            self.press(action, amount)
+            self.press(action, amount, soon=True)
 
     def maybe_mid_hand(self, decision: Decision) -> None:
         """The mistakes made while the hand is in play."""

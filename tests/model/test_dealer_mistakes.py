@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from tests.model.catalogue import EXPECTED, KINDS
 from tests.model.dealer import deal, outcome_of
+from tests.words.bare import bare_amounts
 
 DEALT = ("easy-jack", "buster-blackjack-x")
 """The games the model deals so far."""
@@ -53,3 +54,5 @@ def test_each_mistake_is_what_its_cell_says(game: str, kind: str, seed: int) -> 
     assert outcome in cell.allowed, (kind, game, outcome, found.codes, found.refusals, cell.why)
     if outcome != "missed":
         assert all(words for words in found.told), found.told
+    said = found.told + [str(data.get("message", "")) for data in found.alerts]
+    assert [words for words in said if bare_amounts(words)] == []   # money in dollars (Deliver 2)

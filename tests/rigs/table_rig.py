@@ -21,7 +21,7 @@ from controller.journal.log import Journal
 from controller.journal.segments import read_records
 from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state
-from drivers.inputs import CardDrawn, DeviceOnline, RejectedChip, ShoeLoaded, SpotWager
+from drivers.inputs import CardDrawn, DeviceOnline, RejectedChip, ShoeLoaded, SpotsRead, SpotWager
 from firmware_bridge.kernel.cards import Card
 
 BUTTONS = ("deal", "stand", "next", "void")
@@ -65,9 +65,13 @@ class Rig:
         assert public_state(table) == public_state(self.table)
 
     def do(self, item: Any) -> list[dict[str, Any]]:
-        """One input; returns the events it published."""
+        """One input; returns the events it published. The reader coming online is followed by its
+        :class:`SpotsRead`, as :class:`drivers.rfid.SpotReader` says it at once when no spot it read
+        before is left to read again (this rig's readings are the spots' chips as they are)."""
         before = len(self.published)
         self.table.handle(item)
+        if isinstance(item, DeviceOnline) and item.device == "rfid":
+            self.table.handle(SpotsRead("rfid"))
         self.check_recovery()
         return self.published[before:]
 

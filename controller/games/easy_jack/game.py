@@ -50,8 +50,9 @@ class EasyJack(Game[EasyJackHand]):
         """Why these wagers may not be dealt, one line per reason; empty means the hand may start.
 
         >>> game = EasyJack(EasyJackRules(), Limits(500, 50000))
-        >>> game.bet_problems({2: {"main": 300}, 4: {"side": 500}})
-        ['seat 2 main 300 is below the table minimum 500', 'seat 4 has a Dealer Bust wager but no main wager']
+        >>> for line in game.bet_problems({2: {"main": 300}, 4: {"side": 500}}): print(line)
+        seat 2 main $3.00 is below the table minimum $5.00
+        seat 4 has a Dealer Bust wager but no main wager
         >>> game.bet_problems({})
         ['no seat has a main wager']
         """

@@ -4,7 +4,7 @@
 
 from controller.games.interface import Limits
 >>> limit_problems("seat 2 main", 300, Limits(500, 50000), ("table", "table"))
-['seat 2 main 300 is below the table minimum 500']
+['seat 2 main $3.00 is below the table minimum $5.00']
 >>> wagered(0), wagered(500), wagered(True)
 (False, True, False)
 >>> spot_problems(3, {"main": 500, "tip": 100, "side": -5}, ("main", "side"))
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from controller.games.interface import Limits
+from firmware_bridge.kernel.money import dollars
 
 
 def wagered(amount: object) -> bool:
@@ -24,12 +25,13 @@ def wagered(amount: object) -> bool:
 
 
 def limit_problems(what: str, amount: int, limits: Limits, words: tuple[str, str]) -> list[str]:
-    """The reason ``amount`` breaks ``limits``, if it does; ``words`` name whose min and max apply."""
-    what = f"{what} {amount}"
+    """The reason ``amount`` breaks ``limits``, if it does, in dollars as the dealer reads money;
+    ``words`` name whose min and max apply."""
+    what = f"{what} {dollars(amount)}"
     if amount < limits.min_bet:
-        return [f"{what} is below the {words[0]} minimum {limits.min_bet}"]
+        return [f"{what} is below the {words[0]} minimum {dollars(limits.min_bet)}"]
     if amount > limits.max_bet:
-        return [f"{what} is above the {words[1]} maximum {limits.max_bet}"]
+        return [f"{what} is above the {words[1]} maximum {dollars(limits.max_bet)}"]
     return []
 
 

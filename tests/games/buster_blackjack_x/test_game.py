@@ -37,8 +37,8 @@ def test_every_reason_a_deal_is_refused() -> None:
         4: {"bet": 100},
     }, Session())
     assert problems == [
-        "seat 1 base 300 is below the table minimum 500",
-        "seat 2 bonus 900 is above the bonus maximum 800",
+        "seat 1 base $3.00 is below the table minimum $5.00",
+        "seat 2 bonus $9.00 is above the bonus maximum $8.00",
         "seat 2 Blazing 7's must be exactly $1.00",
         "seat 2 has chips on the insurance spot: insurance is placed only when it is offered",
         "seat 3 has a bonus wager but no base wager",
