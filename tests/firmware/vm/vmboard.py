@@ -135,8 +135,9 @@ def _poll(now):
     return deadline
 
 
-def _live():
-    """Keep the most the heap has held live (after a collection)."""
+@traced
+def live():
+    """Keep the most the heap has held live (after a collection; vm.mjs calls it every 100 polls)."""
     gc.collect()
     _state["live"] = max(_state.get("live", 0), gc.mem_alloc())
 
@@ -166,16 +167,13 @@ def step(hex_in):
 
 @traced
 def poll_alone():
-    """One poll with no host (vm.mjs's ``polls`` calls it, a call each: the port collects its garbage
-    between calls from JavaScript; garbage made during one long call can stay on its heap until it returns);
-    every 100th also keeps the most held live."""
+    """One poll with no host (vm.mjs's ``polls`` calls it, a call each: garbage made during one call from
+    JavaScript can stay on the port's heap until it returns; :func:`live`, a call of its own, measures)."""
     port = _state["port"]
     port.incoming = b""
     _poll(_state["clock"].now())
     port.out = bytearray()
     _measure()
-    if _state["polls"] % 100 == 0:
-        _live()
 
 
 @traced
