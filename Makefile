@@ -21,9 +21,11 @@ lint: $(BIN)/.installed
 	$(BIN)/lint-imports
 	$(BIN)/python -m firmware_bridge.firmware_host.typecheck
 
-# Chromium, chromedriver, PostgreSQL and systemd-analyze for the tests (from Debian, when missing and root).
+# Chromium, chromedriver, PostgreSQL and systemd-analyze for the tests (from Debian, when missing and root);
+# Node and MicroPython's WebAssembly port (npm, pinned in tests/firmware/vm/package-lock.json).
 system-packages:
 	sh tests/system_packages.sh
+	sh tests/node_packages.sh
 
 # The suite runs in a random order (pytest-randomly), its seed printed first; `make test SEED=N` runs
 # that order again.

@@ -39,6 +39,7 @@ def make_table(config: Config, registry: ChipRegistry, write: Callable[[Sequence
         chips=tuple(sorted({chip.value for chip in registry if chip.is_active})),
         payout_check=config.payout_check, tray=config.tray, rules=rules_json(config.rules),
         floor_call_window=config.floor_call_window, repeat_window=config.repeat_window_ms / 1000,
+        mispay=config.mispay,
     )
     return Table(settings, spec.make(config.rules, config.limits), clock=now_timestamp, write=write,
                  epoch=epoch, remake=lambda limits: spec.make(config.rules, limits))

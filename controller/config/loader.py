@@ -47,6 +47,7 @@ from controller.games.spec import GameSpec
 from controller.pit.server import is_local_endpoint, load_secret_key
 from controller.plugins import PluginError
 from controller.security.supervisor_pins import looks_like_pin_hash
+from controller.table.settings import MISPAY_POLICIES
 from controller.table.tray import TRAY, TRAY_WORD
 
 BUTTON_NAMES = (
@@ -80,7 +81,8 @@ MAX_FLOOR_CALL_WINDOW = 3600
 MAX_REPEAT_WINDOW_MS = 10_000
 
 _SECTIONS = {
-    "table": ("id", "game", "seats", "state_dir", "payout_check", "floor_call_window", "repeat_window_ms"),
+    "table": ("id", "game", "seats", "state_dir", "payout_check", "mispay", "floor_call_window",
+              "repeat_window_ms"),
     "limits": ("min_bet", "max_bet"),
     "game": None,
     "devices": None,
@@ -186,6 +188,8 @@ class Config:
     """Whether NEXT checks that every settled spot was paid and collected (``payout_mismatch``)."""
     floor_call_window: int = 60
     """Seconds a floor call stays open: the dealer's further calls are counted on it."""
+    mispay: str = "hold"
+    """What a payment walk's NEXT does with a spot that reads short or over: hold, or alert."""
     repeat_window_ms: int = 1000
     """Milliseconds in which a game action pressed again for the next seat is refused once as a
     double press (0: never)."""
@@ -320,6 +324,9 @@ class _Parser:
             seats = None
         state_dir = self.path(table, "table.state_dir", "/var/lib/table-controller")
         payout_check = self.value(table, "table.payout_check", bool, True)
+        mispay = self.value(table, "table.mispay", str, "hold")
+        if mispay is not None and mispay not in MISPAY_POLICIES:
+            self.fail("table.mispay", f"must be one of {', '.join(MISPAY_POLICIES)}, not {mispay!r}")
         window = self.value(table, "table.floor_call_window", int, 60)
         if window is not None and not 1 <= window <= MAX_FLOOR_CALL_WINDOW:
             self.fail("table.floor_call_window", f"must be 1..{MAX_FLOOR_CALL_WINDOW} seconds, not {window}")
@@ -373,6 +380,7 @@ class _Parser:
             payout_check=payout_check is not False,
             floor_call_window=_known(window),
             repeat_window_ms=_known(repeat),
+            mispay=_known(mispay),
             journal=journal,
             dealers=dealers,
         )

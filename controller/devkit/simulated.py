@@ -54,7 +54,7 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
                  limits: tuple[int, int] = (500, 50000),
                  supervisors: Mapping[str, str] | None = None, screen: int | None = None,
                  payout_check: bool = True, tray: int | None = None,
-                 floor_call_window: int | None = None, repeat_window_ms: int = 0,
+                 floor_call_window: int | None = None, repeat_window_ms: int = 0, mispay: str = "hold",
                  devices: Mapping[str, str] | None = None,
                  dealers: Mapping[str, str] | None = None) -> Path:
     """Write ``table.toml`` and ``chips.csv`` (``(uid, cents, status)`` rows) in ``folder``.
@@ -67,7 +67,8 @@ def write_config(folder: Path, *, table: str = "SIM", chips: Iterable[tuple[str,
     False for a table whose tests do not pay and collect the chips at settlement; ``tray`` the
     chip tray's antenna (left out when None); ``floor_call_window`` ``[table] floor_call_window``
     (left out when None); ``repeat_window_ms`` ``[table] repeat_window_ms`` (0 here, not the
-    default 1000: a scripted dealer presses for the next seat faster than a person); ``devices``
+    default 1000: a scripted dealer presses for the next seat faster than a person); ``mispay``
+    ``[table] mispay``; ``devices``
     more lines of a board's ``[devices.<role>]`` beside its ``port`` (another ``driver`` and its
     options), by role; ``dealers`` the ``[dealers]`` section (id -> PIN hash), left out when None.
     """
@@ -99,6 +100,7 @@ state_dir = "state"
 payout_check = {str(payout_check).lower()}
 {"" if floor_call_window is None else f"floor_call_window = {floor_call_window}"}
 repeat_window_ms = {repeat_window_ms}
+mispay = "{mispay}"
 
 [limits]
 min_bet = {limits[0]}

@@ -161,6 +161,7 @@ def _payout_off(data: Mapping[str, JsonValue]) -> str:
 
 
 register("payout_mismatch", ("warning",), "dealer", _payout_off)
+register("mispay", ("warning",), "dealer", _payout_off)
 
 # -- the shoe (controller/table/machine.py, controller/table/shoe_checks.py) -----------------------
 

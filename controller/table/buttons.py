@@ -30,7 +30,7 @@ from controller.events.floor import MessageAcknowledged
 from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.games.interface import GameEvent, Hand, Option, RuleError, Stacks
-from controller.table import devices, tray
+from controller.table import devices, gather, tray
 from controller.table.chips import sync_bets
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TakenAction, waiting_words
 from controller.table.writer import Decided, Step, alert
@@ -57,6 +57,8 @@ def press(table: Table, button: str, amount: int | None, physical: bool) -> Deci
         hand = table.state.hand
         assert hand is not None
         table.notice = None
+        if button == "next":
+            yield from mispay_alerts(table)
         decision = table.decision()
         table.taken = TakenAction(button, decision.seat if decision is not None else None, table.monotonic())
         yield from take_action(table, hand, button, taken)
@@ -129,7 +131,50 @@ def action_refusal(table: Table, action: str, amount: int | None) -> str | None:
         hand.verify(action, amount)
     except RuleError as error:
         return str(error)
+    if action == "next" and table.settings.mispay == "hold":
+        off = walk_mispaid(table)
+        if off:
+            return "; ".join(off_words(*spot) for spot in off)
     return None
+
+
+def walk_mispaid(table: Table) -> list[tuple[int, str, int, int]]:
+    """A payment walk (a game's own NEXT, one payment line at a time): each spot the hand checks
+    now (:meth:`Hand.committed`: the line on the display paid) that the reader reads short or
+    over, as ``(seat, spot, read, should hold)``. Empty with ``payout_check`` off."""
+    hand = table.state.hand
+    if hand is None or not table.settings.payout_check:
+        return []
+    off = []
+    for (seat, spot), due in sorted(hand.committed().items()):
+        live = table.live_spots.get((seat, spot))
+        read = live.amount if live is not None else 0
+        if read != due:
+            off.append((seat, spot, read, due))
+    return off
+
+
+def mispay_alerts(table: Table) -> Steps:
+    """With ``[table] mispay = "alert"``, a payment walk's NEXT taken while spots read wrong: a
+    ``mispay`` alert for each, recorded before the walk moves on (with ``"hold"`` it was refused)."""
+    for seat, spot, read, due in walk_mispaid(table):
+        yield Step([alert_registry.alert(
+            "mispay", f"{off_words(seat, spot, read, due)}; the payment walk went on ([table] mispay)",
+            seat=seat, spot=spot, expected=due, read=read)])
+
+
+def off_words(seat: int, spot: str, read: int, due: int) -> str:
+    """A spot paid wrong in a dealer's words.
+
+    >>> off_words(3, "main", 6500, 7000)
+    'seat 3 main reads $65.00, should hold $70.00: pay $5.00 more'
+    >>> off_words(3, "main", 7500, 7000)
+    'seat 3 main reads $75.00, should hold $70.00: take back $5.00'
+    """
+    head = f"seat {seat} {spot} reads {dollars(read)}, should hold {dollars(due)}"
+    if read < due:
+        return f"{head}: pay {dollars(due - read)} more"
+    return f"{head}: take back {dollars(read - due)}"
 
 
 def repeat_refusal(table: Table, action: str) -> str | None:
@@ -188,7 +233,8 @@ def hand_waits_for(table: Table) -> list[str]:
 
 def wait_words(table: Table) -> str | None:
     """Why the hand waits now, in a dealer's words, or None. In play: while a board is offline
-    (:func:`hand_waits_for`), or while the spot reader, back after a gap, has not read every spot
+    (:func:`hand_waits_for`), while a finished round's bets lie on the spots
+    (:mod:`controller.table.gather`), or while the spot reader, back after a gap, has not read every spot
     again (its readings the table holds may be stale: :mod:`controller.table.devices`). Settled,
     with spots NEXT checks (:func:`payout_checks`): NEXT waits for the same, so it never checks a
     reading older than the chips' last move and raises no alert from one.
@@ -198,6 +244,9 @@ def wait_words(table: Table) -> str | None:
     offline = hand_waits_for(table)
     if offline:
         return waiting_words(offline)
+    gathering = gather.gather_words(table)
+    if gathering:
+        return f"{gathering[0].lower()}{gathering[1:]} first"
     reader = devices.SPOT_READER
     if reader not in table.settings.boards:
         return None

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from controller.events import table as events
 from controller.events.tray import TrayCounted
+from controller.table import gather
 from controller.table.chip_checks import chip_alerts
 from controller.table.tray import TRAY
 from controller.table.writer import Decided, Step, alert
@@ -32,6 +33,7 @@ def on_reading(table: Table, wager: SpotWager) -> Decided:
     key = (wager.seat, wager.spot)
     previous = table.live_spots.get(key)
     table.live_spots[key] = wager
+    gather.on_reading(table, wager)
     yield from check_chips(table, wager)
     if table.state.in_hand:
         before = previous.amount if previous is not None else 0

@@ -39,7 +39,7 @@ from transitions import Machine
 from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.lines import Record
-from controller.table import buttons, cards, chips, commands, devices
+from controller.table import buttons, cards, chips, commands, devices, gather
 from controller.table.settings import (
     FLOOR_ACTIONS,
     TABLE_BUTTONS,
@@ -207,6 +207,9 @@ class Table:
         is one, DEAL is refused."""
         self.floor_call: FloorCall | None = None
         """The dealer's last floor call since the start (live, not journaled: its alert is)."""
+        self.ungathered: set[tuple[int, str]] = set()
+        """The spots whose chips the dealer pushes into the pot before the hand goes on (live:
+        :mod:`controller.table.gather`)."""
         self.spots_unread = False
         """Whether the spot reader went offline and has not read every spot since it came back
         (live: :mod:`controller.table.devices`)."""
@@ -288,6 +291,7 @@ class Table:
                 reason: str | None = stop.value
                 break
             self.writer.write(step)
+            gather.after_step(self, step)
             self.notice = None          # a refusal shown before this change of state is stale now
         if reason is not None:
             self.notice = reason

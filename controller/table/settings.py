@@ -12,6 +12,9 @@ FLOOR_ACTIONS = ("call_floor", "acknowledge")
 """The dealer's actions towards the pit, open outside the machine's phases: ``call_floor`` at any
 time (a ``floor_called`` alert), ``acknowledge`` while the pit's message is shown."""
 
+MISPAY_POLICIES = ("hold", "alert")
+"""What a payment walk does with a spot paid wrong: hold the walk, or go on and record it."""
+
 FLOOR_CALL_WINDOW = 60.0
 """Seconds a floor call stays open: further calls in that time are counted on it, not raised again."""
 
@@ -38,6 +41,10 @@ class TableSettings:
     (:func:`controller.games.catalog.rules_json`); None: none published."""
     floor_call_window: float = FLOOR_CALL_WINDOW
     """Seconds a floor call stays open (``[table] floor_call_window``)."""
+    mispay: str = "hold"
+    """What a payment walk's NEXT does while a spot the hand checks reads short or over
+    (``[table] mispay``): ``"hold"``, refused until it reads right; ``"alert"``, taken with a
+    ``mispay`` alert for each such spot (:data:`MISPAY_POLICIES`)."""
     repeat_window: float = 0.0
     """Seconds in which a game action pressed again, once the seat in turn has changed, is taken
     for a double press and refused once (``[table] repeat_window_ms``; 0: never)."""

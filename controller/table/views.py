@@ -49,6 +49,7 @@ from controller.events.picture import (
 )
 from controller.games.interface import Button, HandView, Progressive, StackChanged, Stacks, Tournament
 from controller.games.parts.hand_names import hand_number, split_spots
+from controller.table import gather
 from controller.table.buttons import table_refusal
 from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS, Table
 from drivers.display import HandLine, SeatView, TableView
@@ -244,6 +245,9 @@ def instruction(table: Table) -> str:
     """The one line that tells the dealer what to do next. It names no action that is not open now
     (:func:`open_actions`), and says "Wait" only while none of the hand's is."""
     phase = table.phase
+    gathering = gather.gather_words(table)
+    if gathering and not table.hand_waits_for():
+        return f"{gathering}."
     waiting = table.wait_words()
     if waiting:
         return f"Wait: {waiting}."

@@ -10,35 +10,38 @@ pin number (firing its IRQ handler as the rp2 port's soft IRQ would), and a
 Pin levels live in a dict the caller keeps (the physical world), so a new
 ``FakeMachine`` after a reboot sees a beam still blocked; pins, UARTs and
 their buffers are new (the board's RAM and peripherals were reset).
+
+The module runs on MicroPython too: the firmware's tests on MicroPython's VM (firmware_host/vm) use it
+as the board's ``machine`` (what the type checker alone needs is under ``TYPE_CHECKING``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Protocol
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checker only: MicroPython has neither collections.abc nor typing
+    from collections.abc import Callable
+    from typing import Protocol
+
+    class DevicePin(Protocol):
+        """A pin of a device model (a PN5180's NSS, BUSY, RST): ``machine.Pin``'s ``value()``."""
+
+        def value(self, x: int | None = None) -> int | None:
+            """Read the level (``value()``) or drive it (``value(x)``)."""
+
+    class SpiBus(Protocol):
+        """What ``machine.SPI(...)`` gives: the bus of the device model wired to it."""
+
+        def write(self, buf: bytes) -> None:
+            """Clock ``buf`` out."""
+
+        def readinto(self, buf: bytearray, write: int = 0x00) -> None:
+            """Clock ``len(buf)`` bytes in, sending ``write``."""
+
+        def write_readinto(self, write_buf: bytes, read_buf: bytearray) -> None:
+            """Clock ``write_buf`` out and as many bytes into ``read_buf``."""
 
 PWRON_RESET = 1
 WDT_RESET = 3
-
-
-class DevicePin(Protocol):
-    """A pin of a device model (a PN5180's NSS, BUSY, RST): ``machine.Pin``'s ``value()``."""
-
-    def value(self, x: int | None = None, /) -> int | None:
-        """Read the level (``value()``) or drive it (``value(x)``)."""
-
-
-class SpiBus(Protocol):
-    """What ``machine.SPI(...)`` gives: the bus of the device model wired to it."""
-
-    def write(self, buf: bytes, /) -> None:
-        """Clock ``buf`` out."""
-
-    def readinto(self, buf: bytearray, write: int = 0x00, /) -> None:
-        """Clock ``len(buf)`` bytes in, sending ``write``."""
-
-    def write_readinto(self, write_buf: bytes, read_buf: bytearray, /) -> None:
-        """Clock ``write_buf`` out and as many bytes into ``read_buf``."""
 
 
 class FakePin:
@@ -111,7 +114,7 @@ class FakeUart:
             return None
         size = len(self.buffer) if count is None else count
         data = bytes(self.buffer[:size])
-        del self.buffer[:size]
+        self.buffer = self.buffer[size:]      # MicroPython: no del of a bytearray slice
         return data
 
     def write(self, data: bytes) -> int:

@@ -7,7 +7,8 @@ RST, and the host-interface commands WRITE_REGISTER(_OR/AND_MASK), READ_REGISTER
 LOAD_RF_CONFIG, RF_ON and RF_OFF on the registers the driver uses (IRQ_STATUS, RX_STATUS, TX_CONFIG, CRC
 configuration, Timer 1). A SEND_DATA reaches the tags of the antenna the multiplexer's select pins choose
 while the field is on; their answers are combined as a receiver sees them (identical frames are one frame,
-different ones a collision, RX_STATUS bit 18). The model counts the air time of each exchange
+different ones a collision, RX_STATUS bit 18). It runs on MicroPython too, with tags.py
+(tests/firmware/vm). The model counts the air time of each exchange
 (``air_time``), the field's on and off times, and what each inventory slot held.
 
 Faults: ``busy_stuck``, ``reset_after_frames`` (the chip restarts on its own in the middle of whatever
@@ -17,10 +18,13 @@ it is doing), ``mux_stuck`` (every select code reaches that antenna), and the ta
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 from firmware_bridge.firmware_host import air_time
 from firmware_bridge.firmware_host.tags import CMD_INVENTORY, FLAG_INVENTORY, Tag, with_crc
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checker only: the model runs on MicroPython too (tests/firmware/vm)
+    from collections.abc import Callable
 
 IRQ_RX, IRQ_TX, IRQ_IDLE, IRQ_TX_RFOFF, IRQ_TX_RFON, IRQ_TIMER1 = 1, 2, 4, 1 << 8, 1 << 9, 1 << 12
 IRQ_RX_SOF, IRQ_GENERAL_ERROR = 1 << 14, 1 << 17
@@ -31,6 +35,8 @@ REG_TX_CONFIG, REG_CRC_TX_CONFIG = 0x18, 0x19
 TX_DATA_ENABLE = 1 << 10
 TIMER1_ENABLE, TIMER1_START_ON_TX_ENDED = 1, 1 << 11
 TX_CONFIG_ISO15693 = 0x000007C0     # after LOAD_RF_CONFIG 0x0D: data, start, stop symbols (illustrative)
+_monotonic: Callable[[], float] = getattr(time, "monotonic", time.time)
+"""Seconds of a monotonic clock (MicroPython, in the VM tests, has no ``time.monotonic``: its ``time``)."""
 
 
 class HostTime:
@@ -59,7 +65,7 @@ class ModelPin:
         self.level = level
         self.on_change = on_change
 
-    def value(self, x: int | None = None, /) -> int | None:
+    def value(self, x: int | None = None) -> int | None:
         """Read the level (``value()``) or drive it (``value(x)``)."""
         if x is None:
             return self.level
@@ -73,23 +79,23 @@ class _Busy:
     def __init__(self, model: PN5180Model) -> None:
         self.model = model
 
-    def value(self, x: int | None = None, /) -> int | None:
+    def value(self, x: int | None = None) -> int | None:
         return self.model._busy_level()
 
 
-@dataclass
 class Stats:
     """What the model saw: air time, requests and inventory slots by what they held, field switching."""
 
-    air_us: float = 0.0
-    requests: int = 0
-    rounds: int = 0
-    empty: int = 0
-    single: int = 0
-    collided: int = 0
-    field_on: int = 0
-    field_off_gaps_s: list[float] = field(default_factory=list)
-    mux_switched_with_field_on: int = 0
+    def __init__(self) -> None:
+        self.air_us = 0.0
+        self.requests = 0
+        self.rounds = 0
+        self.empty = 0
+        self.single = 0
+        self.collided = 0
+        self.field_on = 0
+        self.field_off_gaps_s: list[float] = []
+        self.mux_switched_with_field_on = 0
 
 
 class PN5180Model:
@@ -102,7 +108,7 @@ class PN5180Model:
         self.nss = ModelPin(1, self._on_nss)
         self.busy = _Busy(self)
         self.rst = ModelPin(1, self._on_rst)
-        self.select = [ModelPin(0, self._on_select) for _ in range(max(1, (antennas - 1).bit_length()))]
+        self.select = [ModelPin(0, self._on_select) for _ in range(max(1, len(bin(antennas - 1)) - 2))]
         self.stats = Stats()
         self.busy_stuck = False
         self.reset_after_frames: int | None = None
@@ -140,7 +146,7 @@ class PN5180Model:
         self._busy_reads = 1
         self._slot = 0
         self._round: dict[int, list[Tag]] = {}
-        self._off_since: float | None = time.monotonic()
+        self._off_since: float | None = _monotonic()
         for tags in self.fields.values():
             for tag in tags:
                 tag.power_off()
@@ -177,13 +183,13 @@ class PN5180Model:
 
     # -- SPI ------------------------------------------------------------------------------------
 
-    def write(self, buf: bytes, /) -> None:
+    def write(self, buf: bytes) -> None:
         """``machine.SPI.write``: clock ``buf`` into the chip (while NSS is low)."""
         if self.nss.level == 0 and not self.in_reset and not self.busy_stuck:
             self._frame += buf
             self._busy_until_nss = True
 
-    def readinto(self, buf: bytearray, write: int = 0x00, /) -> None:
+    def readinto(self, buf: bytearray, write: int = 0x00) -> None:
         """``machine.SPI.readinto``: clock the pending reply out of the chip."""
         reply = self._reply if self.nss.level == 0 and not self.busy_stuck else b""
         buf[:] = (reply + b"\xff" * len(buf))[: len(buf)]
@@ -191,7 +197,7 @@ class PN5180Model:
             self._reply = b""
             self._busy_until_nss = True
 
-    def write_readinto(self, write_buf: bytes, read_buf: bytearray, /) -> None:
+    def write_readinto(self, write_buf: bytes, read_buf: bytearray) -> None:
         """``machine.SPI.write_readinto``: both at once."""
         self.readinto(read_buf)
         self.write(write_buf)
@@ -236,7 +242,7 @@ class PN5180Model:
         if on == self.rf_on:
             return
         self.rf_on = on
-        now = time.monotonic()
+        now = _monotonic()
         if on:
             self.stats.field_on += 1
             if self._off_since is not None:
@@ -321,5 +327,8 @@ def _combine(answers: list[bytes]) -> tuple[bytes, int]:
         bits = int.from_bytes(answer, "little")
         merged |= bits
         differ |= bits ^ base
-    first = (differ & -differ).bit_length() - 1
+    lowest, first = differ & -differ, 0
+    while lowest > 1:                     # its bit number (MicroPython's int has no bit_length)
+        lowest >>= 1
+        first += 1
     return merged.to_bytes(length, "little"), RX_COLLISION | (first & 0x7F) << 19

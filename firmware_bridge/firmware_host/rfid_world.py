@@ -16,13 +16,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from firmware_bridge.firmware_host.machine_fake import DevicePin, FakeMachine
+from firmware_bridge.firmware_host.machine_fake import FakeMachine
 from firmware_bridge.firmware_host.pn5180_model import ModelPin, PN5180Model
 from firmware_bridge.firmware_host.tags import Tag
 from firmware_bridge.kernel.json import JsonObject, int_at, ints_at, object_at
 from firmware_bridge.link.messages import Inventory, unpack
+
+if TYPE_CHECKING:
+    from firmware_bridge.firmware_host.machine_fake import DevicePin
 
 INVENTORY = 0x30
 

@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 
 from tests.rigs.daemon_rig import TableRig, chip
+from tests.rigs.walk import Paying, pay_line, paying
 
 BUTTONS = ("deal", "check", "raise", "fold", "stand", "split", "surrender", "play", "next", "void")
 
 
-def make_rig(folder: Path, game: str = "") -> TableRig:
+def make_rig(folder: Path, game: str = "", mispay: str = "hold") -> TableRig:
     return TableRig(folder, game=game, game_name="blackjack-extreme", spots=("main",), buttons=BUTTONS,
-                    limits=(500, 50000))
+                    limits=(500, 50000), mispay=mispay)
 
 
 @pytest.fixture
@@ -43,13 +44,19 @@ def spot(rig: TableRig, seat: int, *chips: list[Any]) -> None:
     rig.rfid.cmd("wait_idle")
 
 
+def next_line(rig: TableRig, chips_left: Paying) -> None:
+    """A payment walk's step: the line paid, then NEXT."""
+    pay_line(rig, chips_left)
+    ok(rig.pit.press("next"))
+
+
 def draw(rig: TableRig, count: int) -> list[dict[str, Any]]:
     return [rig.draw() for _ in range(count)]
 
 
-def test_a_short_stacked_dealer_pays_in_order_and_a_sigkill_mid_payments_resumes_exactly(
-        ring: TableRig) -> None:
-    rig = ring
+def short_stacked_hand(rig: TableRig) -> None:
+    """Start the table and deal its hand: seat 1 deals with $30.00 against four players and busts;
+    the hand is paying, nothing paid yet."""
     opened = rig.start()
     assert opened["data"]["game"] == "blackjack-extreme"
     for seat, amount in ((1, 3000), (2, 20000), (3, 20000), (4, 20000), (5, 20000)):
@@ -94,9 +101,16 @@ def test_a_short_stacked_dealer_pays_in_order_and_a_sigkill_mid_payments_resumes
     assert state["phase"] == "paying" and state["results"] is None
     assert not [e for e in rig.pit.drain() if e["type"] == "alert"]
 
+
+
+def test_a_short_stacked_dealer_pays_in_order_and_a_sigkill_mid_payments_resumes_exactly(
+        ring: TableRig) -> None:
+    rig = ring
+    short_stacked_hand(rig)
+    chips_left = paying()
     act(rig, "leave")
     for _ in range(3):
-        ok(rig.pit.press("next"))                                  # collected, natural, seat 3's minimum
+        next_line(rig, chips_left)                                 # collected, natural, seat 3's minimum
     assert [(e["data"]["seat"], e["data"]["action"], e["data"].get("amount"))
             for e in rig.pit.drain() if e["type"] == "player.action"] == [
         (1, "leave", None), (1, "collect", 1000), (2, "paid", 1500), (3, "paid", 500)]
@@ -109,10 +123,10 @@ def test_a_short_stacked_dealer_pays_in_order_and_a_sigkill_mid_payments_resumes
     for key in ("phase", "hand", "seats", "dealer", "results"):
         assert after["state"][key] == before["state"][key], key
     assert "next" in after["state"]["live_buttons"]
-    ok(rig.pit.press("next"))                                      # the line after the last one done
+    next_line(rig, chips_left)                                     # the line after the last one done
     assert rig.next("player.action")["data"] == {"seat": 5, "hand_index": 0, "action": "paid", "amount": 500}
     for _ in range(3):
-        ok(rig.pit.press("next"))
+        next_line(rig, chips_left)
     settled = rig.next("hand.settled")
     assert [(r["seat"], r["hand_index"], r["payout"]) for r in settled["data"]["results"]] == [
         (2, 0, 1500), (3, 0, 1500), (3, 1, 0), (4, 0, -1000), (5, 0, 1000)]
@@ -123,6 +137,46 @@ def test_a_short_stacked_dealer_pays_in_order_and_a_sigkill_mid_payments_resumes
         (1, 0, "result"), (1, 0, "cash_out")]
     assert rig.next("button.moved")["data"] == {"seat": 2}
     rig.next("hand.ended")
+
+
+def test_a_payment_line_paid_short_holds_the_walk_until_the_spot_reads_right(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path)
+    try:
+        short_stacked_hand(rig)
+        chips_left = paying()
+        rig.pit.drain()
+        walk = len(rig.pit.taken())
+        act(rig, "leave")
+        next_line(rig, chips_left)                                 # seat 4's lost $10.00 collected
+        rig.add(2, "main", chip("a", 39))                          # the natural's $15.00 paid $5.00
+        assert rig.pit.press("next") == {"ok": False, "error": (
+            "next: seat 2 main reads $15.00, should hold $25.00: pay $10.00 more")}
+        assert [e["data"]["action"] for e in rig.pit.drain() if e["type"] == "player.action"] == [
+            "leave", "collect"]                                    # the walk did not move on
+        next_line(rig, chips_left)                                 # paid right: it goes on
+        assert rig.next("player.action")["data"]["action"] == "paid"
+        rig.pit.drain()
+        assert not [e["data"] for e in rig.pit.taken()[walk:] if e["type"] == "alert"]
+    finally:
+        rig.close()
+
+
+def test_a_house_that_lets_the_walk_go_on_records_each_mispay(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path, mispay="alert")
+    try:
+        short_stacked_hand(rig)
+        chips_left = paying()
+        act(rig, "leave")
+        next_line(rig, chips_left)
+        rig.add(2, "main", chip("a", 39))
+        ok(rig.pit.press("next"))
+        mispay = rig.next("alert", code="mispay")["data"]
+        assert (mispay["seat"], mispay["spot"], mispay["expected"], mispay["read"]) == (2, "main", 2500, 1500)
+        assert mispay["message"] == ("seat 2 main reads $15.00, should hold $25.00: pay $10.00 more; "
+                                     "the payment walk went on ([table] mispay)")
+        assert rig.next("player.action")["data"]["action"] == "paid"
+    finally:
+        rig.close()
 
 
 TOURNAMENT = 'format = "tournament"\nstarting_stack = 1000\n[game.levels]\n"1" = 500\n"2" = 1000\n'

@@ -235,3 +235,36 @@ def test_math_reports_the_rake_or_no_house_edge(tmp_path: Path) -> None:
         "5% of the pots, at most $10.00, in whole $5.00 chips")
     assert math(GAME + "rake_percent = 101\n").stderr.strip() == (
         "config: game.rake_percent: must be 0 to 100, not 101")
+
+
+def test_a_rounds_bets_left_on_the_spots_hold_the_next_round_until_they_are_gathered(rig: TableRig) -> None:
+    """Issue 33's finding: round 1 ends with $20 on every spot, the dealer deals the second cards
+    without gathering; round 2's bet is not taken on the same chips (the pot would count them
+    twice), and the screen says to gather them."""
+    rig.start()
+    spots = Spots(rig)
+    rig.load(["9h", "Tc", "4s", "8d", "Qs", "6c", "Kd", "9c"])
+    buy_in(rig, {1: 20000, 2: 20000, 3: 20000})
+    post_blinds(rig, spots, small=2, big=3)
+    assert rig.pit.press("deal") == {"ok": True}
+    for _ in range(3):
+        rig.draw()
+    act(rig, spots, 1, "raise", 2000)
+    act(rig, spots, 2, "call", 1500)
+    act(rig, spots, 3, "call", 1000)
+    assert rig.next("pot")["data"] == {"pots": [{"amount": 6000, "seats": [1, 2, 3]}], "rake": 0}
+    for _ in range(3):                                      # the second cards, nothing gathered
+        rig.draw()
+    gather = "Gather the bets into the pot: seat 1 bet $20.00, seat 2 bet $20.00, seat 3 bet $20.00"
+    state = rig.pit.control({"cmd": "state"})["state"]
+    assert (state["instruction"], state["live_buttons"]) == (f"{gather}.", ["void"])
+    assert rig.pit.press("bet") == {"ok": False, "error": f"bet: g{gather[1:]} first"}
+    spots.gather(1, 2)
+    state = rig.pit.control({"cmd": "state"})["state"]
+    assert state["instruction"] == "Gather the bets into the pot: seat 3 bet $20.00."
+    spots.gather(3)
+    assert act(rig, spots, 2, "bet", 2000)["amount"] == 2000      # on chips of its own now
+    act(rig, spots, 3, "call", 2000)
+    act(rig, spots, 1, "call", 2000)
+    assert rig.next("pot")["data"]["pots"] == [{"amount": 12000, "seats": [1, 2, 3]}]   # $60 + $60
+    assert not [e for e in rig.pit.taken() if e["type"] == "alert"]

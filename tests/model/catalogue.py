@@ -83,11 +83,12 @@ def cell(*allowed: str, why: str) -> Cell:
 
 _HOUSE = "the house banks every spot: NEXT checks each spot against its result, the tray its change"
 _STACKS_UNREAD = "the money goes to stacks the table keeps, which no antenna reads"
-_WALK = ("only in the short-stack payment walk: the walk moves on whatever the step's spot reads "
-         "(walk-fresh holds it)")
+_WALK = ("in the short-stack payment walk NEXT is refused while the step's spot reads short or over "
+         "([table] mispay = \"hold\"); predicted: Blackjack Extreme is not dealt by the model yet")
 _GATHER = "no pot: the bets stay on their spots for the whole hand"
-_NO_GATHER_YET = ("the next round's actions are taken on the chips of the last (the ledger's "
-                  "gather step catches it)")
+_NO_GATHER_YET = ("the next round's actions wait until the reader reads the spots empty "
+                  "(controller.table.gather), refused in words that name each spot to gather; "
+                  "predicted: Hold'em is not dealt by the model yet")
 _STALE = ("device_offline; NEXT waits until the reader is back and has read every spot again "
           "(controller.table.buttons.wait_words), so it checks no reading taken before the chips moved")
 _SECOND = ("a second press within [table] repeat_window_ms of the first, once the next seat is in "
@@ -106,7 +107,7 @@ def _fill() -> None:
         pay = cell("caught", why=_HOUSE) if not stacks else (
             cell("missed", why=_WALK) if walk else cell("cannot", why=_STACKS_UNREAD))
         rows = {
-            "forget_gather": cell("missed", why=_NO_GATHER_YET) if pot else cell("cannot", why=_GATHER),
+            "forget_gather": cell("caught", why=_NO_GATHER_YET) if pot else cell("cannot", why=_GATHER),
             "underpay": pay, "overpay": pay, "leave_losing": pay, "collect_winning": pay,
             "wrong_seat": pay if not walk else cell("cannot", why="a walk's step pays the seat it names: "
                                                     "the model pays no other seat in a walk"),

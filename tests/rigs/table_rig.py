@@ -60,7 +60,11 @@ class Rig:
         return table
 
     def check_recovery(self) -> None:
+        """A table rebuilt from the journal is this one: its journaled state, and with this one's
+        live readings (a restarted daemon reads the spots again) the same public state."""
         table = self.rebuilt()
+        table.live_spots = dict(self.table.live_spots)
+        table.ungathered = set(self.table.ungathered)
         assert table.phase == self.table.phase and phase_of(table) == phase_of(self.table)
         assert public_state(table) == public_state(self.table)
 

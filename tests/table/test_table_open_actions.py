@@ -35,6 +35,7 @@ from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Game, Limits, RuleError
+from controller.table.gather import to_gather
 from controller.table.machine import FLOOR_ACTIONS, TABLE_BUTTONS
 from controller.table.views import table_picture
 from drivers.inputs import CardDrawn, DeviceOffline, DeviceOnline
@@ -122,8 +123,13 @@ def check(rig: Rig, buttons: tuple[str, ...]) -> dict[str, Any]:
 
 
 def move(rig: Rig, picture: dict[str, Any], deck: list[str], chance: random.Random) -> None:
-    """One thing that may happen now: an offered action, a card, a board offline or back."""
+    """One thing that may happen now: an offered action, a card, a board offline or back, the
+    bets of a round gathered into the pot (as the instruction asks, before anything else)."""
     table = rig.table
+    if picture["instruction"].startswith("Gather the bets"):
+        for seat, spot, over in to_gather(table):
+            rig.bet(seat, spot, table.live_spots[(seat, spot)].amount - over)
+        return
     offline = [name for name in ("shoe", "rfid") if not table.state.devices[name].online]
     if offline and chance.random() < 0.5:
         rig.do(DeviceOnline(chance.choice(offline), "f", "s"))

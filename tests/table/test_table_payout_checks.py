@@ -268,6 +268,10 @@ def test_extreme_no_box_and_each_stack_change_as_next_publishes_it(tmp_path: Pat
     short_hand(rig)
     rig.press("leave")
     while rig.table.phase != "settled":
+        hand = rig.table.state.hand
+        assert hand is not None
+        for (seat, spot), due in hand.committed().items():   # each line paid as the display says
+            rig.bet(seat, spot, due)
         rig.press("next")
     changes = stacks_at_next(rig)
     assert {c["seat"] for c in changes} >= {1, 2, 4}
