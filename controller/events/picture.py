@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from controller.events.codec import OMIT_NONE, JsonObject, JsonValue
 from controller.events.hand import Pot, WagerResult
 
-ALERT_KEYS = ("seq", "hand", "code", "severity", "message", "seat")
+ALERT_KEYS = ("seq", "hand", "code", "severity", "message", "seat", "cleared")
 """The keys of an alert in the picture that are its own fields; any other is in its ``about``."""
 
 
@@ -108,6 +108,11 @@ class TableAlert:
     message: str
     seat: int | None = None
     about: Mapping[str, JsonValue] = field(default_factory=dict)
+    cleared: int | None = None
+    """The ``seq`` of the event that ended this alert's condition (a board back online, its
+    jackpot paid), for an alert that clears by itself; None while it holds. An alert is one
+    occurrence, named by its ``seq``: a new one of the same code, seat or board is another, and this
+    one stays cleared."""
 
     def json_form(self) -> JsonObject:
         """The alert as the picture and the checkpoint write it."""
@@ -116,6 +121,8 @@ class TableAlert:
         if self.seat is not None:
             data["seat"] = self.seat
         data.update(self.about)
+        if self.cleared is not None:
+            data["cleared"] = self.cleared
         return data
 
     @classmethod
@@ -123,13 +130,15 @@ class TableAlert:
         """The alert :meth:`json_form` wrote (ValueError if a key it must have is not right)."""
         seq, hand, seat = data.get("seq"), data.get("hand"), data.get("seat")
         code, severity, message = data.get("code"), data.get("severity"), data.get("message")
+        cleared = data.get("cleared")
         if type(seq) is not int or not (hand is None or type(hand) is int) or \
                 not (seat is None or type(seat) is int) or not isinstance(code, str) or \
-                not isinstance(severity, str) or not isinstance(message, str):     # (a bool is no int here)
+                not isinstance(severity, str) or not isinstance(message, str) or \
+                not (cleared is None or type(cleared) is int):                     # (a bool is no int here)
             raise ValueError(f"TableAlert must be an alert's seq, hand, code, severity, message and seat, "
                              f"found {dict(data)!r}")
         about = {key: value for key, value in data.items() if key not in ALERT_KEYS}
-        return cls(seq, hand, code, severity, message, seat, about)
+        return cls(seq, hand, code, severity, message, seat, about, cleared)
 
 
 @dataclass(frozen=True)

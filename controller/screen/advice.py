@@ -81,7 +81,12 @@ def still_on(alert: TableAlert, picture: Picture) -> bool | None:
     False
     >>> still_on(TableAlert(41, 7, "past_post", "warning", "chips after the deal"), picture) is None
     True
+    >>> still_on(replace(offline, cleared=13), replace(picture, devices={
+    ...     "rfid": DevicePicture(False, None, None, "gone again")}))     # a new offline is a new alert
+    False
     """
+    if alert.cleared is not None:
+        return False                            # that occurrence is over, whatever holds now
     condition = CONDITIONS.get(alert.code)
     return None if condition is None else condition(alert, picture)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from controller.events import floor
 from controller.events import table as events
@@ -40,7 +40,7 @@ from controller.events.hand import Alerted, Dealt, Settled, WagerResult
 from controller.events.picture import TableAlert
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted, TrayCredited, TrayFilled, TrayTransfer
-from controller.games.interface import Bets, Game, Hand, Limits, Session
+from controller.games.interface import Bets, Game, Hand, Limits, ProgressivePaid, Session
 from controller.games.session import takes
 from controller.journal.lines import Record
 from controller.table import shoe_checks
@@ -61,6 +61,18 @@ def journaled_event(body: Mapping[str, JsonValue], private: Mapping[str, JsonVal
     if not isinstance(data, dict):
         raise ValueError(f"an event whose data is no object: {data!r}")
     return decode(text(body["type"]), data, own)
+
+ENDS: dict[type[Event], tuple[str, Callable[[TableAlert, Event], bool]]] = {
+    events.DeviceOnline: ("device_offline",
+                          lambda alert, event: isinstance(event, events.DeviceOnline)
+                          and alert.about.get("device") == event.device),
+    ProgressivePaid: ("progressive_hit",
+                      lambda alert, event: isinstance(event, ProgressivePaid) and alert.seat == event.seat),
+}
+"""The events that end the condition of an alert that clears by itself (``clears: condition`` in
+:mod:`controller.events.alerts`): the code they clear and which of its alerts (the board's, the
+seat's). Each alert so cleared keeps the ``seq`` that cleared it (:attr:`TableAlert.cleared`)."""
+
 
 def _body(body: bytes) -> JsonObject:
     """A journal record's body, decoded (ValueError for one that is no JSON object)."""
@@ -269,6 +281,16 @@ class TableState:
             self.books.apply(event)
         if takes(event):
             self.session = self.session.apply(event)
+        ends = ENDS.get(type(event))
+        if ends is not None:
+            self._clear(ends[0], lambda alert: ends[1](alert, event))
+
+    def _clear(self, code: str, concerns: Callable[[TableAlert], bool]) -> None:
+        """Every alert of ``code`` still on that ``concerns`` the event just applied is cleared by it
+        (its ``cleared``, this event's seq): that occurrence is over, whatever comes after."""
+        for position, alert in enumerate(self.alerts):
+            if alert.code == code and alert.cleared is None and concerns(alert):
+                self.alerts[position] = replace(alert, cleared=self.seq)
 
     def _call(self, call: JsonValue) -> Hand:
         """Make the game call that a record's ``input`` names, again."""

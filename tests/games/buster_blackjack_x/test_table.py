@@ -13,7 +13,8 @@ from controller.games.buster_blackjack_x.rules import BusterRules
 from controller.games.interface import Limits, Progressive
 from controller.journal.log import Journal
 from controller.journal.segments import read_records
-from controller.table.views import dealer_view, public_state
+from controller.screen.advice import banners
+from controller.table.views import dealer_view, public_state, table_picture
 from tests.rigs.table_rig import Rig, types
 
 BUTTONS = ("deal", "stand", "next", "void", "double", "split", "surrender", "insurance")
@@ -220,3 +221,33 @@ def test_a_settlement_cut_short_by_a_crash_leaves_no_hit_and_the_hand_resumes(tm
     assert rebuilt.press("stand") is None                          # the dealer presses again
     assert [hit.amount for hit in rebuilt.state.session[Progressive].unpaid] == [100_005]
     assert rebuilt.state.session[Progressive].meters["blazing_7s"] == 100_000
+
+
+def test_a_confirmed_jackpot_stays_cleared_when_a_new_one_waits_at_the_same_seat(tmp_path: Path) -> None:
+    """Issue 33, "Alerts that come back": each jackpot's alert is its own; the first, confirmed and
+    paid, is cleared by its ``progressive.paid`` and its banner does not come back beside the second."""
+    table = rig(tmp_path, banker="house")
+    table.table.tick()
+    for _ in range(2):
+        table.bet(1, "main", 1000)
+        table.bet(1, "progressive", 100)
+        table.press("deal")
+        for text in ("7c", "7c", "7c", "Td"):
+            table.card(text)
+        table.press("stand")
+        table.press("next")
+        if len(hits(table)) == 1 and "cleared" not in hits(table)[0]:
+            paid = command(table, "confirm_progressive", seat=1, supervisor="S101")
+            (first,) = hits(table)
+            assert first["cleared"] == paid[0]["seq"]
+    first, second = hits(table)
+    assert "cleared" not in second and first["seq"] < second["seq"]
+    shown = [b["seq"] for b in banners(table_picture(table.table), "1", dismissed=())
+             if b["seq"] in (first["seq"], second["seq"])]
+    assert shown == [second["seq"]]
+
+
+def hits(table: Rig) -> list[dict[str, Any]]:
+    """The table's ``progressive_hit`` alerts as its picture shows them."""
+    alerts: list[dict[str, Any]] = record_json(public_state(table.table))["alerts"]
+    return [a for a in alerts if a["code"] == "progressive_hit"]
