@@ -13,6 +13,7 @@ import pytest
 
 from tests.rigs.daemon_rig import chip
 from tests.screen.conftest import Station, station_for
+from tests.screen.fit import assert_fits
 
 DOCS = Path(__file__).parents[2] / "docs"
 
@@ -84,6 +85,7 @@ def test_a_hand_played_from_the_screen_with_its_payout_checked(station: Station)
     assert "Paid" in paid["text"] and "reads $50.00" in paid["text"]
     assert station.page("return getComputedStyle(document.querySelector(\"[data-payout='3:main']\"))"
                         ".backgroundColor") == "rgb(29, 122, 55)"              # green
+    assert_fits(station, boxes=2)
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-easy-jack-1280.png", 1280, 800)
         station.screenshot(DOCS / "dealer-screen-easy-jack-800.png", 800, 480)
@@ -120,3 +122,32 @@ def test_the_daemon_killed_mid_hand_shows_reconnecting_then_the_table_as_it_is(s
     station.touch("void")
     rig.next("hand.voided")
     assert station.check()["table_phase"] == "betting"
+
+
+@pytest.fixture
+def full(tmp_path: Path, browser: Any) -> Iterator[Station]:
+    """A table of its own: its hand is left settled."""
+    yield from station_for(tmp_path, browser)
+
+
+def test_the_fullest_settled_hand_fits_the_panel(full: Station) -> None:
+    """Six seats, each with a main wager and the Dealer Bust side wager: twelve payout boxes, and every
+    one of them, the instruction and every button on the 800x480 and 1280x800 screens unscrolled."""
+    station, rig = full, full.rig
+    rig.load(["5h", "4c", "Th", "2s", "6d", "3c", "9d", "Kh", "Kd", "Kc"])
+    for seat in range(1, 7):
+        rig.bet(seat, "main", chip("a", 2 * seat))
+        rig.bet(seat, "side", chip("a", 2 * seat + 1))
+    rig.rfid.cmd("wait_idle")
+    station.touch("deal")
+    rig.next("bets.closed")
+    for _ in range(7):
+        rig.draw()
+    for _ in range(6):
+        station.step("stand")
+    state = station.until("the hand settled", lambda: (s := station.check())["table_phase"] == "settled" and s)
+    assert len(state["checks"]) == 12, state["checks"]
+    assert_fits(station, boxes=12)
+    if os.environ.get("SCREENSHOTS"):
+        station.screenshot(DOCS / "dealer-screen-easy-jack-full-800.png", 800, 480)
+        station.browser.set_window_size(1280, 800)

@@ -24,14 +24,17 @@ from tests.e2e.test_e2e_holdem_blackjack import Spots
 from tests.rigs.daemon_rig import chip
 from tests.rigs.walk import pay_line, paying
 from tests.screen.conftest import Station, station_for
+from tests.screen.fit import assert_fits
 
 DOCS = Path(__file__).parents[2] / "docs"
 PIN = "60417293"
 WRONG_PIN = "86420975"
 
 
-def screenshots(station: Station, name: str) -> None:
-    """The page at 1280x800 and 800x480 into docs/, when ``SCREENSHOTS`` is set."""
+def screenshots(station: Station, name: str, boxes: int) -> None:
+    """The page checked to fit 800x480 and 1280x800 with ``boxes`` payout boxes (tests/screen/fit.py),
+    then at 1280x800 and 800x480 into docs/, when ``SCREENSHOTS`` is set."""
+    assert_fits(station, boxes)
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / f"dealer-screen-{name}-1280.png", 1280, 800)
         station.screenshot(DOCS / f"dealer-screen-{name}-800.png", 800, 480)
@@ -106,6 +109,7 @@ def test_a_holdem_blackjack_hand_with_a_side_pot_and_the_rake_then_one_won_by_fo
     for _ in range(3):
         state = station.step("stand")
     opening = "bet" if "bet" in [a["name"] for a in state["actions"]] else "raise"
+    assert_fits(station, boxes=0)                      # the second round's bar: every button on the panel
     spots.push(2, 5000)
     station.step(opening)
     spots.push(3, 4000)                                # all in for $40.00
@@ -125,7 +129,7 @@ def test_a_holdem_blackjack_hand_with_a_side_pot_and_the_rake_then_one_won_by_fo
     assert drawn["stacks"] == [[1, "Stack \u2212$60.00 → $140.00 at NEXT"],   # a minus sign
                                [2, "Stack \u2212$40.00 → $160.00 at NEXT"],
                                [3, "Stack +$95.00 → $145.00 at NEXT"]]
-    screenshots(station, "holdem-blackjack")
+    screenshots(station, "holdem-blackjack", boxes=0)
     spots.gather(1, 2, 3)
     state = station.step("next")
     assert [s.get("stack") for s in state["seats"][:3]] == [14000, 16000, 14500]
@@ -225,7 +229,7 @@ def test_a_blackjack_extreme_hand_with_turn_up_and_the_re_buy_prompt_from_the_sc
     assert not [a for a in state["alerts"] if a["severity"] == "critical"]
     assert station.page("return [...document.querySelectorAll('#actions [data-action]')]"
                         ".map(b => b.dataset.action)") == prompt
-    screenshots(station, "blackjack-extreme")
+    screenshots(station, "blackjack-extreme", boxes=0)
     state = station.step("leave")
     chips_left = paying()
     while state["table_phase"] != "settled":
@@ -237,6 +241,7 @@ def test_a_blackjack_extreme_hand_with_turn_up_and_the_re_buy_prompt_from_the_sc
     assert drawn["stacks"] == [
         [c["seat"], f"Stack {PLUS if c['change'] > 0 else MINUS}${abs(c['change']) / 100:,.2f} → "
                     f"${c['stack'] / 100:,.2f} at NEXT"] for c in state["stack_changes"]]
+    assert_fits(station, boxes=0)
     stacks = {c["seat"]: c["stack"] for c in state["stack_changes"]}
     state = station.step("next")
     assert state["table_phase"] == "betting" and state["session"]["button"] == 2
@@ -283,7 +288,7 @@ def test_a_buster_jackpot_confirmed_on_the_screen_after_a_buy_in_through_the_sup
     (wager,) = [b for b in drawn["boxes"] if b[0] == "1:progressive"]
     assert wager[1] == "collect" and "Collect $5.00" in wager[2]
     assert "Jackpot $1,000.25 (three suited 7s) waits for a supervisor: pay nothing from the tray" in wager[2]
-    screenshots(station, "buster-blackjack-x")
+    screenshots(station, "buster-blackjack-x", boxes=2)
 
     station.open("meter")                                         # the players see it waiting
     hit = station.until("the hit on the meter page", lambda: station.page(

@@ -15,6 +15,7 @@ import pytest
 
 from tests.rigs.daemon_rig import chip
 from tests.screen.conftest import Station, station_for
+from tests.screen.fit import assert_fits
 from tests.screen.sight import CONTRAST
 
 DOCS = Path(__file__).parents[2] / "docs"
@@ -75,6 +76,7 @@ def test_the_clock_a_new_level_the_hand_number_and_a_chip_count(station: Station
                  "level: 2, blinds: [1000, 2000, 3000]}}})")          # the clock, the news, the answer
     checked, low = station.page(CONTRAST)
     assert checked > 10 and low == [], low
+    assert_fits(station, boxes=0)                                    # the header's button not cut
     station.page("document.getElementById('level-news').hidden = true")
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-tournament-800.png", 800, 480)

@@ -93,12 +93,19 @@ function drawDealer(p) {
 function drawSeats(p, payouts) {
   const box = document.getElementById("seats");
   box.replaceChildren();
-  box.style.setProperty("--cols", p.seats.length <= 4 ? p.seats.length : Math.ceil(p.seats.length / 2));
+  // Once a hand is dealt, a seat with no hand, no chips read on its spots and no money to move
+  // collapses (drawn, not shown): the seats in play share the panel's width and height.
+  const dealt = p.seats.some((s) => s.hands.length);
+  const empty = (s) => dealt && !s.hands.length
+    && !Object.values((p.live || {})[String(s.seat)] || {}).some((v) => v)
+    && !settlement(p, s.seat, payouts).length;
+  const shown = p.seats.filter((s) => !empty(s)).length || 1;
+  box.style.setProperty("--cols", shown <= 4 ? shown : Math.ceil(shown / 2));
   const button = (p.session || {}).button;
   for (const s of p.seats) {
     const live = (p.live || {})[String(s.seat)] || {};
-    const seat = el("div", {class: `seat${s.in_turn ? " in-turn" : ""}${s.hands.length ? " dealt" : ""}`,
-                            "data-seat": s.seat});
+    const seat = el("div", {class: `seat${s.in_turn ? " in-turn" : ""}${s.hands.length ? " dealt" : ""}`
+                                   + `${empty(s) ? " empty" : ""}`, "data-seat": s.seat});
     const head = el("div", {class: "head"}, el("span", {class: "no", text: `Seat ${s.seat}`}));
     if (button === s.seat) head.append(el("span", {class: "button-mark", text: "D"}));
     if (s.stack !== undefined) head.append(el("span", {class: "stack", "data-stack": s.stack, text: money(s.stack)}));
