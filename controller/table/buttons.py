@@ -29,9 +29,10 @@ from controller.events import table as events
 from controller.events.floor import MessageAcknowledged
 from controller.events.hand import Alerted
 from controller.events.registry import Event
-from controller.games.interface import GameEvent, Hand, Option, RuleError, Stacks
+from controller.games.interface import GameEvent, Hand, Option, RuleError
 from controller.table import devices, gather, tray
 from controller.table.chips import sync_bets
+from controller.table.ledger import Ledger, Off, settled_spots, unexplained
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TakenAction, waiting_words
 from controller.table.writer import Decided, Step, alert
 from firmware_bridge.kernel.money import dollars
@@ -134,47 +135,40 @@ def action_refusal(table: Table, action: str, amount: int | None) -> str | None:
     if action == "next" and table.settings.mispay == "hold":
         off = walk_mispaid(table)
         if off:
-            return "; ".join(off_words(*spot) for spot in off)
+            return "; ".join(map(off_words, off))
     return None
 
 
-def walk_mispaid(table: Table) -> list[tuple[int, str, int, int]]:
-    """A payment walk (a game's own NEXT, one payment line at a time): each spot the hand checks
-    now (:meth:`Hand.committed`: the line on the display paid) that the reader reads short or
-    over, as ``(seat, spot, read, should hold)``. Empty with ``payout_check`` off."""
-    hand = table.state.hand
-    if hand is None or not table.settings.payout_check:
+def walk_mispaid(table: Table) -> list[Off]:
+    """A payment walk (a game's own NEXT, one payment line at a time): each spot of the ledger
+    (:meth:`Hand.committed`: the line on the display paid) that the reader reads short or over.
+    Empty with ``payout_check`` off."""
+    if table.state.hand is None or not table.settings.payout_check:
         return []
-    off = []
-    for (seat, spot), due in sorted(hand.committed().items()):
-        live = table.live_spots.get((seat, spot))
-        read = live.amount if live is not None else 0
-        if read != due:
-            off.append((seat, spot, read, due))
-    return off
+    return unexplained(table.ledger(), table.live_spots)
 
 
 def mispay_alerts(table: Table) -> Steps:
     """With ``[table] mispay = "alert"``, a payment walk's NEXT taken while spots read wrong: a
     ``mispay`` alert for each, recorded before the walk moves on (with ``"hold"`` it was refused)."""
-    for seat, spot, read, due in walk_mispaid(table):
+    for off in walk_mispaid(table):
         yield Step([alert_registry.alert(
-            "mispay", f"{off_words(seat, spot, read, due)}; the payment walk went on ([table] mispay)",
-            seat=seat, spot=spot, expected=due, read=read)])
+            "mispay", f"{off_words(off)}; the payment walk went on ([table] mispay)",
+            seat=off.seat, spot=off.spot, expected=off.due, read=off.read)])
 
 
-def off_words(seat: int, spot: str, read: int, due: int) -> str:
+def off_words(off: Off) -> str:
     """A spot paid wrong in a dealer's words.
 
-    >>> off_words(3, "main", 6500, 7000)
+    >>> off_words(Off(3, "main", 6500, 7000))
     'seat 3 main reads $65.00, should hold $70.00: pay $5.00 more'
-    >>> off_words(3, "main", 7500, 7000)
+    >>> off_words(Off(3, "main", 7500, 7000))
     'seat 3 main reads $75.00, should hold $70.00: take back $5.00'
     """
-    head = f"seat {seat} {spot} reads {dollars(read)}, should hold {dollars(due)}"
-    if read < due:
-        return f"{head}: pay {dollars(due - read)} more"
-    return f"{head}: take back {dollars(read - due)}"
+    head = f"seat {off.seat} {off.spot} reads {dollars(off.read)}, should hold {dollars(off.due)}"
+    if off.difference < 0:
+        return f"{head}: pay {dollars(-off.difference)} more"
+    return f"{head}: take back {dollars(off.difference)}"
 
 
 def repeat_refusal(table: Table, action: str) -> str | None:
@@ -381,40 +375,25 @@ def deal_problems(table: Table) -> list[str]:
     return problems
 
 
-def payout_expected(table: Table) -> dict[tuple[int, str], int]:
-    """What each settled spot should read once paid and collected: its wagers plus their
-    payouts (0 for a lost wager), by (seat, spot). Seats whose money the table keeps as a
-    stack (the game settles them in the stack, not in chips on the spot) are left out."""
-    expected: dict[tuple[int, str], int] = {}
-    stacks = table.state.session[Stacks].stacks
-    for result in table.state.results or ():
-        if result.seat not in stacks:
-            key = (result.seat, result.spot)
-            expected[key] = expected.get(key, 0) + result.wager + result.payout
-    return expected
-
-
 def payout_checks(table: Table) -> dict[tuple[int, str], int]:
-    """The spots NEXT checks and what each should read then: :func:`payout_expected`, or none
-    with ``payout_check`` off. The one rule: the picture publishes it (``checks``) and a screen
-    draws a box to pay or collect for exactly these spots."""
-    return payout_expected(table) if table.settings.payout_check else {}
+    """The spots NEXT checks and what each should read then: the settled hand's ledger
+    (:func:`controller.table.ledger.settled_spots`), or none with ``payout_check`` off. The one
+    rule: the picture publishes it (``checks``) and a screen draws a box to pay or collect for
+    exactly these spots."""
+    return settled_spots(table.state) if table.settings.payout_check else {}
 
 
 def payout_mismatches(table: Table) -> list[Alerted]:
     """A ``payout_mismatch`` alert (warning) for each spot NEXT checks (:func:`payout_checks`)
-    whose chips, as the RFID reader reads them now, are not what it should hold once paid and
-    collected."""
+    whose chips, as the RFID reader reads them now, are not what the settled hand's ledger says it
+    should hold once paid and collected."""
     made: list[Alerted] = []
-    for (seat, spot), expected in sorted(payout_checks(table).items()):
-        live = table.live_spots.get((seat, spot))
-        read = live.amount if live is not None else 0
-        if read == expected:
-            continue
-        gap = (f"{dollars(expected - read)} short" if read < expected
-               else f"{dollars(read - expected)} over")
+    for off in unexplained(Ledger(payout_checks(table)), table.live_spots):
+        gap = (f"{dollars(-off.difference)} short" if off.difference < 0
+               else f"{dollars(off.difference)} over")
         made.append(alert_registry.alert(
             "payout_mismatch",
-            f"seat {seat} {spot} reads {dollars(read)} at NEXT, should read {dollars(expected)} "
-            f"once paid and collected: {gap}", seat=seat, spot=spot, expected=expected, read=read))
+            f"seat {off.seat} {off.spot} reads {dollars(off.read)} at NEXT, should read {dollars(off.due)} "
+            f"once paid and collected: {gap}", seat=off.seat, spot=off.spot, expected=off.due,
+            read=off.read))
     return made

@@ -63,12 +63,13 @@ def check_chips(table: Table, wager: SpotWager) -> Generator[Step, None, None]:
 
 def check_past_post(table: Table, wager: SpotWager, before: int) -> Generator[Step, None, None]:
     """A ``past_post`` alert unless the change is one the hand explains: the spot now holds
-    what the game says it should, moves towards that (chips being collected or paid), or is
-    the spot of an action the seat in turn may take, within that action's range."""
+    what the ledger says it should (:mod:`controller.table.ledger`), moves towards that (chips
+    being collected or paid), or is the spot of an action the seat in turn may take, within that
+    action's range."""
     hand = table.state.hand
     if hand is None:
         return
-    expected = hand.committed().get((wager.seat, wager.spot), 0)
+    expected = table.ledger().due((wager.seat, wager.spot))
     amount = wager.amount
     if amount == expected or min(before, expected) <= amount <= max(before, expected):
         return

@@ -2,8 +2,9 @@
 chips are in the pot.
 
 When a step changes the hand's pots (``pot``: :class:`~controller.events.hand.PotsChanged`, the
-round's bets gathered), each spot the RFID reader reads above what the hand says it holds now
-(:meth:`Hand.committed`: nothing, between rounds) has chips the dealer must push into the pot.
+round's bets gathered), each spot the RFID reader reads above what the table's ledger says it
+holds now (:mod:`controller.table.ledger`: nothing, between rounds) has chips the dealer must push
+into the pot.
 Until the reader reads each of them down to that amount the hand waits: the instruction says
 **Gather the bets into the pot: seat 1 bet $20.00, ...**, no game action is offered, and one
 pressed is refused in the same words (:func:`controller.table.buttons.wait_words`). Otherwise the
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.events.hand import PotsChanged
+from controller.table.ledger import Off, unexplained
 from controller.table.writer import Step
 from drivers.inputs import SpotWager
 from firmware_bridge.kernel.money import dollars
@@ -28,39 +30,27 @@ if TYPE_CHECKING:
 
 
 def after_step(table: Table, step: Step) -> None:
-    """After a step that changed the pots: every spot reading more than it holds now is to gather."""
-    hand = table.state.hand
-    if hand is None or not any(isinstance(event, PotsChanged) for event in step.events):
+    """After a step that changed the pots: every spot reading more than the ledger says it holds
+    now is to gather."""
+    if table.state.hand is None or not any(isinstance(event, PotsChanged) for event in step.events):
         return
-    committed = hand.committed()
-    table.ungathered = {key for key, wager in table.live_spots.items()
-                        if key in committed and wager.amount > committed[key]}
+    table.ungathered = {(off.seat, off.spot) for off in unexplained(table.ledger(), table.live_spots)
+                        if off.difference > 0}
 
 
 def on_reading(table: Table, wager: SpotWager) -> None:
-    """A spot read: gathered once it reads no more than the hand says it holds."""
+    """A spot read: gathered once it reads no more than the ledger says it holds."""
     key = (wager.seat, wager.spot)
-    if key not in table.ungathered:
-        return
-    hand = table.state.hand
-    due = hand.committed().get(key, 0) if hand is not None else 0
-    if wager.amount <= due:
+    if key in table.ungathered and wager.amount <= table.ledger().due(key):
         table.ungathered.discard(key)
 
 
-def to_gather(table: Table) -> list[tuple[int, str, int]]:
-    """The spots still to gather, ``(seat, spot, what it reads above what it holds now)``."""
-    hand = table.state.hand
-    if hand is None or table.phase != "in_hand":
+def to_gather(table: Table) -> list[Off]:
+    """The spots still to gather: each reading more than the ledger says it holds now."""
+    if table.state.hand is None or table.phase != "in_hand" or not table.ungathered:
         return []
-    committed = hand.committed()
-    found = []
-    for seat, spot in sorted(table.ungathered):
-        wager = table.live_spots.get((seat, spot))
-        over = (wager.amount if wager is not None else 0) - committed.get((seat, spot), 0)
-        if over > 0:
-            found.append((seat, spot, over))
-    return found
+    return [off for off in unexplained(table.ledger(), table.live_spots)
+            if (off.seat, off.spot) in table.ungathered and off.difference > 0]
 
 
 def gather_words(table: Table) -> str | None:
@@ -72,4 +62,4 @@ def gather_words(table: Table) -> str | None:
     if not spots:
         return None
     return "Gather the bets into the pot: " + ", ".join(
-        f"seat {seat} {spot} {dollars(over)}" for seat, spot, over in spots)
+        f"seat {off.seat} {off.spot} {dollars(off.difference)}" for off in spots)

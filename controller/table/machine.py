@@ -40,6 +40,7 @@ from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.lines import Record
 from controller.table import buttons, cards, chips, commands, devices, gather
+from controller.table.ledger import Ledger, ledger
 from controller.table.settings import (
     FLOOR_ACTIONS,
     TABLE_BUTTONS,
@@ -412,6 +413,13 @@ class Table:
     def deal_problems(self) -> list[str]:
         """Why a deal cannot start now (empty when it can)."""
         return buttons.deal_problems(self)
+
+    def ledger(self) -> Ledger:
+        """Where every cent should be now (:func:`controller.table.ledger.ledger`): the tray is
+        accounted for once the hand is settled."""
+        hand, settled = self.state.hand, self.phase == "settled" and self.state.results is not None
+        return ledger(self.state, self.phase, payout_check=self.settings.payout_check,
+                      house_result=hand.house_result() if settled and hand is not None else None)
 
     def payout_checks(self) -> dict[tuple[int, str], int]:
         """The spots NEXT checks and what each should read then

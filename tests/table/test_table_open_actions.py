@@ -127,8 +127,8 @@ def move(rig: Rig, picture: dict[str, Any], deck: list[str], chance: random.Rand
     bets of a round gathered into the pot (as the instruction asks, before anything else)."""
     table = rig.table
     if picture["instruction"].startswith("Gather the bets"):
-        for seat, spot, over in to_gather(table):
-            rig.bet(seat, spot, table.live_spots[(seat, spot)].amount - over)
+        for off in to_gather(table):
+            rig.bet(off.seat, off.spot, off.due)
         return
     offline = [name for name in ("shoe", "rfid") if not table.state.devices[name].online]
     if offline and chance.random() < 0.5:
