@@ -36,14 +36,16 @@ for (const e of document.querySelectorAll('.banner .message'))
 for (const e of all('button')) {
   inside('button', e);
   const [l, t, r, b] = box(e);
-  if (b - t < arguments[0] || r - l < arguments[0]) bad.push(['small button', e.textContent.trim(), [l, t, r, b]]);
+  if (b - t < arguments[0] || r - l < arguments[0])
+    bad.push(['small button', e.textContent.trim(), [l, t, r, b]]);
 }
 const top = document.getElementById('top');
 inside('header', top);
 for (const e of top.children) {
   if (!drawn(e)) continue;
   const [l, t, r, b] = box(e), [hl, ht, hr, hb] = box(top);
-  if (l < hl || r > hr || t < ht || b > hb) bad.push(['cut by the header', e.textContent.trim(), [l, t, r, b]]);
+  if (l < hl || r > hr || t < ht || b > hb)
+    bad.push(['cut by the header', e.textContent.trim(), [l, t, r, b]]);
 }
 for (const e of [document.scrollingElement, ...all('body *')]) {
   const s = getComputedStyle(e);

@@ -145,7 +145,8 @@ def test_the_fullest_settled_hand_fits_the_panel(full: Station) -> None:
         rig.draw()
     for _ in range(6):
         station.step("stand")
-    state = station.until("the hand settled", lambda: (s := station.check())["table_phase"] == "settled" and s)
+    state = station.until("the hand settled",
+                          lambda: (s := station.check())["table_phase"] == "settled" and s)
     assert len(state["checks"]) == 12, state["checks"]
     assert_fits(station, boxes=12)
     if os.environ.get("SCREENSHOTS"):
