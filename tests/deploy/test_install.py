@@ -118,9 +118,9 @@ def test_every_file_is_laid_down_with_its_mode_and_intended_owner(staged: Path) 
     assert mode(version / "manifest.json") == "0444"
     for folder, dirs, files in os.walk(version):                          # the program: root's alone
         for name in dirs + files:
-            path = Path(folder) / name
-            if not path.is_symlink():
-                assert not path.stat().st_mode & 0o022, f"{path} is writable by group or others"
+            file = Path(folder) / name
+            if not file.is_symlink():
+                assert not file.stat().st_mode & 0o022, f"{file} is writable by group or others"
     script = (staged / VENV.lstrip("/") / "bin" / "table-controller").read_text().splitlines()[0]
     assert script == f"#!{VERSIONS}/0.1.0/venv/bin/python"       # as it will be on the table
     assert os.readlink(staged / "usr/local/bin/table-controller") == f"{VENV}/bin/table-controller"
