@@ -18,6 +18,11 @@ line before it is bad like one whose crc does not match.
 A bad *last* line is a torn tail (a crash's doing, cut off when the journal is opened:
 :class:`controller.journal.log.Journal`); a bad line with more lines after it is not, and is
 :class:`JournalCorrupt`.
+
+``"v"`` is the journal's format version: a release whose lines an older one cannot read writes a
+higher ``v``. A whole line (its crc matching) of a ``v`` above :data:`VERSION` was written by a newer
+release (a table rolled back after it ran): it is never a torn tail, and the journal is refused as it
+is, nothing cut (:class:`JournalTooNew`).
 """
 
 from __future__ import annotations
@@ -46,6 +51,10 @@ class Record:
 
 class JournalCorrupt(Exception):
     """The journal is damaged before its tail: it is not opened, and nothing is guessed."""
+
+
+class JournalTooNew(JournalCorrupt):
+    """A record of a format newer than :data:`VERSION`: the journal is not opened and left as it is."""
 
 
 class BadLine(Exception):
@@ -115,6 +124,9 @@ def decode_line(line: bytes, expected_seq: int) -> tuple[Record, str | None]:
         document = json.loads(text)
     except ValueError as exc:
         raise BadLine(f"not valid JSON ({exc})") from None
+    if isinstance(document, dict) and type(document.get("v")) is int and document["v"] > VERSION:
+        raise JournalTooNew(f"a record of journal format {document['v']}, written by a newer release of "
+                            f"table-controller (this one reads formats 1 to {VERSION})")
     if not isinstance(document, dict) or set(document) not in (_V1_KEYS, _V2_KEYS):
         raise BadLine("not a record (expected keys seq, topic, body, private; v and prev if chained)")
     prev = document.get("prev")
@@ -166,6 +178,10 @@ def check_lines(
         except BadLine as exc:
             bad = (line, exc, line_hash(line))
             continue
+        except JournalTooNew as exc:
+            raise JournalTooNew(f"line {number}, at byte {offset} of {path}: {exc}; the journal is left as "
+                                "it is: run the release that wrote it (deploy/install.sh rollback goes "
+                                "forward again)") from None
         link = line_hash(line)
         yield line, record, link
         offset += len(line)

@@ -21,11 +21,14 @@ from tests.deploy.conftest import ROOT, TABLE_LOCK, read_lock, run_install
 pytestmark = pytest.mark.timeout(600)
 
 VENV = "/opt/table-controller/venv"
+VERSIONS = "/opt/table-controller/versions"
 PROGRAM = {
     "/opt/table-controller": ("0755", "root:root"),
-    f"{VENV}/": ("0755", "root:root"),
-    "/opt/table-controller/README.md": ("0644", "root:root"),
-    "/opt/table-controller/manifest.json": ("0444", "root:root"),
+    VERSIONS: ("0755", "root:root"),
+    "/opt/table-controller/current": ("0777", "root:root"),            # links through the current version
+    VENV: ("0777", "root:root"),
+    "/opt/table-controller/README.md": ("0777", "root:root"),
+    "/opt/table-controller/manifest.json": ("0777", "root:root"),
     "/etc/systemd/system/table-controller.service": ("0644", "root:root"),
     "/etc/systemd/system/table-controller-retry.timer": ("0644", "root:root"),
     "/etc/systemd/system/table-controller-screen.service": ("0644", "root:root"),
@@ -45,6 +48,13 @@ TABLE_DATA = {
     "/etc/udev/rules.d/70-table-devices.rules": ("0644", "root:root"),
 }
 """What the install lays down: path -> (mode, intended owner); the table's own data is kept on upgrade."""
+
+
+def program(current: str, previous: str | None = None) -> dict[str, tuple[str, str]]:
+    """The program's paths with the folder of each version kept (a whole tree, root's)."""
+    kept = {f"{VERSIONS}/{name}/": ("0755", "root:root") for name in (current, previous) if name}
+    link = {"/opt/table-controller/previous": ("0777", "root:root")} if previous else {}
+    return PROGRAM | kept | link
 
 SYSTEM_FOLDERS = {"/opt", "/etc", "/etc/systemd", "/etc/systemd/system", "/etc/udev", "/etc/udev/rules.d",
                   "/etc/modules-load.d", "/var", "/var/lib", "/usr", "/usr/local", "/usr/local/bin"}
@@ -79,9 +89,10 @@ def laid_down(stage: Path) -> set[str]:
     for folder, dirs, files in os.walk(stage):
         for name in dirs + files:
             path = "/" + (Path(folder) / name).relative_to(stage).as_posix()
-            if path == "/.install-owners" or path.startswith(f"{VENV}/"):
+            version = path.removeprefix(f"{VERSIONS}/").split("/")
+            if path == "/.install-owners" or (path.startswith(f"{VERSIONS}/") and len(version) > 1):
                 continue
-            paths.add(f"{VENV}/" if path == VENV else path)
+            paths.add(f"{path}/" if path.startswith(f"{VERSIONS}/") else path)
     return paths
 
 
@@ -97,19 +108,21 @@ def cli(stage: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_every_file_is_laid_down_with_its_mode_and_intended_owner(staged: Path) -> None:
     recorded = owners(staged)
-    assert recorded == PROGRAM | TABLE_DATA
+    assert recorded == program("0.1.0") | TABLE_DATA
     assert laid_down(staged) == set(recorded) | SYSTEM_FOLDERS
     for path, (wanted, _) in recorded.items():
         assert mode(staged / path.lstrip("/")) == wanted, path
     for source_path, source in SOURCES.items():
         assert (staged / source_path.lstrip("/")).read_bytes() == (ROOT / source).read_bytes(), source_path
-    for folder, dirs, files in os.walk(staged / VENV.lstrip("/")):        # the program: root's alone
+    version = staged / VERSIONS.lstrip("/") / "0.1.0"
+    assert mode(version / "manifest.json") == "0444"
+    for folder, dirs, files in os.walk(version):                          # the program: root's alone
         for name in dirs + files:
-            path = Path(folder) / name
-            if not path.is_symlink():
-                assert not path.stat().st_mode & 0o022, f"{path} is writable by group or others"
+            file = Path(folder) / name
+            if not file.is_symlink():
+                assert not file.stat().st_mode & 0o022, f"{file} is writable by group or others"
     script = (staged / VENV.lstrip("/") / "bin" / "table-controller").read_text().splitlines()[0]
-    assert script == f"#!{VENV}/bin/python"                      # as it will be on the table
+    assert script == f"#!{VERSIONS}/0.1.0/venv/bin/python"       # as it will be on the table
     assert os.readlink(staged / "usr/local/bin/table-controller") == f"{VENV}/bin/table-controller"
     public, secret = zmq.auth.load_certificate(staged / "etc/table-controller/keys/table.key_secret")
     assert secret is not None
@@ -176,10 +189,11 @@ def test_upgrade_keeps_the_tables_data_and_replaces_the_program(staged: Path, wh
     assert {path: path.read_bytes() for path in kept} == kept
     recorded = owners(staged)
     pit_key = {"/etc/table-controller/keys/clients/pit.key": ("0644", "root:table")}
-    assert recorded == PROGRAM | TABLE_DATA | pit_key
+    assert recorded == program("0.1.0-2", previous="0.1.0") | TABLE_DATA | pit_key
     for path, (wanted, _) in recorded.items():
         assert mode(staged / path.lstrip("/")) == wanted, path
-    assert not (site / "controller" / "left_over.py").exists()
+    assert not (site / "controller" / "left_over.py").exists()         # the venv leads to the new version
+    assert (staged / VERSIONS.lstrip("/") / "0.1.0/venv").is_dir()      # the old one kept beside it
     checked = cli(staged, "verify")                              # the manifest rewritten for the new files
     assert checked.returncode == 0, checked.stdout
 
@@ -192,6 +206,7 @@ def test_uninstall_keeps_the_tables_data_unless_purged(staged: Path, wheelhouse:
     run_install(staged, wheelhouse, "uninstall")
     recorded = owners(staged)
     assert set(recorded) == set(TABLE_DATA) | {"/etc/table-controller/keys/clients/pit.key"}
+    assert not (staged / "opt").exists() or not any((staged / "opt").iterdir())
     journal = "/var/lib/table-controller/journal.log"              # written by the table, not the install
     assert laid_down(staged) == set(recorded) | SYSTEM_FOLDERS | {journal}
     assert not (staged / "opt/table-controller").exists()

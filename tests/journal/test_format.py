@@ -27,7 +27,7 @@ from controller.games.easy_jack.rules import EasyJackRules
 from controller.games.interface import Limits
 from controller.journal import checkpoint
 from controller.journal.high_water import HighWater, Mark
-from controller.journal.lines import Record
+from controller.journal.lines import JournalCorrupt, JournalTooNew, Record
 from controller.journal.log import Journal
 from controller.table.machine import Table, TableSettings
 
@@ -153,3 +153,37 @@ def test_the_checkpoint_copy_reads_back(tmp_path: Path) -> None:
     assert saved == checkpoint.Checkpoint(15, data["body_crc"], (1, 0), data["state"], data["link"], 1,
                                           content[:64].decode())
     assert (V2 / "published.mark").read_bytes() == (V1 / "published.mark").read_bytes()
+
+
+def newer_line(seq: int, prev: bytes) -> bytes:
+    """A line of a journal format after this release's (v 3, with a field this one does not know),
+    chained to the line ``prev``: worked out by hand, as a newer release would write it."""
+    text = json.dumps({"v": 3, "seq": seq, "topic": "T07/hand.started", "body": "{}", "private": {},
+                       "prev": hashlib.sha256(prev).hexdigest()[:16], "signed": "abc"},
+                      separators=(",", ":")).encode()
+    return b"%08x %s\n" % (binascii.crc32(text), text)
+
+
+@pytest.mark.parametrize("where", ["last", "before another"])
+def test_a_journal_a_newer_release_wrote_is_refused_as_it_is(tmp_path: Path, where: str) -> None:
+    """A table rolled back after a newer release ran (deploy/install.sh rollback): the newer records are
+    whole lines, never a torn tail to cut, and the older release refuses the journal saying why."""
+    folder = tmp_path / "state"
+    shutil.copytree(V2, folder)
+    journal_path = folder / "journal.log"
+    last = journal_path.read_bytes().splitlines(keepends=True)[-1]
+    added = newer_line(16, last)
+    if where == "before another":
+        added += newer_line(17, added)
+    with open(journal_path, "ab") as out:
+        out.write(added)
+    before = {path.name: path.read_bytes() for path in folder.iterdir()}
+    with pytest.raises(JournalTooNew) as refused:
+        Journal.open(journal_path)
+    assert str(refused.value) == (
+        f"line 16, at byte {len(before['journal.log']) - len(added)} of {journal_path}: a record of journal "
+        "format 3, written by a newer release of table-controller (this one reads formats 1 to 2); the "
+        "journal is left as it is: run the release that wrote it (deploy/install.sh rollback goes forward "
+        "again)")
+    assert isinstance(refused.value, JournalCorrupt)             # refused wherever a damaged one is
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == before     # nothing cut or added
