@@ -32,7 +32,7 @@ from controller.events.registry import Event
 from controller.games.interface import GameEvent, Hand, Option, RuleError
 from controller.table import devices, gather, tray
 from controller.table.chips import sync_bets
-from controller.table.ledger import Ledger, Off, settled_spots, unexplained
+from controller.table.ledger import Off, settled_spots, unexplained
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TakenAction, waiting_words
 from controller.table.writer import Decided, Step, alert
 from firmware_bridge.kernel.money import dollars
@@ -145,7 +145,7 @@ def walk_mispaid(table: Table) -> list[Off]:
     Empty with ``payout_check`` off."""
     if table.state.hand is None or not table.settings.payout_check:
         return []
-    return unexplained(table.ledger(), table.live_spots)
+    return unexplained(table.spots_due(), table.live_spots)
 
 
 def mispay_alerts(table: Table) -> Steps:
@@ -388,7 +388,7 @@ def payout_mismatches(table: Table) -> list[Alerted]:
     whose chips, as the RFID reader reads them now, are not what the settled hand's ledger says it
     should hold once paid and collected."""
     made: list[Alerted] = []
-    for off in unexplained(Ledger(payout_checks(table)), table.live_spots):
+    for off in unexplained(payout_checks(table), table.live_spots):
         gap = (f"{dollars(-off.difference)} short" if off.difference < 0
                else f"{dollars(off.difference)} over")
         made.append(alert_registry.alert(

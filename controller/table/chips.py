@@ -69,7 +69,7 @@ def check_past_post(table: Table, wager: SpotWager, before: int) -> Generator[St
     hand = table.state.hand
     if hand is None:
         return
-    expected = table.ledger().due((wager.seat, wager.spot))
+    expected = table.spots_due().get((wager.seat, wager.spot), 0)
     amount = wager.amount
     if amount == expected or min(before, expected) <= amount <= max(before, expected):
         return

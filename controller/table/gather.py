@@ -34,14 +34,14 @@ def after_step(table: Table, step: Step) -> None:
     now is to gather."""
     if table.state.hand is None or not any(isinstance(event, PotsChanged) for event in step.events):
         return
-    table.ungathered = {(off.seat, off.spot) for off in unexplained(table.ledger(), table.live_spots)
+    table.ungathered = {(off.seat, off.spot) for off in unexplained(table.spots_due(), table.live_spots)
                         if off.difference > 0}
 
 
 def on_reading(table: Table, wager: SpotWager) -> None:
     """A spot read: gathered once it reads no more than the ledger says it holds."""
     key = (wager.seat, wager.spot)
-    if key in table.ungathered and wager.amount <= table.ledger().due(key):
+    if key in table.ungathered and wager.amount <= table.spots_due().get(key, 0):
         table.ungathered.discard(key)
 
 
@@ -49,7 +49,7 @@ def to_gather(table: Table) -> list[Off]:
     """The spots still to gather: each reading more than the ledger says it holds now."""
     if table.state.hand is None or table.phase != "in_hand" or not table.ungathered:
         return []
-    return [off for off in unexplained(table.ledger(), table.live_spots)
+    return [off for off in unexplained(table.spots_due(), table.live_spots)
             if (off.seat, off.spot) in table.ungathered and off.difference > 0]
 
 

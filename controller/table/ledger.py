@@ -75,17 +75,25 @@ def ledger(state: TableState, phase: str, *, payout_check: bool, house_result: i
     ``settled``, ...); ``payout_check``: whether NEXT checks the settled spots; ``house_result``: the
     settled hand's :meth:`Hand.house_result` (None: the tray is not accounted for)."""
     hand = state.hand
-    stacks = dict(state.session[Stacks].stacks)
     view = hand.view() if hand is not None else None
     pots = tuple(pot.amount for pot in view.pots) if view is not None else ()
     rake = sum(move.amount or 0 for move in view.moves if move.kind == "rake") if view is not None else 0
     tray = state.tray
+    due = tray.expected
     if phase == "settled" and hand is not None:
-        spots = settled_spots(state) if payout_check else {}
         due = None if tray.at_start is None or house_result is None else tray.at_start + house_result
-        return Ledger(spots, pots, rake, stacks, due)
-    spots = dict(hand.committed()) if hand is not None and phase == "in_hand" else dict(state.bets)
-    return Ledger(spots, pots, rake, stacks, tray.expected)
+    return Ledger(spots_due(state, phase, payout_check=payout_check), pots, rake,
+                  dict(state.session[Stacks].stacks), due)
+
+
+def spots_due(state: TableState, phase: str, *, payout_check: bool) -> dict[Spot, int]:
+    """The ledger's ``spots`` alone (what every check of a reading needs, without the hand's whole
+    view): the bets as published between hands, :meth:`Hand.committed` in play, and once settled
+    :func:`settled_spots` (none with ``payout_check`` off)."""
+    hand = state.hand
+    if phase == "settled" and hand is not None:
+        return settled_spots(state) if payout_check else {}
+    return dict(hand.committed()) if hand is not None and phase == "in_hand" else dict(state.bets)
 
 
 def settled_spots(state: TableState) -> dict[Spot, int]:
@@ -101,19 +109,20 @@ def settled_spots(state: TableState) -> dict[Spot, int]:
     return expected
 
 
-def unexplained(account: Ledger, live: Mapping[Spot, SpotWager]) -> list[Off]:
-    """Each spot of ``account`` the reader reads (``live``) other than it should hold, in seat order.
+def unexplained(due: Mapping[Spot, int], live: Mapping[Spot, SpotWager]) -> list[Off]:
+    """Each spot of ``due`` (a ledger's ``spots``) the reader reads (``live``) other than it should
+    hold, in seat order.
 
-    >>> account = Ledger({(1, "main"): 2500, (2, "main"): 0})
+    >>> due = {(1, "main"): 2500, (2, "main"): 0}
     >>> read = {(1, "main"): SpotWager(1, "main", 1, 2000, ()), (2, "main"): SpotWager(2, "main", 2, 0, ())}
-    >>> unexplained(account, read)
+    >>> unexplained(due, read)
     [Off(seat=1, spot='main', read=2000, due=2500)]
     """
     found = []
-    for (seat, spot), due in sorted(account.spots.items()):
+    for (seat, spot), held in sorted(due.items()):
         wager = live.get((seat, spot))
         read = wager.amount if wager is not None else 0
-        if read != due:
-            found.append(Off(seat, spot, read, due))
+        if read != held:
+            found.append(Off(seat, spot, read, held))
     return found
 

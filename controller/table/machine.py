@@ -40,7 +40,7 @@ from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.lines import Record
 from controller.table import buttons, cards, chips, commands, devices, gather
-from controller.table.ledger import Ledger, ledger
+from controller.table.ledger import Ledger, ledger, spots_due
 from controller.table.settings import (
     FLOOR_ACTIONS,
     TABLE_BUTTONS,
@@ -420,6 +420,11 @@ class Table:
         hand, settled = self.state.hand, self.phase == "settled" and self.state.results is not None
         return ledger(self.state, self.phase, payout_check=self.settings.payout_check,
                       house_result=hand.house_result() if settled and hand is not None else None)
+
+    def spots_due(self) -> dict[tuple[int, str], int]:
+        """What each spot should hold now: the ledger's spots alone
+        (:func:`controller.table.ledger.spots_due`), as every check of a reading takes them."""
+        return spots_due(self.state, self.phase, payout_check=self.settings.payout_check)
 
     def payout_checks(self) -> dict[tuple[int, str], int]:
         """The spots NEXT checks and what each should read then

@@ -45,10 +45,11 @@ def test_an_easy_jack_hand_in_the_ledger_from_the_bets_to_next(tmp_path: Path) -
     account = same_after_restart(rig)
     assert account.spots == {(1, "main"): 2500, (2, "main"): 0}             # paid 3:2, collected
     assert account.tray == 100_000 + 2000 - 1500                            # the house's result
-    assert unexplained(account, rig.table.live_spots) == [Off(1, "main", 1000, 2500), Off(2, "main", 2000, 0)]
+    assert unexplained(account.spots, rig.table.live_spots) == [Off(1, "main", 1000, 2500),
+                                                               Off(2, "main", 2000, 0)]
     rig.bet(1, "main", 2500)
     rig.bet(2, "main", 0)
-    assert unexplained(rig.table.ledger(), rig.table.live_spots) == []
+    assert unexplained(rig.table.ledger().spots, rig.table.live_spots) == []
     tray(rig, 100_500)
     ended = rig.press("next")
     assert not [e for e in ended if e["type"] == "alert"]                  # every cent where it should be
@@ -83,10 +84,11 @@ def test_a_holdem_hand_in_the_ledger_its_pots_bets_to_gather_and_stacks(tmp_path
     account = same_after_restart(rig)
     assert account.pots == (600,) and account.spots == {(1, "bet"): 0, (2, "bet"): 0, (3, "bet"): 0}
     assert account.stacks == {1: 10_000, 2: 10_000, 3: 10_000}                # moved by the result at NEXT
-    over = [(off.seat, off.difference) for off in unexplained(account, rig.table.live_spots)]
+    over = [(off.seat, off.difference) for off in unexplained(account.spots, rig.table.live_spots)]
     assert over == [(1, 200), (2, 200), (3, 200)]
     assert rig.table.wait_words() == ("gather the bets into the pot: seat 1 bet $2.00, seat 2 bet $2.00, "
                                       "seat 3 bet $2.00 first")
     for seat in (1, 2, 3):
         rig.bet(seat, "bet", 0)
-    assert rig.table.wait_words() is None and unexplained(rig.table.ledger(), rig.table.live_spots) == []
+    assert rig.table.wait_words() is None
+    assert unexplained(rig.table.ledger().spots, rig.table.live_spots) == []
