@@ -8,10 +8,24 @@ the daemon published) show the second alone, the first never again.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from controller.screen.advice import banners
 from tests.rigs.daemon_rig import TableRig
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[TableRig]:
+    table = TableRig(tmp_path)
+    try:
+        table.start()
+        yield table
+    finally:
+        table.close()
 
 
 def offline_alerts(rig: TableRig) -> list[dict[str, Any]]:

@@ -5,10 +5,23 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.rigs.daemon_rig import TableRig, chip
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[TableRig]:
+    table = TableRig(tmp_path)
+    try:
+        table.start()
+        yield table
+    finally:
+        table.close()
 
 
 def alert(rig: TableRig, code: str) -> dict[str, Any]:

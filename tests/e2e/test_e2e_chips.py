@@ -7,8 +7,23 @@ on both seats.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
 from controller.devkit.simulated import antenna
 from tests.rigs.daemon_rig import TableRig, chip
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[TableRig]:
+    table = TableRig(tmp_path)
+    try:
+        table.start()
+        yield table
+    finally:
+        table.close()
 
 
 def test_the_same_uid_twice_on_one_spot_is_reported_as_a_duplicate_and_counts_once(rig: TableRig) -> None:

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import signal
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import zmq
 
 from controller.follow.blocking import PitError
 from tests.rigs.daemon_rig import TableRig
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[TableRig]:
+    table = TableRig(tmp_path)
+    try:
+        table.start()
+        yield table
+    finally:
+        table.close()
 
 
 def test_a_replay_from_past_any_integer_the_journal_can_hold_ends_at_the_last_seq(rig: TableRig) -> None:

@@ -10,11 +10,26 @@ right, no ``payout_mismatch``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
 from controller.devkit.simulated import antenna
 from tests.e2e.test_e2e_floor import SHOE, play
 from tests.rigs.daemon_rig import TableRig, chip
 
 WAIT = "next: the rfid is offline: pay and collect as shown; NEXT checks the spots once it is back"
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[TableRig]:
+    table = TableRig(tmp_path)
+    try:
+        table.start()
+        yield table
+    finally:
+        table.close()
 
 
 def test_next_waits_for_the_reader_and_checks_what_the_spots_hold_once_it_is_back(rig: TableRig) -> None:
