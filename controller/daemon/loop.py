@@ -2,8 +2,8 @@
 the table after each, and :class:`ControlCommands` answers the control commands (docs/control.md),
 the daemon's front door.
 
-Start-up (:mod:`controller.daemon_start`): open the journal and replay it into the table (nothing is
-published, :mod:`controller.daemon_journal`), bind the pit sockets, announce ``table.opened``, then
+Start-up (:mod:`controller.daemon.start`): open the journal and replay it into the table (nothing is
+published, :mod:`controller.daemon.journal`), bind the pit sockets, announce ``table.opened``, then
 start the boards and the buttons. Every driver input and every control command runs on the loop, one
 step at a time, through :class:`controller.table.machine.Table` (the control socket serves requests
 at once, each in its task: a PIN check or a ``critical_memory_clear`` that awaits holds up no other
@@ -11,11 +11,11 @@ command; PINs are checked one at a time: :class:`ControlCommands`). After each, 
 saves a checkpoint if one is due, and :class:`Show` publishes the table's picture (``table.view``,
 docs/pit-events.md) if it changed and brings the dealer display, the status line and the lights up
 to date. The journal, the checkpoint and the published mark are checked at start, before DEAL and
-after every hand (:mod:`controller.daemon_memory`); a check that fails latches a fault that stops
+after every hand (:mod:`controller.daemon.memory`); a check that fails latches a fault that stops
 DEAL until a supervisor's ``critical_memory_clear``. After a hand's check, the journal is rotated and
-old segments pruned when due (``[journal]``, :func:`controller.daemon_journal.rotate`). Under systemd
+old segments pruned when due (``[journal]``, :func:`controller.daemon.journal.rotate`). Under systemd
 the daemon says READY once all that has started, keeps its status line current and pings the
-watchdog from the loop (:mod:`controller.service`).
+watchdog from the loop (:mod:`controller.daemon.service`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ import signal
 import time
 from collections.abc import Callable, Sequence
 
-from controller import daemon_journal, daemon_memory, daemon_start
 from controller.commands.books import BOOKS_COMMANDS, DEALER_PINNED
 from controller.commands.books import DealerIn as BooksDealerIn
 from controller.commands.registry import Command, Request, decode
@@ -44,6 +43,8 @@ from controller.commands.table import (
     State,
 )
 from controller.config.loader import Config
+from controller.daemon import journal, memory, start
+from controller.daemon.service import SystemdLink, table_status
 from controller.events import codec
 from controller.events.codec import record_json
 from controller.events.envelope import VIEW_TYPE, encode_event, now_timestamp
@@ -57,7 +58,6 @@ from controller.journal.lines import Record
 from controller.pit.server import PitServer
 from controller.security.supervisor_gate import SupervisorGate
 from controller.security.supervisor_pins import verify_pin
-from controller.service import SystemdLink, table_status
 from controller.table.views import dealer_view, table_picture
 from drivers.board import BoardDriver
 from drivers.buttons import DealerPanel
@@ -65,7 +65,8 @@ from drivers.chips import ChipRegistry
 from drivers.inputs import CardDrawn, DriverInput, SpotWager
 from firmware_bridge.kernel.repeat_log import RepeatLog
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("controller.daemon")
+"""The daemon's log: the name its lines had when this was controller/daemon.py."""
 
 JOURNAL_NAME = "journal.log"
 CHECKPOINT_NAME = "checkpoint.json"
@@ -102,11 +103,11 @@ class Daemon:
         self.high_water = HighWater.open(config.state_dir / HIGH_WATER_NAME)
         self.memory = CriticalMemory(self.journal, self.high_water, self.checkpoint_path,
                                      config.state_dir / FAULT_NAME)
-        self.start = daemon_journal.begin(self.journal, self.high_water, self.checkpoint_path)
+        self.start = journal.begin(self.journal, self.high_water, self.checkpoint_path)
         """The epoch this run publishes in, and what the journal lost since the last run."""
         self.registry = ChipRegistry.load(config.chip_registry)
-        self.table = daemon_start.make_table(config, self.registry, self.write, self.start.epoch)
-        self.renderer = daemon_start.make_renderer(config.display.mode)
+        self.table = start.make_table(config, self.registry, self.write, self.start.epoch)
+        self.renderer = start.make_renderer(config.display.mode)
         self.control = ControlCommands(self, config)
         """The control commands: the PIN gates, the request ids and the handlers."""
         self.stopping = asyncio.Event()
@@ -132,27 +133,27 @@ class Daemon:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, self.stopping.set)
         self.systemd.status(f"{self.config.table_id} starting: recovering the journal")
-        daemon_journal.recover(self.journal, self.table, self.checkpoint)
+        journal.recover(self.journal, self.table, self.checkpoint)
         self.control.requests.rebuild(self.journal.since(0))
         config = self.config
-        self.pit = daemon_start.make_pit(config, self.start.epoch, snapshot=self.snapshot,
+        self.pit = start.make_pit(config, self.start.epoch, snapshot=self.snapshot,
                                          history=self.history, last_seq=lambda: self.table.state.seq,
                                          on_command=self.command)
         await self.pit.start()
         self.table.set_publisher(self.pit.publish)
         self.table.open(recovered=self.journal.last_seq > 0,
-                        journal_damage=daemon_journal.damage(self.journal, self.start))
-        daemon_memory.at_start(self.memory, self.table, self.checkpoint)
+                        journal_damage=journal.damage(self.journal, self.start))
+        memory.at_start(self.memory, self.table, self.checkpoint)
         self.in_hand = self.table.state.in_hand
-        daemon_start.check_integrity(config, self.table)
-        self.boards = daemon_start.make_boards(config, self.registry, self.table.state.shoe.shoe_id,
+        start.check_integrity(config, self.table)
+        self.boards = start.make_boards(config, self.registry, self.table.state.shoe.shoe_id,
                                                self.dispatch)
         self.panel = DealerPanel(config.buttons, config.lights, loop=loop, on_press=self.panel_pressed)
         for board in self.boards:
             await board.start()
         self.refresh()
         boards_checked = loop.call_later(max(board.offline_after for board in self.boards),
-                                         daemon_start.check_boards, self.boards, self.table, self.dispatch)
+                                         start.check_boards, self.boards, self.table, self.dispatch)
         self.ticking = loop.call_later(TICK, self.tick)
         codec.prepare([*registered().values(), Picture])   # every encoder made now, not in a hand
         # What start-up made (the replayed journal, the modules) lives as long as the daemon: out of
@@ -250,7 +251,7 @@ class Daemon:
         action whose amount no spot holds), or an action sent by ``act`` (not ``physical``: no
         button needed); returns a refusal or None."""
         if button == "deal" and self.table.phase == "betting":
-            daemon_memory.check(self.memory, self.table, f"before hand {self.table.state.hand_no + 1}")
+            memory.check(self.memory, self.table, f"before hand {self.table.state.hand_no + 1}")
         return self.guarded(lambda: self.table.press(button, amount, physical=physical),
                             f"pressing {button}", "press")
 
@@ -278,7 +279,7 @@ class Daemon:
         due."""
         ended = self.in_hand and not self.table.state.in_hand
         if ended:
-            daemon_memory.check(self.memory, self.table, f"after hand {self.table.state.hand_no}")
+            memory.check(self.memory, self.table, f"after hand {self.table.state.hand_no}")
         self.in_hand = self.table.state.in_hand
         self.save_checkpoint()
         if ended:
@@ -304,11 +305,11 @@ class Daemon:
 
     def rotate_journal(self) -> None:
         """Between hands, unless a critical memory fault is latched: the journal rotated and pruned
-        when due (:func:`controller.daemon_journal.rotate`); a rotation that fails stops the table,
+        when due (:func:`controller.daemon.journal.rotate`); a rotation that fails stops the table,
         as a write does."""
         if self.memory.fault is None:
             try:
-                daemon_journal.rotate(self.journal, self.config.journal, self.checkpoint_path, self.repeats)
+                journal.rotate(self.journal, self.config.journal, self.checkpoint_path, self.repeats)
             except OSError as error:
                 self.fail(error)
 
@@ -445,7 +446,7 @@ class ControlCommands:
         with that supervisor's PIN, which goes no further than this check. A ``request_id`` carried
         out already is answered as it was the first time and not applied again
         (:mod:`controller.commands.request_ids`). ``critical_memory_clear`` is answered once its
-        whole check is done (:func:`controller.daemon_memory.clear`, off the loop: inputs go on
+        whole check is done (:func:`controller.daemon.memory.clear`, off the loop: inputs go on
         meanwhile)."""
         decoded = decode(request)
         if isinstance(decoded, str):
@@ -474,7 +475,7 @@ class ControlCommands:
                 return repeat
         if isinstance(order, CriticalMemoryClear):
             assert decoded.supervisor is not None
-            refused = await daemon_memory.clear(self.daemon.memory, self.daemon.repeats,
+            refused = await memory.clear(self.daemon.memory, self.daemon.repeats,
                                                 decoded.supervisor)     # the loop serves meanwhile
             if refused is not None:
                 return self.answer(refused)
@@ -557,7 +558,7 @@ class ControlCommands:
 
     def clear_command(self, request: Request) -> Reply:
         """A supervisor's ``critical_memory_clear``, once its check passed and the fault went
-        (:func:`controller.daemon_memory.clear`, awaited by :meth:`command` before this step, so that
+        (:func:`controller.daemon.memory.clear`, awaited by :meth:`command` before this step, so that
         the request's mark is on this step's events alone): its ``critical_memory`` alert (info)."""
         supervisor = request.supervisor
         assert supervisor is not None
