@@ -278,6 +278,12 @@ class Hand(ABC):
     def view(self) -> HandView:
         """What the public may see now: face-down cards are None."""
 
+    def staked(self) -> Mapping[int, int]:
+        """What each seat has put in this hand out of the stack the table keeps for it (the chips
+        on its spots and those gathered into the pots), by seat: the table's ledger counts a
+        stack less this while the hand is in play. None in a game the house banks (no stacks)."""
+        return {}
+
     def house_result(self) -> int:
         """What the house's chips (the table's tray) gain from this settled hand, in cents:
         collected minus paid on the wagers the house banks, plus any fee it takes in chips. By

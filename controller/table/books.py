@@ -46,13 +46,19 @@ Made = list[Event] | str
 @dataclass
 class BooksState:
     """The ``dealer`` signed in (None: none), whether a shift is open (an opener without its
-    closer), the slips the dealer signed that wait for a supervisor (slip -> amount), and
-    whether the last closer waits for its drop."""
+    closer), the slips the dealer signed that wait for a supervisor (slip -> amount), whether
+    the last closer waits for its drop, and the rake in the drop box since that drop."""
 
     dealer: str | None = None
     shift_open: bool = False
     unsigned: dict[str, int] = field(default_factory=dict)
     drop_due: bool = False
+    rake_dropped: int = 0
+    """The rake of the hands ended since the drop was last entered: what the drop box holds of it."""
+
+    def hand_ended(self, rake: int) -> None:
+        """A hand ended: its rake is in the drop box."""
+        self.rake_dropped += rake
 
     def apply(self, event: Event) -> None:
         """Apply one event of the books (any other changes nothing)."""
@@ -67,7 +73,7 @@ class BooksState:
         elif isinstance(event, events.SlipSigned):
             self.unsigned.pop(event.slip, None)
         elif isinstance(event, events.DropEntered):
-            self.drop_due = False
+            self.drop_due, self.rake_dropped = False, 0       # the box emptied and counted
 
     def to_json(self) -> JsonObject:
         """The state as the checkpoint keeps it (its fields, by the one codec)."""

@@ -11,11 +11,15 @@ the journaled state alone, and each RFID reading explained against it.
   stacks, whose money the table keeps instead of chips on the spot).
 - ``pots``: a pot game's pots (the chips in the middle, which no antenna reads) and ``rake``: the
   house's take of them so far, for the drop box;
-- ``stacks``: the money the table keeps for each seat of a game of stacks, as the session keeps
-  it (a hand's result moves it at NEXT: the picture's ``stack_changes``);
+- ``stacks``: the chips in front of each seat of a game of stacks: the stack the session keeps
+  less what the seat has put in the hand in play (:meth:`Hand.staked`: its bets on the spots and
+  in the pots) or, between hands, its bets on the spots; a hand's result moves the session's
+  stack at NEXT (the picture's ``stack_changes``);
 - ``tray``: what the tray should read, or None where the reading is all there is to go by: once a
   hand is settled, its reading at the deal plus the house's result of the hand (what NEXT
-  checks as ``tray_variance``); otherwise, the reading a fill or credit waits for.
+  checks as ``tray_variance``); otherwise, the reading a fill or credit waits for;
+- ``drop``: the rake of the hands ended since the drop was last entered, in the drop box
+  (:class:`~controller.table.books.BooksState`, journaled with the books).
 
 :func:`unexplained` compares the spots' readings with it: each spot that reads other than it
 should, as an :class:`Off`, in seat order. The table's checks of chips read this one account: the
@@ -64,6 +68,7 @@ class Ledger:
     rake: int = 0
     stacks: Mapping[int, int] = field(default_factory=dict)
     tray: int | None = None
+    drop: int = 0
 
     def due(self, spot: Spot) -> int:
         """What ``spot`` should hold (0 for a spot the ledger has no chips on)."""
@@ -82,8 +87,13 @@ def ledger(state: TableState, phase: str, *, payout_check: bool, house_result: i
     due = tray.expected
     if phase == "settled" and hand is not None:
         due = None if tray.at_start is None or house_result is None else tray.at_start + house_result
-    return Ledger(spots_due(state, phase, payout_check=payout_check), pots, rake,
-                  dict(state.session[Stacks].stacks), due)
+    staked: dict[int, int] = dict(hand.staked()) if hand is not None else {}
+    if hand is None:                            # between hands the bets lie on the spots, off the stacks
+        for (seat, _), cents in state.bets.items():
+            staked[seat] = staked.get(seat, 0) + cents
+    stacks = {seat: cents - staked.get(seat, 0) for seat, cents in state.session[Stacks].stacks.items()}
+    return Ledger(spots_due(state, phase, payout_check=payout_check), pots, rake, stacks, due,
+                  state.books.rake_dropped)
 
 
 def spots_due(state: TableState, phase: str, *, payout_check: bool) -> dict[Spot, int]:

@@ -348,6 +348,9 @@ class TableState:
         self.results = event.results
 
     def _hand_closed(self, event: Event, hand_no: int | None) -> None:
+        if self.hand is not None:                                 # its rake is in the drop box
+            self.books.hand_ended(sum(move.amount or 0 for move in self.hand.view().moves
+                                      if move.kind == "rake"))
         self.phase = "betting"
         self.hand = None
         self.results = None

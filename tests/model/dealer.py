@@ -98,8 +98,9 @@ class Model:
         self.shoe_id = 0
         self.index = 0
         self.online = {"shoe": True, "rfid": True}
-        self.drop_expected = 0
-        """The rake the table took, hand by hand: what the drop box should hold."""
+        self.base: int | None = None
+        """A game of stacks: the ledger's total between hands (stacks and drop), which every step of
+        the hand must keep (:meth:`check_ledger`)."""
         self.send(DeviceOnline("shoe", "model", "SH-1"))
         self.send(DeviceOnline("rfid", "model", "RF-1"))
         self.report()
@@ -123,6 +124,19 @@ class Model:
         assert self.chips.conserved(), "chips created or destroyed"
         for reading in self.chips.readings():
             self.table.handle(reading)
+        self.check_ledger()
+
+    def check_ledger(self) -> None:
+        """A game of stacks: the table's ledger adds up at every step, its stacks (less what each
+        seat has put in the hand), spots, pots and drop box equal to what they were between hands."""
+        if not self.setup.stacks:
+            return
+        account = self.table.ledger()
+        total = sum(account.stacks.values()) + sum(account.spots.values()) + sum(account.pots) + account.drop
+        if self.table.state.hand is None:
+            self.base = total
+        elif self.base is not None and total != self.base:
+            raise ModelError(f"the ledger's total {total} is not {self.base} between hands: {account}")
 
     def press(self, button: str, amount: int | None = None, soon: bool = False) -> str | None:
         """Press a button (``soon``: a bounce of the press before, 0.3 s after it); a refusal is kept
@@ -472,10 +486,8 @@ class Model:
         self.report()
 
     def press_next(self) -> None:
-        hand = self.table.state.hand
         double = self.mistake == "double_deal" and self._may_inject()
         self.press("next")
-        self.drop_expected += int(getattr(hand, "rake", 0) or 0)
         if double:
             self.press("next")
 
@@ -554,7 +566,7 @@ class Model:
         return {"tray": state.tray.amount,
                 "spots": {key: w.amount for key, w in sorted(self.table.live_spots.items()) if w.amount},
                 "stacks": dict(sorted(state.session[Stacks].stacks.items())),
-                "drop": self.drop_expected}
+                "drop": self.table.ledger().drop}
 
     def physical(self) -> dict[str, Any]:
         """The same, counted on the physical table."""

@@ -83,7 +83,8 @@ def test_a_holdem_hand_in_the_ledger_its_pots_bets_to_gather_and_stacks(tmp_path
     rig.press("check")                                                     # the round ends: to the pot
     account = same_after_restart(rig)
     assert account.pots == (600,) and account.spots == {(1, "bet"): 0, (2, "bet"): 0, (3, "bet"): 0}
-    assert account.stacks == {1: 10_000, 2: 10_000, 3: 10_000}                # moved by the result at NEXT
+    assert account.stacks == {1: 9800, 2: 9800, 3: 9800}             # in front of each: less its bets
+    assert sum(account.stacks.values()) + sum(account.pots) + account.rake + account.drop == 30_000
     over = [(off.seat, off.difference) for off in unexplained(account.spots, rig.table.live_spots)]
     assert over == [(1, 200), (2, 200), (3, 200)]
     assert rig.table.wait_words() == ("gather the bets into the pot: seat 1 bet $2.00, seat 2 bet $2.00, "

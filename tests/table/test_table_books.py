@@ -49,7 +49,7 @@ def test_a_shift_is_an_opener_and_its_closer_each_signed_then_its_drop() -> None
                                                       events.DealerIn("D2")]
     assert run(state, orders.SignCloser("2"), tray=(61_000, None)) == [events.Closer(61_000, "D2")]
     assert state.to_json() == {"dealer": "D2", "shift_open": False, "unsigned": {"closer": 61_000},
-                               "drop_due": True}
+                               "drop_due": True, "rake_dropped": 0}
     assert run(state, orders.EnterDrop(0), "S1") == [events.DropEntered(0, "S1")]
     assert run(state, orders.EnterDrop(100), "S1") == "the drop is entered once per shift, after its closer"
     assert run(state, orders.DealerOut()) == [events.DealerOut("D2", "signed_out")]
@@ -65,7 +65,7 @@ def test_the_checkpoint_keeps_the_books_and_leaves_them_out_while_they_hold_noth
         state.books.apply(event)
     saved = state.checkpoint()
     assert saved["books"] == {"dealer": "D1", "shift_open": True, "unsigned": {"opener": 50_000},
-                              "drop_due": False}
+                              "drop_due": False, "rake_dropped": 0}
     assert TableState.from_checkpoint(game, saved).books == state.books
 
 

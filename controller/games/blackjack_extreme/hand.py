@@ -283,6 +283,22 @@ class BlackjackExtremeHand(Hand):
                 held[(seat.seat, SPOT)] = seat.staked()
         return held
 
+    def staked(self) -> Mapping[int, int]:
+        """Each seat's chips out of its stack: a player's blind, raises and split bets; in a
+        payment walk, the player-dealer's too (what it paid onto the spots, less what it took
+        off them). None once settled: the spots are the seats' own then, in their stacks until
+        NEXT moves them (a folded blind the dealer took counts in the folder's stack until then)."""
+        if self.phase == "complete":
+            return {}
+        if not self.claims:
+            return {seat.seat: seat.staked() for seat in self.seats if seat.playing}
+        held: dict[int, int] = {}
+        for claim in self.claims:
+            held[claim.seat] = held.get(claim.seat, 0) + claim.wager
+        paid = sum(self.committed().values()) - sum(held.values())
+        held[self.dealer_seat] = held.get(self.dealer_seat, 0) + paid
+        return held
+
     def view(self) -> HandView:
         """What the public may see now (:func:`~controller.games.blackjack_extreme.words.public_view`)."""
         return public_view(self)

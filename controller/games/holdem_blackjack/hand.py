@@ -349,6 +349,10 @@ class HoldemHand(Hand):
         (the bets are gathered into the pot)."""
         return {(p.seat, SPOT): self._round_bet(p.seat) for p in self.players}
 
+    def staked(self) -> Mapping[int, int]:
+        """Each seat's chips out of its stack: what it put in the pots and its bet of the round."""
+        return {p.seat: p.put_in + self._round_bet(p.seat) for p in self.players}
+
     def _status(self, player: Player) -> str | None:
         seat = player.seat
         roles = ((self.button, "button"), (self.small_blind, "small blind"), (self.big_blind, "big blind"))
