@@ -1,6 +1,6 @@
 """The dealer-mistake model run long (tests/model): hands dealt right and mistakes made, per game.
 
-For each game the model deals: ``--hands`` hands dealt right (false alarms counted, per 10,000),
+For each of the four games: ``--hands`` hands dealt right (false alarms counted, per 10,000),
 and ``--mistakes`` tables per kind of mistake, each outcome counted (caught, missed, stale,
 not made); prints a Markdown table and the model's hands per second (wall time, real journal).
 
@@ -18,10 +18,8 @@ from tempfile import TemporaryDirectory
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.model.catalogue import KINDS
+from tests.model.catalogue import GAMES, KINDS
 from tests.model.dealer import ModelError, deal, outcome_of
-
-GAMES = ("easy-jack", "buster-blackjack-x")
 
 
 def main() -> None:

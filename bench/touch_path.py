@@ -1,4 +1,5 @@
-"""How many of the project's files one touch on the dealer screen crosses in the daemon.
+"""The path one touch on the dealer screen takes through the daemon: the project's files it crosses,
+in order, each with its layer.
 
 A touch of STAND reaches the daemon as the control socket's ``act`` command
 (docs/control.md). This script runs the daemon in this process, on simulated
@@ -6,11 +7,12 @@ boards over real ptys, deals a hand of Easy Jack up to the player's decision,
 and then traces one ``act stand`` from the decoded request to the published
 step: every function of ``controller/``, ``drivers/`` and ``firmware_bridge/``
 that runs on the way is recorded with ``sys.setprofile``, and the script prints
-the files they are in, by package, with their count. Fewer files on this path
-is a guard rail of the architecture (docs/benchmarks.md keeps the figures); it
-is printed, not asserted, as every figure in ``bench/``.
+the files they are in, in the order the touch first reaches each, with the
+layer each stands in (the layer contracts of ``[tool.importlinter]`` in
+pyproject.toml, docs/architecture.md) and its count of calls. It sets no goal
+for the number of files: the path is there to be read (docs/benchmarks.md).
 
-    .venv/bin/python bench/touch_path.py [--list]
+    .venv/bin/python bench/touch_path.py
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import asyncio
 import random
 import sys
 import tempfile
+import tomllib
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -29,7 +32,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.config.loader import load_config
-from controller.daemon import Daemon
+from controller.daemon.loop import Daemon
 from controller.devkit.simulated import write_config
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card
@@ -111,28 +114,63 @@ async def traced_touches(folder: Path) -> tuple[Counter[str], Counter[str]]:
     return first, later
 
 
-def report(title: str, files: Counter[str], names: bool) -> None:
-    """Print the count of the shipped files in ``files``, by package (and each file when ``names``)."""
+def contracts() -> list[dict[str, object]]:
+    """The layer contracts of pyproject.toml, each with its ``containers`` (none: the root packages)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    return [contract for contract in config["contracts"] if contract["type"] == "layers"]
+
+
+def part_of(module: str, container: str, layers: list[str]) -> str | None:
+    """The part of ``container``'s ``layers`` that holds ``module`` (a layer's parts are split by ``|``)."""
+    for layer in layers:
+        for part in (name.strip() for name in layer.split("|")):
+            named = f"{container}.{part}" if container else part
+            if module == named or module.startswith(named + "."):
+                return named
+    return None
+
+
+def layer_of(path: str, layered: list[dict[str, object]]) -> str:
+    """The layers ``path`` stands in, from its root package down: ``controller > daemon > control``."""
+    module = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    found: list[str] = []
+    container = ""
+    while True:
+        named = None
+        for contract in layered:
+            containers = contract.get("containers", [""])
+            layers = contract["layers"]
+            assert isinstance(containers, list) and isinstance(layers, list)
+            if container in containers:
+                named = part_of(module, container, layers)
+                if named is not None:
+                    break
+        if named is None:
+            return " > ".join(found)
+        found.append(named.removeprefix(container + ".") if container else named)
+        container = named
+
+
+def report(title: str, files: Counter[str]) -> None:
+    """Print the shipped files in ``files`` in the order the touch reached them, each with its layer
+    and its count of calls."""
     shipped = {name: calls for name, calls in files.items() if name.startswith(PACKAGES)}
-    by_package = Counter(name.split("/")[1] if name.startswith("controller/") else name.split("/")[0]
-                         for name in shipped)
-    print(f"{title} crosses {len(shipped)} files of the project")
-    for package, count in sorted(by_package.items(), key=lambda item: (-item[1], item[0])):
-        print(f"  {package:<20} {count}")
-    if names:
-        for name, calls in sorted(shipped.items()):
-            print(f"    {name} ({calls} calls)")
+    layered = contracts()
+    width = max(len(name) for name in shipped)
+    print(f"{title}, file by file in the order it reaches them:")
+    for name, calls in shipped.items():
+        print(f"  {name:<{width}}  {layer_of(name, layered):<32} {calls} call{'' if calls == 1 else 's'}")
 
 
 def main() -> None:
-    """Print the count of files, by package, that one touch crosses (``--list``: and the files)."""
+    """Print the files one touch crosses, in order, with the layer of each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--list", action="store_true", help="name every file crossed")
-    args = parser.parse_args()
+    parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         first, later = asyncio.run(traced_touches(Path(folder)))
-    report("the first touch (act stand) after start", first, args.list)
-    report("the same touch a hand later", later, args.list)
+    report("the first touch (act stand) after start", first)
+    report("the same touch a hand later", later)
+
 
 if __name__ == "__main__":
     main()

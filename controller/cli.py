@@ -64,7 +64,7 @@ def _refuse_unsafe(config: Config) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from controller.daemon import Daemon
+    from controller.daemon.loop import Daemon
     from controller.journal.lines import JournalCorrupt
     from drivers.buttons import pin_factory_problem
     from drivers.chips import RegistryError
@@ -96,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _recall(args: argparse.Namespace) -> int:
-    from controller.daemon import JOURNAL_NAME
+    from controller.daemon.loop import JOURNAL_NAME
     from controller.history.recall import recall_journal
     from controller.journal.lines import JournalCorrupt
     from controller.journal.segments import segments
@@ -138,7 +138,7 @@ def _math(args: argparse.Namespace) -> int:
 
 
 def _progressive(args: argparse.Namespace) -> int:
-    from controller.daemon import CHECKPOINT_NAME, JOURNAL_NAME
+    from controller.daemon.loop import CHECKPOINT_NAME, JOURNAL_NAME
     from controller.games.catalog import find_game
     from controller.history.progressive import read_progressive, report_data, report_lines
     from controller.journal.lines import JournalCorrupt

@@ -33,7 +33,7 @@ from pathlib import Path
 import zmq.asyncio
 
 from controller.config.loader import load_config
-from controller.daemon import Daemon
+from controller.daemon.loop import Daemon
 from controller.devkit.demo_dealer import COUNTERFEIT, DemoDealer, DemoError, Reader, Shoe, registry
 from controller.devkit.firmware_boards import ReferenceReader, ReferenceShoe
 from controller.devkit.simulated import antenna, write_config

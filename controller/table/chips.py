@@ -65,7 +65,9 @@ def check_past_post(table: Table, wager: SpotWager, before: int) -> Generator[St
     """A ``past_post`` alert unless the change is one the hand explains: the spot now holds
     what the ledger says it should (:mod:`controller.table.ledger`), moves towards that (chips
     being collected or paid), or is the spot of an action the seat in turn may take, within that
-    action's range."""
+    action's range. None during a payment walk (the hand's own NEXT, with ``payout_check``): each
+    of its NEXTs checks every spot against the ledger, refusing or raising ``mispay``, so a step paid
+    over or collected by mistake is named for what it is, not as chips moved after bets closed."""
     hand = table.state.hand
     if hand is None:
         return
@@ -74,6 +76,8 @@ def check_past_post(table: Table, wager: SpotWager, before: int) -> Generator[St
     if amount == expected or min(before, expected) <= amount <= max(before, expected):
         return
     decision = hand.decision()
+    if decision is not None and "next" in decision.actions and table.settings.payout_check:
+        return                  # a payment walk: its NEXT checks every spot (buttons.walk_mispaid)
     if decision is not None and decision.seat == wager.seat:
         for option in decision.actions.values():
             if option.spot == wager.spot and option.low is not None and \

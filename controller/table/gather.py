@@ -5,7 +5,8 @@ When a step changes the hand's pots (``pot``: :class:`~controller.events.hand.Po
 round's bets gathered), each spot the RFID reader reads above what the table's ledger says it
 holds now (:mod:`controller.table.ledger`: nothing, between rounds) has chips the dealer must push
 into the pot.
-Until the reader reads each of them down to that amount the hand waits: the instruction says
+Until the reader reads each of them down to that amount the hand waits (and, when the hand ended
+with the last round's bets still out, NEXT does): the instruction says
 **Gather the bets into the pot: seat 1 bet $20.00, ...**, no game action is offered, and one
 pressed is refused in the same words (:func:`controller.table.buttons.wait_words`). Otherwise the
 next round's bet would be read on the last round's chips still lying on the spot, and counted
@@ -34,22 +35,32 @@ def after_step(table: Table, step: Step) -> None:
     now is to gather."""
     if table.state.hand is None or not any(isinstance(event, PotsChanged) for event in step.events):
         return
-    table.ungathered = {(off.seat, off.spot) for off in unexplained(table.spots_due(), table.live_spots)
+    table.ungathered = {(off.seat, off.spot) for off in unexplained(_due(table), table.live_spots)
                         if off.difference > 0}
+
+
+def _due(table: Table) -> dict[tuple[int, str], int]:
+    """What each spot should hold now: the ledger's spots, and once the hand is settled (its last
+    bets gathered as it ended) every spot of the hand's own account too, which holds nothing."""
+    due = table.spots_due()
+    hand = table.state.hand
+    if table.phase == "settled" and hand is not None:
+        return {**dict(hand.committed()), **due}
+    return due
 
 
 def on_reading(table: Table, wager: SpotWager) -> None:
     """A spot read: gathered once it reads no more than the ledger says it holds."""
     key = (wager.seat, wager.spot)
-    if key in table.ungathered and wager.amount <= table.spots_due().get(key, 0):
+    if key in table.ungathered and wager.amount <= _due(table).get(key, 0):
         table.ungathered.discard(key)
 
 
 def to_gather(table: Table) -> list[Off]:
     """The spots still to gather: each reading more than the ledger says it holds now."""
-    if table.state.hand is None or table.phase != "in_hand" or not table.ungathered:
+    if table.state.hand is None or table.phase not in ("in_hand", "settled") or not table.ungathered:
         return []
-    return [off for off in unexplained(table.spots_due(), table.live_spots)
+    return [off for off in unexplained(_due(table), table.live_spots)
             if (off.seat, off.spot) in table.ungathered and off.difference > 0]
 
 

@@ -20,16 +20,15 @@ def block_after(heading: str) -> list[str]:
     return found.group(1).splitlines()
 
 
-def folder_of(container: str) -> str:
-    """A container's folder, as the picture names it: ``controller/podium/monitor`` for
-    ``controller.podium.monitor``."""
-    return container.replace(".", "/")
+def folder(module: str) -> str:
+    """The folder of a package: ``controller.daemon`` is ``controller/daemon``."""
+    return module.replace(".", "/")
 
 
 def shown(container: str, name: str) -> str:
     """How the picture names a layer's part: a folder with a slash, a module with its .py."""
-    relative = name.replace(".", "/")
-    return relative + "/" if (ROOT / folder_of(container) / relative).is_dir() else relative + ".py"
+    relative = folder(name)
+    return relative + "/" if (ROOT / folder(container) / relative).is_dir() else relative + ".py"
 
 
 def line_of(picture: list[str], parts: list[str], start: int) -> int:
@@ -61,7 +60,7 @@ def test_every_layer_of_every_contract_stands_in_the_picture_in_order() -> None:
                 names = [name.strip() for name in layer.split("|")]
                 parts = [shown(container, name) if container else name + "/" for name in names]
                 if container:   # a container's layers are drawn under it
-                    start = max(start, line_of(picture, [folder_of(container) + "/"], 0))
+                    start = max(start, line_of(picture, [folder(container) + "/"], 0))
                 start = line_of(picture, parts, start) + 1
                 checked += 1
     assert checked >= 15

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from controller import daemon
 from controller.commands.registry import (
     ANYONE,
     REPLY_WITHIN,
@@ -21,6 +20,7 @@ from controller.commands.registry import (
 )
 from controller.commands.request_ids import MOST, WINDOW, RequestIds, mark
 from controller.commands.table import CLEAR_REPLY_WITHIN, DealerMessage, Press, SetLimits, TrayFill
+from controller.daemon import loop
 from controller.games.catalog import load_games
 from controller.games.parts.stacks import BuyIn, TopUp
 from controller.journal.lines import Record
@@ -147,7 +147,7 @@ def test_ids_come_back_from_a_journal_reopened_from_its_window_as_after_a_checkp
         assert reopened.start[0] > 1 and ids.repeat(fill) == {"ok": True}
     finally:
         reopened.close()
-    assert daemon.REPLAY_WINDOW == WINDOW          # the daemon holds every event of the ids' window
+    assert loop.REPLAY_WINDOW == WINDOW          # the daemon holds every event of the ids' window
 
 
 def test_a_command_declares_how_long_a_client_waits_for_its_reply() -> None:

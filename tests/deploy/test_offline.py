@@ -55,7 +55,7 @@ def test_the_documented_line_fetches_the_pis_wheels_each_matching_its_hash(tmp_p
 
 
 def test_the_daemon_imports_no_aiohttp() -> None:
-    probe = ("import sys, controller.cli, controller.daemon, controller.security.integrity; "
+    probe = ("import sys, controller.cli, controller.daemon.loop, controller.security.integrity; "
              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiohttp'))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -19,7 +19,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.config.loader import load_config
-from controller.daemon import Daemon
+from controller.daemon.loop import Daemon
 from controller.devkit.simulated import write_config
 from firmware_bridge.simulator.board import SimulatedBoard
 from firmware_bridge.simulator.models import parse_card

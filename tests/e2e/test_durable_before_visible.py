@@ -27,7 +27,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.config.loader import load_config
-from controller.daemon import REPLAY_WINDOW, Daemon
+from controller.daemon.loop import REPLAY_WINDOW, Daemon
 from controller.devkit.simulated import write_config
 from controller.journal.lines import Record
 from controller.journal.log import Journal

@@ -35,7 +35,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.config.loader import load_config
-from controller.daemon import Daemon
+from controller.daemon.loop import Daemon
 from controller.devkit.simulated import write_config
 from controller.follow.blocking import PitClient, PitError
 from controller.follow.control import Control, unanswered

@@ -31,7 +31,7 @@ class ThreeSeats(Rig):
 
 def real_snapshot(folder: Path) -> dict[str, Any]:
     """The snapshot of the example: seat 1 ($10 main) in turn on 9h 2d, seat 3 ($25 main, $5 side) on
-    a natural, the dealer's hole card face down (as :meth:`controller.daemon.Daemon.snapshot` builds
+    a natural, the dealer's hole card face down (as :meth:`controller.daemon.loop.Daemon.snapshot` builds
     it, less the epoch, which is the time the table's journal began)."""
     rig = ThreeSeats(folder)
     rig.ready(s1_main=1000, s3_main=2500, s3_side=500)

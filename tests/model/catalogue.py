@@ -83,12 +83,17 @@ def cell(*allowed: str, why: str) -> Cell:
 
 _HOUSE = "the house banks every spot: NEXT checks each spot against its result, the tray its change"
 _STACKS_UNREAD = "the money goes to stacks the table keeps, which no antenna reads"
-_WALK = ("in the short-stack payment walk NEXT is refused while the step's spot reads short or over "
-         "([table] mispay = \"hold\"); predicted: Blackjack Extreme is not dealt by the model yet")
+_WALK = ("in the short-stack payment walk NEXT is refused while a spot reads short or over "
+         "([table] mispay = \"hold\"; controller.table.buttons.walk_mispaid); outside a walk the money "
+         "moves between the stacks the table keeps, which no antenna reads, so the model makes it there only")
 _GATHER = "no pot: the bets stay on their spots for the whole hand"
-_NO_GATHER_YET = ("the next round's actions wait until the reader reads the spots empty "
-                  "(controller.table.gather), refused in words that name each spot to gather; "
-                  "predicted: Hold'em is not dealt by the model yet")
+_GATHERED = ("the next round's actions wait until the reader reads the spots empty "
+             "(controller.table.gather), refused in words that name each spot to gather")
+_NEXT_POT = ("the hand ended with the last round's bets on the spots: NEXT waits until they are "
+             "gathered (controller.table.gather), refused in words that name each spot")
+_NEXT_STACKS = ("NEXT in a game of stacks moves the stacks the table keeps, which no antenna reads, and "
+                "nothing is due on a spot outside a walk (each of whose steps is checked before it "
+                "goes on): a NEXT before the chips are moved is no mistake the chips can show")
 _STALE = ("device_offline; NEXT waits until the reader is back and has read every spot again "
           "(controller.table.buttons.wait_words), so it checks no reading taken before the chips moved")
 _SECOND = ("a second press within [table] repeat_window_ms of the first, once the next seat is in "
@@ -105,16 +110,16 @@ def _fill() -> None:
         pot = game == "holdem-blackjack"
         walk = game == "blackjack-extreme"
         pay = cell("caught", why=_HOUSE) if not stacks else (
-            cell("missed", why=_WALK) if walk else cell("cannot", why=_STACKS_UNREAD))
+            cell("caught", why=_WALK) if walk else cell("cannot", why=_STACKS_UNREAD))
         rows = {
-            "forget_gather": cell("caught", why=_NO_GATHER_YET) if pot else cell("cannot", why=_GATHER),
+            "forget_gather": cell("caught", why=_GATHERED) if pot else cell("cannot", why=_GATHER),
             "underpay": pay, "overpay": pay, "leave_losing": pay, "collect_winning": pay,
             "wrong_seat": pay if not walk else cell("cannot", why="a walk's step pays the seat it names: "
                                                     "the model pays no other seat in a walk"),
             "add_chips": cell("caught", why="past_post: the spot changed after bets closed"),
             "remove_chips": cell("caught", why="past_post: the spot changed after bets closed"),
-            "next_early": pay if not pot else cell("missed", why="the pot and the last bets are not "
-                                                   "read at NEXT: the ledger compares the spots"),
+            "next_early": cell("caught", why=_HOUSE) if not stacks else (
+                cell("caught", why=_NEXT_POT) if pot else cell("cannot", why=_NEXT_STACKS)),
             "extra_card": cell("caught", why="card_out_of_turn: no hand may take it"),
             "unplug_reader": cell("caught", why="device_offline; the hand waits until it is back"),
             "unplug_reader_paid": cell("caught", why=_STALE) if not stacks else cell(

@@ -219,7 +219,8 @@ class Model:
         dealer = self.table.game.dealer_seat(self.table.state.session) if self.setup.stacks else None
         gathering = [key for key, pile in self.chips.spots.items()
                      if self.chips.worth(pile) > committed.get(key, 0)]
-        if gathering and self.mistake == "forget_gather" and self._may_inject(always=True):
+        if gathering and self.mistake == "forget_gather" and self.setup.pot and (
+                self._may_inject(always=True) or self._still_forgotten()):
             self.report()
             return
         paying = sorted(key for key, cents in committed.items()
@@ -231,6 +232,13 @@ class Model:
                 target = self._mispaid(key, now, target)
             self.pay_spot(key[0], key[1], target, dealer)
         self.report()
+
+    def _still_forgotten(self) -> bool:
+        """Whether the dealer who forgot to gather has not been told yet (nothing refused, no
+        alert since): the bets stay on the spots while the hand goes on."""
+        told = len(self.refusals) > self._refused_mark or any(
+            event["type"] == "alert" for event in self.events[self._marked:])
+        return self.outcome is not None and self.outcome.injected and not told
 
     def _walk_step(self, key: tuple[int, str], now: int, target: int) -> bool:
         """Whether bringing ``key`` from ``now`` to ``target`` is a payment walk's step the mistake
@@ -274,6 +282,13 @@ class Model:
         if self.setup.stacks:
             seated = sorted(self.table.state.session[Stacks].stacks)
         bets = self.setup.bets(self.table.game, self.table.state.session, seated, self.rng)
+        for _ in range(6):                      # nobody may play against this dealer: the deal passes
+            if bets or "pass_deal" not in self.table.game.commands:
+                break
+            refused = self.table.command("pass_deal", {})
+            if refused is not None:
+                raise ModelError(f"pass_deal refused: {refused}")
+            bets = self.setup.bets(self.table.game, self.table.state.session, seated, self.rng)
         for (seat, spot), cents in sorted(bets.items()):
             self.chips.bring(self.chips.spot(seat, spot), cents, source=self.chips.stack(seat),
                              sink=self.chips.stack(seat))
@@ -302,8 +317,25 @@ class Model:
                                  f"physical table's {self.physical()}")
         return outcome
 
+    def top_up(self) -> None:
+        """A game of stacks, between hands: a player short of chips buys more (``top_up``), one
+        who lost the stack sits down again (``buy_in``)."""
+        setup = self.setup
+        stacks = self.table.state.session[Stacks].stacks
+        for seat in sorted(self.players):
+            stack = stacks.get(seat)
+            if stack is None or stack < setup.least:       # a stack that went to 0 was cashed out
+                cents = self.rng.choice(setup.refill)
+                command = "buy_in" if stack is None else "top_up"
+                refused = self.table.command(command, {"seat": seat, "amount": cents})
+                if refused is not None:
+                    raise ModelError(f"{command} refused: {refused}")
+                self.chips.buy(seat, cents)
+
     def open_hand(self) -> None:
-        """A new shoe if it is time, the bets, DEAL."""
+        """A new shoe if it is time, the players short of chips topped up, the bets, DEAL."""
+        if self.setup.stacks:
+            self.top_up()
         shoe = self.table.state.shoe
         if shoe.shoe_id is None or shoe.cut_card_out or len(self.shoe) - self.index < 40:
             self.load_shoe()
@@ -429,7 +461,7 @@ class Model:
             self.pay_house()
         else:
             self.pay_stacks()
-        if not early:
+        if not early or self.table.phase == "settled":        # NEXT again once told to pay first
             self.press_next()
         if kind == "unplug_reader_paid" or kind == "unplug_shoe":
             self.replug()
@@ -448,10 +480,13 @@ class Model:
             self.press("next")
 
     def unsettled(self) -> bool:
-        """Whether anything is left to pay or collect (NEXT pressed now is early)."""
+        """Whether anything is left to pay or collect (NEXT pressed now is early): a spot the
+        house banks not paid or collected yet, or a pot game's last bets still on the spots."""
         if self.house:
             return any(self.chips.worth(self.chips.spot(*key)) != cents
                        for key, cents in self.table.payout_checks().items())
+        if not self.setup.pot:             # NEXT moves the stacks the table keeps: nothing is due on a spot
+            return False
         return any(self.chips.worth(pile) for pile in self.chips.spots.values())
 
     def pay_house(self) -> None:

@@ -46,6 +46,12 @@ class Setup:
     """What each player puts on the spots before the deal (given the seated players)."""
     limits: tuple[int, int] = (500, 50000)
     """The table minimum and maximum, in cents."""
+    pot: bool = False
+    """Whether a betting round's bets are gathered into a pot (Hold'em)."""
+    least: int = 0
+    """A game of stacks: a stack below this is topped up between hands (the player buys chips)."""
+    refill: tuple[int, ...] = ()
+    """What such a stack is topped up to, one of these at random."""
 
 
 def _house_seats(rng: random.Random) -> dict[int, int]:
@@ -71,15 +77,26 @@ def _extreme_seats(rng: random.Random) -> dict[int, int]:
 
 
 def _extreme_bets(game: Game[Any], session: Session, seats: list[int], rng: random.Random) -> Bets:
+    """Every seat the dealer must pay plays (the game says which), the others who may play now
+    and then; each blind one the stack and the cap allow."""
     del seats
-    dealer = game.dealer_seat(session)
-    return {(seat, "main"): rng.choice((500, 1000, 1500))
-            for seat, stack in session[Stacks].stacks.items() if seat != dealer and stack >= 1500}
+    assert isinstance(game, BlackjackExtreme)
+    must = set(game.must_play(session))
+    cap = game.cap(session)
+    stacks = session[Stacks].stacks
+    placed: Bets = {}
+    positions = game.positions(session)
+    first = rng.choice(positions) if positions else None
+    for seat in positions:
+        if seat in must or seat == first or rng.random() < 0.8:
+            choices = [cents for cents in (500, 1000, 1500) if cents <= min(stacks[seat], cap)]
+            placed[(seat, "main")] = rng.choice(choices)
+    return placed
 
 
 def _holdem_seats(rng: random.Random) -> dict[int, int]:
     seats = sorted(rng.sample(range(1, 7), rng.randint(2, 4)))
-    return {seat: rng.choice((1000, 4000, 20_000)) for seat in seats}
+    return {seat: rng.choice((2000, 4000, 20_000)) for seat in seats}
 
 
 def _holdem_bets(game: Game[Any], session: Session, seats: list[int], rng: random.Random) -> Bets:
@@ -103,11 +120,11 @@ SETUPS = {
     "blackjack-extreme": Setup(
         "blackjack-extreme", lambda: BlackjackExtreme(BlackjackExtremeRules(), Limits(500, 50000)),
         ("deal", "check", "raise", "fold", "stand", "split", "surrender", "play", "next", "void"), True,
-        _extreme_seats, _extreme_bets),
+        _extreme_seats, _extreme_bets, least=500, refill=(2000, 50_000)),
     "holdem-blackjack": Setup(
         "holdem-blackjack",
         lambda: HoldemBlackjack(HoldemBlackjackRules(rake_percent=10, rake_cap=500), Limits(100, 100_000)),
         ("deal", "check", "call", "bet", "raise", "fold", "stand", "next", "void"), True,
-        _holdem_seats, _holdem_bets, (100, 100_000)),
+        _holdem_seats, _holdem_bets, (100, 100_000), pot=True, least=1000, refill=(2000, 20_000)),
 }
 """Each game the model deals, by name."""

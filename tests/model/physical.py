@@ -4,8 +4,10 @@ Every chip is a ``(uid, cents)`` pair in exactly one place: the chip **tray**, a
 **spot** (``(seat, spot)``), the **pot** (the chips the dealer has taken into the middle of the
 table: a pot game's gathered bets, a player-banked game's collections), the **drop** box (the
 rake), or a player's **stack** (the chips in front of a seat, in hand or on the rail). Fills
-come in from the cage and credits go out to it; nothing else creates or destroys a chip, so at
-every step :meth:`Chips.total` is ``opening + fills - credits`` (:meth:`Chips.conserved`).
+come in from the cage and credits go out to it (a colour change, a chip sent to the cage for its
+value in smaller chips when the tray has no change, is both, worth the same), and a player who
+buys chips brings them into the opening; nothing else creates or destroys a chip, so at every
+step :meth:`Chips.total` is ``opening + fills - credits`` (:meth:`Chips.conserved`).
 
 Its readings are what the RFID reader would report: one :class:`~drivers.inputs.SpotWager` per
 spot whose chips changed since it last reported (and the tray's, at
@@ -62,14 +64,17 @@ class Chips:
 
     # -- chips made and counted ----------------------------------------------------------
 
-    def mint(self, cents: int, *, spread: bool = False) -> list[Chip]:
+    def mint(self, cents: int, *, spread: bool = False, below: int | None = None) -> list[Chip]:
         """New chips worth ``cents`` (``spread``: the tray's opening, a share in every denomination
-        so that it can make change for anything; else the fewest chips)."""
+        so that it can make change for anything; ``below``: only chips smaller than that, a share
+        of each; else the fewest chips)."""
         made: list[Chip] = []
         left = cents
-        if spread:
+        if spread or below is not None:
             for value in DENOMINATIONS[1:]:
-                share = min(left // value, 40)
+                if below is not None and value >= below:
+                    continue
+                share = min(left // value, 40 if below is None else 4)
                 made.extend(self._chip(value) for _ in range(share))
                 left -= share * value
         for value in DENOMINATIONS:
@@ -136,8 +141,12 @@ class Chips:
                 left -= candidate[1]
             if not left:
                 break
-        if left:
-            raise ChipsShort(f"the tray cannot change a chip of {value} cents")
+        if left:                                # a colour change at the cage: the same value back
+            pile.remove(chip)
+            pile.extend(self.mint(value, below=value))
+            self.credits += value
+            self.fills += value
+            return
         pile.remove(chip)
         for small in change:
             self.tray.remove(small)
@@ -156,6 +165,12 @@ class Chips:
         """Chips from the cage into the tray."""
         self.tray.extend(self.mint(cents))
         self.fills += cents
+
+    def buy(self, seat: int, cents: int) -> None:
+        """A player buys chips at the cage and brings them to the table: they join the opening
+        (chips the players bring count in it, as at the first buy-in)."""
+        self.stack(seat).extend(self.mint(cents))
+        self.opening += cents
 
     def credit(self, cents: int) -> None:
         """Chips from the tray back to the cage."""

@@ -5,10 +5,9 @@ account (tray, spots, stacks, drop) equals the physical table's; chips are conse
 step (the model checks it at every reading). Every mistake of the catalogue is made on random
 hands, and what the table does about it must be its cell of :data:`tests.model.catalogue.EXPECTED`
 exactly: a cell fails when the table does better than it says, and is then brought up to date.
-A bounded number of examples here; ``bench/mistake_bench.py`` runs thousands.
-
-The two games of stacks (Blackjack Extreme, Hold'em Blackjack) are not dealt yet: the model's
-settlement of their stacks is unfinished (see the module's report in docs/testing.md).
+A bounded number of examples here; ``bench/mistake_bench.py`` runs thousands. All four games
+are dealt: the two the house banks, and the two of stacks (Blackjack Extreme with its rotating
+player-dealer and short-stack payment walk, Hold'em Blackjack with its pot).
 """
 
 from __future__ import annotations
@@ -20,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.model.catalogue import EXPECTED, KINDS
+from tests.model.catalogue import EXPECTED, GAMES, KINDS
 from tests.model.dealer import deal, outcome_of
 from tests.words.bare import bare_amounts
 
-DEALT = ("easy-jack", "buster-blackjack-x")
-"""The games the model deals so far."""
+DEALT = GAMES
+"""The games the model deals: all four."""
 
 
 @pytest.mark.parametrize("game", DEALT)

@@ -22,9 +22,9 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.config.loader import load_config
-from controller.daemon import Daemon
+from controller.daemon.loop import Daemon
+from controller.daemon.service import Notifier, Watchdog
 from controller.devkit.simulated import write_config
-from controller.service import Notifier, Watchdog
 from tests.rigs.daemon_rig import TableRig
 
 WAIT = 10.0

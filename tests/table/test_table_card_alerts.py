@@ -72,7 +72,7 @@ def test_a_hole_card_that_cannot_be_journaled_is_not_named_in_the_log(
     # pit-events.md section 1: a hole card is not visible before its card.revealed; the daemon's log
     # is read by service engineers. A journal that fails on the hole card must not print it.
     from controller.config.loader import load_config
-    from controller.daemon import Daemon
+    from controller.daemon.loop import Daemon
     from controller.devkit.simulated import write_config
     from drivers.inputs import CardDrawn, DeviceOnline, ShoeLoaded, SpotWager
     from firmware_bridge.kernel.cards import Card

@@ -227,6 +227,10 @@ def test_holdem_a_hand_won_by_folds_says_what_moves_where(tmp_path: Path) -> Non
         "Give back the uncalled $1.00", "Gather the bet $1.00 into the pot",
         "Gather the bet $1.00 into the pot", "Push $2.00 to seat 3 (the others folded)"]
     assert [m["seat"] for m in picture["moves"]] == [3, 2, 3, 3]
+    assert rig.table.press("next") == ("next: gather the bets into the pot: seat 2 bet $1.00, "
+                                       "seat 3 bet $2.00 first")             # the blinds still out
+    rig.bet(2, "bet", 0)
+    rig.bet(3, "bet", 0)
     assert stacks_at_next(rig) == [{"seat": 2, "change": -100, "stack": 9900},
                                    {"seat": 3, "change": 100, "stack": 10100}]
 

@@ -8,6 +8,7 @@ What is searched:
 - every game's refusals of an action (``verify``'s :class:`RuleError`), on random hands of all
   four games: at each decision, every action with an amount one cent below and above its range,
   and every action of the game the decision does not offer;
+- the stack commands' refusals (a buy-in below the minimum, a stack above its ceiling);
 - every registered alert's ``todo`` (:mod:`controller.events.alerts`), with every money field
   set in sample data;
 - the supervisor's recall of events that carry money (pots, rake, stacks).
@@ -96,6 +97,21 @@ def test_a_games_refusals_name_money_in_dollars(name: str) -> None:
             bets.setdefault(seat, {})[spot] = amount
         _refusals(game, session, bets, rng, found)
     assert found, "no refusal was reached: the test would say nothing"
+    assert [(text, bare_amounts(text)) for text in found if bare_amounts(text)] == []
+
+
+@pytest.mark.parametrize("name", sorted(name for name, setup in SETUPS.items() if setup.stacks))
+def test_the_stack_commands_refusals_name_money_in_dollars(name: str) -> None:
+    game = SETUPS[name].make()
+    session = _session(True, {2: 100_000})
+    found = []
+    for command, args in (("buy_in", {"seat": 1, "amount": 1}), ("top_up", {"seat": 2, "amount": 10**12}),
+                          ("buy_in", {"seat": 1, "amount": 10**12}), ("top_up", {"seat": 2, "amount": 0})):
+        try:
+            game.command(command, args, session, False)
+        except RuleError as error:
+            found.append(str(error))
+    assert len(found) == 4, found
     assert [(text, bare_amounts(text)) for text in found if bare_amounts(text)] == []
 
 

@@ -193,6 +193,9 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
             if session[Stacks].stack(dealer) < minimum:
                 found.append(f"the dealer (seat {dealer}) cannot cover one minimum: pass the deal "
                              "(pass_deal) if nobody wants to play")
+            elif not positions:
+                found.append(f"nobody may play against the dealer (seat {dealer}): pass the deal "
+                             "(pass_deal)")
         if cap < minimum:
             found.append(f"the blind cap {dollars(cap)} is below the minimum {dollars(minimum)}")
         return found
@@ -326,10 +329,15 @@ class BlackjackExtreme(Game[BlackjackExtremeHand]):
             raise RuleError("nobody is dealing")
         minimum = self.minimum(session)
         stack = session[Stacks].stack(dealer)
-        if stack >= minimum:
+        alone = not self.positions(session)
+        if stack >= minimum and not alone:
             raise RuleError(f"the dealer (seat {dealer}) has {dollars(stack)}, enough "
                             f"to cover the {dollars(minimum)} minimum: the deal passes only after a hand")
-        following = next_dealer(self._seated(session), dealer)
+        candidates = self._seated(session)
+        if alone:                                   # nobody may play: a seat that waits may deal
+            candidates = sorted({*candidates, *(seat for seat in session[Button].waiting
+                                                if session[Stacks].stacks.get(seat, 0) > 0)})
+        following = next_dealer(candidates, dealer)
         if following is None:
             raise RuleError("there is nobody to pass the deal to")
         return (ButtonMoved(following),)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from controller.commands.registry import ANYONE, Command, cents, command, seat_field
 from controller.games.interface import RuleError, Session, StackChanged, Stacks
-from firmware_bridge.kernel.money import MAX_AMOUNT
+from firmware_bridge.kernel.money import MAX_AMOUNT, dollars
 
 
 @command("buy_in", who=ANYONE, label="Buy in")
@@ -101,7 +101,7 @@ def stack_command(name: str, args: Mapping[str, object], session: Session, in_ha
             raise RuleError(f"seat {seat} already has a stack: top up instead")
         new = amount
         if new < rules.min_buy_in:
-            raise RuleError(f"seat {seat}: the minimum buy-in is {rules.min_buy_in} cents")
+            raise RuleError(f"seat {seat}: the minimum buy-in is {dollars(rules.min_buy_in)}")
     elif name == "top_up":
         if stack is None:
             raise RuleError(f"seat {seat} has no stack: buy in first")
@@ -110,5 +110,5 @@ def stack_command(name: str, args: Mapping[str, object], session: Session, in_ha
         raise RuleError(f"no stack command {name!r}")
     ceiling = MAX_AMOUNT if rules.max_buy_in is None else rules.max_buy_in
     if new > ceiling:
-        raise RuleError(f"seat {seat}: a stack may hold at most {ceiling} cents")
+        raise RuleError(f"seat {seat}: a stack may hold at most {dollars(ceiling)}")
     return (StackChanged(seat, new, "buy_in" if name == "buy_in" else "rebuy"),)

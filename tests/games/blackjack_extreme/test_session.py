@@ -32,7 +32,7 @@ def apply(session: Session, *events: object) -> Session:
 def test_ring_buy_ins_top_ups_and_cash_outs_within_the_limits_between_hands() -> None:
     game = make_game(min_buy_in=10000, max_buy_in=100000)
     session = Session()
-    with pytest.raises(RuleError, match="the minimum buy-in is 10000 cents"):
+    with pytest.raises(RuleError, match=r"the minimum buy-in is \$100\.00"):
         game.command("buy_in", {"seat": 2, "amount": 5000}, session, False)
     session = apply(session, *game.command("buy_in", {"seat": 2, "amount": 20000}, session, False))
     assert game.command("top_up", {"seat": 2, "amount": 5000}, session, False) == (
@@ -73,6 +73,21 @@ def test_a_seat_that_joins_a_game_under_way_waits_until_the_deal_has_passed_it()
     assert make_game().command("buy_in", {"seat": 4, "amount": 10000}, Session(), False) == (
         StackChanged(4, 10000, "buy_in"),)
     assert Session().apply(StackChanged(4, 10000, "buy_in"))[Button].waiting == ()  # before the game starts
+
+
+def test_a_dealer_alone_with_a_seat_that_waits_passes_the_deal_to_it() -> None:
+    game = make_game()
+    session = Session.of(Stacks({1: 10000}), Button(1))
+    session = apply(session, *game.command("buy_in", {"seat": 3, "amount": 10000}, session, False))
+    assert game.positions(session) == ()                               # seat 3 waits: no hand can start
+    assert game.bet_problems({}, session) == [
+        "no seat has a blind", "nobody may play against the dealer (seat 1): pass the deal (pass_deal)"]
+    moved = game.command("pass_deal", {}, session, False)
+    assert moved == (ButtonMoved(3),)
+    session = apply(session, *moved)
+    assert session[Button].waiting == () and game.positions(session) == (1,)
+    with pytest.raises(RuleError, match="enough to cover"):            # someone may play: the deal stays
+        game.command("pass_deal", {}, session, False)
 
 
 def tournament(**rules: object) -> tuple[BlackjackExtreme, Session]:

@@ -196,4 +196,4 @@ def test_a_stack_without_a_configured_maximum_stops_at_the_ceiling(rig: Rig) -> 
     """No ``max_buy_in``: a stack still holds at most 10^9 cents (issue 18 item 10)."""
     assert rig.table.command("buy_in", {"cmd": "buy_in", "seat": 4, "amount": 10**9}) is None
     assert rig.table.command("top_up", {"cmd": "top_up", "seat": 4, "amount": 1}) == (
-        "top_up: seat 4: a stack may hold at most 1000000000 cents")
+        "top_up: seat 4: a stack may hold at most $10,000,000.00")

@@ -57,7 +57,7 @@ async def clear(memory: CriticalMemory, repeats: RepeatLog, supervisor: str) -> 
     """The supervisor's ``critical_memory_clear``: the fault goes only if the whole check passes
     (:meth:`CriticalMemory.clear`: the journal read in a worker thread while the loop serves the
     table, which DEAL still refuses meanwhile); returns why not, or None once it went (its alert is
-    then the command's step, :meth:`controller.daemon.ControlCommands.clear_command`)."""
+    then the command's step, :meth:`controller.daemon.control.ControlCommands.clear_command`)."""
     refused = await memory.clear()
     if refused is None:
         log.warning("critical memory fault cleared by supervisor %r", supervisor)

@@ -47,7 +47,8 @@ from collections.abc import Mapping
 
 from controller.table.machine import Table
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("controller.service")
+"""Its lines keep the name they had when this was controller/service.py."""
 
 
 def notify_address(value: str) -> str | None:
