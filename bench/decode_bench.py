@@ -7,7 +7,7 @@ monitor reads it (:func:`controller.events.codec.decode_public`); the pictures
 and checkpoints are the golden ones of the tests (``tests/data/pictures.jsonl.gz``,
 ``tests/data/checkpoints.jsonl.gz``: every game through its phases), each read
 as a whole :class:`~controller.events.picture.Picture`, as a floor tile's
-:class:`~controller.podium.monitor.tile_view.TileView`, and as the checkpoint's
+:class:`~controller.podium.monitor.models.tile_view.TileView`, and as the checkpoint's
 :class:`~controller.table.saved.Saved`. The JSON is parsed beforehand: only the
 records are timed. Best of ``--repeat`` rounds, CPU time.
 
@@ -33,7 +33,7 @@ import controller.games.interface  # noqa: F401 - with the above, registers the 
 from controller.devkit.protection_sim import FlatBettor, SimTable
 from controller.events.codec import JsonObject, decode_public, from_json
 from controller.events.picture import Picture
-from controller.podium.monitor.tile_view import TileView
+from controller.podium.monitor.models.tile_view import TileView
 from controller.table.saved import Saved
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"

@@ -56,9 +56,9 @@ from controller.devkit.floor_sim import Dealer, Step, game_view  # noqa: E402
 from controller.devkit.pit_table import EnvelopeTable  # noqa: E402
 from controller.devkit.postgres import PostgresUnavailable, postgres_server  # noqa: E402
 from controller.events.envelope import encode_event, now_timestamp, utc_timestamp  # noqa: E402
-from controller.podium.monitor.recorder import BATCH  # noqa: E402
-from controller.podium.monitor.report import parse_ts  # noqa: E402
-from controller.podium.monitor.store import Row, open_store  # noqa: E402
+from controller.podium.monitor.reports.table import parse_ts  # noqa: E402
+from controller.podium.monitor.stores.events import Row, open_store  # noqa: E402
+from controller.podium.monitor.stores.recorder import BATCH  # noqa: E402
 
 # -- the publisher process ----------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """What one ask of the game protection page costs the monitor, in process (no HTTP), CPU time.
 
 A floor of ``--tables`` simulated tables (``tests/rigs/protected_floor.py``, six regulars each) dealt
-``--events`` events each; then the page's asks (:func:`~controller.podium.monitor.protection_web.page_text`,
-its rows brought up to date first: :meth:`~controller.podium.monitor.protection_list.ProtectionList.refresh`)
+``--events`` events each; then the page's asks
+(:func:`~controller.podium.monitor.pages.protection.page_text`, its rows brought up to date first:
+:meth:`~controller.podium.monitor.pages.protection_list.ProtectionList.refresh`)
 for a page of 100 as the page asks for it: the list's own order, no filter; filtered by a table
 (``T07``) and by a seat (``seat 6``); only the flagged; only the flagged by bets, turned round. Each
 after nothing was read since, after one table dealt a hand, and after every table did. The answer
@@ -24,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller.podium.monitor.protection_list import ProtectionList  # noqa: E402
-from controller.podium.monitor.protection_web import page_text  # noqa: E402
+from controller.podium.monitor.pages.protection import page_text  # noqa: E402
+from controller.podium.monitor.pages.protection_list import ProtectionList  # noqa: E402
 from tests.rigs.protected_floor import ProtectedFloor, protected_floor  # noqa: E402
 
 ASKS = {"no filter": ("flagged", False, "", False), "T07": ("flagged", False, "T07", False),

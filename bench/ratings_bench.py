@@ -70,7 +70,7 @@ from monitor_bench import Publisher, monitor_lag, recorder_rate  # noqa: E402
 from controller.devkit.floor_sim import EASY_JACK_RULES  # noqa: E402
 from controller.devkit.postgres import PostgresUnavailable, postgres_server  # noqa: E402
 from controller.events.envelope import utc_timestamp  # noqa: E402
-from controller.podium.monitor.store import open_store  # noqa: E402
+from controller.podium.monitor.stores.events import open_store  # noqa: E402
 from controller.podium.ratings.edges import Edges  # noqa: E402
 from controller.podium.ratings.figures import edges_of  # noqa: E402
 from controller.podium.ratings.rating import TABLE_CLOSED  # noqa: E402

@@ -70,11 +70,11 @@ from controller.follow.control import Control
 from controller.follow.sources import TableSource
 from controller.games.catalog import rules_from_json, rules_json
 from controller.games.parts.totals import total_of
-from controller.podium.monitor.actions import ActionBook, PitActions
-from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.store import open_store
-from controller.podium.monitor.web import make_app
+from controller.podium.monitor.models.actions import ActionBook, PitActions
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.pages.floor import make_app
+from controller.podium.monitor.stores.events import open_store
 from controller.security.supervisor_pins import hash_pin
 
 RANKS = "A23456789TJQK"

@@ -31,8 +31,8 @@ from controller.devkit.pit_table import EnvelopeTable
 from controller.devkit.sim_state import SimulatedState
 from controller.events.codec import JsonValue
 from controller.pit.server import CurveKeys
-from controller.podium.monitor.rated import NO_PIT, Rated
-from controller.podium.monitor.store import Store
+from controller.podium.monitor.models.rated import NO_PIT, Rated
+from controller.podium.monitor.stores.events import Store
 from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.figures import edges_of
 from controller.podium.ratings.shift import Shifts

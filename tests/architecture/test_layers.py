@@ -48,6 +48,10 @@ def test_the_contracts_have_no_exceptions() -> None:
     ("controller/table/tray.py", "def f() -> None:\n    import controller.follow.core",
      "controller.table.tray -> controller.follow.core"),
     ("drivers/shoe.py", "from controller.events import hand", "drivers.shoe -> controller.events.hand"),
+    ("controller/podium/monitor/models/alerts.py", "from controller.podium.monitor.pages import signin",
+     "controller.podium.monitor.models.alerts -> controller.podium.monitor.pages.signin"),
+    ("controller/podium/monitor/reports/table.py", "from controller.podium.monitor.pages import signin",
+     "controller.podium.monitor.reports.table -> controller.podium.monitor.pages.signin"),
     ("firmware_bridge/firmware/link.py", "import firmware_bridge.kernel.cards",
      "firmware_bridge.firmware.link -> firmware_bridge.kernel.cards"),
 ])
@@ -57,4 +61,4 @@ def test_an_import_up_a_layer_is_found(tmp_path: Path, module: str, line: str, b
         source.write(f"\n\n{line}\n")
     done = lint_imports(root)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert broken in done.stdout
+    assert broken in " ".join(done.stdout.split())          # lint-imports wraps its lines at 80 columns

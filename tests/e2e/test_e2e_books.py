@@ -26,7 +26,7 @@ from controller.journal.lines import Record
 from controller.journal.log import Journal
 from controller.journal.segments import read_records
 from controller.podium.monitor.cli import main as pit_monitor
-from controller.podium.monitor.store import Row, SqliteStore
+from controller.podium.monitor.stores.events import Row, SqliteStore
 from controller.security.supervisor_pins import hash_pin
 from tests.e2e.test_e2e_floor import SHOE, play, settle
 from tests.monitor.conftest import Monitor, sources_of

@@ -28,7 +28,7 @@ from controller.events.tray import TrayCounted
 from controller.games.catalog import load_games
 from controller.games.session import _BY_NAME as SESSION_PARTS
 from controller.games.session.legacy import _Flat
-from controller.podium.monitor.tile_view import TileView
+from controller.podium.monitor.models.tile_view import TileView
 from controller.table.books import BooksState
 from controller.table.saved import Saved
 from firmware_bridge.kernel.cards import Card

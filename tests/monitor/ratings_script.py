@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.events.envelope import encode_event
-from controller.podium.monitor.store import Row
+from controller.podium.monitor.stores.events import Row
 from controller.podium.ratings.edges import Edge, Edges
 
 EJ_MAIN = 0.009336213734831178

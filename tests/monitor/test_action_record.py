@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from controller.commands.table import DealerMessage
-from controller.podium.monitor.actions import ActionBook, Order, part_path, parts
+from controller.podium.monitor.models.actions import ActionBook, Order, part_path, parts
 
 
 def order(n: int) -> Order:

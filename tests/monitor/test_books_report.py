@@ -18,7 +18,7 @@ import pytest
 
 from controller.events.envelope import encode_event
 from controller.podium.monitor.cli import main
-from controller.podium.monitor.store import Row, SqliteStore
+from controller.podium.monitor.stores.events import Row, SqliteStore
 
 DAY = "2026-11-21"
 

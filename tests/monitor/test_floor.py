@@ -35,8 +35,8 @@ from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Limits
-from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import SKIPPED, Floor, TableModel, empty_state
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import SKIPPED, Floor, TableModel, empty_state
 from controller.table.machine import Table, TableSettings
 from controller.table.views import public_state, table_picture
 from drivers.inputs import DeviceOffline, DeviceOnline, RejectedChip

@@ -33,8 +33,8 @@ from controller.events.codec import record_json
 from controller.events.envelope import compact_json
 from controller.follow.control import Control
 from controller.follow.records import FollowedEvent
-from controller.podium.monitor.floor import SKIPPED, TableModel
-from controller.podium.monitor.store import open_store
+from controller.podium.monitor.models.floor import SKIPPED, TableModel
+from controller.podium.monitor.stores.events import open_store
 from controller.podium.ratings.edges import Edge, Edges
 
 

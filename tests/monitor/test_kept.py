@@ -27,12 +27,12 @@ from controller.commands import books as orders
 from controller.commands.table import TrayCredit, TrayFill
 from controller.devkit.protection_sim import Counter, FlatBettor, SimTable
 from controller.events.envelope import compact_json
-from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.kept import Keeper
-from controller.podium.monitor.kept_store import KeptEvent
-from controller.podium.monitor.rated import Rated
-from controller.podium.monitor.store import Store, open_store
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.models.kept import Keeper
+from controller.podium.monitor.models.rated import Rated
+from controller.podium.monitor.stores.events import Store, open_store
+from controller.podium.monitor.stores.kept import KeptEvent
 from controller.podium.protection.watch import Protection
 from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.figures import edges_of

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from controller.podium.monitor.floor import SKIPPED
+from controller.podium.monitor.models.floor import SKIPPED
 from tests.e2e.test_e2e_holdem_blackjack import BUTTONS, GAME, Spots, act, buy_in, post_blinds
 from tests.monitor.conftest import Monitor, sources_of
 from tests.rigs.daemon_rig import TableRig, chip

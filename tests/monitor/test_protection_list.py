@@ -24,11 +24,11 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.protection_list import SORTS, ProtectionList
-from controller.podium.monitor.protection_web import OFF, SHARE
-from controller.podium.monitor.web import make_app, make_runner
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.pages.floor import make_app, make_runner
+from controller.podium.monitor.pages.protection import OFF, SHARE
+from controller.podium.monitor.pages.protection_list import SORTS, ProtectionList
 from controller.podium.protection.watch import Protection
 from tests.rigs.protected_floor import LENIENT, ProtectedFloor, protected_floor
 

@@ -16,9 +16,9 @@ from aiohttp import web
 
 from controller.devkit.protection_sim import Counter, FlatBettor, SimTable
 from controller.events.envelope import compact_json
-from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.web import make_app, make_runner
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.pages.floor import make_app, make_runner
 from controller.podium.protection.watch import Protection
 from tests.rigs.browser import headless_chromium
 from tests.rigs.protected_floor import LENIENT, protected_floor

@@ -25,7 +25,7 @@ import pytest
 from controller.events.envelope import utc_timestamp
 from controller.games.easy_jack.math import EasyJackSolver
 from controller.games.easy_jack.rules import EasyJackRules
-from controller.podium.monitor.store import open_store
+from controller.podium.monitor.stores.events import open_store
 from tests.monitor.conftest import Monitor, sources_of
 from tests.monitor.test_recorder import wait_rows
 from tests.rigs.daemon_rig import TableRig, chip

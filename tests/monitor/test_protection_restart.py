@@ -10,11 +10,11 @@ from typing import Any
 
 from controller.devkit.protection_sim import Counter, FlatBettor, SimTable
 from controller.events.envelope import encode_event
-from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.protection_load import replay_stored
-from controller.podium.monitor.rated import Rated
-from controller.podium.monitor.store import Row, open_store
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.models.protection_load import replay_stored
+from controller.podium.monitor.models.rated import Rated
+from controller.podium.monitor.stores.events import Row, open_store
 from controller.podium.protection.watch import CODE, Protection
 from controller.podium.ratings.figures import edges_of
 from controller.podium.ratings.shift import Shifts

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.follow.records import FollowedEvent
-from controller.podium.monitor.rated import Rated
-from controller.podium.monitor.store import open_store
+from controller.podium.monitor.models.rated import Rated
+from controller.podium.monitor.stores.events import open_store
 from controller.podium.ratings.shift import Shifts
 from tests.monitor.ratings_script import EASY_JACK, EJ_MAIN, result
 from tests.rigs.followed import followed

@@ -1,6 +1,6 @@
-"""The monitor's live rated play (:class:`controller.podium.monitor.rated.Rated`) in process, fast: a real
-SQLite store in a temporary folder and hand-made events (:mod:`tests.monitor.ratings_script`), stored
-as the recorder stores them and fed as the monitor's followers feed them.
+"""The monitor's live rated play (:class:`controller.podium.monitor.models.rated.Rated`) in process,
+fast: a real SQLite store in a temporary folder and hand-made events (:mod:`tests.monitor.ratings_script`),
+stored as the recorder stores them and fed as the monitor's followers feed them.
 
 Ratings opened, replaced by another player at the seat, closed by the pit and by the table's closing
 (stored by the monitor itself, the recorder behind); a monitor started again on the same store reads
@@ -19,9 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
-from controller.podium.monitor.rated import Rated
-from controller.podium.monitor.store import Store, open_store
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.models.rated import Rated
+from controller.podium.monitor.pages.floor import make_app
+from controller.podium.monitor.stores.events import Store, open_store
 from controller.podium.ratings.edges import Edge, Edges
 from controller.podium.ratings.rating import MAX_SEAT, PIT, REPLACED, TABLE_CLOSED, RatingError
 from controller.podium.ratings.shift import Shifts
@@ -254,9 +258,6 @@ async def test_edges_are_worked_out_once_cached_in_the_store_and_taken_from_ther
 
 
 async def test_the_floor_s_pits_carry_their_shift_and_a_shift_over_is_let_go(pit: Pit) -> None:
-    from controller.podium.monitor.alerts import AlertBook
-    from controller.podium.monitor.floor import Floor
-
     rated = await pit.start()
     floor = Floor(list(pit.scripts), AlertBook(), {"T07": "Pit 1"})
     floor.rate(rated)
@@ -306,12 +307,6 @@ async def test_a_seat_beyond_any_table_s_is_refused_before_the_table_is_heard(
     """Issue 26 item 7: before the monitor has heard a table it knows none of its seats; a seat past
     the most any table has (or past the database's integers) is refused 400 with the reason, never
     stored, and a plausible one is taken."""
-    from aiohttp.test_utils import TestClient, TestServer
-
-    from controller.podium.monitor.alerts import AlertBook
-    from controller.podium.monitor.floor import Floor
-    from controller.podium.monitor.web import make_app
-
     rated = await pit.start()
     floor = Floor(["T07", "T08"], AlertBook(tmp_path / "acks"))
     floor.rate(rated)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from controller.podium.monitor.cli import main
-from controller.podium.monitor.store import Store, open_store
+from controller.podium.monitor.stores.events import Store, open_store
 from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.rating import PIT, REPLACED, TABLE_CLOSED, RatingError
 from tests.monitor.ratings_script import BUSTER, EASY_JACK, EJ_MAIN, EJ_SIDE, Script, result

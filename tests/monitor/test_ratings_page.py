@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from controller.podium.monitor.store import open_store
+from controller.podium.monitor.stores.events import open_store
 from tests.e2e.test_e2e_blackjack_extreme import BUTTONS as EXTREME_BUTTONS
 from tests.e2e.test_e2e_blackjack_extreme import act as extreme_act
 from tests.e2e.test_e2e_blackjack_extreme import spot as extreme_spot

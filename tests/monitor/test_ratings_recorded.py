@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from controller.events.envelope import utc_timestamp
-from controller.podium.monitor.store import open_store
+from controller.podium.monitor.stores.events import open_store
 from controller.podium.ratings.rating import TABLE_CLOSED
 from controller.security.supervisor_pins import hash_pin
 from tests.monitor.conftest import Monitor, sources_of

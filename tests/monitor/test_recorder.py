@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.podium.monitor.report import parse_ts
-from controller.podium.monitor.store import Store, open_store
+from controller.podium.monitor.reports.table import parse_ts
+from controller.podium.monitor.stores.events import Store, open_store
 from tests.monitor.conftest import Monitor, sources_of
 from tests.rigs.daemon_rig import TableRig, chip
 

@@ -27,8 +27,8 @@ from controller.games.holdem_blackjack.game import HoldemBlackjack
 from controller.games.holdem_blackjack.rules import HoldemBlackjackRules
 from controller.games.interface import Limits
 from controller.podium.monitor.cli import main
-from controller.podium.monitor.report import CSV_COLUMNS, TYPES, as_csv, as_text, bound, rate
-from controller.podium.monitor.store import Row, SqliteStore
+from controller.podium.monitor.reports.table import CSV_COLUMNS, TYPES, as_csv, as_text, bound, rate
+from controller.podium.monitor.stores.events import Row, SqliteStore
 from tests.monitor.hands import random_holdem_hand
 from tests.rigs.holdem_hands import DECK
 from tests.rigs.table_rig import Rig

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.signin import ADDRESS_FAILURES, NAME_FAILURES
-from controller.podium.monitor.web import make_app, make_runner
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.pages.floor import make_app, make_runner
+from controller.podium.monitor.pages.signin import ADDRESS_FAILURES, NAME_FAILURES
 from controller.security.supervisor_pins import hash_pin
 from controller.web.guard import STREAMS, STREAMS_PER_CLIENT, Streams
 

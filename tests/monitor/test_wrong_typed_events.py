@@ -4,7 +4,8 @@ left out of the books and the floor's tournament, and the next event is taken as
 
 The table is :class:`~controller.devkit.pit_table.EnvelopeTable` (a real ``PitServer`` on 127.0.0.1,
 publishing the data the test gives it); the monitor's side is the real follower
-(:class:`~controller.follow.aio.Follower`) telling the real :class:`~controller.podium.monitor.floor.Floor`.
+(:class:`~controller.follow.aio.Follower`) telling the real
+:class:`~controller.podium.monitor.models.floor.Floor`.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import zmq.asyncio
 from controller.devkit.pit_table import EnvelopeTable
 from controller.follow.aio import Follower
 from controller.follow.sources import TableSource
-from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import Floor
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
 
 WAIT = 10.0
 

@@ -6,7 +6,7 @@ import time
 
 from controller.games.catalog import rules_json
 from controller.games.easy_jack.rules import EasyJackRules
-from controller.podium.monitor.strategies_apart import StrategiesApart
+from controller.podium.monitor.apart.strategies import StrategiesApart
 from controller.podium.protection.strategies import Situation
 from controller.podium.ratings.hands import canonical_rules
 

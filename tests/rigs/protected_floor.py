@@ -1,5 +1,5 @@
 """A floor of simulated tables (:class:`~controller.devkit.floor_sim.Dealer`) heard live by a monitor's
-:class:`~controller.podium.monitor.floor.Floor` with game protection: hundreds of players and seats,
+:class:`~controller.podium.monitor.models.floor.Floor` with game protection: hundreds of players and seats,
 for the tests of the game protection list."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from controller.devkit.floor_sim import Dealer
 from controller.events.envelope import decode_body, encode_event, now_timestamp
-from controller.podium.monitor.alerts import AlertBook
-from controller.podium.monitor.floor import Floor
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
 from controller.podium.protection.settings import DEFAULT, Settings
 from controller.podium.protection.watch import Protection
 

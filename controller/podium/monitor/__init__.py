@@ -5,4 +5,10 @@ ships): ``pit-monitor serve`` follows many tables and serves the floor page,
 ``pit-monitor record`` stores every event of every table in SQLite or
 PostgreSQL, ``pit-monitor report`` rates the players from what was stored.
 See ``docs/pit-monitor.md``.
+
+The command (``cli.py``) stands on the parts, each a package that imports only those below it
+(the ``monitor`` contract in pyproject.toml): ``pages`` (the web app and its static files),
+``reports`` and ``collector.py`` (the garbage collector set for a big floor); ``models`` (what the
+monitor knows of the floor); ``stores`` (the database, the recorder) and ``apart`` (the games'
+math off the loop).
 """

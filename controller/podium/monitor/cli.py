@@ -37,17 +37,29 @@ from controller.config.permissions import foreign_owner
 from controller.follow.aio import SILENCE, Follower
 from controller.follow.control import Control
 from controller.follow.sources import TablesError, TableSource, load_sources
-from controller.podium.monitor import books_report, player_report, protection_report, shift_report
-from controller.podium.monitor.actions import KEEP_DAYS
-from controller.podium.monitor.alerts import AlertBook
+from controller.podium.monitor.apart.strategies import StrategiesApart
 from controller.podium.monitor.collector import THRESHOLDS, freeze_when_settled
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.kept import Keeper
-from controller.podium.monitor.rated import NO_PIT, Rated
-from controller.podium.monitor.recorder import Recorder
-from controller.podium.monitor.report import TYPES, Counts, TableReport, as_csv, as_json, as_text, bound, rate
-from controller.podium.monitor.store import Store, open_store
-from controller.podium.monitor.strategies_apart import StrategiesApart
+from controller.podium.monitor.models.actions import KEEP_DAYS, ActionBook, PitActions
+from controller.podium.monitor.models.alerts import AlertBook
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.models.kept import Keeper
+from controller.podium.monitor.models.rated import NO_PIT, Rated
+from controller.podium.monitor.reports import books as books_report
+from controller.podium.monitor.reports import player as player_report
+from controller.podium.monitor.reports import protection as protection_report
+from controller.podium.monitor.reports import shift as shift_report
+from controller.podium.monitor.reports.table import (
+    TYPES,
+    Counts,
+    TableReport,
+    as_csv,
+    as_json,
+    as_text,
+    bound,
+    rate,
+)
+from controller.podium.monitor.stores.events import Store, open_store
+from controller.podium.monitor.stores.recorder import Recorder
 from controller.podium.protection.settings import DEFAULT, Settings, SettingsError, read_protection
 from controller.podium.protection.watch import Protection
 from controller.podium.ratings.books import BOOKS_TYPES
@@ -180,8 +192,7 @@ def _let_go(rated: Rated | None) -> None:
 async def _serve(args: argparse.Namespace, sources: list[TableSource]) -> None:
     from aiohttp import web
 
-    from controller.podium.monitor.actions import ActionBook, PitActions
-    from controller.podium.monitor.web import load_passwords, make_app, make_runner, tls_context
+    from controller.podium.monitor.pages.floor import load_passwords, make_app, make_runner, tls_context
 
     gc.set_threshold(*THRESHOLDS)
     users = load_passwords(args.password_file) if args.password_file else None
@@ -351,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
             if bool(args.tls_cert) != bool(args.tls_key):
                 raise UsageError("TLS needs both --tls-cert and --tls-key")
             try:
-                from controller.podium.monitor.web import may_listen
+                from controller.podium.monitor.pages.floor import may_listen
             except ModuleNotFoundError as missing:
                 if missing.name != "aiohttp":
                     raise

@@ -30,7 +30,7 @@ import ctypes
 import gc
 import logging
 
-from controller.podium.monitor.floor import Floor
+from controller.podium.monitor.models.floor import Floor
 
 log = logging.getLogger(__name__)
 

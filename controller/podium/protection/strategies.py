@@ -134,7 +134,7 @@ def strategy_for(game: str | None, rules: Mapping[str, object] | None,
     """The strategy of ``game`` under ``rules`` (as ``table.opened`` gives them; ``key``: their
     canonical text, to build each once); None for a game whose decisions are not checked, or rules
     that cannot be read. Building one takes up to a second or two (Easy Jack's solver): the monitor
-    builds them apart (:mod:`controller.podium.monitor.strategies_apart`)."""
+    builds them apart (:mod:`controller.podium.monitor.apart.strategies`)."""
     if game is None or rules is None:
         return None
     cached = _BUILT.get((game, key))

@@ -22,8 +22,8 @@ from functools import reduce
 from operator import add
 
 from controller.events.envelope import utc_timestamp
-from controller.podium.monitor.rated import row_event
-from controller.podium.monitor.store import Row
+from controller.podium.monitor.models.rated import row_event
+from controller.podium.monitor.stores.events import Row
 from controller.podium.ratings.hands import RATED_TYPES
 from controller.podium.ratings.rating import Figures, Rating, TableRatings, parse_ts, time_played
 from controller.podium.ratings.theo import Theo

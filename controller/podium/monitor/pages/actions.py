@@ -1,4 +1,4 @@
-"""The pit actions' routes of the monitor's web app (:mod:`controller.podium.monitor.actions`).
+"""The pit actions' routes of the monitor's web app (:mod:`controller.podium.monitor.models.actions`).
 
 * ``POST /api/tables/<name>/command`` with ``{"cmd", "supervisor", "pin", ...the command's
   fields}`` (JSON only): carried out by the table; ``200 {"ok", "error", "record"}`` with the
@@ -19,7 +19,7 @@ from aiohttp import web
 
 from controller.commands.table import FloorAnswered
 from controller.events.codec import JsonObject
-from controller.podium.monitor.actions import PitActions, parse_order
+from controller.podium.monitor.models.actions import PitActions, parse_order
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from controller.events.envelope import utc_timestamp
-from controller.podium.monitor.player_report import LEAD, theo_words
-from controller.podium.monitor.rated import row_event
-from controller.podium.monitor.store import Row
+from controller.podium.monitor.models.rated import row_event
+from controller.podium.monitor.reports.player import LEAD, theo_words
+from controller.podium.monitor.stores.events import Row
 from controller.podium.ratings.hands import RATED_TYPES
 from controller.podium.ratings.rating import parse_ts
 from controller.podium.ratings.shift import EdgesLookup, Shifts, ShiftSummary, TableShifts

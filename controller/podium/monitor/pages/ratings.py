@@ -1,4 +1,4 @@
-"""The rated play's routes of the monitor's web app (:mod:`controller.podium.monitor.rated`).
+"""The rated play's routes of the monitor's web app (:mod:`controller.podium.monitor.models.rated`).
 
 * ``POST /api/tables/<name>/ratings`` with ``{"seat", "player", "who"}`` (JSON only): rate a
   player at a seat from now (another player rated there is closed); ``who`` is the signed-in user
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from controller.podium.monitor.actions_web import USER_KEY, read_json
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.rated import Rated
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.models.rated import Rated
+from controller.podium.monitor.pages.actions import USER_KEY, read_json
 from controller.podium.ratings.rating import RatingError, seat_number
 
 RATED_KEY = web.AppKey("rated", Rated)

@@ -21,7 +21,7 @@ import zmq.asyncio
 from controller.follow.aio import SILENCE, Follower
 from controller.follow.core import Message
 from controller.follow.sources import TableSource
-from controller.podium.monitor.store import Row, Store
+from controller.podium.monitor.stores.events import Row, Store
 
 log = logging.getLogger(__name__)
 

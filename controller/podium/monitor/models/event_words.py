@@ -9,7 +9,7 @@ hand becomes its steps with its result or why it was voided
 (:func:`hand_log`), and the event that settled it the last result a tile shows
 (:func:`settled_words`). Money is said in dollars (cents kept as integers
 until then). Nothing here keeps anything: the floor
-(:mod:`~controller.podium.monitor.floor`) keeps the events and asks for their
+(:mod:`~controller.podium.monitor.models.floor`) keeps the events and asks for their
 words when a page is drawn.
 """
 

@@ -30,7 +30,7 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from controller.podium.monitor.rating_store import RatingTables
+from controller.podium.monitor.stores.ratings import RatingTables
 
 
 def kept_schema(id_column: str, integer: str) -> list[str]:

@@ -1,7 +1,7 @@
 """The floor as the pit boss sees it: one model per table, from the table's pictures and its events.
 
 A :class:`TableModel` draws the table's tile from its last picture, read as
-the records a tile needs (:class:`~controller.podium.monitor.tile_view.TileView`)
+the records a tile needs (:class:`~controller.podium.monitor.models.tile_view.TileView`)
 and its page from the whole picture
 (:attr:`TablePicture.picture <controller.follow.picture.TablePicture.picture>`,
 a :class:`~controller.events.picture.Picture`). The picture is the snapshot's
@@ -19,7 +19,7 @@ too: the last hands step by step, the last hand's result (and who banked it),
 the rake due on the pots, the table's limits (from ``table.opened``), the
 tournament's places and winner. Each event is only kept (its body, as
 published); its registered record is read, and the words of the logs and the
-views worked out (:mod:`~controller.podium.monitor.event_words`), when a page
+views worked out (:mod:`~controller.podium.monitor.models.event_words`), when a page
 asks for them.
 
 :class:`Floor` holds every table's model, the :class:`AlertBook` and the tables' books
@@ -46,8 +46,8 @@ from controller.follow.core import Message
 from controller.follow.picture import TablePicture
 from controller.follow.records import FollowedEvent
 from controller.games.session.tournament import PlayerEliminated, TournamentEnded
-from controller.podium.monitor.alerts import Alert, AlertBook
-from controller.podium.monitor.event_words import (
+from controller.podium.monitor.models.alerts import Alert, AlertBook
+from controller.podium.monitor.models.event_words import (
     NOT_UNDERSTOOD,
     SETTLING,
     hand_log,
@@ -55,8 +55,8 @@ from controller.podium.monitor.event_words import (
     settled_words,
     step,
 )
-from controller.podium.monitor.rated import NO_PIT, Rated
-from controller.podium.monitor.tile_view import TileView
+from controller.podium.monitor.models.rated import NO_PIT, Rated
+from controller.podium.monitor.models.tile_view import TileView
 from controller.podium.protection.watch import TYPES as PROTECTION_TYPES
 from controller.podium.protection.watch import Protection
 from controller.podium.ratings.books import BOOKS_TYPES, Books
@@ -166,7 +166,7 @@ class TableModel:
     @property
     def shown(self) -> TileView | None:
         """What the tiles read of the picture (None before any could be read): read when asked,
-        once per picture, only the keys a tile shows (:mod:`~controller.podium.monitor.tile_view`).
+        once per picture, only the keys a tile shows (:mod:`~controller.podium.monitor.models.tile_view`).
         A picture that cannot be read leaves the last one that could."""
         version, shown = self._shown
         if version != self.picture.version:
@@ -257,20 +257,20 @@ class TableModel:
     @property
     def hands(self) -> list[JsonValue]:
         """The last hands step by step, newest first (see
-        :func:`~controller.podium.monitor.event_words.hand_log`)."""
+        :func:`~controller.podium.monitor.models.event_words.hand_log`)."""
         return [hand_log(hand, bodies) for hand, bodies in self._hands]
 
     @property
     def table_log(self) -> list[JsonValue]:
         """The last events outside any hand, newest first, as steps (see
-        :func:`~controller.podium.monitor.event_words.step`)."""
+        :func:`~controller.podium.monitor.models.event_words.step`)."""
         return [step(body) for body in self._table_log]
 
     @property
     def last_result(self) -> JsonObject | None:
         """The last hand's result: each wager's, and what the house (or the player-dealer, who
         banks the hand instead) won: the opposite of what the players won
-        (:func:`~controller.podium.monitor.event_words.settled_words`). Worked out once."""
+        (:func:`~controller.podium.monitor.models.event_words.settled_words`). Worked out once."""
         event, bank = self._settled
         if event is None:
             return None
@@ -390,7 +390,7 @@ class TableModel:
 
 Keep = Callable[[str, str, Mapping[str, object], bytes, bool], None]
 """What the floor tells of every event it read: the table, its epoch, the event, its body as published,
-and whether the table's books changed (:class:`~controller.podium.monitor.kept.Keeper`)."""
+and whether the table's books changed (:class:`~controller.podium.monitor.models.kept.Keeper`)."""
 
 
 class Floor:

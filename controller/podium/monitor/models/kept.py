@@ -5,7 +5,7 @@ history), so a monitor started again used to rebuild the books (openers,
 closers, fills, credits, drops, signatures, the dealers' figures) and the
 unrated seats' figures from what the tables still held. :class:`Keeper`
 keeps them in the monitor's database instead
-(:mod:`controller.podium.monitor.kept_store`):
+(:mod:`controller.podium.monitor.stores.kept`):
 
 - **the books**: each table's, written over whenever they change;
 - **game protection**: every event protection reads, as followed, each table's
@@ -19,7 +19,7 @@ between gets those events again from the tables, which hold their last ones.
 At start (:meth:`Keeper.load`), before the tables are followed, the books come
 back as kept, and protection is fed the kept events in the order they were
 followed, after the recorder's stored events of the rated players' tables from
-before them (:func:`~controller.podium.monitor.protection_load.replay_stored`):
+before them (:func:`~controller.podium.monitor.models.protection_load.replay_stored`):
 the figures, the unrated seats' too, are those of a monitor that ran all
 along. The live events read already are skipped (the books and protection each
 know the last event of each table they read).
@@ -34,10 +34,10 @@ from collections.abc import Mapping
 
 from controller.events.envelope import utc_timestamp
 from controller.follow.records import FollowedEvent
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.kept_store import KeptEvent
-from controller.podium.monitor.protection_load import replay_stored
-from controller.podium.monitor.rated import Rated
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.models.protection_load import replay_stored
+from controller.podium.monitor.models.rated import Rated
+from controller.podium.monitor.stores.kept import KeptEvent
 from controller.podium.protection.watch import TYPES as PROTECTION_TYPES
 
 log = logging.getLogger(__name__)

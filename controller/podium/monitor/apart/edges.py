@@ -2,7 +2,7 @@
 
 The math takes seconds of CPU (Easy Jack's exact figures, Blackjack Extreme's
 simulated bank); the monitor starts ``python -m
-controller.podium.monitor.edges_apart GAME`` with the rules as JSON on its
+controller.podium.monitor.apart.edges GAME`` with the rules as JSON on its
 stdin, and reads the :class:`~controller.podium.ratings.edges.Edges` as JSON from
 its stdout. Each child does one piece of work and ends: a monitor killed
 meanwhile leaves nothing running for longer than that piece takes (a pool of
@@ -24,7 +24,7 @@ async def edges_apart(game: str, rules: Rules) -> Edges:
     """:func:`~controller.podium.ratings.figures.edges_of` in a child process; RuntimeError with the
     child's last words if it could not work them out."""
     child = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "controller.podium.monitor.edges_apart", game,
+        sys.executable, "-m", "controller.podium.monitor.apart.edges", game,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
         out, err = await child.communicate(json.dumps(dict(rules)).encode())

@@ -33,8 +33,8 @@ from controller.events.codec import JsonObject
 from controller.events.envelope import utc_timestamp
 from controller.events.table import TableOpened
 from controller.follow.records import FollowedEvent
-from controller.podium.monitor.edges_apart import edges_apart
-from controller.podium.monitor.store import Row, Store
+from controller.podium.monitor.apart.edges import edges_apart
+from controller.podium.monitor.stores.events import Row, Store
 from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.hands import RATED_TYPES, BadEvent, Rules, canonical_rules, record_of
 from controller.podium.ratings.rating import Rating, RatingError, TableRatings

@@ -11,7 +11,7 @@
   "reverse", "filter", "flagged_only", "listed": <every subject>, "flagged": <of every subject>,
   "counts": {table: count} of the tables every subject that passes the filter sat at, "settings":
   {...}}``. ``offset`` (0), ``sort`` (``flagged``, or another column of
-  :data:`~controller.podium.monitor.protection_list.SORTS`), ``reverse`` (``1``), ``filter`` (words
+  :data:`~controller.podium.monitor.pages.protection_list.SORTS`), ``reverse`` (``1``), ``filter`` (words
   the name, label or a seat ``T07 seat 2`` holds, any case) and ``flagged`` (``1``: only the flagged)
   as the page chose; at most :data:`MOST` rows. A value that cannot be read: 400, saying which.
 * ``GET /api/protection`` (no ``limit``): the whole list, the most suspicious first, each table's
@@ -20,7 +20,7 @@
 * ``GET /api/protection/subject?id=<id>``: one subject with its plot and deviations (404 unknown).
 
 The rows and their orders are kept between two asks
-(:class:`~controller.podium.monitor.protection_list.ProtectionList`). The figures are the pit's:
+(:class:`~controller.podium.monitor.pages.protection_list.ProtectionList`). The figures are the pit's:
 nothing of them goes to the table or its dealer's screen.
 """
 
@@ -32,8 +32,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.protection_list import SORTS, ProtectionList
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.pages.protection_list import SORTS, ProtectionList
 from controller.podium.protection.watch import Protection
 
 PROTECTION_FLOOR_KEY = web.AppKey("protection_floor", Floor)

@@ -17,17 +17,17 @@ JSON API:
   an alert; with passwords on, ``who`` is the signed-in user.
 * ``GET /api/acks``: every acknowledgement recorded.
 * ``POST /api/tables/<name>/command``, ``GET /api/actions``: the pit's actions
-  (:mod:`controller.podium.monitor.actions_web`).
+  (:mod:`controller.podium.monitor.pages.actions`).
 * ``POST /api/tables/<name>/ratings``, ``POST /api/ratings/<id>/close``,
-  ``GET /api/ratings``: rated play (:mod:`controller.podium.monitor.ratings_web`;
+  ``GET /api/ratings``: rated play (:mod:`controller.podium.monitor.pages.ratings`;
   with ``serve --db``).
 * ``/protection``, ``GET /api/protection``, ``GET /api/protection/subject?id=``: game
-  protection (:mod:`controller.podium.monitor.protection_web`).
+  protection (:mod:`controller.podium.monitor.pages.protection`).
 
 Served on loopback unless TLS (certificate and key) and a password file are
 configured; the password file has one ``name:hash`` a line, the hash from
 ``table-controller hash-pin`` (HTTP Basic authentication over TLS), checked by
-:class:`~controller.podium.monitor.signin.SignIn` (wrong passwords limited). Only
+:class:`~controller.podium.monitor.pages.signin.SignIn` (wrong passwords limited). Only
 requests for this server's names, from no other site's page, are answered; event
 streams are capped and slow requests cut (:mod:`controller.web.guard`).
 """
@@ -44,12 +44,12 @@ from pathlib import Path
 from aiohttp import web
 
 from controller.pit.server import is_local_endpoint
-from controller.podium.monitor.actions import ActionBook, PitActions
-from controller.podium.monitor.actions_web import USER_KEY, add_action_routes, answer_floor_call, read_json
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.protection_web import add_protection_routes
-from controller.podium.monitor.ratings_web import add_rating_routes
-from controller.podium.monitor.signin import Refused, SignIn
+from controller.podium.monitor.models.actions import ActionBook, PitActions
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.pages.actions import USER_KEY, add_action_routes, answer_floor_call, read_json
+from controller.podium.monitor.pages.protection import add_protection_routes
+from controller.podium.monitor.pages.ratings import add_rating_routes
+from controller.podium.monitor.pages.signin import Refused, SignIn
 from controller.security.supervisor_pins import looks_like_pin_hash
 from controller.web.guard import (
     MAX_BODY,

@@ -21,9 +21,9 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from controller.podium.monitor.player_report import theo_words
-from controller.podium.monitor.rated import row_event
-from controller.podium.monitor.store import Row
+from controller.podium.monitor.models.rated import row_event
+from controller.podium.monitor.reports.player import theo_words
+from controller.podium.monitor.stores.events import Row
 from controller.podium.ratings.books import BOOKS_TYPES, Books, ChipCounts, Count
 from controller.podium.ratings.hands import RATED_TYPES, Hand, HandReader
 from controller.podium.ratings.shift import EdgesLookup, TableShift

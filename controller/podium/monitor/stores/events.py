@@ -13,9 +13,9 @@ is one transaction: after a crash the store holds a prefix of each table's
 events, and the rest comes again from the table's sync socket.
 
 Beside ``events``, the same database keeps the ratings and the edges they are
-worked out with (:mod:`controller.podium.monitor.rating_store`), and what the
+worked out with (:mod:`controller.podium.monitor.stores.ratings`), and what the
 monitor keeps of its own, each table's books and the events game protection
-reads (:mod:`controller.podium.monitor.kept_store`); a stored ``table.closed``
+reads (:mod:`controller.podium.monitor.stores.kept`); a stored ``table.closed``
 closes the ratings open at its table in the transaction that stores it.
 
 PostgreSQL needs psycopg 3 (``pip install 'table-controller[monitor-pg]'``).
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.follow.core import Position
-from controller.podium.monitor.kept_store import KeptTables, Values, kept_schema
-from controller.podium.monitor.rating_store import schema
+from controller.podium.monitor.stores.kept import KeptTables, Values, kept_schema
+from controller.podium.monitor.stores.ratings import schema
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ a player banks and the house takes no share). A hand counts in the period
 
 Beside them, each table's counts in the period (the table's books: opener,
 fills, credits, closer, drop, the count room's win and hold, and the theo of
-the hands between the opener and the closer; :mod:`.books_report`).
+the hands between the opener and the closer; :mod:`.books`).
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from controller.events.codec import JsonObject
-from controller.podium.monitor.books_report import chips_cell, count_json, count_words
-from controller.podium.monitor.store import Row
+from controller.podium.monitor.reports.books import chips_cell, count_json, count_words
+from controller.podium.monitor.stores.events import Row
 from controller.podium.ratings.books import Count
 from controller.podium.ratings.theo import Theo
 from firmware_bridge.kernel.money import dollars
@@ -55,7 +55,7 @@ from firmware_bridge.kernel.money import dollars
 log = logging.getLogger(__name__)
 
 Counts = Mapping[str, list[tuple[Count, Theo | None]]]
-"""Each table's counts with their theo (:func:`controller.podium.monitor.books_report.table_counts`)."""
+"""Each table's counts with their theo (:func:`controller.podium.monitor.reports.books.table_counts`)."""
 
 HandKey = tuple[str, str, int | None]
 """A hand: its table, the table's epoch and the hand's number."""

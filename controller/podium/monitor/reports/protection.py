@@ -18,8 +18,8 @@ import logging
 from collections.abc import Iterable, Sequence
 
 from controller.events.codec import JsonValue
-from controller.podium.monitor.rated import row_event
-from controller.podium.monitor.store import Row
+from controller.podium.monitor.models.rated import row_event
+from controller.podium.monitor.stores.events import Row
 from controller.podium.protection.settings import Settings
 from controller.podium.protection.watch import TYPES, Protection, Raised
 from controller.podium.ratings.rating import Rating

@@ -19,9 +19,9 @@ import itertools
 import logging
 from collections.abc import Iterator, Mapping
 
-from controller.podium.monitor.floor import Floor
-from controller.podium.monitor.rated import Rated, row_event
-from controller.podium.monitor.store import Row
+from controller.podium.monitor.models.floor import Floor
+from controller.podium.monitor.models.rated import Rated, row_event
+from controller.podium.monitor.stores.events import Row
 from controller.podium.protection.watch import TYPES, Protection
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,8 @@ def _last_before(rows: Iterator[Row], since: dict[str, str]) -> list[Row]:
 async def replay_stored(rated: Rated, floor: Floor, until: Mapping[str, str] | None = None) -> int:
     """Feed ``floor``'s game protection the stored events of the tables with an open rating (see the
     module's words), its alerts to the floor's alerts; the events read. ``until``: per table, the
-    ``ts`` from which the monitor's own kept events take over (:mod:`controller.podium.monitor.kept`)."""
+    ``ts`` from which the monitor's own kept events take over
+    (:mod:`controller.podium.monitor.models.kept`)."""
     until = until or {}
     protection = floor.protection
     opened = {}
