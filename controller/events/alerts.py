@@ -36,8 +36,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from controller.events.codec import JsonValue
 from controller.events.hand import Alerted
+from firmware_bridge.kernel.json import JsonValue
 from firmware_bridge.kernel.money import dollars
 
 Severity = Literal["critical", "warning", "info"]

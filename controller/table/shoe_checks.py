@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from controller.events.alerts import alert
-from controller.events.codec import JsonObject
 from controller.events.hand import Alerted
+from firmware_bridge.kernel.json import JsonObject
 
 if TYPE_CHECKING:
     from controller.table.state import ShoeState

@@ -25,16 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from controller.events import floor
 from controller.events import table as events
-from controller.events.codec import (
-    JsonObject,
-    JsonValue,
-    decode,
-    from_json,
-    integer,
-    optional,
-    record_json,
-    text,
-)
+from controller.events.codec import decode, from_json, integer, optional, record_json, text
 from controller.events.envelope import parse_json
 from controller.events.hand import Alerted, Dealt, Settled, WagerResult
 from controller.events.picture import TableAlert
@@ -48,6 +39,7 @@ from controller.table.books import APPLIED as BOOKS_EVENTS
 from controller.table.books import BooksState
 from controller.table.saved import Saved, SavedFloor, SavedShoe
 from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 STEP_KEYS = ("input", "more")
 """Keys of a journal record's private part that belong to its step, not to its event."""
