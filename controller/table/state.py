@@ -33,7 +33,7 @@ from controller.events.picture import TableAlert
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted, TrayCredited, TrayFilled, TrayTransfer
 from controller.games.interface import Bets, Game, Hand, Limits, ProgressivePaid, Session
-from controller.games.session import takes
+from controller.games.session.part import takes
 from controller.journal.lines import Record
 from controller.table.books import APPLIED as BOOKS_EVENTS
 from controller.table.books import BooksState
