@@ -31,10 +31,11 @@ import controller.events.table
 import controller.events.tray
 import controller.games.interface  # noqa: F401 - with the above, registers the events decode_public reads
 from controller.devkit.protection_sim import FlatBettor, SimTable
-from controller.events.codec import JsonObject, decode_public, from_json
+from controller.events.codec import decode_public, from_json
 from controller.events.picture import Picture
 from controller.podium.monitor.models.tile_view import TileView
 from controller.table.saved import Saved
+from firmware_bridge.kernel.json import JsonObject
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 

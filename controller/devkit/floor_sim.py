@@ -62,7 +62,7 @@ from controller.devkit.sim_pit import (
     sim_shifts,
 )
 from controller.devkit.sim_state import SimulatedState
-from controller.events.codec import JsonObject, record_json
+from controller.events.codec import record_json
 from controller.events.envelope import utc_timestamp
 from controller.events.hand import WagerResult
 from controller.follow.aio import Follower
@@ -76,6 +76,7 @@ from controller.podium.monitor.models.floor import Floor
 from controller.podium.monitor.pages.floor import make_app
 from controller.podium.monitor.stores.events import open_store
 from controller.security.supervisor_pins import hash_pin
+from firmware_bridge.kernel.json import JsonObject
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"

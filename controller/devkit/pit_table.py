@@ -27,10 +27,11 @@ from collections.abc import Callable
 import zmq.asyncio
 
 from controller.devkit.sim_state import SimulatedState
-from controller.events.codec import JsonObject, decode_public, record_json
+from controller.events.codec import decode_public, record_json
 from controller.events.envelope import VIEW_TYPE, compact_json, decode_body, encode_event, now_timestamp
 from controller.events.picture import Picture, TableAlert
 from controller.pit.server import CurveKeys, PitServer
+from firmware_bridge.kernel.json import JsonObject
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from controller.events.codec import JsonObject
 from controller.events.envelope import decode_body
 from controller.games.catalog import rules_json
 from controller.games.easy_jack.game import EasyJack
@@ -42,6 +41,7 @@ from controller.journal.log import Journal
 from controller.table.machine import Table, TableSettings
 from drivers.inputs import CardDrawn, CutCard, DeviceOnline, ShoeLoaded, SpotWager
 from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.json import JsonObject
 
 UNIT = 1000
 """A unit bet, in cents."""

@@ -29,13 +29,13 @@ from controller.commands.registry import Command, decode
 from controller.commands.table import CloseTable, DealerMessage, OpenTable, SetLimits
 from controller.devkit.pit_table import EnvelopeTable
 from controller.devkit.sim_state import SimulatedState
-from controller.events.codec import JsonValue
 from controller.pit.server import CurveKeys
 from controller.podium.monitor.models.rated import NO_PIT, Rated
 from controller.podium.monitor.stores.events import Store
 from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.figures import edges_of
 from controller.podium.ratings.shift import Shifts
+from firmware_bridge.kernel.json import JsonValue
 from firmware_bridge.kernel.money import dollars
 
 SUPERVISOR, SUPERVISOR_PIN = "S101", "1234"

@@ -36,8 +36,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from controller.events.codec import JsonValue
 from controller.events.hand import Alerted
+from firmware_bridge.kernel.json import JsonValue
 from firmware_bridge.kernel.money import dollars
 
 Severity = Literal["critical", "warning", "info"]
@@ -173,10 +173,18 @@ register("card_out_of_turn", ("warning", "critical"), "supervisor",
          lambda a: "A card was drawn out of turn. Call a supervisor.")
 register("card_over_count", ("critical",), "supervisor",
          lambda a: "More copies of a card than the shoe holds. Stop and call a supervisor.")
-register("card_implausible", ("critical",), "supervisor",
+CARD_IMPLAUSIBLE = "card_implausible"
+"""The alert of a card the shoe cannot hold, refused (controller/table/shoe_checks.py; an extension of
+docs/pit-events.md section 3, "Alerts"): the table's shoe state keeps each refusal."""
+
+SHOE_RESYNC = "shoe_resync"
+"""The alert that records a supervisor's ``shoe_resync`` (see docs/control.md): the table's shoe state
+takes the next card at any index."""
+
+register(CARD_IMPLAUSIBLE, ("critical",), "supervisor",
          lambda a: "The shoe reported a card it cannot hold. Call a supervisor "
                    "(a new shoe, or a shoe resync).")
-register("shoe_resync", ("warning",), "dealer",
+register(SHOE_RESYNC, ("warning",), "dealer",
          lambda a: f"A supervisor ({a.get('supervisor', '?')}) let the shoe go on from its next card.")
 
 # -- the boards, the software, the journal ---------------------------------------------------------

@@ -16,7 +16,8 @@ Reading checks every field against its declared type
 (:mod:`controller.events.decoders`): data that is not the record's raises
 ``ValueError`` naming the record, the field and what was found.
 
-Where bytes meet the code, JSON is :data:`JsonValue` / :data:`JsonObject`;
+Where bytes meet the code, JSON is :data:`~firmware_bridge.kernel.json.JsonValue` /
+:data:`~firmware_bridge.kernel.json.JsonObject` (every layer's one JSON type);
 :func:`integer`, :func:`text` and :func:`optional` read a value out of one,
 checked. :func:`decode_public` reads an event as anyone on the pit stream
 sees it (no private part: a card dealt face down has no card).
@@ -40,18 +41,12 @@ import functools
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Literal, TypeAlias, TypeVar, Union
+from typing import Literal, TypeVar, Union
 
 from controller.events.decoders import DECODERS, compiled, field_types, reader
 from controller.events.registry import Event, by_type, wire_fields
 from firmware_bridge.kernel.cards import Card
-
-JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
-"""A JSON value, as :func:`json.loads` gives it: where bytes meet the code, before a check or a
-decode into a record says more."""
-
-JsonObject: TypeAlias = "dict[str, JsonValue]"
-"""A JSON object, as :func:`json.loads` gives it."""
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 T = TypeVar("T")
 

@@ -10,7 +10,7 @@ has it); ``X | None`` null or an X; ``tuple[X, ...]`` an array of X, a
 object of X (``Mapping[int, X]``: its keys an int's digits, read back as ints);
 a ``Literal`` one of its values; a nested record an object, read by that
 record's own function; a card its pit notation. A key absent takes the field's
-default. A field declared ``object`` or :data:`~controller.events.codec.JsonValue`
+default. A field declared ``object`` or :data:`~firmware_bridge.kernel.json.JsonValue`
 takes any JSON value.
 
 Anything else raises ``ValueError`` naming the record, the field, its declared
@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import Literal, NoReturn, Union
 
 from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.json import JsonValue
 
 Decoder = Callable[[object], object]
 """A function reading one JSON value into what a type declares (ValueError if it cannot)."""
@@ -156,9 +157,8 @@ def _named(hint: object) -> str:
 
 
 def _json_value(hint: object) -> bool:
-    """Whether ``hint`` is :data:`~controller.events.codec.JsonValue` as it stands within itself (its
+    """Whether ``hint`` is :data:`~firmware_bridge.kernel.json.JsonValue` as it stands within itself (its
     list's and dict's items): a field of it takes any JSON value."""
-    from controller.events.codec import JsonValue  # (the codec imports this module)
     return isinstance(hint, typing.ForwardRef) and hint.__forward_arg__ == JsonValue
 
 

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from controller.events.codec import JsonObject, JsonValue
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 __all__ = [
     "UNSEQUENCED",

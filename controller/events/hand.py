@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-from controller.events.codec import OMIT_NONE, PUBLIC, JsonObject, JsonValue, integer, optional, text
+from controller.events.codec import OMIT_NONE, PUBLIC, integer, optional, text
 from controller.events.registry import Event, event
 from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from controller.events.codec import OMIT_NONE, JsonObject, JsonValue
+from controller.events.codec import OMIT_NONE
 from controller.events.hand import Pot, WagerResult
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 ALERT_KEYS = ("seq", "hand", "code", "severity", "message", "seat", "cleared")
 """The keys of an alert in the picture that are its own fields; any other is in its ``about``."""

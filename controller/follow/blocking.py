@@ -26,10 +26,10 @@ import zmq
 
 from controller.commands.registry import LINK_MARGIN, Command, reply_wait
 from controller.commands.table import Press
-from controller.events.codec import JsonObject
 from controller.follow.control import unanswered
 from controller.follow.core import Message, SyncError, Tracker
 from controller.follow.picture import TablePicture
+from firmware_bridge.kernel.json import JsonObject
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds :meth:`PitClient.next` and :meth:`PitClient.sync` wait unless told (a control request

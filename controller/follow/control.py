@@ -19,8 +19,8 @@ import zmq
 import zmq.asyncio
 
 from controller.commands.registry import Request, decode, reply_wait
-from controller.events.codec import JsonObject
 from controller.follow.sources import Curve
+from firmware_bridge.kernel.json import JsonObject
 
 
 def unanswered(request: Mapping[str, object], wait: float) -> str:

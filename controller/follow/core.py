@@ -49,8 +49,9 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from controller.events.codec import JsonObject, integer
+from controller.events.codec import integer
 from controller.events.envelope import HEARTBEAT_TYPE, VIEW_TYPE, decode_body, parse_json
+from firmware_bridge.kernel.json import JsonObject
 
 log = logging.getLogger(__name__)
 

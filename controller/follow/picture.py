@@ -30,10 +30,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
-from controller.events.codec import JsonObject, from_json, integer
+from controller.events.codec import from_json, integer
 from controller.events.envelope import parse_json
 from controller.events.picture import Picture
 from controller.follow.core import Message
+from firmware_bridge.kernel.json import JsonObject
 
 log = logging.getLogger(__name__)
 

@@ -40,11 +40,12 @@ import controller.events.floor
 import controller.events.table
 import controller.events.tray
 import controller.games.interface  # noqa: F401 - with the above, registers the events decode_public reads
-from controller.events.codec import JsonObject, decode_public, from_json
+from controller.events.codec import decode_public, from_json
 from controller.events.envelope import decode_body, parse_json
 from controller.events.picture import Picture
 from controller.events.registry import Event
 from controller.follow.core import Message, epoch_of
+from firmware_bridge.kernel.json import JsonObject
 
 if TYPE_CHECKING:
     from controller.follow.aio import Follower

@@ -48,8 +48,9 @@ from controller.events.hand import (
     WagerResult,
 )
 from controller.events.registry import Event
-from controller.games.session import Session, SessionPart
+from controller.games.session import Session
 from controller.games.session.button import SEAT_WRAP, Button, ButtonMoved
+from controller.games.session.part import SessionPart
 from controller.games.session.progressive import (
     RECENT_HITS,
     MeterChanged,

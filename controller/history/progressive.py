@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.games.interface import Progressive, ProgressiveHit, Session
-from controller.games.session import takes
+from controller.games.session.part import takes
 from controller.journal import checkpoint
 from controller.journal.lines import Record
 from controller.journal.segments import first_seq, incomplete, read_records

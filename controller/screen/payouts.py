@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from math import gcd
 from typing import TypedDict
 
-from controller.events.codec import JsonObject, record_json
+from controller.events.codec import record_json
 from controller.events.picture import Picture
+from firmware_bridge.kernel.json import JsonObject
 
 MAX_UNITS = 200_000
 """Amounts above this many chip units are broken down greedily (the denominations a casino uses

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
-from controller.events.codec import JsonObject, record_json
+from controller.events.codec import record_json
 from controller.events.hand import Acted
 from controller.events.picture import Picture
 from controller.follow.records import FollowedEvent
@@ -38,6 +38,7 @@ from controller.screen.answers import ENDS, Answers
 from controller.screen.forms import Form, action_labels, dangerous, offered
 from controller.screen.payouts import PayoutCheck, payout_checks
 from controller.screen.reasons import payout_reasons
+from firmware_bridge.kernel.json import JsonObject
 
 if TYPE_CHECKING:
     from controller.follow.aio import Follower

@@ -50,13 +50,13 @@ from aiohttp import web
 from controller.commands.books import DealerIn, DealerOut, SignCloser, SignOpener
 from controller.commands.registry import Request, decode
 from controller.commands.table import Act
-from controller.events.codec import JsonObject
 from controller.follow.control import Control
 from controller.games.catalog import load_games
 from controller.screen.forms import VOID, offered
 from controller.screen.table import ScreenTable
 from controller.web.guard import MAX_BODY, Streams, foreign_origin, misdirected, server_names
 from controller.web.sse import HEADERS, sse, stream_refusal
+from firmware_bridge.kernel.json import JsonObject
 
 STATIC = Path(__file__).with_name("static")
 

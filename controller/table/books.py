@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from controller.commands import books as orders
 from controller.commands.registry import Command
 from controller.events import books as events
-from controller.events.codec import JsonObject, JsonValue, from_json, record_json
+from controller.events.codec import from_json, record_json
 from controller.events.registry import Event
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 Made = list[Event] | str
 

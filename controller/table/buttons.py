@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Generator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from controller.events import alerts as alert_registry
 from controller.events import table as events
@@ -32,16 +31,14 @@ from controller.events.registry import Event
 from controller.games.interface import GameEvent, Hand, Option, RuleError
 from controller.table import devices, gather, tray
 from controller.table.chips import sync_bets
+from controller.table.facing import TableFacing
 from controller.table.ledger import Off, settled_spots, unexplained
 from controller.table.settings import FLOOR_ACTIONS, TABLE_BUTTONS, FloorCall, TakenAction, waiting_words
 from controller.table.writer import Decided, Step, alert
 from firmware_bridge.kernel.money import dollars
 
-if TYPE_CHECKING:
-    from controller.table.machine import Table
 
-
-def press(table: Table, button: str, amount: int | None, physical: bool) -> Decided:
+def press(table: TableFacing, button: str, amount: int | None, physical: bool) -> Decided:
     """A dealer button pressed (or the same action by control command, with an ``amount`` where
     it takes one that no spot holds). A ``physical`` button must be one the table has
     (``[buttons]``); an action sent by the control socket's ``act`` (a dealer screen) needs no
@@ -77,7 +74,7 @@ def press(table: Table, button: str, amount: int | None, physical: bool) -> Deci
     return None
 
 
-def floor_action(table: Table, action: str) -> Decided:
+def floor_action(table: TableFacing, action: str) -> Decided:
     """The dealer calls the floor (any time), or acknowledges the pit's message. A call while
     the last one is open (:attr:`TableSettings.floor_call_window`) is counted on it, neither
     journaled nor raised again."""
@@ -98,7 +95,7 @@ def floor_action(table: Table, action: str) -> Decided:
     return None
 
 
-def is_game_action(table: Table, name: str) -> bool:
+def is_game_action(table: TableFacing, name: str) -> bool:
     """Whether ``name`` is a game action now (``next`` is the table's once the hand is settled)."""
     if name == "next":
         decision = table.decision()
@@ -106,7 +103,7 @@ def is_game_action(table: Table, name: str) -> bool:
     return name not in TABLE_BUTTONS
 
 
-def action_amount(table: Table, action: str, given: int | None) -> int | None:
+def action_amount(table: TableFacing, action: str, given: int | None) -> int | None:
     """The amount ``action`` takes: what its spot reads now, or what the command gave."""
     decision = table.decision()
     option = decision.actions.get(action) if decision is not None else None
@@ -118,7 +115,7 @@ def action_amount(table: Table, action: str, given: int | None) -> int | None:
     return given
 
 
-def action_refusal(table: Table, action: str, amount: int | None) -> str | None:
+def action_refusal(table: TableFacing, action: str, amount: int | None) -> str | None:
     """Why the game action ``action`` with ``amount`` is not allowed now (the game's words), or None."""
     if action not in table.game.actions and action != "next":
         return "this game does not use that button"
@@ -139,7 +136,7 @@ def action_refusal(table: Table, action: str, amount: int | None) -> str | None:
     return None
 
 
-def walk_mispaid(table: Table) -> list[Off]:
+def walk_mispaid(table: TableFacing) -> list[Off]:
     """A payment walk (a game's own NEXT, one payment line at a time): each spot of the ledger
     (:meth:`Hand.committed`: the line on the display paid) that the reader reads short or over.
     Empty with ``payout_check`` off."""
@@ -148,7 +145,7 @@ def walk_mispaid(table: Table) -> list[Off]:
     return unexplained(table.spots_due(), table.live_spots)
 
 
-def mispay_alerts(table: Table) -> Steps:
+def mispay_alerts(table: TableFacing) -> Steps:
     """With ``[table] mispay = "alert"``, a payment walk's NEXT taken while spots read wrong: a
     ``mispay`` alert for each, recorded before the walk moves on (with ``"hold"`` it was refused)."""
     for off in walk_mispaid(table):
@@ -171,7 +168,7 @@ def off_words(off: Off) -> str:
     return f"{head}: take back {dollars(off.difference)}"
 
 
-def repeat_refusal(table: Table, action: str) -> str | None:
+def repeat_refusal(table: TableFacing, action: str) -> str | None:
     """Why ``action``, pressed again so soon after the same action was taken by another seat, is
     refused once as a double press (a dealer's finger, or a touch screen's double tap, would
     otherwise take it for the seat now in turn); None when it is taken. Within
@@ -191,7 +188,7 @@ def repeat_refusal(table: Table, action: str) -> str | None:
             f"press {action} again to take it for {whose}")
 
 
-def table_refusal(table: Table, button: str) -> str | None:
+def table_refusal(table: TableFacing, button: str) -> str | None:
     """Why the table's own ``button`` (DEAL, NEXT, VOID) is not allowed now, or None: the
     machine's answer (:meth:`Phases.allows`, from :data:`controller.table.machine.TRANSITIONS`)."""
     phases = table.phases
@@ -208,14 +205,14 @@ def table_refusal(table: Table, button: str) -> str | None:
     return "no hand is in play"
 
 
-def refusal(table: Table, button: str, amount: int | None = None) -> str | None:
+def refusal(table: TableFacing, button: str, amount: int | None = None) -> str | None:
     """Why pressing ``button`` is not allowed now, or None if it is."""
     if is_game_action(table, button):
         return action_refusal(table, button, action_amount(table, button, amount))
     return table_refusal(table, button)
 
 
-def hand_waits_for(table: Table) -> list[str]:
+def hand_waits_for(table: TableFacing) -> list[str]:
     """The boards the hand in play waits for: each board the table runs that is offline while a
     hand is in play. No decision of the hand is taken without them (the cards come from the
     shoe, the amounts and the chips' checks from the reader), so the hand offers none."""
@@ -225,7 +222,7 @@ def hand_waits_for(table: Table) -> list[str]:
     return [name for name in table.settings.boards if not devices[name].online]
 
 
-def wait_words(table: Table) -> str | None:
+def wait_words(table: TableFacing) -> str | None:
     """Why the hand waits now, in a dealer's words, or None. In play: while a board is offline
     (:func:`hand_waits_for`), while a finished round's bets lie on the spots
     (:mod:`controller.table.gather`), or while the spot reader, back after a gap, has not read every spot
@@ -255,7 +252,7 @@ def wait_words(table: Table) -> str | None:
     return None
 
 
-def offered(table: Table) -> dict[str, Option]:
+def offered(table: TableFacing) -> dict[str, Option]:
     """The game actions open now: the hand's decision's, none while the hand waits
     (:func:`wait_words`)."""
     decision = table.decision()
@@ -264,7 +261,7 @@ def offered(table: Table) -> dict[str, Option]:
     return dict(decision.actions)
 
 
-def live_buttons(table: Table) -> tuple[str, ...]:
+def live_buttons(table: TableFacing) -> tuple[str, ...]:
     """The configured buttons that may be pressed now (their lights are on): the table's
     buttons the machine allows, and the game actions the hand offers now."""
     open_now = set(offered(table))
@@ -277,7 +274,7 @@ Steps = Generator[Step, None, None]
 """Steps yielded, nothing returned."""
 
 
-def start_hand(table: Table) -> Steps:
+def start_hand(table: TableFacing) -> Steps:
     """DEAL: ``hand.started`` and ``bets.closed`` with the next hand number, and whatever the
     game's start brings (blinds posted, ...), as one step; the table moves to ``in_hand``."""
     state, game = table.state, table.game
@@ -293,7 +290,7 @@ def start_hand(table: Table) -> Steps:
     settle(table)
 
 
-def take_action(table: Table, hand: Hand, action: str, amount: int | None) -> Steps:
+def take_action(table: TableFacing, hand: Hand, action: str, amount: int | None) -> Steps:
     """A game action ``hand`` allows (verified: the game takes it without verifying it again):
     ``player.action``, and whatever it brings about."""
     result, caused = hand.take(action, amount)
@@ -305,7 +302,7 @@ def take_action(table: Table, hand: Hand, action: str, amount: int | None) -> St
     settle(table)
 
 
-def end_hand(table: Table) -> Steps:
+def end_hand(table: TableFacing) -> Steps:
     """NEXT: a ``payout_mismatch`` for each spot not paid or collected right, what the hand
     changes in the session, ``hand.ended``; the table moves to ``betting``, and the spots read
     since are published."""
@@ -319,7 +316,7 @@ def end_hand(table: Table) -> Steps:
     yield from sync_bets(table)
 
 
-def void_hand(table: Table) -> Steps:
+def void_hand(table: TableFacing) -> Steps:
     """VOID: what the game shows of a misdeal, ``hand.voided``; nothing is settled; the table
     moves to ``betting``, and the spots read since are published."""
     hand = table.state.hand
@@ -329,19 +326,19 @@ def void_hand(table: Table) -> Steps:
     yield from sync_bets(table)
 
 
-def game_step(table: Table, head: GameEvent, call: dict[str, str | int], result: Hand,
+def game_step(table: TableFacing, head: GameEvent, call: dict[str, str | int], result: Hand,
               caused: Sequence[GameEvent], *, before: Sequence[Event] = ()) -> Step:
     """A step caused by a game call: ``before``, ``head`` (carrying the call), then ``caused``."""
     return Step([*before, head, *caused], call=call, at=len(before), result=result)
 
 
-def settle(table: Table) -> None:
+def settle(table: TableFacing) -> None:
     """The machine's own move: the hand in play is settled once it has its results."""
     if table.phase == "in_hand" and table.state.results is not None:
         table.phases.settle()
 
 
-def deal_problems(table: Table) -> list[str]:
+def deal_problems(table: TableFacing) -> list[str]:
     """Why a deal cannot start now (empty when it can). Drawn from the journaled state, the
     latched memory fault and which spots hold more chips than the reader can count, so it is
     worked out again only when one of them changed (the picture asks for it several times)."""
@@ -375,7 +372,7 @@ def deal_problems(table: Table) -> list[str]:
     return problems
 
 
-def payout_checks(table: Table) -> dict[tuple[int, str], int]:
+def payout_checks(table: TableFacing) -> dict[tuple[int, str], int]:
     """The spots NEXT checks and what each should read then: the settled hand's ledger
     (:func:`controller.table.ledger.settled_spots`), or none with ``payout_check`` off. The one
     rule: the picture publishes it (``checks``) and a screen draws a box to pay or collect for
@@ -383,7 +380,7 @@ def payout_checks(table: Table) -> dict[tuple[int, str], int]:
     return settled_spots(table.state) if table.settings.payout_check else {}
 
 
-def payout_mismatches(table: Table) -> list[Alerted]:
+def payout_mismatches(table: TableFacing) -> list[Alerted]:
     """A ``payout_mismatch`` alert (warning) for each spot NEXT checks (:func:`payout_checks`)
     whose chips, as the RFID reader reads them now, are not what the settled hand's ledger says it
     should hold once paid and collected."""

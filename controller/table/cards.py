@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
 from controller.events import table as events
 from controller.table import shoe_checks
 from controller.table.buttons import Steps, game_step, settle
+from controller.table.facing import TableFacing
 from controller.table.writer import Decided, Step, alert
 from drivers.inputs import CardDrawn, CardUnreadable, CutCard, ShoeLoaded
 
-if TYPE_CHECKING:
-    from controller.table.machine import Table
 
-
-def on_card(table: Table, drawn: CardDrawn) -> Decided:
+def on_card(table: TableFacing, drawn: CardDrawn) -> Decided:
     """A card drawn from the shoe: dealt to the hand if it takes one now, else alerted."""
     shoe = table.state.shoe
     if shoe.shoe_id is None or drawn.shoe_id != shoe.shoe_id:
@@ -57,7 +54,7 @@ def on_card(table: Table, drawn: CardDrawn) -> Decided:
     return None
 
 
-def deal_card(table: Table, drawn: CardDrawn) -> Steps:
+def deal_card(table: TableFacing, drawn: CardDrawn) -> Steps:
     """A card the hand takes: ``card.dealt`` to where the game says, and whatever it brings about."""
     hand = table.state.hand
     assert hand is not None
@@ -68,7 +65,7 @@ def deal_card(table: Table, drawn: CardDrawn) -> Steps:
     settle(table)
 
 
-def on_unreadable(table: Table, item: CardUnreadable) -> Decided:
+def on_unreadable(table: TableFacing, item: CardUnreadable) -> Decided:
     """A card the shoe could not read: ``card_unreadable`` (after the shoe's checks)."""
     shoe = table.state.shoe
     if shoe.shoe_id is None or item.shoe_id != shoe.shoe_id:
@@ -82,7 +79,7 @@ def on_unreadable(table: Table, item: CardUnreadable) -> Decided:
     return None
 
 
-def on_shoe_loaded(table: Table, item: ShoeLoaded) -> Decided:
+def on_shoe_loaded(table: TableFacing, item: ShoeLoaded) -> Decided:
     """A shoe loaded: ``shoe.loaded``, unless it is the loaded shoe reported again."""
     if item.shoe_id != table.state.shoe.shoe_id:
         yield Step([events.ShoeLoaded(item.shoe_id, item.decks)])
@@ -92,7 +89,7 @@ def on_shoe_loaded(table: Table, item: ShoeLoaded) -> Decided:
     return None
 
 
-def on_cut_card(table: Table, item: CutCard) -> Decided:
+def on_cut_card(table: TableFacing, item: CutCard) -> Decided:
     """The cut card came out of the loaded shoe: ``shoe.cut_card`` (once)."""
     if item.shoe_id == table.state.shoe.shoe_id and not table.state.shoe.cut_card_out:
         yield Step([events.CutCardOut(item.index)])
@@ -102,7 +99,7 @@ def on_cut_card(table: Table, item: CutCard) -> Decided:
     return None
 
 
-def plausible(table: Table, index: int, card: str | None) -> Generator[Step, None, bool]:
+def plausible(table: TableFacing, index: int, card: str | None) -> Generator[Step, None, bool]:
     """Whether a report of the loaded shoe is a new card (:func:`shoe_checks.check_card`). A refused
     one raises ``card_implausible`` (once; then it is logged) and a repeat is logged: neither changes
     the shoe's state."""
@@ -119,7 +116,7 @@ def plausible(table: Table, index: int, card: str | None) -> Generator[Step, Non
     return False
 
 
-def resync(table: Table, supervisor: str) -> Decided:
+def resync(table: TableFacing, supervisor: str) -> Decided:
     """A supervisor's ``shoe_resync``: the loaded shoe's next card may come at any index ahead (a
     ``shoe_resync`` alert records it); None, or why not."""
     made = shoe_checks.resync_alert(table.state.shoe, supervisor)
@@ -137,7 +134,7 @@ def unknown_shoe(shoe_id: int, index: int) -> Step:
                  "and load the shoe again", severity="critical", shoe_id=shoe_id)
 
 
-def check_gap(table: Table, index: int) -> Generator[Step, None, None]:
+def check_gap(table: TableFacing, index: int) -> Generator[Step, None, None]:
     """A critical ``card_gap`` if cards left the shoe unseen before the one at ``index``."""
     last_index = table.state.shoe.last_index
     if index > last_index + 1:

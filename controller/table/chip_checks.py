@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from controller.events.alerts import alert
-from controller.events.codec import JsonObject
 from controller.events.hand import Alerted
 from drivers.inputs import RejectedChip, SpotWager
+from firmware_bridge.kernel.json import JsonObject
 
 CODES = {"counterfeit": "counterfeit_chip", "void": "counterfeit_chip", "duplicate": "counterfeit_chip",
          "value_mismatch": "chip_value_mismatch", "crosstalk": "chip_crosstalk"}

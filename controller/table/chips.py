@@ -10,22 +10,19 @@ is published as ``tray.counted`` (:mod:`controller.table.tray`).
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
 from controller.events import table as events
 from controller.events.tray import TrayCounted
 from controller.table import gather
 from controller.table.chip_checks import chip_alerts
+from controller.table.facing import TableFacing
 from controller.table.tray import TRAY
 from controller.table.writer import Decided, Step, alert
 from drivers.inputs import SpotWager
 from firmware_bridge.kernel.money import dollars
 
-if TYPE_CHECKING:
-    from controller.table.machine import Table
 
-
-def on_reading(table: Table, wager: SpotWager) -> Decided:
+def on_reading(table: TableFacing, wager: SpotWager) -> Decided:
     """A spot's chips (or the tray's) as the reader reads them now."""
     if (wager.seat, wager.spot) == TRAY:
         yield from on_tray(table, wager)
@@ -44,7 +41,7 @@ def on_reading(table: Table, wager: SpotWager) -> Decided:
     return None
 
 
-def on_tray(table: Table, reading: SpotWager) -> Generator[Step, None, None]:
+def on_tray(table: TableFacing, reading: SpotWager) -> Generator[Step, None, None]:
     """The tray's chips changed: its rejected chips alerted like a spot's, its value and its chips
     by denomination published (``tray.counted``) when either differs from the last."""
     yield from check_chips(table, reading)
@@ -54,14 +51,14 @@ def on_tray(table: Table, reading: SpotWager) -> Generator[Step, None, None]:
         yield Step([TrayCounted(reading.amount, chips)])
 
 
-def check_chips(table: Table, wager: SpotWager) -> Generator[Step, None, None]:
+def check_chips(table: TableFacing, wager: SpotWager) -> Generator[Step, None, None]:
     """An alert for each chip on ``wager`` the registry rejects (once per chip and spot)."""
     made, table.flagged_chips = chip_alerts(wager, table.flagged_chips)
     for raised in made:
         yield Step([raised])
 
 
-def check_past_post(table: Table, wager: SpotWager, before: int) -> Generator[Step, None, None]:
+def check_past_post(table: TableFacing, wager: SpotWager, before: int) -> Generator[Step, None, None]:
     """A ``past_post`` alert unless the change is one the hand explains: the spot now holds
     what the ledger says it should (:mod:`controller.table.ledger`), moves towards that (chips
     being collected or paid), or is the spot of an action the seat in turn may take, within that
@@ -89,7 +86,7 @@ def check_past_post(table: Table, wager: SpotWager, before: int) -> Generator[St
                 seat=wager.seat, spot=wager.spot, amount=amount, closed=expected)
 
 
-def sync_bets(table: Table) -> Generator[Step, None, None]:
+def sync_bets(table: TableFacing) -> Generator[Step, None, None]:
     """While betting is open, publish every spot whose reading differs from its published wager."""
     bets = table.state.bets
     for (seat, spot), wager in sorted(table.live_spots.items()):

@@ -4,21 +4,18 @@ clock's (a tournament level), and what the daemon's own checks report (memory, s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from controller.commands.registry import Command
 from controller.events import table as events
 from controller.events.floor import LimitsSet
 from controller.games.interface import Limits, RuleError
 from controller.table.books import books_events
+from controller.table.facing import TableFacing
 from controller.table.pit_actions import pit_events
 from controller.table.writer import Decided, Step, alert
 
-if TYPE_CHECKING:
-    from controller.table.machine import Table
 
-
-def opened(table: Table, recovered: bool, journal_damage: str | None) -> Decided:
+def opened(table: TableFacing, recovered: bool, journal_damage: str | None) -> Decided:
     """The table announced (``table.opened``), then the journal's damage, if any (``journal_corrupt``)."""
     settings = table.settings
     yield Step([events.TableOpened(settings.game_name, settings.seats, table.limits(), recovered,
@@ -28,7 +25,7 @@ def opened(table: Table, recovered: bool, journal_damage: str | None) -> Decided
     return None
 
 
-def pit_command(table: Table, order: Command, supervisor: str) -> Decided:
+def pit_command(table: TableFacing, order: Command, supervisor: str) -> Decided:
     """One of the pit's commands (:data:`controller.commands.table.PIT_COMMANDS`: close or open
     the table, set its limits, a message to the dealer, a tray fill or credit), already decoded,
     for ``supervisor``, already authenticated."""
@@ -46,7 +43,7 @@ def pit_command(table: Table, order: Command, supervisor: str) -> Decided:
     return None
 
 
-def books_command(table: Table, order: Command, supervisor: str | None) -> Decided:
+def books_command(table: TableFacing, order: Command, supervisor: str | None) -> Decided:
     """A command of the table's books (:mod:`controller.table.books`), its PIN checked already (the
     dealer's, or ``supervisor``'s)."""
     state = table.state
@@ -59,7 +56,7 @@ def books_command(table: Table, order: Command, supervisor: str | None) -> Decid
     return None
 
 
-def limits_problem(table: Table, limits: Limits) -> str | None:
+def limits_problem(table: TableFacing, limits: Limits) -> str | None:
     """Why the game cannot be bound to ``limits`` (no way to, or its rules refuse them)."""
     if table.state.remake is None:
         return "this table's limits cannot be changed"
@@ -70,7 +67,7 @@ def limits_problem(table: Table, limits: Limits) -> str | None:
     return None
 
 
-def game_command(table: Table, name: str, args: Mapping[str, object]) -> Decided:
+def game_command(table: TableFacing, name: str, args: Mapping[str, object]) -> Decided:
     """A game's control command that changes the session (:attr:`Game.commands`), its ``args``
     decoded and checked as its registered record (:mod:`controller.commands`); its events are one step."""
     seat = args.get("seat")
@@ -87,7 +84,7 @@ def game_command(table: Table, name: str, args: Mapping[str, object]) -> Decided
     return None
 
 
-def tick(table: Table) -> Decided:
+def tick(table: TableFacing) -> Decided:
     """Between hands, what the time brings (a tournament level starting), as one step."""
     if table.phase == "betting":
         due = table.game.due(table.state.session, table.clock())

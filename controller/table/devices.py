@@ -10,27 +10,23 @@ reading at all, and every spot holding chips is read again as the reader comes o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from controller.events import table as events
+from controller.table.facing import TableFacing
 from controller.table.writer import Decided, Step, alert
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, SpotsRead
 from drivers.rfid import SpotReader
-
-if TYPE_CHECKING:
-    from controller.table.machine import Table
 
 SPOT_READER = SpotReader.device
 """The board that reads the spots (``rfid``): its gaps make the spots' readings stale."""
 
 
-def on_online(table: Table, item: DeviceOnline) -> Decided:
+def on_online(table: TableFacing, item: DeviceOnline) -> Decided:
     """A board answered: ``device.online`` with its firmware and serial."""
     yield Step([events.DeviceOnline(item.device, item.firmware, item.serial)])
     return None
 
 
-def on_offline(table: Table, item: DeviceOffline) -> Decided:
+def on_offline(table: TableFacing, item: DeviceOffline) -> Decided:
     """A board stopped answering: ``device.offline`` and its alert (critical while a hand waits);
     the spot reader's readings are stale from now until it has read every spot again."""
     if item.device == SPOT_READER:
@@ -45,7 +41,7 @@ def on_offline(table: Table, item: DeviceOffline) -> Decided:
     return None
 
 
-def on_spots_read(table: Table, item: SpotsRead) -> Decided:
+def on_spots_read(table: TableFacing, item: SpotsRead) -> Decided:
     """The spot reader has read every antenna since it came online: its readings are current."""
     if item.device == SPOT_READER:
         table.spots_unread = False
@@ -53,14 +49,14 @@ def on_spots_read(table: Table, item: SpotsRead) -> Decided:
     return None
 
 
-def on_fault(table: Table, item: DeviceFault) -> Decided:
+def on_fault(table: TableFacing, item: DeviceFault) -> Decided:
     """A board reported a fault: ``device_fault``."""
     yield alert("device_fault", f"{item.device} fault {item.code}: {item.text}",
                 device=item.device, fault=item.code)
     return None
 
 
-def on_status(table: Table, item: DeviceStatus) -> Decided:
+def on_status(table: TableFacing, item: DeviceStatus) -> Decided:
     """A board's STATUS flags in words, kept live (no step)."""
     table.device_status[item.device] = item.flags
     yield from ()

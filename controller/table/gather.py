@@ -18,19 +18,15 @@ that still holds a finished round's chips is then outlined by the picture's ``co
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from controller.events.hand import PotsChanged
+from controller.table.facing import TableFacing
 from controller.table.ledger import Off, unexplained
 from controller.table.writer import Step
 from drivers.inputs import SpotWager
 from firmware_bridge.kernel.money import dollars
 
-if TYPE_CHECKING:
-    from controller.table.machine import Table
 
-
-def after_step(table: Table, step: Step) -> None:
+def after_step(table: TableFacing, step: Step) -> None:
     """After a step that changed the pots: every spot reading more than the ledger says it holds
     now is to gather."""
     if table.state.hand is None or not any(isinstance(event, PotsChanged) for event in step.events):
@@ -39,7 +35,7 @@ def after_step(table: Table, step: Step) -> None:
                         if off.difference > 0}
 
 
-def _due(table: Table) -> dict[tuple[int, str], int]:
+def _due(table: TableFacing) -> dict[tuple[int, str], int]:
     """What each spot should hold now: the ledger's spots, and once the hand is settled (its last
     bets gathered as it ended) every spot of the hand's own account too, which holds nothing."""
     due = table.spots_due()
@@ -49,14 +45,14 @@ def _due(table: Table) -> dict[tuple[int, str], int]:
     return due
 
 
-def on_reading(table: Table, wager: SpotWager) -> None:
+def on_reading(table: TableFacing, wager: SpotWager) -> None:
     """A spot read: gathered once it reads no more than the ledger says it holds."""
     key = (wager.seat, wager.spot)
     if key in table.ungathered and wager.amount <= _due(table).get(key, 0):
         table.ungathered.discard(key)
 
 
-def to_gather(table: Table) -> list[Off]:
+def to_gather(table: TableFacing) -> list[Off]:
     """The spots still to gather: each reading more than the ledger says it holds now."""
     if table.state.hand is None or table.phase not in ("in_hand", "settled") or not table.ungathered:
         return []
@@ -64,7 +60,7 @@ def to_gather(table: Table) -> list[Off]:
             if (off.seat, off.spot) in table.ungathered and off.difference > 0]
 
 
-def gather_words(table: Table) -> str | None:
+def gather_words(table: TableFacing) -> str | None:
     """What to gather, in a dealer's words, or None.
 
     The spots in seat order, each with the chips to push into the pot:

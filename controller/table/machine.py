@@ -12,6 +12,10 @@ causes (:class:`controller.table.writer.Step`), then returns None or the refusal
 - boards: :mod:`controller.table.devices`
 - the pit's and the game's commands, the clock, the daemon's checks: :mod:`controller.table.commands`
 
+Each takes the table as :class:`controller.table.facing.TableFacing` names it (what a deciding
+function reads and sets of the table, the moves of :class:`Phases` by name), so none imports this
+module, which imports them all.
+
 One writer (:class:`controller.table.writer.Writer`) numbers each step, journals it with one
 fsync, applies it to :class:`TableState` and only then publishes it. The phases are a
 ``transitions`` machine declared as a table of moves (:data:`TRANSITIONS`, run by
@@ -40,6 +44,7 @@ from controller.commands.registry import Command
 from controller.games.interface import Decision, Game, Hand, Option
 from controller.journal.lines import Record
 from controller.table import buttons, cards, chips, commands, devices, gather
+from controller.table.facing import DealProblemsKey
 from controller.table.ledger import Ledger, ledger, spots_due
 from controller.table.settings import (
     FLOOR_ACTIONS,
@@ -70,10 +75,6 @@ __all__ = ["FLOOR_ACTIONS", "INPUTS", "MOVES", "STATES", "TABLE_BUTTONS", "TRANS
            "Phases", "Table", "TableSettings", "waiting_words"]
 
 log = logging.getLogger(__name__)
-
-DealProblemsKey = tuple[int, str | None, tuple[tuple[int, str], ...]]
-"""What the deal problems depend on beside the state: its seq, the latched memory fault, the
-spots holding more chips than the reader can count."""
 
 Input = TypeVar("Input", bound=DriverInput)
 Decides = Callable[["Table", DriverInput], Decided]

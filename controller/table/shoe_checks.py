@@ -38,9 +38,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from controller.events.alerts import alert
-from controller.events.codec import JsonObject
+from controller.events.alerts import CARD_IMPLAUSIBLE, SHOE_RESYNC, alert
 from controller.events.hand import Alerted
+from firmware_bridge.kernel.json import JsonObject
 
 if TYPE_CHECKING:
     from controller.table.state import ShoeState
@@ -53,12 +53,6 @@ refused (a dealer does not draw 20 cards past a reader unnoticed). ``shoe_resync
 
 MAX_REFUSALS_ALERTED = 10
 """Refused cards of one shoe that raise an alert; later refusals of that shoe are logged and counted."""
-
-ALERT_CODE = "card_implausible"
-"""The alert of a refused card (an extension of docs/pit-events.md section 3, "Alerts")."""
-
-RESYNC_CODE = "shoe_resync"
-"""The alert that records a supervisor's ``shoe_resync`` (see docs/control.md)."""
 
 REPEAT = "repeat"
 
@@ -122,9 +116,10 @@ def refusal_alert(shoe: ShoeState, index: int, card: str | None, verdict: Verdic
     hidden: JsonObject = {"card": card}
     if verdict.reason == "conflict":
         hidden["read_before"] = shoe.read[index]
-    return alert(ALERT_CODE, f"shoe {shoe.shoe_id}: {verdict.words}. Not dealt, nothing counted: if a card "
-                 "came out, put it aside. If every card is refused, load a new shoe (or a supervisor sends "
-                 "shoe_resync)", shoe_id=shoe.shoe_id, index=index, reason=verdict.reason, hidden=hidden)
+    return alert(CARD_IMPLAUSIBLE, f"shoe {shoe.shoe_id}: {verdict.words}. Not dealt, nothing counted: if a "
+                 "card came out, put it aside. If every card is refused, load a new shoe (or a supervisor "
+                 "sends shoe_resync)", shoe_id=shoe.shoe_id, index=index, reason=verdict.reason,
+                 hidden=hidden)
 
 
 def resync_alert(shoe: ShoeState, supervisor: str) -> Alerted | str:
@@ -135,6 +130,6 @@ def resync_alert(shoe: ShoeState, supervisor: str) -> Alerted | str:
         return "shoe_resync: no shoe is loaded"
     if shoe.resync:
         return f"shoe_resync: shoe {shoe.shoe_id}'s next card may come at any index already"
-    return alert(RESYNC_CODE, f"supervisor {supervisor} lets shoe {shoe.shoe_id}'s next card come at any "
+    return alert(SHOE_RESYNC, f"supervisor {supervisor} lets shoe {shoe.shoe_id}'s next card come at any "
                  f"index after card {shoe.last_index} (cards skipped are reported as a card_gap)",
                  shoe_id=shoe.shoe_id, supervisor=supervisor)

@@ -25,29 +25,21 @@ from dataclasses import dataclass, field, replace
 
 from controller.events import floor
 from controller.events import table as events
-from controller.events.codec import (
-    JsonObject,
-    JsonValue,
-    decode,
-    from_json,
-    integer,
-    optional,
-    record_json,
-    text,
-)
+from controller.events.alerts import CARD_IMPLAUSIBLE, SHOE_RESYNC
+from controller.events.codec import decode, from_json, integer, optional, record_json, text
 from controller.events.envelope import parse_json
 from controller.events.hand import Alerted, Dealt, Settled, WagerResult
 from controller.events.picture import TableAlert
 from controller.events.registry import Event
 from controller.events.tray import TrayCounted, TrayCredited, TrayFilled, TrayTransfer
 from controller.games.interface import Bets, Game, Hand, Limits, ProgressivePaid, Session
-from controller.games.session import takes
+from controller.games.session.part import takes
 from controller.journal.lines import Record
-from controller.table import shoe_checks
 from controller.table.books import APPLIED as BOOKS_EVENTS
 from controller.table.books import BooksState
 from controller.table.saved import Saved, SavedFloor, SavedShoe
 from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 STEP_KEYS = ("input", "more")
 """Keys of a journal record's private part that belong to its step, not to its event."""
@@ -390,9 +382,9 @@ class TableState:
             self._count_card(integer(about["index"]), card)
         elif code == "card_gap":
             self.shoe.gaps.append((integer(about["index"]), integer(about["last_index"])))
-        elif code == shoe_checks.ALERT_CODE:
+        elif code == CARD_IMPLAUSIBLE:
             self.shoe.refused.add((integer(about["index"]), text(about["reason"])))
-        elif code == shoe_checks.RESYNC_CODE:
+        elif code == SHOE_RESYNC:
             self.shoe.resync = True
 
     def _count_card(self, index: int, card: Card | None) -> None:

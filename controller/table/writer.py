@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from controller.commands.request_ids import PRIVATE_KEY as REQUEST_KEY
 from controller.events import alerts as alert_registry
 from controller.events.alerts import Severity
-from controller.events.codec import JsonObject, JsonValue, encode
+from controller.events.codec import encode
 from controller.events.envelope import encode_event
 from controller.events.registry import Event
 from controller.games.interface import Hand
 from controller.journal.lines import Record
 from controller.table.state import TableState
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 Clock = Callable[[], str]
 """Returns the timestamp of an event being emitted (pit format, UTC with milliseconds)."""

@@ -1,11 +1,13 @@
-"""JSON as the lower layers read and write it: the recursive :data:`JsonValue` and :data:`JsonObject`.
+"""JSON as every layer reads and writes it: the recursive :data:`JsonValue` and :data:`JsonObject`.
 
 What ``json.loads`` gives, or what ``json.dumps`` is handed, at the edges of
 firmware_bridge/ and drivers/ (the simulator's command lines and answers,
-the decoded wire captures, a board's ``board.json``). A value read out of a
+the decoded wire captures, a board's ``board.json``): a value read out of a
 :data:`JsonObject` is checked (``isinstance``) or decoded into a record before
 it is used (:func:`object_at`, :func:`int_at`, :func:`ints_at` check as they
-read): nothing further in is typed as JSON.
+read): nothing further in is typed as JSON. controller/ takes the same two
+types where its bytes meet the code: the pit events' codec
+(controller/events/codec.py) and its readers, which check every field.
 
 >>> import json
 >>> answer: JsonObject = {"ok": True, "chips": [["00000000000000aa", 500]], "pty": None}

@@ -26,8 +26,8 @@ from controller.events.registry import registered
 from controller.events.table import BetsClosed, HandStarted, TableOpened, Wager
 from controller.events.tray import TrayCounted
 from controller.games.catalog import load_games
-from controller.games.session import _BY_NAME as SESSION_PARTS
 from controller.games.session.legacy import _Flat
+from controller.games.session.part import _BY_NAME as SESSION_PARTS
 from controller.podium.monitor.models.tile_view import TileView
 from controller.table.books import BooksState
 from controller.table.saved import Saved

@@ -20,7 +20,7 @@ from controller.games.interface import (
     Stacks,
     Tournament,
 )
-from controller.games.session import SessionPart, session_part
+from controller.games.session.part import SessionPart, session_part
 
 
 def test_each_part_takes_its_own_events_and_a_missing_part_reads_as_its_default() -> None:

@@ -1,6 +1,6 @@
 """The players' actions before play: a chip count and declining while the blinds are in, then the
 betting round (check, raise, fold). Each action is a ``verify_x`` and an ``x`` function of the
-hand, dispatched by :data:`~controller.games.blackjack_extreme.actions.ACTION_TABLE`.
+hand, dispatched by :data:`~controller.games.blackjack_extreme.hand.ACTION_TABLE`.
 
 In the blinds the action's amount is a seat number (the seat that asks or
 declines); in the betting round it is what the main spot holds after a raise.
@@ -9,22 +9,19 @@ declines); in the betting round it is what the main spot holds after a raise.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from controller.games.blackjack_extreme.hand_state import H, HandState
 from controller.games.blackjack_extreme.offers import option
 from controller.games.blackjack_extreme.play import half
 from controller.games.blackjack_extreme.seats import SeatPlay
 from controller.games.interface import Acted, RuleError
-from controller.games.parts.actions import no_amount
+from controller.games.parts.actions import Moved, no_amount
 from firmware_bridge.kernel.money import dollars
-
-if TYPE_CHECKING:
-    from controller.games.blackjack_extreme.hand import BlackjackExtremeHand, Moved
 
 # -- the blinds: a chip count, declining ----------------------------------------------------------
 
 
-def verify_count(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_count(hand: HandState, amount: int | None) -> None:
     """A chip count for seat ``amount``, a player in this hand, before the first card."""
     option(hand, "count")
     seat = _seat_amount(hand, "count", amount)
@@ -32,13 +29,13 @@ def verify_count(hand: BlackjackExtremeHand, amount: int | None) -> None:
         raise RuleError(f"seat {seat.seat} has declined this hand")
 
 
-def count(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def count(hand: H, amount: int | None) -> Moved[H]:
     """Seat ``amount`` asks for the dealer's chip count: the event carries the count."""
     assert amount is not None
     return hand, (Acted(amount, 0, "count", hand.dealer_stack),)
 
 
-def verify_decline(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_decline(hand: HandState, amount: int | None) -> None:
     """Seat ``amount`` may decline: it is in the hand and the dealer cannot pay it the minimum."""
     option(hand, "decline")
     seat = _seat_amount(hand, "decline", amount)
@@ -49,14 +46,14 @@ def verify_decline(hand: BlackjackExtremeHand, amount: int | None) -> None:
                         f"pays it at least the {dollars(hand.minimum)} minimum")
 
 
-def decline(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def decline(hand: H, amount: int | None) -> Moved[H]:
     """Seat ``amount`` takes its blind back and sits this hand out."""
     assert amount is not None
     after, events = hand.with_seat(amount, state="declined").progress()
     return after, (Acted(amount, 0, "decline", hand.seat(amount).blind), *events)
 
 
-def _seat_amount(hand: BlackjackExtremeHand, action: str, amount: int | None) -> SeatPlay:
+def _seat_amount(hand: HandState, action: str, amount: int | None) -> SeatPlay:
     if amount is None:
         raise RuleError(f"{action} needs the seat number as its amount")
     return hand.seat(amount)
@@ -65,13 +62,13 @@ def _seat_amount(hand: BlackjackExtremeHand, action: str, amount: int | None) ->
 # -- the betting round: check, raise, fold --------------------------------------------------------
 
 
-def verify_check(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_check(hand: HandState, amount: int | None) -> None:
     """The seat in turn plays its blind only."""
     option(hand, "check")
     no_amount("check", amount)
 
 
-def check(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def check(hand: H, amount: int | None) -> Moved[H]:
     """The seat in turn checks."""
     seat = hand.betting_turn()
     assert seat is not None
@@ -79,7 +76,7 @@ def check(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
     return after, (Acted(seat.seat, 0, "check"), *events)
 
 
-def verify_raise(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_raise(hand: HandState, amount: int | None) -> None:
     """The main spot must now hold at least double the blind and no more than the stack."""
     raising = option(hand, "raise")
     seat = hand.betting_turn()
@@ -94,7 +91,7 @@ def verify_raise(hand: BlackjackExtremeHand, amount: int | None) -> None:
                         f"{dollars(seat.stack)}; the spot reads {dollars(amount)}")
 
 
-def raise_(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def raise_(hand: H, amount: int | None) -> Moved[H]:
     """The seat in turn raises its bet to ``amount`` (the main spot's total)."""
     assert amount is not None
     seat = hand.betting_turn()
@@ -105,13 +102,13 @@ def raise_(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
     return after, (Acted(seat.seat, 0, "raise", amount), *events)
 
 
-def verify_fold(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_fold(hand: HandState, amount: int | None) -> None:
     """The seat in turn gives up, keeping half its blind."""
     option(hand, "fold")
     no_amount("fold", amount)
 
 
-def fold(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def fold(hand: H, amount: int | None) -> Moved[H]:
     """The seat in turn folds: the dealer takes half the blind, the player the rest."""
     seat = hand.betting_turn()
     assert seat is not None

@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from controller.commands.registry import ANYONE, Command, command, seat_field
-from controller.games.blackjack_extreme.actions import ACTION_TABLE, ACTIONS
-from controller.games.blackjack_extreme.hand import FLOW, PHASES, BlackjackExtremeHand
+from controller.games.blackjack_extreme.hand import ACTION_TABLE, ACTIONS, BlackjackExtremeHand
+from controller.games.blackjack_extreme.hand_state import FLOW, PHASES
 from controller.games.blackjack_extreme.positions import clockwise, next_dealer, required
 from controller.games.blackjack_extreme.rules import BlackjackExtremeRules
 from controller.games.blackjack_extreme.seats import SPOT, PlayHand, SeatPlay

@@ -7,17 +7,13 @@ not open now is refused with what the hand waits for instead.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from controller.games.blackjack_extreme.hand_state import HandState
 from controller.games.blackjack_extreme.play import BLACKJACK
 from controller.games.blackjack_extreme.seats import SPOT, PlayHand, SeatPlay
 from controller.games.interface import Option, RuleError, Target
 
-if TYPE_CHECKING:
-    from controller.games.blackjack_extreme.hand import BlackjackExtremeHand
 
-
-def deal_target(hand: BlackjackExtremeHand) -> Target | None:
+def deal_target(hand: HandState) -> Target | None:
     """Where the next card of the first deal goes (None once it is dealt)."""
     for round_ in (0, 1):
         for seat in hand.playing():
@@ -28,7 +24,7 @@ def deal_target(hand: BlackjackExtremeHand) -> Target | None:
     return None
 
 
-def card_target(hand: BlackjackExtremeHand) -> Target | None:
+def card_target(hand: HandState) -> Target | None:
     """Where a card drawn from the shoe goes now (None: no card may be drawn)."""
     if hand.phase in ("blinds", "dealing"):
         return deal_target(hand)
@@ -46,7 +42,7 @@ def card_target(hand: BlackjackExtremeHand) -> Target | None:
     return None
 
 
-def decider(hand: BlackjackExtremeHand) -> int | None:
+def decider(hand: HandState) -> int | None:
     """The seat whose decision the hand waits for: the player in turn, the dealer on her
     choices and draws; None while only a card or the house dealer's NEXT is awaited."""
     if hand.phase in ("upcard", "dealer_choice", "dealer"):
@@ -62,7 +58,7 @@ def decider(hand: BlackjackExtremeHand) -> int | None:
     return None
 
 
-def options(hand: BlackjackExtremeHand) -> dict[str, Option]:
+def options(hand: HandState) -> dict[str, Option]:
     """The actions allowed now, each with its amount's range."""
     actions: dict[str, Option] = {}
     phase = hand.phase
@@ -98,7 +94,7 @@ def options(hand: BlackjackExtremeHand) -> dict[str, Option]:
     return actions
 
 
-def play_options(hand: BlackjackExtremeHand) -> dict[str, Option]:
+def play_options(hand: HandState) -> dict[str, Option]:
     """The hand in turn's (or the drawing dealer's) actions: hit, stand where allowed, split."""
     actions: dict[str, Option] = {}
     can_card = card_target(hand) is not None
@@ -129,7 +125,7 @@ def may_split(seat: SeatPlay, held: PlayHand) -> bool:
             and seat.staked() + seat.hands[0].wager <= seat.stack)
 
 
-def exposable(hand: BlackjackExtremeHand) -> list[int]:
+def exposable(hand: HandState) -> list[int]:
     """The seats with a face-down card that ``expose`` may turn up now."""
     seats = [seat.seat for seat in hand.seats
              if any(not held.shown for played in seat.hands for held in played.cards)]
@@ -139,7 +135,7 @@ def exposable(hand: BlackjackExtremeHand) -> list[int]:
     return sorted(seats)
 
 
-def option(hand: BlackjackExtremeHand, action: str) -> Option:
+def option(hand: HandState, action: str) -> Option:
     """The open ``action``'s option; raises RuleError saying what the hand waits for if it is not open."""
     found = options(hand).get(action)
     if found is None:
@@ -147,7 +143,7 @@ def option(hand: BlackjackExtremeHand, action: str) -> Option:
     return found
 
 
-def not_now(hand: BlackjackExtremeHand, action: str) -> str:
+def not_now(hand: HandState, action: str) -> str:
     """Why ``action`` is refused: what the hand waits for instead."""
     decision = hand.decision()
     waiting = decision.prompt if decision is not None else "the hand is settled"

@@ -2,29 +2,26 @@
 the dealer cannot pay every winner in full, her re-buy or leaving and the short-stack payments
 walked NEXT by NEXT. The order of payment is :mod:`~controller.games.blackjack_extreme.payments`;
 each action here is a ``verify_x`` and an ``x`` function of the hand, dispatched by
-:data:`~controller.games.blackjack_extreme.actions.ACTION_TABLE`.
+:data:`~controller.games.blackjack_extreme.hand.ACTION_TABLE`.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from controller.games.blackjack_extreme.hand_state import H, HandState
 from controller.games.blackjack_extreme.offers import option
 from controller.games.blackjack_extreme.payments import Claim, paid, plan
 from controller.games.blackjack_extreme.play import count, half, hand_outcome, natural_pays
 from controller.games.blackjack_extreme.seats import SPOT
 from controller.games.interface import Acted, GameEvent, RuleError, Settled, WagerResult
-from controller.games.parts.actions import no_amount
+from controller.games.parts.actions import Moved, no_amount
 from firmware_bridge.kernel.money import dollars
-
-if TYPE_CHECKING:
-    from controller.games.blackjack_extreme.hand import BlackjackExtremeHand, Moved
 
 # -- the results ----------------------------------------------------------------------------------
 
 
-def settle(hand: BlackjackExtremeHand) -> Moved:
+def settle(hand: H) -> Moved[H]:
     """The results are known: the claims and payment lines; settled at once if the dealer
     pays everyone in full, else the short-stack payments."""
     claims = _claims(hand)
@@ -35,7 +32,7 @@ def settle(hand: BlackjackExtremeHand) -> Moved:
     return replace(after, phase="paying"), ()
 
 
-def _claims(hand: BlackjackExtremeHand) -> tuple[Claim, ...]:
+def _claims(hand: HandState) -> tuple[Claim, ...]:
     dealer = count(hand.dealer_count())
     claims: list[Claim] = []
     for seat in hand.seats:
@@ -60,7 +57,7 @@ def _claims(hand: BlackjackExtremeHand) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
-def _complete(hand: BlackjackExtremeHand) -> Moved:
+def _complete(hand: H) -> Moved[H]:
     net = paid(hand.claims, hand.lines)
     results = []
     for claim in hand.claims:
@@ -74,7 +71,7 @@ def _complete(hand: BlackjackExtremeHand) -> Moved:
     return replace(hand, phase="complete", settlement=settled), (Settled(settled),)
 
 
-def committed_paying(hand: BlackjackExtremeHand) -> dict[tuple[int, str], int]:
+def committed_paying(hand: HandState) -> dict[tuple[int, str], int]:
     """What each main spot holds once the results are known: losers collected, winners paid line
     by line (the line on the display included), the unpaid pulled back."""
     current = hand.confirmed if hand.phase == "paying" and not hand.choice_pending() else (
@@ -96,38 +93,38 @@ def committed_paying(hand: BlackjackExtremeHand) -> dict[tuple[int, str], int]:
 # -- a short-stacked dealer -----------------------------------------------------------------------
 
 
-def verify_rebuy(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_rebuy(hand: HandState, amount: int | None) -> None:
     """A ring game's dealer re-buys at least what she lacks to pay in full."""
     option(hand, "rebuy")
     if amount is None or amount < hand.shortfall():
         raise RuleError(f"the dealer must re-buy at least {dollars(hand.shortfall())} to pay in full")
 
 
-def rebuy(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def rebuy(hand: H, amount: int | None) -> Moved[H]:
     """The dealer re-buys ``amount`` and pays everyone in full."""
     assert amount is not None
     after, events = settle(replace(hand, rebought=amount))
     return after, (Acted(hand.dealer_seat, 0, "rebuy", amount), *events)
 
 
-def verify_leave(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_leave(hand: HandState, amount: int | None) -> None:
     """A ring game's dealer may leave instead of re-buying."""
     option(hand, "leave")
     no_amount("leave", amount)
 
 
-def leave(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def leave(hand: H, amount: int | None) -> Moved[H]:
     """The dealer leaves the game: winners are paid in the short-stack order as far as she can."""
     return replace(hand, dealer_left=True), (Acted(hand.dealer_seat, 0, "leave"),)
 
 
-def verify_next(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_next(hand: HandState, amount: int | None) -> None:
     """The payment line on the display is done."""
     option(hand, "next")
     no_amount("next", amount)
 
 
-def next_(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def next_(hand: H, amount: int | None) -> Moved[H]:
     """One short-stack payment step done; after the last, the hand is settled."""
     step = hand.confirmed
     events: list[GameEvent] = []

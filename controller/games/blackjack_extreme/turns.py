@@ -1,7 +1,7 @@
 """The play of the hands: each seat's hand in turn hits, stands or splits, and so does the dealer on
 her turn where her rule lets her; and a face-down card turned up by mistake. Each action is a
 ``verify_x`` and an ``x`` function of the hand, dispatched by
-:data:`~controller.games.blackjack_extreme.actions.ACTION_TABLE`.
+:data:`~controller.games.blackjack_extreme.hand.ACTION_TABLE`.
 
 A hit is only a word: the next card drawn from the shoe is the hit
 (:meth:`~controller.games.blackjack_extreme.hand.BlackjackExtremeHand.deal`).
@@ -10,35 +10,32 @@ A hit is only a word: the next card drawn from the shoe is the hit
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from controller.games.blackjack_extreme.dealer import show
+from controller.games.blackjack_extreme.hand_state import H, HandState
 from controller.games.blackjack_extreme.offers import exposable, not_now, option, options
 from controller.games.blackjack_extreme.seats import PlayHand
 from controller.games.interface import Acted, GameEvent, Revealed, RuleError
-from controller.games.parts.actions import no_amount
+from controller.games.parts.actions import Moved, no_amount
 from firmware_bridge.kernel.money import dollars
-
-if TYPE_CHECKING:
-    from controller.games.blackjack_extreme.hand import BlackjackExtremeHand, Moved
 
 # -- hit, stand, split ----------------------------------------------------------------------------
 
 
-def verify_hit(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_hit(hand: HandState, amount: int | None) -> None:
     """The hand in turn asks for a card: only a card may follow."""
     option(hand, "hit")
     no_amount("hit", amount)
 
 
-def hit(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def hit(hand: H, amount: int | None) -> Moved[H]:
     """The hand in turn (or the dealer) says hit; the next card drawn is its."""
     decision = hand.decision()
     assert decision is not None and decision.seat is not None
     return replace(hand, hit_called=True), (Acted(decision.seat, decision.hand_index, "hit"),)
 
 
-def verify_stand(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_stand(hand: HandState, amount: int | None) -> None:
     """The hand in turn stands (a raised hand only after a card), or the dealer where she may."""
     if "stand" not in options(hand):
         if hand.phase == "players":
@@ -51,7 +48,7 @@ def verify_stand(hand: BlackjackExtremeHand, amount: int | None) -> None:
     no_amount("stand", amount)
 
 
-def stand(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def stand(hand: H, amount: int | None) -> Moved[H]:
     """The hand in turn (or the dealer) stands."""
     if hand.phase == "dealer":
         after, events = replace(hand, dealer_stood=True).progress()
@@ -63,7 +60,7 @@ def stand(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
     return after, (Acted(seat.seat, index, "stand"), *events)
 
 
-def verify_split(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_split(hand: HandState, amount: int | None) -> None:
     """The hand in turn is a pair: the main spot must now hold one more bet equal to the first."""
     splitting = option(hand, "split")
     turn = hand.play_turn()
@@ -75,7 +72,7 @@ def verify_split(hand: BlackjackExtremeHand, amount: int | None) -> None:
                         f"must read {dollars(splitting.low)}; it reads {reads}")
 
 
-def split(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def split(hand: H, amount: int | None) -> Moved[H]:
     """The pair in turn becomes two hands, the new one last, each with the whole bet."""
     turn = hand.play_turn()
     assert turn is not None
@@ -91,7 +88,7 @@ def split(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
 # -- a card turned up by mistake ------------------------------------------------------------------
 
 
-def verify_expose(hand: BlackjackExtremeHand, amount: int | None) -> None:
+def verify_expose(hand: HandState, amount: int | None) -> None:
     """Seat ``amount`` (the dealer's seat for her hole card) has a face-down card shown by mistake."""
     option(hand, "expose")
     if amount is None or amount not in exposable(hand):
@@ -100,7 +97,7 @@ def verify_expose(hand: BlackjackExtremeHand, amount: int | None) -> None:
         raise RuleError(f"seat {amount} has no card face down")
 
 
-def expose(hand: BlackjackExtremeHand, amount: int | None) -> Moved:
+def expose(hand: H, amount: int | None) -> Moved[H]:
     """The card is public from now on and the hand plays on as dealt."""
     assert amount is not None
     if amount == hand.dealer_seat:

@@ -3,8 +3,7 @@ the payment lines in the seed's order, and the public view with face-down cards 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from controller.games.blackjack_extreme.hand_state import HandState
 from controller.games.blackjack_extreme.offers import decider, may_split, play_options
 from controller.games.blackjack_extreme.play import half, total_words
 from controller.games.blackjack_extreme.seats import SeatPlay
@@ -12,11 +11,8 @@ from controller.games.interface import CardsView, HandView, SeatHandView, Target
 from controller.games.parts.hand_names import hand_number
 from firmware_bridge.kernel.money import dollars
 
-if TYPE_CHECKING:
-    from controller.games.blackjack_extreme.hand import BlackjackExtremeHand
 
-
-def prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
+def prompt(hand: HandState, target: Target | None) -> str:
     """The one line that tells the dealer what happens next."""
     phase = hand.phase
     dealer = f"Dealer (seat {hand.dealer_seat})"
@@ -53,7 +49,7 @@ def prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
     return f"Step {step + 1} of {hand.steps()}: {text}. Then press NEXT"
 
 
-def _blinds_prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
+def _blinds_prompt(hand: HandState, target: Target | None) -> str:
     words = card_words(target)
     free = [seat.seat for seat in hand.playing() if seat.seat not in hand.required]
     if not free:
@@ -65,7 +61,7 @@ def _blinds_prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
             f"or decline: DECLINE. {words}")
 
 
-def _players_prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
+def _players_prompt(hand: HandState, target: Target | None) -> str:
     turn = hand.play_turn()
     assert turn is not None
     seat, index = turn
@@ -86,7 +82,7 @@ def _players_prompt(hand: BlackjackExtremeHand, target: Target | None) -> str:
     return f"{name} ({total}): " + ", or ".join(options)
 
 
-def line_words(hand: BlackjackExtremeHand) -> tuple[str, ...]:
+def line_words(hand: HandState) -> tuple[str, ...]:
     """The payment lines in words, in the seed's order, and the pull-back where winners go unpaid."""
     words = []
     for line in hand.lines:
@@ -111,7 +107,7 @@ def line_words(hand: BlackjackExtremeHand) -> tuple[str, ...]:
     return tuple(words)
 
 
-def public_view(hand: BlackjackExtremeHand) -> HandView:
+def public_view(hand: HandState) -> HandView:
     """The hand as the pit and the display may see it: face-down cards are None; once results are
     known, the payment lines (numbered, the one to do now marked, during short-stack payments)."""
     turn = decider(hand) if hand.phase in ("betting", "players") else None
@@ -153,7 +149,7 @@ def _hand_view(seat: SeatPlay, index: int) -> CardsView:
     return CardsView(cards, total, held.wager, status)
 
 
-def hand_name(hand: BlackjackExtremeHand, seat: int, index: int) -> str:
+def hand_name(hand: HandState, seat: int, index: int) -> str:
     """`` hand 2`` for the second hand of a seat that split (`` hand 1`` for its first), nothing for
     a seat with one hand."""
     return hand_number(index, len(hand.seat(seat).hands) > 1)

@@ -1,9 +1,10 @@
 """The session: what outlives a hand, composed of parts that each own their events and their state.
 
-A part is a frozen dataclass deriving from :class:`SessionPart`, every field
-with a default, registered with :func:`session_part` under a name (its key in a
-checkpoint). It names the events it takes (``events``) and answers ``apply``
-with its next state. :class:`Session` holds the parts a game uses and hands
+A part is a frozen dataclass deriving from
+:class:`~controller.games.session.part.SessionPart`, every field with a default,
+registered with :func:`~controller.games.session.part.session_part` under a name
+(its key in a checkpoint). It names the events it takes (``events``) and answers
+``apply`` with its next state. :class:`Session` holds the parts a game uses and hands
 each event to every part that takes it, so the journal alone rebuilds the
 session. The shared parts live beside this module: seat stacks
 (:mod:`.stacks`), the button or player-dealer seat (:mod:`.button`), a
@@ -22,57 +23,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Self, TypeVar
+from typing import TypeVar
 
 from controller.events.codec import from_json, to_json
 from controller.events.registry import Event
-
-
-class SessionPart:
-    """One piece of the session: a frozen dataclass whose fields all have defaults.
-
-    ``name`` is set by :func:`session_part`; ``events`` are the event classes it
-    takes; :meth:`apply` returns the part after one of them.
-    """
-
-    name: ClassVar[str]
-    events: ClassVar[tuple[type[Event], ...]] = ()
-
-    def apply(self, event: Event) -> Self:
-        """The part after ``event`` (one of :attr:`events`)."""
-        raise NotImplementedError
-
+from controller.games.session.legacy import from_flat
+from controller.games.session.part import SessionPart, part_named, takers
 
 P = TypeVar("P", bound=SessionPart)
-T = TypeVar("T", bound=type[SessionPart])
-
-_BY_NAME: dict[str, type[SessionPart]] = {}
-_BY_EVENT: dict[type[Event], list[type[SessionPart]]] = {}
-
-
-def session_part(name: str) -> Callable[[T], T]:
-    """Register the decorated part class under ``name``, as the taker of its ``events``."""
-
-    def register(cls: T) -> T:
-        held = _BY_NAME.get(name)
-        if held is not None and held is not cls:
-            raise ValueError(f"session part {name!r} is already {held.__module__}.{held.__name__}")
-        cls.name = name
-        _BY_NAME[name] = cls
-        for kind in cls.events:
-            takers = _BY_EVENT.setdefault(kind, [])
-            if cls not in takers:
-                takers.append(cls)
-        return cls
-
-    return register
-
-
-def takes(event: Event) -> bool:
-    """Whether some session part takes ``event`` (a session event)."""
-    return type(event) in _BY_EVENT
 
 
 @dataclass(frozen=True)
@@ -95,11 +55,11 @@ class Session:
     def apply(self, event: Event) -> Session:
         """The session after ``event``: each part that takes it applies it; other events leave it
         as it is."""
-        takers = _BY_EVENT.get(type(event))
-        if not takers:
+        taking = takers(event)
+        if not taking:
             return self
         parts = dict(self.parts)
-        for kind in takers:
+        for kind in taking:
             parts[kind] = self[kind].apply(event)
         return Session(parts)
 
@@ -117,11 +77,10 @@ class Session:
             raise ValueError(f"the checkpoint's session must be an object of parts, "
                              f"not {type(data).__name__}")
         if isinstance(data.get("stacks"), list):
-            from controller.games.session.legacy import from_flat
-            return from_flat(data)
+            return cls.of(*from_flat(data))
         parts: dict[type[SessionPart], SessionPart] = {}
         for name, saved in data.items():
-            kind = _BY_NAME.get(name)
+            kind = part_named(name)
             if kind is None:
                 raise ValueError(f"the checkpoint's session has a part {name!r} that no game registers")
             parts[kind] = from_json(kind, saved)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Self
 
 from controller.events.registry import Event, event
-from controller.games.session import SessionPart, session_part
+from controller.games.session.part import SessionPart, session_part
 from controller.games.session.stacks import StackChanged
 
 SEAT_WRAP = 1000

@@ -5,7 +5,7 @@ Such a checkpoint holds ``stacks`` and ``places`` as lists of pairs, ``button``,
 ``hits`` and (later) ``waiting`` side by side.
 
 >>> from_flat({"stacks": [[2, 500]], "button": 2, "level": 0, "blinds": [], "level_ends_at": None,
-...            "places": [], "winner": None, "meters": {}, "unpaid": [], "hits": []})[Button]
+...            "places": [], "winner": None, "meters": {}, "unpaid": [], "hits": []})[1]
 Button(seat=2, waiting=())
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from controller.events.codec import from_json
-from controller.games.session import Session
 from controller.games.session.button import Button
+from controller.games.session.part import SessionPart
 from controller.games.session.progressive import Progressive, ProgressiveHit, ProgressivePaid
 from controller.games.session.stacks import Stacks
 from controller.games.session.tournament import Tournament
@@ -39,10 +39,11 @@ class _Flat:
     waiting: tuple[int, ...] = ()
 
 
-def from_flat(data: Mapping[str, object]) -> Session:
-    """The session a flat checkpoint session holds."""
+def from_flat(data: Mapping[str, object]) -> tuple[SessionPart, ...]:
+    """The parts a flat checkpoint session holds (the session of them:
+    :meth:`controller.games.session.Session.from_json`)."""
     flat: _Flat = from_json(_Flat, data)
-    return Session.of(
+    return (
         Stacks(dict(flat.stacks)),
         Button(flat.button, flat.waiting),
         Tournament(flat.level, flat.blinds, flat.level_ends_at, dict(flat.places), flat.winner),

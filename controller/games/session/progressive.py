@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Self
 
 from controller.events.registry import Event, event
-from controller.games.session import SessionPart, session_part
+from controller.games.session.part import SessionPart, session_part
 
 RECENT_HITS = 25
 """Progressive hits the session remembers (``table-controller progressive`` lists them)."""

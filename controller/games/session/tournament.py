@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Self
 
 from controller.events.registry import Event, event
-from controller.games.session import SessionPart, session_part
+from controller.games.session.part import SessionPart, session_part
 
 
 @event("tournament.level")

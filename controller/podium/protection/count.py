@@ -33,11 +33,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.events.codec import JsonObject
 from controller.events.hand import DealtInPublic, Revealed
 from controller.events.registry import Event
 from controller.events.table import CutCardOut, ShoeLoaded
 from controller.podium.protection.systems import CountSystem
+from firmware_bridge.kernel.json import JsonObject
 
 CARDS_PER_DECK = 52
 

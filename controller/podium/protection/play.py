@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from controller.events.codec import JsonObject
 from controller.events.hand import Acted, DealtInPublic
 from controller.events.registry import Event
 from controller.events.table import HandStarted
 from controller.podium.protection.strategies import GameStrategy, Situation
 from firmware_bridge.kernel.cards import Card
+from firmware_bridge.kernel.json import JsonObject
 
 DARING = {"hit": 0, "no_insurance": 0, "stand": 1, "double": 2, "split": 2, "surrender": 2, "insurance": 2}
 """How daring a play is: a counter takes the more daring one as the count rises."""

@@ -31,8 +31,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
-from controller.events.codec import JsonObject
 from controller.podium.protection.systems import SYSTEMS, CountSystem, system_from
+from firmware_bridge.kernel.json import JsonObject
 
 FIGURES = ("live", "held")
 

@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from controller.events.alerts import alert
-from controller.events.codec import JsonObject, JsonValue
 from controller.events.floor import TableClosed
 from controller.events.table import BetsClosed, CutCardOut, HandStarted, ShoeLoaded, TableOpened
 from controller.follow.records import FollowedEvent
@@ -55,6 +54,7 @@ from controller.podium.protection.settings import DEFAULT, Settings
 from controller.podium.protection.strategies import Strategies, not_checked, strategy_for
 from controller.podium.protection.tally import Figures, FiguresJson, Round, Tally
 from controller.podium.ratings.hands import BadEvent, Rules, canonical_rules, record_of
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 log = logging.getLogger(__name__)
 

@@ -53,13 +53,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from controller.events.books import Closer, DealerIn, DealerOut, DropEntered, Opener, SlipSigned
-from controller.events.codec import JsonObject, JsonValue
 from controller.events.hand import Alerted
 from controller.events.registry import Event
 from controller.events.table import HandEnded, HandVoided
 from controller.events.tray import TrayCredited, TrayFilled
 from controller.follow.records import FollowedEvent
 from controller.podium.ratings.hands import record_of
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 BOOKS_TYPES = ("dealer.in", "dealer.out", "hand.ended", "hand.voided", "alert", "table.opener",
                "table.closer", "table.slip_signed", "table.drop", "tray.fill", "tray.credit")

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from controller.events.codec import JsonObject, JsonValue, integer, text
+from controller.events.codec import integer, text
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 
 @dataclass(frozen=True)

@@ -34,11 +34,11 @@ import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from controller.events.codec import JsonObject
 from controller.follow.records import FollowedEvent
 from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.hands import BadEvent, Closed, Hand, HandReader, Happening, Jackpot
 from controller.podium.ratings.theo import SpotWagers, Theo, Wagers, theo_of
+from firmware_bridge.kernel.json import JsonObject
 
 log = logging.getLogger(__name__)
 

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from controller.events.codec import JsonObject
 from controller.follow.records import FollowedEvent
 from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.hands import (
@@ -46,6 +45,7 @@ from controller.podium.ratings.hands import (
 )
 from controller.podium.ratings.rating import parse_ts
 from controller.podium.ratings.theo import Theo, Wagers, theo_of
+from firmware_bridge.kernel.json import JsonObject
 
 EdgesLookup = Callable[[str | None, Rules | None], Edges | None]
 """``(game, rules) -> Edges`` of hands played under them, None when unknown (``rules`` None: the

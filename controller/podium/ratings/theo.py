@@ -37,9 +37,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from controller.events.codec import JsonObject, JsonValue
 from controller.events.hand import WagerResult
 from controller.podium.ratings.edges import Edge, Edges
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 
 @dataclass

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.events import alerts as registry
-from controller.events.codec import JsonObject, JsonValue
 from controller.events.envelope import now_timestamp
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 
 SEVERITIES = registry.SEVERITIES
 """From the most to the least urgent; an unknown severity sorts after ``info``."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from controller.events.codec import JsonObject, JsonValue, decode_public
+from controller.events.codec import decode_public
 from controller.events.envelope import decode_body
 from controller.events.hand import (
     Acted,
@@ -37,6 +37,7 @@ from controller.games.session.button import ButtonMoved
 from controller.games.session.progressive import MeterChanged
 from controller.games.session.stacks import StackChanged
 from controller.games.session.tournament import LevelStarted
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 from firmware_bridge.kernel.money import dollars
 
 SETTLING = frozenset({"hand.settled", "hand.voided"})

@@ -26,7 +26,7 @@ asks for them.
 (:class:`~controller.podium.ratings.books.Books`: the dealer signed in at each
 table, each dealer's figures, each table's counts); it is the followers'
 listener, and tells ``on_change`` which table changed. What it gives the pages
-is JSON (:data:`~controller.events.codec.JsonObject`), the same as before the
+is JSON (:data:`~firmware_bridge.kernel.json.JsonObject`), the same as before the
 records.
 """
 
@@ -37,7 +37,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 
-from controller.events.codec import JsonObject, JsonValue, from_json, record_json
+from controller.events.codec import from_json, record_json
 from controller.events.hand import Alerted, PotsChanged
 from controller.events.registry import Event
 from controller.events.table import HandStarted, TableOpened
@@ -60,6 +60,7 @@ from controller.podium.monitor.models.tile_view import TileView
 from controller.podium.protection.watch import TYPES as PROTECTION_TYPES
 from controller.podium.protection.watch import Protection
 from controller.podium.ratings.books import BOOKS_TYPES, Books
+from firmware_bridge.kernel.json import JsonObject, JsonValue
 from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)

@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import ParamSpec, TypedDict, TypeVar
 
-from controller.events.codec import JsonObject
 from controller.events.envelope import utc_timestamp
 from controller.events.table import TableOpened
 from controller.follow.records import FollowedEvent
@@ -39,6 +38,7 @@ from controller.podium.ratings.edges import Edges
 from controller.podium.ratings.hands import RATED_TYPES, BadEvent, Rules, canonical_rules, record_of
 from controller.podium.ratings.rating import Rating, RatingError, TableRatings
 from controller.podium.ratings.shift import Shifts, ShiftSummary, TableShifts
+from firmware_bridge.kernel.json import JsonObject
 
 log = logging.getLogger(__name__)
 

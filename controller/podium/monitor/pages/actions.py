@@ -18,8 +18,8 @@ import logging
 from aiohttp import web
 
 from controller.commands.table import FloorAnswered
-from controller.events.codec import JsonObject
 from controller.podium.monitor.models.actions import PitActions, parse_order
+from firmware_bridge.kernel.json import JsonObject
 
 log = logging.getLogger(__name__)
 

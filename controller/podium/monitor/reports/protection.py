@@ -17,12 +17,12 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 
-from controller.events.codec import JsonValue
 from controller.podium.monitor.models.rated import row_event
 from controller.podium.monitor.stores.events import Row
 from controller.podium.protection.settings import Settings
 from controller.podium.protection.watch import TYPES, Protection, Raised
 from controller.podium.ratings.rating import Rating
+from firmware_bridge.kernel.json import JsonValue
 from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)

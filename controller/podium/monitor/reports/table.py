@@ -45,11 +45,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from controller.events.codec import JsonObject
 from controller.podium.monitor.reports.books import chips_cell, count_json, count_words
 from controller.podium.monitor.stores.events import Row
 from controller.podium.ratings.books import Count
 from controller.podium.ratings.theo import Theo
+from firmware_bridge.kernel.json import JsonObject
 from firmware_bridge.kernel.money import dollars
 
 log = logging.getLogger(__name__)
