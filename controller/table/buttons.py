@@ -227,26 +227,28 @@ def wait_words(table: TableFacing) -> str | None:
     (:func:`hand_waits_for`), while a finished round's bets lie on the spots
     (:mod:`controller.table.gather`), or while the spot reader, back after a gap, has not read every spot
     again (its readings the table holds may be stale: :mod:`controller.table.devices`). Settled,
-    with spots NEXT checks (:func:`payout_checks`): NEXT waits for the same, so it never checks a
-    reading older than the chips' last move and raises no alert from one.
+    with spots NEXT checks (:func:`payout_checks`) or a last round's bets to gather: NEXT waits for
+    the same, so it never checks a reading older than the chips' last move and raises no alert
+    from one.
 
     The reader back and every spot read, nothing waits; nor does a settled hand whose spots
     NEXT does not check."""
     offline = hand_waits_for(table)
     if offline:
         return waiting_words(offline)
-    gathering = gather.gather_words(table)
-    if gathering:
-        return f"{gathering[0].lower()}{gathering[1:]} first"
     reader = devices.SPOT_READER
-    if reader not in table.settings.boards:
-        return None
-    if table.phase == "settled" and payout_checks(table):
+    read = reader in table.settings.boards
+    if read and table.phase == "settled" and (payout_checks(table) or gather.to_gather(table)):
         if not table.state.devices[reader].online:
             return (f"the {reader} is offline: pay and collect as shown; NEXT checks the spots once "
                     "it is back")
         if table.spots_unread:
             return f"the {reader} is reading every spot again: NEXT checks them once it has"
+    gathering = gather.gather_words(table)
+    if gathering:
+        return f"{gathering[0].lower()}{gathering[1:]} first"
+    if not read:
+        return None
     if table.phase == "in_hand" and table.spots_unread:
         return f"the {reader} is reading every spot again: the hand waits until it has"
     return None
