@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from drivers.optical import blur
 from drivers.optical.designs import CACHE, Design
 from drivers.optical.distort import Distortion
 from drivers.optical.render import Texture, card_texture
@@ -71,7 +72,7 @@ class FrameMaker:
         scene = _under_lip(scene, distortion.lip)
         scene = _lit(scene, distortion)
         if distortion.defocus > 0.3:
-            scene = cv2.filter2D(scene, -1, _disk(distortion.defocus))
+            scene = cv2.filter2D(scene, -1, blur.disk(distortion.defocus))
         scene = np.clip(scene * distortion.exposure, 0.0, 1.0) ** distortion.gamma * 255.0
         if distortion.noise or distortion.shot:
             sigma = np.sqrt(distortion.noise ** 2 + distortion.shot * scene)
@@ -133,13 +134,7 @@ def _moved(layer: Texture, length: float, angle: float) -> Texture:
     """The card's layer blurred along ``angle`` (degrees) over ``length`` pixels: its motion while exposed."""
     if length < 1.0:
         return layer
-    size = math.ceil(length) | 1
-    kernel = np.zeros((size, size), np.float32)
-    half = (size - 1) / 2
-    dx, dy = math.cos(math.radians(angle)) * length / 2, math.sin(math.radians(angle)) * length / 2
-    cv2.line(kernel, (round(half - dx), round(half - dy)), (round(half + dx), round(half + dy)), 1.0, 1,
-             cv2.LINE_AA)
-    return np.asarray(cv2.filter2D(layer, -1, kernel / kernel.sum()), np.float32)
+    return np.asarray(cv2.filter2D(layer, -1, blur.motion(length, angle)), np.float32)
 
 
 def _under_lip(scene: Texture, lip: float) -> Texture:
@@ -166,11 +161,3 @@ def _lit(scene: Texture, d: Distortion) -> Texture:
         glare = d.glare * np.exp(-((us - gu) ** 2 + (vs - gv) ** 2) / 0.02)
         lit = lit + glare[:, :, None].astype(np.float32)
     return np.asarray(lit, np.float32)
-
-
-def _disk(radius: float) -> npt.NDArray[np.float32]:
-    """A defocused lens's blur: a disk of ``radius`` pixels, its edge antialiased, summing to 1."""
-    size = math.ceil(radius) * 2 + 1
-    ys, xs = np.mgrid[:size, :size] - size // 2
-    disk = np.clip(radius + 0.5 - np.hypot(xs, ys), 0.0, 1.0).astype(np.float32)
-    return np.asarray(disk / disk.sum(), np.float32)
