@@ -1,7 +1,7 @@
 """Camera-like frames of a card's index corner, made from a rendered design and a :class:`Distortion`.
 
 The camera sees a fixed window at the shoe's mouth: in units of the card's width ``W``, from ``-0.06 W`` to
-``0.34 W`` across and ``-0.06 W`` to ``0.65 W`` down from the card's top-left corner (the shoe's bed shows
+``0.34 W`` across and ``-0.06 W`` to ``0.74 W`` down from the card's top-left corner (the shoe's bed shows
 beyond the card's edges), as a ``FRAME_SIZE`` BGR ``uint8`` frame, 280 pixels to ``W``. A card may lie
 either way up in the shoe, so the corner seen is the top left or, turned upright, the bottom right.
 
@@ -25,7 +25,7 @@ from drivers.optical.distort import Distortion
 from drivers.optical.render import Texture, card_texture
 from firmware_bridge.kernel.cards import Card
 
-FRAME_SIZE = (112, 200)
+FRAME_SIZE = (112, 224)
 """The frame's width and height in pixels."""
 
 PIXELS_PER_WIDTH = 280.0
@@ -59,7 +59,7 @@ class FrameMaker:
             texture = card_texture(self.design, card, self.cache)
             if turned:
                 texture = texture[::-1, ::-1]
-            self._corners[key] = np.ascontiguousarray(texture[:360, :210])
+            self._corners[key] = np.ascontiguousarray(texture[:400, :210])
         return self._corners[key]
 
     def frame(self, card: Card, distortion: Distortion = CLEAN, *, turned: bool = False) -> Frame:

@@ -19,7 +19,7 @@ import numpy.typing as npt
 Plane = npt.NDArray[np.float32]
 
 THRESHOLD = 0.4
-"""The strength above which a pixel is ink."""
+"""The strength above which a pixel is ink, at most."""
 
 _PAD = 3
 """Pixels around a blob's box that its silhouette may reach (its blurred edge, below the threshold)."""
@@ -46,16 +46,25 @@ class Blob:
 
 @dataclass(frozen=True)
 class Ink:
-    """A frame's ink: ``strength`` and ``redness`` per pixel, the blobs' ``labels`` and the ``blobs``."""
+    """A frame's ink: ``strength`` and ``redness`` per pixel; cut at ``threshold``, its blobs' ``labels``
+    and the ``blobs`` of at least ``min_area`` pixels."""
 
     strength: Plane
     redness: Plane
+    threshold: float
     labels: npt.NDArray[np.int32]
     blobs: list[Blob]
+    min_area: int = 12
+
+    def at(self, threshold: float) -> Ink:
+        """The same ink cut at another ``threshold``."""
+        labels, blobs = _blobs(self.strength, threshold, self.min_area)
+        return Ink(self.strength, self.redness, threshold, labels, blobs, self.min_area)
 
 
 def ink(frame: npt.NDArray[np.uint8], *, min_area: int = 12) -> Ink:
-    """The ink of a BGR ``frame`` and its blobs of at least ``min_area`` pixels."""
+    """The ink of a BGR ``frame``, cut at a threshold that follows its contrast (a faded card's or a dim
+    frame's ink is cut lower: ``THRESHOLD`` at most), and its blobs of at least ``min_area`` pixels."""
     height, width = frame.shape[:2]
     light = frame.astype(np.float32) + 1.0
     small = cv2.resize(light, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
@@ -66,23 +75,44 @@ def ink(frame: npt.NDArray[np.uint8], *, min_area: int = 12) -> Ink:
     normal = np.clip(light / paper, 0.0, 1.0)
     strength = np.asarray(1.0 - normal.min(axis=2), np.float32)
     redness = np.asarray(normal[:, :, 2] - (normal[:, :, 0] + normal[:, :, 1]) / 2, np.float32)
-    mask = (strength > THRESHOLD).astype(np.uint8)
+    threshold = float(np.clip(0.45 * np.quantile(strength, 0.99), 0.2, THRESHOLD))
+    labels, blobs = _blobs(strength, threshold, min_area)
+    return Ink(strength, redness, threshold, labels, blobs, min_area)
+
+
+def _blobs(strength: Plane, threshold: float, min_area: int) -> tuple[npt.NDArray[np.int32], list[Blob]]:
+    height, width = strength.shape
+    mask = (strength > threshold).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     blobs = []
     for label in range(1, count):
         x, y, w, h, area = (int(value) for value in stats[label])
         if area >= min_area and x > 0 and y > 0 and x + w < width and y + h < height:
             blobs.append(Blob(label, x, y, w, h, area))
-    return Ink(strength, redness, np.asarray(labels, np.int32), blobs)
+    return np.asarray(labels, np.int32), blobs
 
 
-def glyph(found: Ink, blobs: list[Blob], size: tuple[int, int]) -> npt.NDArray[np.float32]:
-    """The silhouette of ``blobs`` (not their neighbours'), fitted, aspect kept, into a ``size`` (width,
-    height) canvas; zero mean, unit norm: ready for a dot product.
+@dataclass(frozen=True)
+class Silhouette:
+    """A glyph's silhouette (0 to 1), cut to its box, whose top-left corner is (``x``, ``y``) in the frame."""
 
-    The silhouette is cut at half the glyph's own strength, where a blurred edge still lies where the sharp
-    one was, so a faded or blurred glyph has the outline of a clean one.
-    """
+    cut: Plane
+    x: int
+    y: int
+
+    @property
+    def w(self) -> int:
+        return int(self.cut.shape[1])
+
+    @property
+    def h(self) -> int:
+        return int(self.cut.shape[0])
+
+
+def silhouette(found: Ink, blobs: list[Blob]) -> Silhouette | None:
+    """The silhouette of ``blobs`` (not their neighbours'): cut at half the glyph's own strength, where a
+    blurred edge still lies where the sharp one was, so a faded or blurred glyph has a clean one's outline
+    and size. None when nothing of it is that strong."""
     height, width = found.strength.shape
     x0 = max(0, min(blob.x for blob in blobs) - _PAD)
     y0 = max(0, min(blob.y for blob in blobs) - _PAD)
@@ -93,18 +123,27 @@ def glyph(found: Ink, blobs: list[Blob], size: tuple[int, int]) -> npt.NDArray[n
     strength = found.strength[y0:y1, x0:x1]
     peak = float(np.quantile(strength[own], 0.9))
     near = cv2.dilate(own.astype(np.uint8), np.ones((2 * _PAD + 1, 2 * _PAD + 1), np.uint8)) > 0
+    near &= own | (labels == 0)                       # its blurred edge, but no other blob's ink
     cut = np.clip((strength - 0.5 * peak) / (0.3 * peak) + 0.5, 0.0, 1.0) * near
     rows, cols = np.nonzero(cut >= 0.5)
     if rows.size == 0:
-        return np.zeros((size[1], size[0]), np.float32)
-    cut = cut[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
+        return None
+    top, left = int(rows.min()), int(cols.min())
+    kept = np.asarray(cut[top:rows.max() + 1, left:cols.max() + 1], np.float32)
+    return Silhouette(kept, x0 + left, y0 + top)
+
+
+def glyph(shape: Silhouette | None, size: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """``shape`` fitted, aspect kept, into a ``size`` (width, height) canvas, smoothed a little, zero mean
+    and unit norm: ready for a dot product (all zeros for no shape)."""
     canvas_w, canvas_h = size
-    fit = min(canvas_w / cut.shape[1], canvas_h / cut.shape[0])
-    w, h = max(1, round(cut.shape[1] * fit)), max(1, round(cut.shape[0] * fit))
     canvas = np.zeros((canvas_h, canvas_w), np.float32)
+    if shape is None:
+        return canvas
+    fit = min(canvas_w / shape.w, canvas_h / shape.h)
+    w, h = max(1, round(shape.w * fit)), max(1, round(shape.h * fit))
     left, top = (canvas_w - w) // 2, (canvas_h - h) // 2
-    canvas[top:top + h, left:left + w] = cv2.resize(cut.astype(np.float32), (w, h),
-                                                    interpolation=cv2.INTER_AREA)
+    canvas[top:top + h, left:left + w] = cv2.resize(shape.cut, (w, h), interpolation=cv2.INTER_AREA)
     smooth = np.asarray(cv2.GaussianBlur(canvas, (3, 3), 0.7), np.float32)
     smooth -= smooth.mean()
     norm = float(np.linalg.norm(smooth))

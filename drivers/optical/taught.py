@@ -1,7 +1,8 @@
 """A taught deck design as a file: what the reader keeps of each rank and suit, versioned and checksummed.
 
 One ``.npz`` (numpy's zip of arrays, read without pickle) holding ``ranks`` and ``pips`` (a glyph template
-per card of the teach pass, :func:`drivers.optical.ink.glyph`), their ``rank_of`` and ``suit_of``, and
+per card of the teach pass, :func:`drivers.optical.ink.glyph`), their ``rank_of`` and ``suit_of``, their
+``sizes`` (the rank glyph's width and height and the pip's, in frame pixels, before fitting), and
 ``meta``: the format's version, the design's name and its layout (where the index pip lies in the frame,
 the sizes of pips and ranks, where the rank lies from its pip, the red and black inks' redness). ``checksum``
 is the SHA-256 of all of them: a file changed by a byte, cut short or of another version is refused with a
@@ -55,7 +56,8 @@ class Layout:
 
 @dataclass(frozen=True)
 class Taught:
-    """A design as taught: a template per card of the teach pass, the cards' ranks and suits, the layout."""
+    """A design as taught: a template per card of the teach pass, the cards' ranks and suits, the glyphs'
+    sizes (rank width, rank height, pip width, pip height), the layout."""
 
     design: str
     layout: Layout
@@ -63,6 +65,7 @@ class Taught:
     pips: npt.NDArray[np.float32]
     rank_of: npt.NDArray[np.int8]
     suit_of: npt.NDArray[np.int8]
+    sizes: npt.NDArray[np.float32]
 
     def save(self, path: Path) -> None:
         """Write the file (through a temporary one, replaced in one step)."""
@@ -77,7 +80,7 @@ class Taught:
     def _arrays(self) -> dict[str, npt.NDArray[np.generic]]:
         meta = {"format": FORMAT, "design": self.design, "layout": asdict(self.layout)}
         return {"meta": np.array(json.dumps(meta, sort_keys=True)), "ranks": self.ranks, "pips": self.pips,
-                "rank_of": self.rank_of, "suit_of": self.suit_of}
+                "rank_of": self.rank_of, "suit_of": self.suit_of, "sizes": self.sizes}
 
 
 def _checksum(arrays: dict[str, npt.NDArray[np.generic]]) -> str:
@@ -96,7 +99,7 @@ def load(path: Path) -> Taught:
             arrays = {name: stored[name] for name in stored.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as fault:
         raise TaughtError(f"{path}: not a taught design file ({fault})") from fault
-    expected = {"checksum", "meta", "ranks", "pips", "rank_of", "suit_of"}
+    expected = {"checksum", "meta", "ranks", "pips", "rank_of", "suit_of", "sizes"}
     if set(arrays) != expected:
         raise TaughtError(f"{path}: holds {sorted(arrays)}, not {sorted(expected)}")
     checksum = str(arrays.pop("checksum"))
@@ -110,10 +113,11 @@ def load(path: Path) -> Taught:
     except TaughtError as fault:
         raise TaughtError(f"{path}: {fault}") from fault
     taught = Taught(str(meta.get("design")), layout, arrays["ranks"], arrays["pips"],
-                    arrays["rank_of"], arrays["suit_of"])
+                    arrays["rank_of"], arrays["suit_of"], arrays["sizes"])
     count = len(taught.rank_of)
     if (taught.ranks.shape != (count, RANK_SIZE[1], RANK_SIZE[0])
-            or taught.pips.shape != (count, PIP_SIZE[1], PIP_SIZE[0]) or taught.suit_of.shape != (count,)):
+            or taught.pips.shape != (count, PIP_SIZE[1], PIP_SIZE[0]) or taught.suit_of.shape != (count,)
+            or taught.sizes.shape != (count, 4)):
         raise TaughtError(f"{path}: the templates' shapes do not match format {FORMAT}")
     return taught
 

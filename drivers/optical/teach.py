@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from drivers.optical import blur
 from drivers.optical.frames import Frame
-from drivers.optical.ink import Blob, Ink, glyph, ink, redness_of
+from drivers.optical.ink import Blob, Ink, glyph, ink, redness_of, silhouette
 from drivers.optical.taught import PIP_SIZE, RANK_SIZE, Layout, Taught
 from firmware_bridge.kernel.cards import Card
 
@@ -65,6 +65,7 @@ def index_of_clean(found: Ink, width: int, height: int) -> tuple[list[Blob], Blo
 def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
     """The design taught from clean ``frames`` of known cards; TeachError when the pass will not do."""
     ranks, pips, rank_of, suit_of, clean_ranks, clean_of = [], [], [], [], [], []
+    glyph_sizes: list[tuple[int, int, int, int]] = []
     centres, pip_sizes, rank_boxes, rank_heights, redness = [], [], [], [], []
     for card, frame in frames:
         found = ink(frame)
@@ -72,7 +73,10 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
         if index is None:
             raise TeachError(f"{design}: no index found on {card} (a rank with a suit pip under it)")
         rank, pip = index
-        clean_rank, clean_pip = glyph(found, rank, RANK_SIZE), glyph(found, [pip], PIP_SIZE)
+        rank_shape, pip_shape = silhouette(found, rank), silhouette(found, [pip])
+        if rank_shape is None or pip_shape is None:
+            raise TeachError(f"{design}: the index of {card} has no glyph strong enough to keep")
+        clean_rank, clean_pip = glyph(rank_shape, RANK_SIZE), glyph(pip_shape, PIP_SIZE)
         clean_ranks.append(clean_rank)
         clean_of.append(card)
         for blurred in _blurred(frame):
@@ -80,19 +84,24 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
             blurred_rank, blurred_pip = _same(seen, rank), _same(seen, [pip])
             if not blurred_rank or len(blurred_pip) != 1 or set(blurred_rank) & set(blurred_pip):
                 continue                    # the blur joined the rank to its pip: no template of it
-            rank_glyph, pip_glyph = glyph(seen, blurred_rank, RANK_SIZE), glyph(seen, blurred_pip, PIP_SIZE)
+            blurred_rank_shape = silhouette(seen, blurred_rank)
+            blurred_pip_shape = silhouette(seen, blurred_pip)
+            if blurred_rank_shape is None or blurred_pip_shape is None:
+                continue
+            rank_glyph, pip_glyph = glyph(blurred_rank_shape, RANK_SIZE), glyph(blurred_pip_shape, PIP_SIZE)
             if min(float(np.vdot(rank_glyph, clean_rank)), float(np.vdot(pip_glyph, clean_pip))) >= SAME_RANK:
                 ranks.append(rank_glyph)
                 pips.append(pip_glyph)
                 rank_of.append(card.rank)
+                glyph_sizes.append((blurred_rank_shape.w, blurred_rank_shape.h, blurred_pip_shape.w,
+                              blurred_pip_shape.h))
                 suit_of.append(card.suit)
-        cx, cy = pip.centre
+        cx, cy = pip_shape.x + pip_shape.w / 2, pip_shape.y + pip_shape.h / 2
         centres.append((cx, cy))
-        pip_sizes.append((pip.w, pip.h))
-        x0, y0 = min(b.x for b in rank), min(b.y for b in rank)
-        x1, y1 = max(b.x + b.w for b in rank), max(b.y + b.h for b in rank)
-        rank_boxes.append((x0 - cx, y0 - cy, x1 - cx, y1 - cy))
-        rank_heights.append(y1 - y0)
+        pip_sizes.append((pip_shape.w, pip_shape.h))
+        rank_boxes.append((rank_shape.x - cx, rank_shape.y - cy, rank_shape.x + rank_shape.w - cx,
+                           rank_shape.y + rank_shape.h - cy))
+        rank_heights.append(rank_shape.h)
         redness.append((card.suit in (1, 2), redness_of(found, [pip])))
     missing = [f"rank {r}" for r in range(1, 14) if r not in rank_of]
     missing += [f"suit {s}" for s in range(4) if s not in suit_of]
@@ -110,7 +119,7 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
         red=float(np.mean([value for red, value in redness if red])),
         black=float(np.mean([value for red, value in redness if not red])))
     return Taught(design, layout, np.stack(ranks), np.stack(pips), np.array(rank_of, np.int8),
-                  np.array(suit_of, np.int8))
+                  np.array(suit_of, np.int8), np.array(glyph_sizes, np.float32))
 
 
 def _blurred(frame: Frame) -> list[Frame]:
