@@ -1,7 +1,9 @@
 #!/bin/sh
 # Called by `make test`: the programs tests use as real parts, from Debian: headless Chromium and its
 # driver and the PostgreSQL server (the monitor's tests), systemd-analyze (the unit's tests, in Debian's
-# systemd package). Installed when missing and we are root; otherwise the tests that need them skip and say why.
+# systemd package); the optical shoe's deck designs (tests/optical/decks.sh). Installed when missing and
+# we are root; otherwise the tests that need them skip and say why.
+sh "$(dirname "$0")/optical/decks.sh"     # the optical shoe's deck designs and their renderer
 need=""
 command -v systemd-analyze >/dev/null 2>&1 || need="$need systemd"
 [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1 || need="$need chromium"

@@ -129,3 +129,8 @@ def test_decode_bench() -> None:
 def test_mistake_bench() -> None:
     output = run("mistake_bench.py", "--hands", "5", "--mistakes", "1")
     assert "0 false alarms" in output and "| underpay |" in output
+
+
+def test_optical_bench() -> None:
+    output = run("optical_bench.py", "--draws", "5", "--designs", "standard")
+    assert "| standard | 5 |" in output or "cannot be had" in output, output

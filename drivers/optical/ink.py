@@ -1,0 +1,159 @@
+"""The ink of a frame: how dark and how red each pixel is against the card's own paper, and its blobs.
+
+The paper's brightness is found channel by channel as the frame's upper envelope (a grey closing, on a
+quarter-size frame, wider than the largest index pip); dividing by it takes out uneven and tinted light,
+so ink is measured the same under any of them. ``strength`` is 1 less the darkest normalised channel (black
+ink and red ink are both strong: red is dark in green and blue); ``redness`` is the red channel over the
+other two. A blob is a connected piece of ink that does not touch the frame's edge (what touches it is the
+shoe's bed or lip, or a glyph cut by them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Plane = npt.NDArray[np.float32]
+
+THRESHOLD = 0.4
+"""The strength above which a pixel is ink, at most."""
+
+_PAD = 3
+"""Pixels around a blob's box that its silhouette may reach (its blurred edge, below the threshold)."""
+
+_CLOSING = 17
+"""The paper's envelope: a closing this many quarter-size pixels wide (68 frame pixels)."""
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A connected piece of ink: its label in ``Ink.labels``, box (``x``, ``y``, ``w``, ``h``) and area."""
+
+    label: int
+    x: int
+    y: int
+    w: int
+    h: int
+    area: int
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+
+@dataclass(frozen=True)
+class Ink:
+    """A frame's ink: ``strength`` and ``redness`` per pixel; cut at ``threshold``, its blobs' ``labels``
+    and the ``blobs`` of at least ``min_area`` pixels."""
+
+    strength: Plane
+    redness: Plane
+    threshold: float
+    labels: npt.NDArray[np.int32]
+    blobs: list[Blob]
+    min_area: int = 12
+
+    def at(self, threshold: float) -> Ink:
+        """The same ink cut at another ``threshold``."""
+        labels, blobs = _blobs(self.strength, threshold, self.min_area)
+        return Ink(self.strength, self.redness, threshold, labels, blobs, self.min_area)
+
+
+def ink(frame: npt.NDArray[np.uint8], *, min_area: int = 12) -> Ink:
+    """The ink of a BGR ``frame``, cut at a threshold that follows its contrast (a faded card's or a dim
+    frame's ink is cut lower: ``THRESHOLD`` at most), and its blobs of at least ``min_area`` pixels."""
+    height, width = frame.shape[:2]
+    light = frame.astype(np.float32) + 1.0
+    small = cv2.resize(light, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_CLOSING, _CLOSING))
+    envelope = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_REPLICATE)
+    envelope = cv2.GaussianBlur(envelope, (3, 3), 0)
+    paper = cv2.resize(envelope, (width, height), interpolation=cv2.INTER_LINEAR)
+    normal = np.clip(light / paper, 0.0, 1.0)
+    strength = np.asarray(1.0 - normal.min(axis=2), np.float32)
+    redness = np.asarray(normal[:, :, 2] - (normal[:, :, 0] + normal[:, :, 1]) / 2, np.float32)
+    threshold = float(np.clip(0.45 * np.quantile(strength, 0.99), 0.2, THRESHOLD))
+    labels, blobs = _blobs(strength, threshold, min_area)
+    return Ink(strength, redness, threshold, labels, blobs, min_area)
+
+
+def _blobs(strength: Plane, threshold: float, min_area: int) -> tuple[npt.NDArray[np.int32], list[Blob]]:
+    height, width = strength.shape
+    mask = (strength > threshold).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    blobs = []
+    for label in range(1, count):
+        x, y, w, h, area = (int(value) for value in stats[label])
+        if area >= min_area and x > 0 and y > 0 and x + w < width and y + h < height:
+            blobs.append(Blob(label, x, y, w, h, area))
+    return np.asarray(labels, np.int32), blobs
+
+
+@dataclass(frozen=True)
+class Silhouette:
+    """A glyph's silhouette (0 to 1), cut to its box, whose top-left corner is (``x``, ``y``) in the frame."""
+
+    cut: Plane
+    x: int
+    y: int
+
+    @property
+    def w(self) -> int:
+        return int(self.cut.shape[1])
+
+    @property
+    def h(self) -> int:
+        return int(self.cut.shape[0])
+
+
+def silhouette(found: Ink, blobs: list[Blob]) -> Silhouette | None:
+    """The silhouette of ``blobs`` (not their neighbours'): cut at half the glyph's own strength, where a
+    blurred edge still lies where the sharp one was, so a faded or blurred glyph has a clean one's outline
+    and size. None when nothing of it is that strong."""
+    height, width = found.strength.shape
+    x0 = max(0, min(blob.x for blob in blobs) - _PAD)
+    y0 = max(0, min(blob.y for blob in blobs) - _PAD)
+    x1 = min(width, max(blob.x + blob.w for blob in blobs) + _PAD)
+    y1 = min(height, max(blob.y + blob.h for blob in blobs) + _PAD)
+    labels = found.labels[y0:y1, x0:x1]
+    own = np.isin(labels, [blob.label for blob in blobs])
+    strength = found.strength[y0:y1, x0:x1]
+    peak = float(np.quantile(strength[own], 0.9))
+    near = cv2.dilate(own.astype(np.uint8), np.ones((2 * _PAD + 1, 2 * _PAD + 1), np.uint8)) > 0
+    near &= own | (labels == 0)                       # its blurred edge, but no other blob's ink
+    cut = np.clip((strength - 0.5 * peak) / (0.3 * peak) + 0.5, 0.0, 1.0) * near
+    rows, cols = np.nonzero(cut >= 0.5)
+    if rows.size == 0:
+        return None
+    top, left = int(rows.min()), int(cols.min())
+    kept = np.asarray(cut[top:rows.max() + 1, left:cols.max() + 1], np.float32)
+    return Silhouette(kept, x0 + left, y0 + top)
+
+
+def glyph(shape: Silhouette | None, size: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """``shape`` fitted, aspect kept, into a ``size`` (width, height) canvas, smoothed a little, zero mean
+    and unit norm: ready for a dot product (all zeros for no shape)."""
+    canvas_w, canvas_h = size
+    canvas = np.zeros((canvas_h, canvas_w), np.float32)
+    if shape is None:
+        return canvas
+    fit = min(canvas_w / shape.w, canvas_h / shape.h)
+    w, h = max(1, round(shape.w * fit)), max(1, round(shape.h * fit))
+    left, top = (canvas_w - w) // 2, (canvas_h - h) // 2
+    canvas[top:top + h, left:left + w] = cv2.resize(shape.cut, (w, h), interpolation=cv2.INTER_AREA)
+    smooth = np.asarray(cv2.GaussianBlur(canvas, (3, 3), 0.7), np.float32)
+    smooth -= smooth.mean()
+    norm = float(np.linalg.norm(smooth))
+    return np.asarray(smooth / norm if norm > 0 else smooth, np.float32)
+
+
+def redness_of(found: Ink, blobs: list[Blob]) -> float:
+    """The mean redness of the strong ink of ``blobs`` (their cores, where the colour is the ink's own)."""
+    values = [found.redness[found.labels == blob.label] for blob in blobs]
+    strengths = [found.strength[found.labels == blob.label] for blob in blobs]
+    redness, strength = np.concatenate(values), np.concatenate(strengths)
+    core = strength >= np.quantile(strength, 0.5)
+    return float(redness[core].mean())

@@ -1,0 +1,188 @@
+"""Reading a frame against a taught design: rank, suit and a confidence, or unreadable with the reason.
+
+The index pip is looked for where the design's pips lie (a blob of a pip's size near the taught place),
+the rank glyph where the design's ranks lie from their pip. Each is matched against the taught templates
+(a dot product of normalised glyphs: 1 is the same shape). A card is read only when three cues agree:
+
+- the rank glyph matches one rank at least ``RANK_SCORE`` and better than every other rank by ``MARGIN``,
+  and has that rank's size (its height against its pip's, its width against its height: a glyph cut short
+  by the lip or half lost in the glare matches another rank's shape, not its size);
+- the suit pip matches one suit likewise (``SUIT_SCORE``, ``MARGIN``);
+- the ink's colour, red or black, measured apart from any shape, is the suit's, on the pip and the rank.
+
+Anything less is unreadable (``Reading.card`` None, ``reason`` saying what failed), never the best guess:
+the table then asks the dealer to show the card. Two places that each read as a card, differently, are
+unreadable too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from drivers.optical.frames import Frame
+from drivers.optical.ink import Blob, Ink, Silhouette, glyph, ink, redness_of, silhouette
+from drivers.optical.taught import PIP_SIZE, RANK_SIZE, Taught
+from firmware_bridge.kernel.cards import RANK_CHARS, SUIT_CHARS, Card
+
+RANK_SCORE = 0.8
+SUIT_SCORE = 0.7
+MARGIN = 0.4
+"""The best label's lead over the next, as a share of how far apart their templates are."""
+RED, BLACK = 0.42, 0.28
+"""The ink is red above ``RED`` and black below ``BLACK`` of the way from the taught black to red."""
+
+_PIP_REACH = 34.0          # pixels a pip may lie from its taught place (the card's pose in the shoe)
+_SIZE_SLACK = 1.35         # how much bigger (or 1/x smaller) than taught a glyph may look
+_CANDIDATES = 3            # the nearest pip-like blobs tried
+_HEIGHT_SLACK = 0.2        # a rank glyph's height over its pip's may differ this much from its template's
+_ASPECT_SLACK = 0.25       # and its width over its height
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a frame reads as: ``card`` (None: unreadable, ``reason`` says why) and the cues' scores."""
+
+    card: Card | None
+    confidence: float
+    reason: str | None = None
+    rank_score: float = 0.0
+    rank_margin: float = 0.0
+    suit_score: float = 0.0
+    suit_margin: float = 0.0
+    red: float = 0.5
+
+
+class Reader:
+    """Reads frames of the design ``taught``."""
+
+    def __init__(self, taught: Taught) -> None:
+        self.taught = taught
+        self._ranks = _Templates(taught.ranks, taught.rank_of)
+        self._pips = _Templates(taught.pips, taught.suit_of)
+
+    def read(self, frame: Frame) -> Reading:
+        """The card in ``frame``, or unreadable with the reason; never a guess.
+
+        When no index is found with the ink cut at the frame's own threshold, it is cut higher once: a
+        blurred card's rank and pip, joined by their blurs, part there.
+        """
+        found = ink(frame)
+        reading = self._read_ink(found)
+        if reading.card is None and reading.rank_score == 0.0:       # no index found at all
+            higher = self._read_ink(found.at(min(found.threshold + 0.2, 0.7)))
+            if higher.card is not None:
+                return higher
+        return reading
+
+    def _read_ink(self, found: Ink) -> Reading:
+        candidates = self._pip_candidates(found)
+        if not candidates:
+            return Reading(None, 0.0, "no suit pip where the index lies")
+        readings = [self._read_at(found, pip, shape) for pip, shape in candidates]
+        read = [reading for reading in readings if reading.card is not None]
+        if not read:
+            return max(readings, key=lambda reading: reading.confidence)
+        if len({reading.card for reading in read}) > 1:
+            cards = ", ".join(sorted(str(reading.card) for reading in read))
+            return Reading(None, 0.0, f"two places read as different cards ({cards})")
+        return max(read, key=lambda reading: reading.confidence)
+
+    def _pip_candidates(self, found: Ink) -> list[tuple[Blob, Silhouette]]:
+        """The pip-sized blobs nearest where the design's pips lie, with their silhouettes."""
+        layout = self.taught.layout
+        w0, h0, w1, h1 = layout.pip_size
+        px, py = layout.pip_centre
+        near = []
+        for blob in found.blobs:
+            distance = float(np.hypot(blob.centre[0] - px, blob.centre[1] - py))
+            if distance > _PIP_REACH or blob.w > w1 * _SIZE_SLACK or blob.h > h1 * _SIZE_SLACK:
+                continue
+            shape = silhouette(found, [blob])
+            if (shape is not None and w0 / _SIZE_SLACK <= shape.w <= w1 * _SIZE_SLACK
+                    and h0 / _SIZE_SLACK <= shape.h <= h1 * _SIZE_SLACK):
+                near.append((distance, blob, shape))
+        near.sort(key=lambda item: item[0])
+        return [(blob, shape) for _, blob, shape in near[:_CANDIDATES]]
+
+    def _rank_blobs(self, found: Ink, pip: Blob, centre: tuple[float, float]) -> list[Blob]:
+        """The blobs where the design's rank glyphs lie from the pip whose centre is ``centre``."""
+        layout = self.taught.layout
+        high = layout.rank_height[1]
+        slack = 0.3 * high
+        cx, cy = centre
+        x0, y0, x1, y1 = layout.rank_box
+        zone = (cx + x0 - slack, cy + y0 - slack, cx + x1 + slack, cy + y1 + slack)
+        return [blob for blob in found.blobs if blob is not pip and blob.h <= high * _SIZE_SLACK
+                and zone[0] <= blob.x and blob.x + blob.w <= zone[2]
+                and zone[1] <= blob.y and blob.y + blob.h <= zone[3]]
+
+    def _read_at(self, found: Ink, pip: Blob, pip_shape: Silhouette) -> Reading:
+        """The reading of the index whose pip is ``pip``."""
+        centre = (pip_shape.x + pip_shape.w / 2, pip_shape.y + pip_shape.h / 2)
+        rank_blobs = self._rank_blobs(found, pip, centre)
+        rank_shape = silhouette(found, rank_blobs) if rank_blobs else None
+        if rank_shape is None:
+            return Reading(None, 0.0, "no rank glyph above the suit pip")
+        low, high = self.taught.layout.rank_height
+        if not low / _SIZE_SLACK <= rank_shape.h <= high * _SIZE_SLACK:
+            return Reading(None, 0.0, f"the rank glyph is {rank_shape.h} pixels high, not {low:.0f} - "
+                                      f"{high:.0f}")
+        rank, rank_score, rank_margin, rank_template = self._ranks.best(glyph(rank_shape, RANK_SIZE))
+        suit, suit_score, suit_margin, _ = self._pips.best(glyph(pip_shape, PIP_SIZE))
+        rank_w, rank_h, _, pip_h = self.taught.sizes[rank_template]
+        red = self._red(redness_of(found, [pip]))
+        rank_red = self._red(redness_of(found, rank_blobs))
+        scores = dict(rank_score=rank_score, rank_margin=rank_margin, suit_score=suit_score,
+                      suit_margin=suit_margin, red=red)
+        confidence = min(rank_score, suit_score)
+        reason = None
+        if rank_score < RANK_SCORE or rank_margin < MARGIN:
+            reason = f"the rank glyph is not clearly one rank ({RANK_CHARS[rank - 1]} {rank_score:.2f}, " \
+                     f"next by {rank_margin:.2f})"
+        elif not (_near(rank_shape.h / pip_shape.h, rank_h / pip_h, _HEIGHT_SLACK)
+                  and _near(rank_shape.w / rank_shape.h, rank_w / rank_h, _ASPECT_SLACK)):
+            reason = f"the rank glyph is {rank_shape.w} x {rank_shape.h} pixels over a pip {pip_shape.h} " \
+                     f"high: not the size of a {RANK_CHARS[rank - 1]} (part of it hidden or lost?)"
+        elif suit_score < SUIT_SCORE or suit_margin < MARGIN:
+            reason = f"the pip is not clearly one suit ({SUIT_CHARS[suit]} {suit_score:.2f}, next by " \
+                     f"{suit_margin:.2f})"
+        elif not (red > RED if suit in (1, 2) else red < BLACK):
+            reason = f"the ink's colour ({red:.2f} of the way to red) is not the {SUIT_CHARS[suit]} pip's"
+        elif rank_red < BLACK if suit in (1, 2) else rank_red > RED:
+            reason = "the rank is not in the pip's ink"
+        if reason is not None:
+            return Reading(None, confidence, reason, **scores)
+        return Reading(Card(rank, suit), confidence, None, **scores)
+
+    def _red(self, redness: float) -> float:
+        layout = self.taught.layout
+        return (redness - layout.black) / max(layout.red - layout.black, 1e-6)
+
+
+def _near(seen: float, taught: float, slack: float) -> bool:
+    """``seen`` is within ``slack`` (a share) of ``taught``."""
+    return abs(seen / taught - 1.0) <= slack
+
+
+class _Templates:
+    """The templates of one cue (rank glyphs or suit pips), each with its label."""
+
+    def __init__(self, templates: npt.NDArray[np.float32], labels: npt.NDArray[np.int8]) -> None:
+        self.vectors = templates.reshape(len(templates), -1)
+        self.labels = labels
+        self.gram = self.vectors @ self.vectors.T
+
+    def best(self, glyph: npt.NDArray[np.float32]) -> tuple[int, float, float, int]:
+        """The best label for ``glyph``, its score, its lead over the best other label as a share of how
+        far apart the two templates are (1: as like the one as the template itself, 0: between), and the
+        best template's number."""
+        scores = self.vectors @ glyph.ravel()
+        best = int(np.argmax(scores))
+        label = int(self.labels[best])
+        others = np.flatnonzero(self.labels != label)
+        other = int(others[np.argmax(scores[others])])
+        apart = max(1.0 - float(self.gram[best, other]), 1e-3)
+        return label, float(scores[best]), float(scores[best] - scores[other]) / apart, best

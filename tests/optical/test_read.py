@@ -1,0 +1,81 @@
+"""Reading frames against a taught design: every card of a clean pass, hundreds of distorted draws of three
+casino-style designs with no misread, and unreadable (never a guess) when the index is hidden or absent."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from drivers.optical.designs import deck
+from drivers.optical.distort import Distortion
+from drivers.optical.frames import FrameMaker
+from drivers.optical.read import Reader
+from drivers.optical.teach import teach
+from firmware_bridge.kernel.cards import Card
+from tests.optical.conftest import SMALL_SET, deck_design
+
+DRAWS = 100
+"""Distorted draws per design (a few seconds each)."""
+
+UNREADABLE_BOUND = 0.3
+"""At most this share of the draws unreadable (docs/benchmarks.md, Optical shoe, has the measured rates)."""
+
+
+def taught_reader(maker: FrameMaker) -> Reader:
+    return Reader(teach(maker.design.name, ((card, maker.frame(card)) for card in deck())))
+
+
+@pytest.fixture(scope="module")
+def standard_reader(standard: FrameMaker) -> Reader:
+    return taught_reader(standard)
+
+
+def test_every_card_of_a_clean_pass_reads_as_itself_either_way_up(standard: FrameMaker,
+                                                                 standard_reader: Reader) -> None:
+    for card in deck():
+        for turned in (False, True):
+            reading = standard_reader.read(standard.frame(card, turned=turned))
+            assert reading.card == card, (card, turned, reading)
+            assert reading.confidence > 0.9 and reading.reason is None
+
+
+@pytest.mark.parametrize("name", SMALL_SET)
+def test_distorted_draws_are_never_misread(name: str) -> None:
+    maker = FrameMaker(deck_design(name))
+    reader = taught_reader(maker)
+    rng = np.random.default_rng(2035)
+    cards = deck()
+    misread, unreadable = [], 0
+    for _ in range(DRAWS):
+        card = cards[int(rng.integers(len(cards)))]
+        reading = reader.read(maker.frame(card, Distortion.draw(rng), turned=bool(rng.integers(2))))
+        if reading.card is None:
+            assert reading.reason, reading
+            unreadable += 1
+        elif reading.card != card:
+            misread.append((card, reading))
+    assert misread == []
+    assert unreadable <= UNREADABLE_BOUND * DRAWS, f"{name}: {unreadable} of {DRAWS} unreadable"
+
+
+def test_a_card_whose_index_the_lip_mostly_hides_is_unreadable_not_a_guess(standard: FrameMaker,
+                                                                            standard_reader: Reader) -> None:
+    rng = np.random.default_rng(7)
+    for card in (Card.parse("Qh"), Card.parse("7s"), Card.parse("Tc"), Card.parse("Ad")):
+        hidden = Distortion.draw(rng, lip=0.55)
+        reading = standard_reader.read(standard.frame(card, hidden))
+        assert reading.card is None and reading.reason, (card, reading)
+
+
+def test_a_frame_with_no_card_in_it_is_unreadable(standard: FrameMaker, standard_reader: Reader) -> None:
+    bed = np.full_like(standard.frame(Card.parse("As")), 30)
+    reading = standard_reader.read(bed)
+    assert reading.card is None and reading.reason == "no suit pip where the index lies"
+
+
+def test_another_designs_cards_are_not_misread(standard_reader: Reader) -> None:
+    other = FrameMaker(deck_design("nicu-white"))
+    rng = np.random.default_rng(5)
+    for card in deck():
+        reading = standard_reader.read(other.frame(card, Distortion.draw(rng)))
+        assert reading.card in (None, card), (card, reading)
