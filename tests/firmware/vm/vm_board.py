@@ -30,7 +30,7 @@ PACKAGE = HERE / "node_modules" / "@micropython" / "micropython-webassembly-pysc
 FAKES = Path(machine_fake.__file__).parent
 PICO_HEAP = 190 * 1024
 """The free heap of MicroPython on a Raspberry Pi Pico (rp2, RP2040), docs/boards.md, "Memory"."""
-TIMEOUT = 20.0
+TIMEOUT = 60.0
 
 
 def unavailable() -> str | None:
