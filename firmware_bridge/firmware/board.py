@@ -30,9 +30,12 @@ and ``write(data)``. Times are ints of ms that only grow (main.py unwraps
 ``time.ticks_ms``). Outside a session, the application's messages of its
 ``snapshot_types`` are not queued: the snapshot at the session's start says
 what they said, newer (a reader of 32 antennas would otherwise fill the queue
-with their INVENTORY and its repeats while no host is there). When the link's
-queue is full the application's messages are dropped and counted, and FAULT 4
-(buffer overflow) says how many once there is room again. A new session drops
+with their INVENTORY and its repeats while no host is there). In a session that makes
+progress the application's messages are taken only while fewer than
+:data:`TAKE_BELOW` wait in the link (the reader's INVENTORY, made when taken,
+then costs no memory while the host catches up). When the link's queue is
+full the application's messages are dropped and counted, and FAULT 4 (buffer
+overflow) says how many once there is room again. A new session drops
 the queued messages of ``snapshot_types`` and STATUS first: its snapshot and
 STATUS say them again, newer.
 """
@@ -75,6 +78,9 @@ if TYPE_CHECKING:  # for the type checker only: MicroPython has no typing module
 STATUS = 0x10
 FAULT = 0x40
 STATUS_INTERVAL_MS = 800
+TAKE_BELOW = 12
+"""In a session that makes progress, the application's messages are taken while fewer than this many
+wait in the link (on the line or queued); else they wait in the application until the host catches up."""
 FAULT_OVERFLOW = 4
 FAULT_WATCHDOG = 5
 
@@ -136,6 +142,8 @@ class Board:
     def _run_app(self, now_ms: int) -> None:
         """The application's slice, and its messages queued."""
         self.app.poll(now_ms)
+        if self.link.in_session and not self.link.stalled and self.link.pending >= TAKE_BELOW:
+            return
         messages = self.app.take_messages()
         if not self.link.in_session:
             messages = [m for m in messages if m[0] not in self.app.snapshot_types]

@@ -15,8 +15,8 @@ writes :meth:`Link.output` (then :meth:`Link.clear_output`) and calls :meth:`Lin
 :meth:`Link.next_deadline`. The same file runs on the Pico and under CPython (the tests, the runner).
 
 Memory (docs/boards.md, "Memory"): frames are COBS-encoded straight into an output buffer of
-:data:`OUTPUT_BYTES` allocated once (a frame that finds no room there is not written now: the
-retransmission after the RTO sends it, and a due ACK waits for the next call), the frame reader
+:data:`OUTPUT_BYTES` allocated once (a new data frame that finds no room there waits in the queue for
+the next call, a retransmitted one for the next round, a due ACK for the next call), the frame reader
 gathers the host's bytes in a buffer of its own, and the payloads waiting or on the line are bounded,
 :data:`MAX_QUEUE` messages beyond the window and :data:`MAX_QUEUED_BYTES` bytes in all.
 """
@@ -33,7 +33,7 @@ WINDOW = 8
 MAX_ROUNDS = 10
 MAX_QUEUE = 32
 MAX_QUEUED_BYTES = 16 * 1024
-OUTPUT_BYTES = 4 * MAX_ENCODED + 256
+OUTPUT_BYTES = 2 * MAX_ENCODED + 256
 PROTOCOL = 1
 
 ACK = 0x00
@@ -274,6 +274,9 @@ class Link:
         self._out_size = 0
         return out
 
+    def _room_for(self, item: Outgoing) -> bool:
+        return self._out_size + encoded_size(len(item.payload)) <= OUTPUT_BYTES
+
     def _emit(self, frame_type: int, seq: int, ack: int, payload: "bytes | memoryview") -> bool:
         """Encode a frame into the output buffer; False (nothing written) if it has no room."""
         if self._out_size + encoded_size(len(payload)) > OUTPUT_BYTES:
@@ -369,7 +372,7 @@ class Link:
 
     def _flush(self, now_ms: int) -> None:
         if self.in_session and not self.stalled:
-            while self._queue and len(self._unacked) < WINDOW:
+            while self._queue and len(self._unacked) < WINDOW and self._room_for(self._queue[0]):
                 item = self._queue.pop(0)
                 item.seq = self._next_seq
                 self._next_seq = (self._next_seq + 1) % 256
