@@ -21,8 +21,9 @@ import sys
 
 IDLE_MS = 10
 SPOT = 0x30
-GROWTH = 128 * 1024 * 1024
-"""What ``gc.mem_free`` adds on the WebAssembly port (MICROPY_GC_SPLIT_HEAP_AUTO: the largest new area)."""
+GROWTH = 128 * 1024 * 1024 if sys.platform == "webassembly" else 0
+"""What ``gc.mem_free`` adds on the WebAssembly port (MICROPY_GC_SPLIT_HEAP_AUTO: the largest new area);
+nothing on the unix port, whose heap is fixed."""
 
 _state = {}
 STATES = ("ready", "quiet", "selected")
