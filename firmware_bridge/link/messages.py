@@ -97,8 +97,8 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class Status:
-    """STATUS (data, device): heartbeat with uptime and flag bits; ``memory_errors``, the polls a board
-    dropped for lack of memory since it started, only in the 8-byte form (0: the 6-byte one)."""
+    """STATUS (data, device): heartbeat with uptime and flag bits; ``memory_errors``, the steps of its work
+    a board dropped for lack of memory since it started, only in the 8-byte form (0: the 6-byte one)."""
 
     TYPE: ClassVar[int] = 0x10
     NAME: ClassVar[str] = "STATUS"

@@ -183,7 +183,7 @@ async def test_a_whole_table_of_32_spots_of_50_chips_in_a_picos_heap(tmp_path: P
     assert status["memory_errors"] == 0 and status["lost"] == 0 and status["flags"] == 0
     assert all(host.inventory(a) == expected[a] for a in everyone)
     if runtime == "wasm":
-        assert 0 < heap["live"] <= 0.9 * PICO_HEAP, f"more than 90% of a Pico's {PICO_HEAP} bytes live: {heap}"
+        assert 0 < heap["live"] <= 0.9 * PICO_HEAP, f"over 90% of a Pico's {PICO_HEAP} bytes live: {heap}"
     else:
         assert heap["boot"]["size"] == heap["now"]["size"] <= 2 * PICO_HEAP    # fixed: 190 KB of 32-bit words
         assert heap["live"] < heap["now"]["size"]

@@ -27,8 +27,13 @@ def run(folder, cause, control_fd):
 
     with open("board.json") as file:
         vmboard.start(file.read(), cause)
+    with open("/dev/fd/" + str(control_fd), "rb") as control:
+        serve(vmboard, control, control_fd)
+
+
+def serve(vmboard, control, control_fd):
+    """Poll the board as vm.mjs does: at once when the host's bytes or a command come, else when it asks."""
     stdin = sys.stdin.buffer
-    control = open("/dev/fd/" + str(control_fd), "rb")
     waiting = select.poll()
     waiting.register(stdin, select.POLLIN)
     waiting.register(control, select.POLLIN)

@@ -67,7 +67,8 @@ def unavailable(runtime: str = "wasm") -> str | None:
 class VmBoard:
     """The firmware of ``config`` (board.json) on MicroPython in Node, on a pty at ``link``."""
 
-    def __init__(self, config: dict[str, Any], link: Path, heap: int = PICO_HEAP, runtime: str = "wasm") -> None:
+    def __init__(self, config: dict[str, Any], link: Path, heap: int = PICO_HEAP,
+                 runtime: str = "wasm") -> None:
         self.config = config
         self.link = link
         self.heap = heap
