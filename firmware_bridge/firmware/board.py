@@ -19,14 +19,23 @@ data frames, sends STATUS at least once a second in a session (skipped while a
 full window waits for acknowledgement: the data flowing is then the
 heartbeat), and writes the link's output. It never blocks.
 
+Out of memory: a ``MemoryError`` in any of the three steps (the host's bytes, the application's
+slice and its messages, the heartbeat and the output) drops that step of this poll (the bytes read,
+the slice, the messages taken) and is counted in :attr:`Board.memory_errors`, which STATUS then
+carries (docs/protocol.md, STATUS: ``memory_errors``); the next poll goes on as usual, so the board
+never stops for it, and the watchdog never resets it for it.
+
 ``port`` has ``read()`` (the bytes waiting, or None/b"" if none; never blocks)
 and ``write(data)``. Times are ints of ms that only grow (main.py unwraps
 ``time.ticks_ms``). Outside a session, the application's messages of its
 ``snapshot_types`` are not queued: the snapshot at the session's start says
 what they said, newer (a reader of 32 antennas would otherwise fill the queue
-with their INVENTORY and its repeats while no host is there). When the link's
-queue is full the application's messages are dropped and counted, and FAULT 4
-(buffer overflow) says how many once there is room again. A new session drops
+with their INVENTORY and its repeats while no host is there). In a session that makes
+progress the application's messages are taken only while fewer than
+:data:`TAKE_BELOW` wait in the link (the reader's INVENTORY, made when taken,
+then costs no memory while the host catches up). When the link's queue is
+full the application's messages are dropped and counted, and FAULT 4 (buffer
+overflow) says how many once there is room again. A new session drops
 the queued messages of ``snapshot_types`` and STATUS first: its snapshot and
 STATUS say them again, newer.
 """
@@ -58,7 +67,8 @@ if TYPE_CHECKING:  # for the type checker only: MicroPython has no typing module
         """The serial port to the host."""
 
         def read(self) -> "bytes | None": ...
-        def write(self, data: bytes) -> object: ...
+        def write(self, data: "bytes | memoryview") -> object:
+            """Write ``data`` (a view of the link's buffer: copied or written at once, never kept)."""
 
     class Watchdog(Protocol):
         """machine.WDT."""
@@ -68,6 +78,9 @@ if TYPE_CHECKING:  # for the type checker only: MicroPython has no typing module
 STATUS = 0x10
 FAULT = 0x40
 STATUS_INTERVAL_MS = 800
+TAKE_BELOW = 12
+"""In a session that makes progress, the application's messages are taken while fewer than this many
+wait in the link (on the line or queued); else they wait in the application until the host catches up."""
 FAULT_OVERFLOW = 4
 FAULT_WATCHDOG = 5
 
@@ -91,6 +104,8 @@ class Board:
         self.boot_ms = now_ms
         self.lost = 0
         """Application messages dropped because the link's queue was full (reported in FAULT 4)."""
+        self.memory_errors = 0
+        """``MemoryError`` caught since boot, each dropping a step of a poll (reported in STATUS)."""
         self._next_status: int | None = None
         self.link.boot()
         self._queue([(FAULT, fault_payload(code, text)) for code, text in boot_faults or []], now_ms)
@@ -104,6 +119,15 @@ class Board:
         """One slice of work; returns when to run next (ms), or None if only input can wake it."""
         if self.wdt is not None:
             self.wdt.feed()
+        for step in (self._serve, self._run_app, self._heartbeat):
+            try:
+                step(now_ms)
+            except MemoryError:
+                self.memory_errors += 1
+        return self._deadline(now_ms)
+
+    def _serve(self, now_ms: int) -> None:
+        """What the host sent: a session started, the spot lights."""
         data = self.port.read()
         if data:
             started = False
@@ -114,18 +138,25 @@ class Board:
                     self.app.on_spot_lights(struct.unpack("<I", payload)[0])
             if started:
                 self._session_started(now_ms)
+
+    def _run_app(self, now_ms: int) -> None:
+        """The application's slice, and its messages queued."""
         self.app.poll(now_ms)
+        if self.link.in_session and not self.link.stalled and self.link.pending >= TAKE_BELOW:
+            return
         messages = self.app.take_messages()
         if not self.link.in_session:
             messages = [m for m in messages if m[0] not in self.app.snapshot_types]
         self._queue(messages, now_ms)
+
+    def _heartbeat(self, now_ms: int) -> None:
+        """STATUS when due, the link's retransmissions, and the output written."""
         if self.link.in_session and self._next_status is not None and now_ms - self._next_status >= 0:
             if self.link.pending < link.WINDOW:
                 self._send_status(now_ms)
             self._next_status = now_ms + STATUS_INTERVAL_MS
         self.link.poll(now_ms)
         self._write()
-        return self._deadline(now_ms)
 
     def _session_started(self, now_ms: int) -> None:
         # What waits from before says what the snapshot says again, older: a host that RESETs a few
@@ -138,7 +169,11 @@ class Board:
         self._next_status = now_ms + STATUS_INTERVAL_MS
 
     def _send_status(self, now_ms: int) -> None:
+        """STATUS: uptime and flags, and ``memory_errors`` (u16) once there was one (a board that never
+        ran out of memory sends the 6 bytes of before, which every host takes)."""
         payload = struct.pack("<IH", self.uptime_ms(now_ms), self.app.status_flags() & 0xFFFF)
+        if self.memory_errors:
+            payload += struct.pack("<H", min(self.memory_errors, 0xFFFF))
         self.link.send(STATUS, payload, now_ms)
 
     def _queue(self, messages: "list[tuple[int, bytes]]", now_ms: int) -> None:
@@ -151,9 +186,10 @@ class Board:
                 self.lost += 1
 
     def _write(self) -> None:
-        out = self.link.take_output()
+        out = self.link.output()
         if out:
             self.port.write(out)
+        self.link.clear_output()
 
     def _deadline(self, now_ms: int) -> "int | None":
         deadline = self.link.next_deadline()

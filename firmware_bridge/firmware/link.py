@@ -11,8 +11,14 @@ their type, are acknowledged, counted and not delivered.
 
 Nothing here reads a clock or does I/O: the caller passes ``now_ms`` (an int of
 milliseconds that only grows, see main.py), feeds bytes to :meth:`Link.receive`,
-writes :meth:`Link.take_output` and calls :meth:`Link.poll` by :meth:`Link.next_deadline`.
-The same file runs on the Pico and under CPython (the tests, the runner).
+writes :meth:`Link.output` (then :meth:`Link.clear_output`) and calls :meth:`Link.poll` by
+:meth:`Link.next_deadline`. The same file runs on the Pico and under CPython (the tests, the runner).
+
+Memory (docs/boards.md, "Memory"): frames are COBS-encoded straight into an output buffer of
+:data:`OUTPUT_BYTES` allocated once (a new data frame that finds no room there waits in the queue for
+the next call, a retransmitted one for the next round, a due ACK for the next call), the frame reader
+gathers the host's bytes in a buffer of its own, and the payloads waiting or on the line are bounded,
+:data:`MAX_QUEUE` messages beyond the window and :data:`MAX_QUEUED_BYTES` bytes in all.
 """
 
 import struct
@@ -26,6 +32,8 @@ NO_ACK = 255
 WINDOW = 8
 MAX_ROUNDS = 10
 MAX_QUEUE = 32
+MAX_QUEUED_BYTES = 16 * 1024
+OUTPUT_BYTES = 2 * MAX_ENCODED + 256
 PROTOCOL = 1
 
 ACK = 0x00
@@ -43,40 +51,13 @@ for _byte in range(256):
     _TABLE.append(_crc)
 
 
-def crc16(data: bytes) -> int:
-    """The CRC-16/CCITT-FALSE of ``data`` (poly 0x1021, init 0xFFFF, not reflected)."""
-    crc = 0xFFFF
+def crc16(data: "bytes | memoryview", crc: int = 0xFFFF) -> int:
+    """The CRC-16/CCITT-FALSE of ``data`` (poly 0x1021, init 0xFFFF, not reflected); ``crc``: the CRC of
+    what came before ``data``, to go on from."""
     table = _TABLE
     for byte in data:
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
     return crc
-
-
-def cobs_encode(data: bytes) -> bytes:
-    """COBS-encode ``data`` (no delimiter added); no empty trailing block after a full one."""
-    out = bytearray(b"\x00")
-    code_at = 0
-    code = 1
-    last = len(data) - 1
-    for i in range(len(data)):
-        byte = data[i]
-        if byte == 0:
-            out[code_at] = code
-            code_at = len(out)
-            out.append(0)
-            code = 1
-            continue
-        out.append(byte)
-        code += 1
-        if code == 0xFF:
-            out[code_at] = code
-            if i == last:
-                return bytes(out)
-            code_at = len(out)
-            out.append(0)
-            code = 1
-    out[code_at] = code
-    return bytes(out)
 
 
 def cobs_decode(encoded: bytes) -> bytes | None:
@@ -96,10 +77,63 @@ def cobs_decode(encoded: bytes) -> bytes | None:
     return bytes(out)
 
 
+def encoded_size(payload_size: int) -> int:
+    """The most wire bytes a frame of ``payload_size`` bytes of payload takes (COBS, the delimiter)."""
+    body = MIN_BODY + payload_size
+    return body + body // 254 + 2
+
+
+def encode_into(out: bytearray, at: int, frame_type: int, seq: int, ack: int,
+                payload: "bytes | memoryview") -> int:
+    """Write the wire bytes of one frame (ending in the zero delimiter) into ``out`` from ``at``, which
+    has room for :func:`encoded_size` of them; returns where they end. Nothing is allocated: the body
+    (version, type, seq, ack, payload, CRC) is COBS-encoded byte by byte as it is read."""
+    head = (VERSION, frame_type, seq, ack)
+    crc = 0xFFFF
+    table = _TABLE
+    for byte in head:
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+    crc = crc16(payload, crc)
+    size = len(payload)
+    last = size + 5
+    code_at = at
+    at += 1
+    code = 1
+    for i in range(last + 1):
+        if i < 4:
+            byte = head[i]
+        elif i < size + 4:
+            byte = payload[i - 4]
+        else:
+            byte = crc & 0xFF if i == size + 4 else crc >> 8
+        if byte == 0:
+            out[code_at] = code
+            code_at = at
+            at += 1
+            code = 1
+            continue
+        out[at] = byte
+        at += 1
+        code += 1
+        if code == 0xFF:
+            out[code_at] = code
+            if i == last:
+                code_at = -1
+                break
+            code_at = at
+            at += 1
+            code = 1
+    if code_at >= 0:
+        out[code_at] = code
+    out[at] = 0
+    return at + 1
+
+
 def encode_frame(frame_type: int, seq: int, ack: int, payload: bytes) -> bytes:
     """The wire bytes of one frame, ending in the zero delimiter."""
-    head = bytes((VERSION, frame_type, seq, ack)) + payload
-    return cobs_encode(head + struct.pack("<H", crc16(head))) + b"\x00"
+    out = bytearray(encoded_size(len(payload)))
+    end = encode_into(out, 0, frame_type, seq, ack, payload)
+    return bytes(memoryview(out)[:end])
 
 
 def decode_frame(encoded: bytes) -> "tuple[int, int, int, bytes] | None":
@@ -116,7 +150,8 @@ class FrameReader:
     """Splits the byte stream into frames at zero bytes; garbage costs only the frames it touched."""
 
     def __init__(self) -> None:
-        self._buffer = bytearray()
+        self._buffer = bytearray(MAX_ENCODED)
+        self._size = 0
         self._overlong = False
         self.errors = 0
         """Frames dropped: bad COBS, length, version or CRC, or too long without a delimiter."""
@@ -124,23 +159,25 @@ class FrameReader:
     def feed(self, data: bytes) -> "list[tuple[int, int, int, bytes]]":
         """The frames ``(type, seq, ack, payload)`` that ``data`` completes, in order."""
         out: list[tuple[int, int, int, bytes]] = []
+        buffer = self._buffer
         for byte in data:
             if byte:
                 if not self._overlong:
-                    self._buffer.append(byte)
-                    if len(self._buffer) > MAX_ENCODED:
+                    if self._size == MAX_ENCODED:
                         self._overlong = True
-                        self._buffer = bytearray()
+                    else:
+                        buffer[self._size] = byte
+                        self._size += 1
                 continue
             if self._overlong:
                 self.errors += 1
-            elif self._buffer:
-                frame = decode_frame(bytes(self._buffer))
+            elif self._size:
+                frame = decode_frame(bytes(memoryview(buffer)[: self._size]))
                 if frame is None:
                     self.errors += 1
                 else:
                     out.append(frame)
-            self._buffer = bytearray()
+            self._size = 0
             self._overlong = False
         return out
 
@@ -177,7 +214,9 @@ class Link:
         self.malformed = 0
         self.out_of_order = 0
         self.retransmissions = 0
-        self._out = bytearray()
+        self._out = bytearray(OUTPUT_BYTES)
+        self._out_size = 0
+        self._queued_bytes = 0
         self._queue: list[Outgoing] = []
         self._unacked: list[Outgoing] = []
         self._numbers()
@@ -201,10 +240,12 @@ class Link:
         self._hello(0)
 
     def send(self, frame_type: int, payload: bytes, now_ms: int) -> bool:
-        """Queue a data message (sent in a session as the window allows); False if the queue is full."""
-        if len(self._queue) >= MAX_QUEUE:
+        """Queue a data message (sent in a session as the window allows); False if the queue is full
+        (:data:`MAX_QUEUE` messages, or :data:`MAX_QUEUED_BYTES` of payload with those on the line)."""
+        if len(self._queue) >= MAX_QUEUE or self._queued_bytes + len(payload) > MAX_QUEUED_BYTES:
             return False
         self._queue.append(Outgoing(frame_type, bytes(payload)))
+        self._queued_bytes += len(payload)
         self._flush(now_ms)
         return True
 
@@ -212,14 +253,36 @@ class Link:
         """Drop the queued data messages of ``types`` (not those on the line); returns how many."""
         kept = [item for item in self._queue if item.type not in types]
         dropped = len(self._queue) - len(kept)
+        for item in self._queue:
+            if item.type in types:
+                self._queued_bytes -= len(item.payload)
         self._queue = kept
         return dropped
 
+    def output(self) -> memoryview:
+        """The wire bytes to write now: a view of the output buffer, good until the next call of the
+        link (write it, then :meth:`clear_output`)."""
+        return memoryview(self._out)[: self._out_size]
+
+    def clear_output(self) -> None:
+        """The output was written: empty the buffer."""
+        self._out_size = 0
+
     def take_output(self) -> bytes:
-        """The wire bytes to write now, emptying the output buffer."""
-        out = bytes(self._out)
-        self._out = bytearray()
+        """The wire bytes to write now (a copy), emptying the output buffer."""
+        out = bytes(self.output())
+        self._out_size = 0
         return out
+
+    def _room_for(self, item: Outgoing) -> bool:
+        return self._out_size + encoded_size(len(item.payload)) <= OUTPUT_BYTES
+
+    def _emit(self, frame_type: int, seq: int, ack: int, payload: "bytes | memoryview") -> bool:
+        """Encode a frame into the output buffer; False (nothing written) if it has no room."""
+        if self._out_size + encoded_size(len(payload)) > OUTPUT_BYTES:
+            return False
+        self._out_size = encode_into(self._out, self._out_size, frame_type, seq, ack, payload)
+        return True
 
     def receive(self, data: bytes, now_ms: int) -> "list[tuple[int, bytes]]":
         """Take bytes from the host; returns ``(type, payload)`` of what they delivered, in order."""
@@ -252,7 +315,7 @@ class Link:
         name = self.firmware.encode()
         serial = self.serial.encode()
         payload = struct.pack("<IBB", nonce, self.kind, PROTOCOL) + bytes((len(name),)) + name
-        self._out.extend(encode_frame(HELLO, 0, NO_ACK, payload + bytes((len(serial),)) + serial))
+        self._emit(HELLO, 0, NO_ACK, payload + bytes((len(serial),)) + serial)
 
     def _on_frame(self, frame: "tuple[int, int, int, bytes]", delivered: "list[tuple[int, bytes]]") -> None:
         frame_type, seq, ack, payload = frame
@@ -280,6 +343,8 @@ class Link:
         count = (ack - self._unacked[0].seq) % 256
         if count >= len(self._unacked):
             return
+        for item in self._unacked[: count + 1]:
+            self._queued_bytes -= len(item.payload)
         del self._unacked[: count + 1]
         self._rounds = 0
 
@@ -302,18 +367,18 @@ class Link:
 
     def _send_data(self, item: Outgoing, now_ms: int) -> None:
         item.sent_ms = now_ms
-        self._out.extend(encode_frame(item.type, item.seq, self._last_delivered, item.payload))
-        self._ack_due = False
+        if self._emit(item.type, item.seq, self._last_delivered, item.payload):
+            self._ack_due = False
 
     def _flush(self, now_ms: int) -> None:
         if self.in_session and not self.stalled:
-            while self._queue and len(self._unacked) < WINDOW:
+            while self._queue and len(self._unacked) < WINDOW and self._room_for(self._queue[0]):
                 item = self._queue.pop(0)
                 item.seq = self._next_seq
                 self._next_seq = (self._next_seq + 1) % 256
                 self._unacked.append(item)
                 self._send_data(item, now_ms)
         if self._ack_due:
-            if self.in_session:
-                self._out.extend(encode_frame(ACK, 0, self._last_delivered, b""))
+            if self.in_session and not self._emit(ACK, 0, self._last_delivered, b""):
+                return                         # no room now: the ACK goes at the next call
             self._ack_due = False

@@ -62,7 +62,7 @@ class UsbPort:
             data.extend(self.stdin.read(1))
         return bytes(data)
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: "bytes | memoryview") -> None:
         """Send to the host."""
         self.stdout.write(data)
 

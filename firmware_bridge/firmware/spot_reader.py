@@ -24,12 +24,21 @@ What it reports (docs/boards.md, "The RFID spot reader"):
 - A PN5180 that stops answering or restarted on its own: FAULT 1, the chip reset (RST) and set up again
   at once, then every ``RETRY_MS``; STATUS bit 1 while it does not answer.
 
+Memory (docs/boards.md, "Memory"): every chip is a record of one ``chiptable.ChipTable`` of
+``CHIPS_PER_ANTENNA`` records an antenna (and a full spot more), and a spot (:class:`Spot`) holds at
+most ``SPOT_CHIPS`` record numbers with a byte of state each, all allocated when the reader is made;
+an INVENTORY is built in a buffer of its own and handed over at most ``INVENTORY_BATCH`` at a time. A
+read that runs out of memory (``MemoryError``) is dropped, the field switched off, and the error raised
+to the board core, which counts it; the antenna is read again at the next poll.
+
 The spot lights are a :class:`PinLights` (a GPIO per spot, 16 boards) or a :class:`ShiftLights` (a chain
 of power shift registers on three GPIOs, any number of spots: the 32-antenna board).
 """
 
+import array
 import struct
 
+import chiptable
 import iso15693
 import pn5180
 
@@ -56,6 +65,13 @@ CONFIRM_READS = 2
 REPEAT_MS = 1500
 SLICE_US = 50_000
 RETRY_MS = 1000
+SPOT_CHIPS = iso15693.MAX_FOUND        # chips a spot holds: what one read lists, and those it missed
+CHIPS_PER_ANTENNA = 52                 # the chip table: 52 a spot (a 40-chip stack, chips seen lately)
+INVENTORY_BATCH = 4                    # INVENTORY messages handed over per call (the link's queue is bounded)
+MISSES = 0x03                          # a spot's chip: reads in a row that missed it,
+SEEN = 0x04                            # whether the last read saw it,
+SENT = 0x08                            # whether the last INVENTORY sent listed it
+NO_RECORD = 0x10000                    # above every record number (a spot's merge)
 
 
 class PinLights:
@@ -92,6 +108,49 @@ class ShiftLights:
         self.latch.value(0)
 
 
+class Spot:
+    """What one antenna's spot holds: the chips (record numbers of the reader's chip table, in their
+    order) and a state byte each (:data:`MISSES`, :data:`SEEN`, :data:`SENT`), at most ``SPOT_CHIPS``,
+    in buffers allocated once; when it was read, and what is to be sent of it."""
+
+    def __init__(self) -> None:
+        self.records = array.array("H", bytes(2 * SPOT_CHIPS))
+        self.state = bytearray(SPOT_CHIPS)
+        self.count = 0
+        self.read_ms: int | None = None
+        self.failing = False
+        self.overflow = False
+        """The last read found more chips than a spot holds (or the chip table had no room)."""
+        self.over_full = False
+        """More chips on the spot than one INVENTORY lists (STATUS bit 2)."""
+        self.dropped_sent = False
+        """A chip the last INVENTORY sent listed is gone: the next one differs."""
+        self.due = False
+        self.sent_ms: int | None = None
+        """When the last INVENTORY of this spot was handed over (None: never)."""
+
+    def slot(self, record: int) -> int:
+        """Where ``record`` is in :attr:`records` (binary search), or -1."""
+        records, low, high = self.records, 0, self.count
+        while low < high:
+            middle = (low + high) >> 1
+            if records[middle] < record:
+                low = middle + 1
+            else:
+                high = middle
+        return low if low < self.count and records[low] == record else -1
+
+    def sees(self, record: int) -> bool:
+        """Whether the last read of this spot saw ``record``."""
+        slot = self.slot(record)
+        return slot >= 0 and bool(self.state[slot] & SEEN)
+
+    def seen_count(self) -> int:
+        """How many chips the last read saw."""
+        state = self.state
+        return sum(1 for i in range(self.count) if state[i] & SEEN)
+
+
 class SpotReader:
     """Reads the antennas ``antennas`` (numbers 1 to 2 ** the number of select pins: 16 on 4 pins, 32 on 5)
     through ``chip`` (a ``pn5180.PN5180``); ``lights`` is a :class:`PinLights` or a :class:`ShiftLights`."""
@@ -106,27 +165,27 @@ class SpotReader:
             raise ValueError(f"antennas {antennas}: 1 to {min(wired, 32)} on {len(select_pins)} select pins")
         self.chip = chip
         self.time = chip.time
-        self.inventory = iso15693.Inventory(chip)
+        self.antennas = list(antennas)
+        self.chips = chiptable.ChipTable(CHIPS_PER_ANTENNA * len(self.antennas) + SPOT_CHIPS)
+        self.inventory = iso15693.Inventory(chip, chips=self.chips)
         self.select_pins = select_pins
         self.lights = lights
-        self.antennas = list(antennas)
         self.interval_ms = interval_ms
         self._messages: list[tuple[int, bytes]] = []
-        self._seen: dict[int, dict[int, int]] = {a: {} for a in self.antennas}
-        self._present: dict[int, dict[int, int]] = {a: {} for a in self.antennas}
-        self._misses: dict[int, dict[int, int]] = {a: {} for a in self.antennas}
-        self._read_ms: dict[int, int | None] = dict.fromkeys(self.antennas)
-        self._sent: dict[int, bytes] = {}
-        self._sent_ms: dict[int, int] = {}
-        self._failing: dict[int, bool] = dict.fromkeys(self.antennas, False)
+        self.spots = {a: Spot() for a in self.antennas}
+        self._records = array.array("H", bytes(2 * SPOT_CHIPS))
+        self._state = bytearray(SPOT_CHIPS)
+        self._payload = bytearray(2 + 12 * MAX_LISTED)
+        self._pairs = bytearray(32 * 32)
+        """Per pair of antennas (lower - 1) * 32 + higher - 1: 1 + the reads in a row both saw a chip."""
         self._urgent: list[int] = []
-        self._reading: tuple[int, Generator[None, None, dict[int, int]]] | None = None
+        self._reading: tuple[int, Generator[None, None, iso15693.Found]] | None = None
         self.slice_us = SLICE_US
-        self._pairs: dict[tuple[int, int], int] = {}
         self._said_mux = False
         self._down = True
         self._chip_fault_said = False
         self._retry_ms = 0
+        self._now_ms = 0
         self._off_at = self.time.ticks_us() - FIELD_OFF_US
         self.on_spot_lights(0)
 
@@ -134,7 +193,9 @@ class SpotReader:
 
     def poll(self, now_ms: int) -> None:
         """Read for at most ``slice_us`` (the antenna under way, or the next one due), or set the
-        PN5180 up again while it does not answer."""
+        PN5180 up again while it does not answer. A ``MemoryError`` drops the read under way (the
+        field off) and is raised on."""
+        self._now_ms = now_ms
         if self._down and (now_ms - self._retry_ms < 0 or not self._start_chip(now_ms, "does not answer")):
             return
         if self._reading is None:
@@ -144,34 +205,53 @@ class SpotReader:
         else:
             antenna = self._reading[0]
         try:
-            done, chips, why = self._read(antenna)
+            done, found, why = self._read(antenna)
         except pn5180.PN5180Error as error:
             self._reading = None
             self._chip_failed(now_ms, f"stopped answering reading antenna {antenna} ({error})")
             return
+        except MemoryError:
+            self._reading = None
+            self.chip.rf_off()
+            self._off_at = self.time.ticks_us()
+            raise
         if not done:
             return
         self._chip_fault_said = False
-        self._read_ms[antenna] = now_ms
-        self._take(antenna, chips, why)
+        self.spots[antenna].read_ms = now_ms
+        self._take(antenna, found, why)
         self._queue_inventories(now_ms)
 
     def take_messages(self) -> "list[tuple[int, bytes]]":
-        """The data messages produced since the last call, in order."""
+        """The FAULT messages produced since the last call, in order, then the INVENTORY of at most
+        ``INVENTORY_BATCH`` spots that have one due (the others at the next calls)."""
         messages, self._messages = self._messages, []
+        batch = 0
+        for antenna in self.antennas:
+            spot = self.spots[antenna]
+            if not spot.due:
+                continue
+            if batch == INVENTORY_BATCH:
+                break
+            batch += 1
+            messages.append((MSG_INVENTORY, self._send_inventory(antenna)))
         return messages
 
     def snapshot(self) -> "list[tuple[int, bytes]]":
-        """The INVENTORY of every antenna read so far (not failing), for a new session."""
-        return [(MSG_INVENTORY, self._inventory(a)[0]) for a in self.antennas
-                if self._read_ms[a] is not None and not self._failing[a]]
+        """The INVENTORY of every antenna read so far (not failing), for a new session: each is made due,
+        and handed over by :meth:`take_messages` (so none is returned here)."""
+        for spot in self.spots.values():
+            if spot.read_ms is not None and not spot.failing:
+                spot.due = True
+        return []
 
     def status_flags(self) -> int:
         """STATUS bits: 0 antenna fault, 1 RF field fault (PN5180 down), 2 a spot over 85 chips."""
         flags = RF_FIELD_FAULT if self._down else 0
-        if any(self._failing.values()) or any(n >= CONFIRM_READS for n in self._pairs.values()):
+        spots = self.spots.values()
+        if any(spot.failing for spot in spots) or any(n > CONFIRM_READS for n in self._pairs):
             flags |= ANTENNA_FAULT
-        if any(self._inventory(a)[1] for a in self.antennas):
+        if any(spot.over_full for spot in spots):
             flags |= OVER_FULL
         return flags
 
@@ -185,20 +265,29 @@ class SpotReader:
             return self._retry_ms
         if self._urgent or self._reading is not None:
             return now_ms
-        return min(now_ms if t is None else t + self.interval_ms for t in self._read_ms.values())
+        return min(now_ms if spot.read_ms is None else spot.read_ms + self.interval_ms
+                   for spot in self.spots.values())
 
     # -- reading -------------------------------------------------------------------------------
 
     def _next_antenna(self, now_ms: int) -> "int | None":
+        """The antenna to read next: one asked for at once, else the one read longest ago (never read
+        first) of those due, the lowest number first."""
         if self._urgent:
             return self._urgent.pop(0)
-        due = [(-1 if t is None else t, a) for a, t in self._read_ms.items()
-               if t is None or now_ms - t >= self.interval_ms]
-        return min(due)[1] if due else None
+        best, best_ms = None, 0
+        for antenna in self.antennas:
+            read_ms = self.spots[antenna].read_ms
+            if read_ms is not None and now_ms - read_ms < self.interval_ms:
+                continue
+            key = -1 if read_ms is None else read_ms
+            if best is None or key < best_ms or (key == best_ms and antenna < best):
+                best, best_ms = antenna, key
+        return best
 
-    def _read(self, antenna: int) -> "tuple[bool, dict[int, int] | None, str]":
-        """Go on reading ``antenna`` for at most ``slice_us``: whether the read is done, the chips (None
-        if they cannot be read) and why not. A read starts with the multiplexer switched while the
+    def _read(self, antenna: int) -> "tuple[bool, iso15693.Found | None, str]":
+        """Go on reading ``antenna`` for at most ``slice_us``: whether the read is done, the chips found
+        (None if they cannot be read) and why not. A read starts with the multiplexer switched while the
         field is off, and ends with the field off again."""
         time = self.time
         if self._reading is None:
@@ -209,18 +298,19 @@ class SpotReader:
                 time.sleep_us(wait)
             self.chip.rf_on()
             time.sleep_us(POWER_UP_US)
-            previous = None if self._read_ms[antenna] is None else list(self._seen[antenna])
+            spot = self.spots[antenna]
+            previous = None if spot.read_ms is None else self._seen_uids(spot)
             self._reading = (antenna, self.inventory.reading(previous))
         steps = self._reading[1]
         start = time.ticks_us()
-        chips, why = None, ""
+        found, why = None, ""
         try:
             while True:
                 next(steps)
                 if time.ticks_diff(time.ticks_us(), start) >= self.slice_us:
                     return False, None, ""
         except StopIteration as done:
-            chips = done.value
+            found = done.value
         except iso15693.ReadFailed as failure:
             why = str(failure)
         self._reading = None
@@ -228,77 +318,146 @@ class SpotReader:
         self._off_at = time.ticks_us()
         if not self.chip.still_set_up():
             raise pn5180.PN5180Error("restarted on its own")
-        return True, chips, why
+        return True, found, why
 
-    def _take(self, antenna: int, chips: "dict[int, int] | None", why: str) -> None:
-        if chips is None:
-            if not self._failing[antenna]:
-                self._failing[antenna] = True
+    def _seen_uids(self, spot: Spot) -> "list[memoryview]":
+        chips, state = self.chips, spot.state
+        return [chips.uid(spot.records[i]) for i in range(spot.count) if state[i] & SEEN]
+
+    def _take(self, antenna: int, found: "iso15693.Found | None", why: str) -> None:
+        """What a complete read of ``antenna`` found, merged into its spot: chips seen are on it, a chip
+        missed ``MISSES_TO_DROP`` reads in a row (or that another antenna reads) is off it."""
+        spot = self.spots[antenna]
+        if found is None:
+            if not spot.failing:
+                spot.failing = True
                 self._fault(FAULT_ANTENNA, f"antenna {antenna} cannot be read: {why}")
             return
-        self._failing[antenna] = False
-        self._seen[antenna] = chips
-        present, misses = self._present[antenna], self._misses[antenna]
-        for uid, value in chips.items():
-            present[uid] = value
-            misses.pop(uid, None)
-        for uid in [u for u in present if u not in chips]:
-            misses[uid] = misses.get(uid, 0) + 1
-            if misses[uid] >= MISSES_TO_DROP or self._elsewhere(uid, antenna):
-                del present[uid]
-                del misses[uid]
-            elif antenna not in self._urgent:
-                self._urgent.append(antenna)
+        spot.failing = False
+        spot.overflow = found.overflow
+        chips = self.chips
+        refs, seen = chips.refs, chips.seen
+        new = sorted(found)
+        old_records, old_state, old_count = spot.records, spot.state, spot.count
+        records, state = self._records, self._state
+        room = SPOT_CHIPS - len(new)          # for the chips missed this time
+        out = i = j = 0
+        while i < old_count or j < len(new):
+            old = old_records[i] if i < old_count else NO_RECORD
+            record = new[j] if j < len(new) else NO_RECORD
+            if old == record:                                       # on the spot, seen again
+                if not old_state[i] & SEEN:
+                    seen[record] += 1
+                records[out], state[out] = record, (old_state[i] & SENT) | SEEN
+                out += 1
+                i += 1
+                j += 1
+            elif record < old:                                      # new on the spot
+                refs[record] += 1
+                seen[record] += 1
+                records[out], state[out] = record, SEEN
+                out += 1
+                j += 1
+            else:                                                   # on the spot, not seen this time
+                was = old_state[i]
+                i += 1
+                if was & SEEN:
+                    seen[old] -= 1
+                misses = (was & MISSES) + 1
+                if misses >= MISSES_TO_DROP or seen[old] or room <= 0:
+                    refs[old] -= 1
+                    if was & SENT:
+                        spot.dropped_sent = True
+                    continue
+                room -= 1
+                records[out], state[out] = old, (was & SENT) | misses
+                out += 1
+                if antenna not in self._urgent:
+                    self._urgent.append(antenna)
+        spot.records, spot.state, spot.count = records, state, out
+        self._records, self._state = old_records, old_state
         self._check_pairs(antenna)
-
-    def _elsewhere(self, uid: int, antenna: int) -> bool:
-        return any(uid in seen for a, seen in self._seen.items() if a != antenna)
 
     def _check_pairs(self, antenna: int) -> None:
         """Chips two antennas read: the other antenna read again at once; FAULT if it persists."""
-        seen = self._seen[antenna]
+        spot, chips = self.spots[antenna], self.chips
+        seen, pairs = chips.seen, self._pairs
+        mine = [spot.records[i] for i in range(spot.count) if spot.state[i] & SEEN]
+        candidates = [record for record in mine if seen[record] > 1]
         for other in self.antennas:
             if other == antenna:
                 continue
-            pair = (min(antenna, other), max(antenna, other))
-            shared = [uid for uid in seen if uid in self._seen[other]]
+            low, high = min(antenna, other), max(antenna, other)
+            pair = (low - 1) * 32 + high - 1
+            theirs = self.spots[other]
+            shared = [record for record in candidates if theirs.sees(record)] if candidates else []
             if not shared:
-                self._pairs.pop(pair, None)
+                pairs[pair] = 0
                 continue
-            reads = self._pairs.get(pair, -1) + 1
-            self._pairs[pair] = reads
+            pairs[pair] = min(pairs[pair] + 1, 255)
+            reads = pairs[pair] - 1
             if reads == 0 and other not in self._urgent:
                 self._urgent.append(other)
             if reads != CONFIRM_READS:
                 continue
-            if len(shared) != len(seen) or len(seen) != len(self._seen[other]):
-                text = f"chip {shared[0]:016x} lies over antennas {pair[0]} and {pair[1]}"
+            if len(shared) != len(mine) or len(mine) != theirs.seen_count():
+                first = min(shared, key=lambda record: bytes(chips.uid(record)))
+                text = f"chip {bytes(chips.uid(first)).hex()} lies over antennas {low} and {high}"
                 self._fault(FAULT_ANTENNA, text)
             elif not self._said_mux:                 # once, not for each pair of up to 32 antennas
                 self._said_mux = True
-                self._fault(FAULT_ANTENNA, f"antennas {pair[0]} and {pair[1]} read the same {len(shared)}"
+                self._fault(FAULT_ANTENNA, f"antennas {low} and {high} read the same {len(shared)}"
                                            " chips: mux stuck?")
-        if not self._pairs:
+        if not max(pairs):
             self._said_mux = False
 
-    def _inventory(self, antenna: int) -> "tuple[bytes, bool]":
-        """The INVENTORY payload of ``antenna`` and whether it holds more chips than it can list."""
-        chips = sorted(uid for uid in self._present[antenna] if not self._elsewhere(uid, antenna))
-        listed = chips[:MAX_LISTED]
-        payload = struct.pack("<BB", antenna, len(listed))
-        for uid in listed:
-            payload += struct.pack("<QI", uid, self._present[antenna][uid])
-        return payload, len(chips) > MAX_LISTED
+    def _listing(self, spot: Spot) -> "list[int]":
+        """The slots of ``spot`` its INVENTORY lists: its chips no other antenna reads, the lowest UIDs
+        first, at most ``MAX_LISTED``; sets ``over_full``."""
+        chips, state, records = self.chips, spot.state, spot.records
+        seen = chips.seen
+        slots = [i for i in range(spot.count) if seen[records[i]] == (1 if state[i] & SEEN else 0)]
+        spot.over_full = spot.overflow or len(slots) > MAX_LISTED
+        if len(slots) > MAX_LISTED:
+            slots.sort(key=lambda i: bytes(chips.uid(records[i])))
+            del slots[MAX_LISTED:]
+        return slots
 
     def _queue_inventories(self, now_ms: int) -> None:
-        for antenna in self.antennas:
-            if self._read_ms[antenna] is None or self._failing[antenna]:
+        """Make due the INVENTORY of every spot whose listing changed, or sent ``REPEAT_MS`` ago."""
+        for spot in self.spots.values():
+            if spot.read_ms is None or spot.failing:
                 continue
-            payload = self._inventory(antenna)[0]
-            if payload != self._sent.get(antenna) or now_ms - self._sent_ms[antenna] >= REPEAT_MS:
-                self._messages.append((MSG_INVENTORY, payload))
-                self._sent[antenna] = payload
-                self._sent_ms[antenna] = now_ms
+            slots = self._listing(spot)
+            state = spot.state
+            changed = spot.dropped_sent or sum(1 for i in range(spot.count) if state[i] & SENT) != len(slots)
+            if not changed:
+                changed = any(not state[i] & SENT for i in slots)
+            if changed or spot.sent_ms is None or now_ms - spot.sent_ms >= REPEAT_MS:
+                spot.due = True
+
+    def _send_inventory(self, antenna: int) -> bytes:
+        """The INVENTORY payload of ``antenna``, built in the reader's buffer; its chips marked sent."""
+        spot, chips = self.spots[antenna], self.chips
+        slots = self._listing(spot)
+        slots.sort(key=lambda i: bytes(chips.uid(spot.records[i])))
+        state, payload = spot.state, self._payload
+        for i in range(spot.count):
+            state[i] &= ~SENT
+        payload[0], payload[1] = antenna, len(slots)
+        at = 2
+        for i in slots:
+            state[i] |= SENT
+            record = spot.records[i]
+            uid = chips.uid(record)
+            for k in range(8):
+                payload[at + k] = uid[7 - k]
+            struct.pack_into("<I", payload, at + 8, chips.values[record])
+            at += 12
+        spot.due = False
+        spot.dropped_sent = False
+        spot.sent_ms = self._now_ms
+        return bytes(memoryview(payload)[:at])
 
     # -- faults ----------------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from firmware_bridge.kernel.json import JsonObject
 
 COMMON = ("board.py", "link.py", "main.py")
 BY_KIND = {"shoe": ("cardcode.py", "flashstore.py", "shoe.py"),
-           "rfid": ("iso15693.py", "pn5180.py", "spot_reader.py")}
+           "rfid": ("chiptable.py", "iso15693.py", "pn5180.py", "spot_reader.py")}
 SHOE_PINS = {"scanner_tx": 0, "scanner_rx": 1, "beam": 15, "load": 14}
 """The shoe's pins in docs/boards.md's wiring (GPIO numbers)."""
 RFID_PINS = {"sck": 18, "mosi": 19, "miso": 16, "nss": 17, "busy": 20, "rst": 21, "select": [10, 11, 12, 13],

@@ -12,7 +12,9 @@ different ones a collision, RX_STATUS bit 18). It runs on MicroPython too, with 
 (``air_time``), the field's on and off times, and what each inventory slot held.
 
 Faults: ``busy_stuck``, ``reset_after_frames`` (the chip restarts on its own in the middle of whatever
-it is doing), ``mux_stuck`` (every select code reaches that antenna), and the tags' own (tags.py).
+it is doing), ``mux_stuck`` (every select code reaches that antenna), ``out_of_memory_after_frames``
+(the firmware's heap runs out at that frame: ``MemoryError`` out of the SPI call, once), and the tags'
+own (tags.py).
 """
 
 from __future__ import annotations
@@ -113,6 +115,7 @@ class PN5180Model:
         self.busy_stuck = False
         self.reset_after_frames: int | None = None
         self.mux_stuck: int | None = None
+        self.out_of_memory_after_frames: int | None = None
         self.frames = 0
         self._reset_state()
 
@@ -206,6 +209,9 @@ class PN5180Model:
 
     def _command(self, frame: bytes) -> None:
         self.frames += 1
+        if self.out_of_memory_after_frames is not None and self.frames >= self.out_of_memory_after_frames:
+            self.out_of_memory_after_frames = None
+            raise MemoryError("memory allocation failed, allocating 1036 bytes")
         if self.reset_after_frames is not None and self.frames >= self.reset_after_frames:
             self.reset_after_frames = None
             self._reset_state()

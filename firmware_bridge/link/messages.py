@@ -97,12 +97,14 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class Status:
-    """STATUS (data, device): heartbeat with uptime and flag bits."""
+    """STATUS (data, device): heartbeat with uptime and flag bits; ``memory_errors``, the steps of its work
+    a board dropped for lack of memory since it started, only in the 8-byte form (0: the 6-byte one)."""
 
     TYPE: ClassVar[int] = 0x10
     NAME: ClassVar[str] = "STATUS"
     uptime_ms: int
     flags: int
+    memory_errors: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +207,10 @@ _FIXED: dict[int, struct.Struct] = {
     CutCard.TYPE: struct.Struct("<I"),
     SpotLights.TYPE: struct.Struct("<I"),
 }
+_STATUS_LONG = struct.Struct("<IHH")
+OPTIONAL = {Status.NAME: "memory_errors"}
+"""The fields a JSON dump leaves out when 0 (and a JSON message may leave out), by message name: those
+only the longer form of a payload carries."""
 _HELLO_HEAD = struct.Struct("<IBB")
 _FAULT_HEAD = struct.Struct("<H")
 _CHIP = struct.Struct("<QI")
@@ -248,6 +254,10 @@ def pack(message: Message) -> tuple[int, bytes]:
         return message.TYPE, body + b"".join(
             _CHIP.pack(int(chip.uid, 16), chip.value) for chip in message.chips
         )
+    if isinstance(message, Status) and message.memory_errors:
+        return message.TYPE, _STATUS_LONG.pack(message.uptime_ms, message.flags, message.memory_errors)
+    if isinstance(message, Status):
+        return message.TYPE, _FIXED[message.TYPE].pack(message.uptime_ms, message.flags)
     values = [getattr(message, f.name) for f in fields(message)]
     return message.TYPE, _FIXED[message.TYPE].pack(*values)
 
@@ -278,6 +288,8 @@ def unpack(frame_type: int, payload: bytes) -> Message:
         return Fault(code, text)
     if frame_type == Inventory.TYPE:
         return _unpack_inventory(payload)
+    if frame_type == Status.TYPE and len(payload) == _STATUS_LONG.size:
+        return Status(*_STATUS_LONG.unpack(payload))
     layout = _FIXED[frame_type]
     if len(payload) != layout.size:
         raise PayloadError(f"{cls.NAME} payload is {len(payload)} bytes, expected {layout.size}")
@@ -310,6 +322,8 @@ def to_json(message: Message) -> JsonObject:
     out: JsonObject = {"type": message.NAME}
     for f in fields(message):
         value = getattr(message, f.name)
+        if f.name == OPTIONAL.get(message.NAME) and not value:
+            continue
         if f.name == "chips":
             value = [{"uid": chip.uid, "value": chip.value} for chip in value]
         out[f.name] = value
@@ -336,7 +350,7 @@ def from_json(data: Mapping[str, JsonValue]) -> Message:
     if cls is None:
         raise PayloadError(f"type must be one of {', '.join(sorted(by_name))}, not {data.get('type')!r}")
     names = [f.name for f in fields(cls)]
-    if set(data) != {"type", *names}:
+    if set(data) - {OPTIONAL.get(cls.NAME)} != {"type", *names} - {OPTIONAL.get(cls.NAME)}:
         raise PayloadError(f"{cls.NAME} takes the fields {', '.join(names)}")
     values: dict[str, object] = dict(data)
     values.pop("type")

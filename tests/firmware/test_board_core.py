@@ -24,9 +24,14 @@ class App:
         self.polls = 0
         self.deadline: int | None = None
         self.flags = 0
+        self.out_of_memory = 0
+        """Polls still to run out of memory (as a Pico's heap does: ``MemoryError``)."""
 
     def poll(self, now_ms: int) -> None:
         self.polls += 1
+        if self.out_of_memory:
+            self.out_of_memory -= 1
+            raise MemoryError("memory allocation failed, allocating 19568 bytes")
 
     def take_messages(self) -> list[tuple[int, bytes]]:
         out, self.out = self.out, []
@@ -183,3 +188,20 @@ def test_resets_read_one_by_one_stack_no_stale_snapshots_and_lose_nothing() -> N
     inventories = [m.antenna for m in rig.got if isinstance(m, Inventory)]
     assert sorted(set(inventories)) == list(range(1, 17))
     assert inventories[-16:] == list(range(1, 17))           # the last session's snapshot, whole, last
+
+
+def test_a_poll_out_of_memory_is_dropped_counted_in_status_and_the_board_goes_on() -> None:
+    rig = Rig()
+    rig.start()
+    assert rig.got[-1] == Status(0, 0)                       # none yet: the 6-byte STATUS of before
+    rig.app.out_of_memory = 3
+    feeds = rig.wdt.feeds
+    for _ in range(3):
+        rig.step(10)                                         # no exception out of the board's poll
+    assert rig.core.memory_errors == 3 and rig.wdt.feeds == feeds + 3
+    rig.app.out = [pack(Inventory(4, ()))]
+    rig.step(board.STATUS_INTERVAL_MS)
+    assert rig.got[-2:] == [Inventory(4, ()), Status(board.STATUS_INTERVAL_MS + 30, 0, memory_errors=3)]
+    rig.step(board.STATUS_INTERVAL_MS)
+    assert rig.got[-1] == Status(2 * board.STATUS_INTERVAL_MS + 30, 0, memory_errors=3)
+    assert rig.core.lost == 0 and rig.host.in_session

@@ -114,8 +114,8 @@ def test_flash_copies_the_rfid_readers_files_and_its_antennas() -> None:
     config = json.loads(text[:end])
     assert (config["kind"], config["antennas"], config["pins"]["busy"]) == ("rfid", [1, 2, 3], 20)
     names = [word for word in text[end:].split() if word.startswith(":")]
-    assert names == [":board.py", ":iso15693.py", ":link.py", ":main.py", ":pn5180.py", ":spot_reader.py",
-                     ":board.json"]
+    assert names == [":board.py", ":chiptable.py", ":iso15693.py", ":link.py", ":main.py", ":pn5180.py",
+                     ":spot_reader.py", ":board.json"]
     wide = io.StringIO()
     assert main(["flash", "rfid", "--serial", "RF-4", "--antennas", "1", "30", "--dry-run"], wide) == 0
     text = wide.getvalue()

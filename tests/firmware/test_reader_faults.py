@@ -5,6 +5,8 @@ multiplexer, a PN5180 that restarts in the middle of an inventory, and one whose
 
 from __future__ import annotations
 
+import pytest
+
 from firmware_bridge.firmware import spot_reader
 from firmware_bridge.firmware_host.tags import Tag
 from firmware_bridge.link.messages import Inventory
@@ -129,3 +131,17 @@ def test_a_pn5180_whose_busy_line_sticks_is_reported_and_reset_until_it_answers(
     rig.poll(3, step_ms=600)                      # the next retry resets it and reads again
     assert rig.reader.status_flags() == 0 and rig.latest(1) == chips_of(chips)
     assert len(rig.faults()) == 1
+
+
+def test_a_read_out_of_memory_is_dropped_with_the_field_off_and_read_again_whole() -> None:
+    rig = ReaderRig([1, 2])
+    chips = stack(40)
+    rig.model.place(1, *chips)
+    rig.model.out_of_memory_after_frames = rig.model.frames + 40      # in the middle of the anticollision
+    with pytest.raises(MemoryError):
+        rig.poll()                                     # the board core counts it (test_board_core)
+    assert not rig.model.rf_on and rig.reader._reading is None
+    rig.poll(3)
+    assert rig.latest(1) == chips_of(chips) and rig.latest(2) == {}
+    assert rig.faults() == [] and rig.reader.status_flags() == 0
+    assert rig.reader.chips.count == 40 and not any(rig.reader.chips.flags[:40])   # nothing left held

@@ -4,6 +4,7 @@ the periodic INVENTORY, more chips than one INVENTORY lists, the field off betwe
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,11 @@ from firmware_bridge.firmware_host import tags
 from firmware_bridge.firmware_host.tags import Tag
 from firmware_bridge.link.messages import Inventory
 from tests.firmware.reader_rig import ReaderRig, chips_of, stack
+
+
+def as_bytes(uids: Iterable[int]) -> list[bytes]:
+    """UIDs as the firmware holds them: 8 bytes, most significant first."""
+    return [uid.to_bytes(8, "big") for uid in uids]
 
 
 def test_crc_is_iso_iec_13239() -> None:
@@ -63,7 +69,7 @@ def test_what_the_last_read_found_never_changes_what_is_read(now: set[int], befo
     previous = sorted(before | set(sorted(now)[:shared]))
     rig.chip.reset()
     rig.chip.rf_on()
-    assert rig.reader.inventory.uids(previous) == now
+    assert rig.reader.inventory.uids(as_bytes(previous)) == set(as_bytes(now))
 
 
 @pytest.mark.parametrize("change", ["same", "one more", "one less", "another stack"])
@@ -75,7 +81,8 @@ def test_a_40_chip_stack_read_again_after_a_change_is_read_exactly(change: str) 
     rig.model.place(1, *now)
     rig.chip.reset()
     rig.chip.rf_on()
-    assert rig.reader.inventory.uids([tag.uid for tag in before]) == {tag.uid for tag in now}
+    read = rig.reader.inventory.uids(as_bytes(tag.uid for tag in before))
+    assert read == set(as_bytes(tag.uid for tag in now))
     assert rig.reader.inventory.rounds < rig.model.stats.rounds      # 1-slot requests were used
 
 
@@ -159,13 +166,15 @@ def test_the_field_is_off_at_least_5_1_ms_between_antennas_and_while_the_multipl
     assert not rig.model.rf_on
 
 
-def test_snapshot_gives_every_antenna_read_and_lights_follow_the_mask() -> None:
+def test_a_snapshot_makes_every_antenna_read_due_and_lights_follow_the_mask() -> None:
     rig = ReaderRig([1, 2, 5])
     chips = stack(3)
     rig.model.place(5, *chips)
-    assert rig.reader.snapshot() == []                 # nothing read yet: nothing to say
+    assert rig.reader.snapshot() == rig.reader.take_messages() == []   # nothing read yet: nothing to say
     rig.poll(3)
-    assert [msg_type for msg_type, _ in rig.reader.snapshot()] == [spot_reader.MSG_INVENTORY] * 3
+    assert rig.reader.take_messages() == []
+    assert rig.reader.snapshot() == []                 # made due, handed over by take_messages
+    assert [msg_type for msg_type, _ in rig.reader.take_messages()] == [spot_reader.MSG_INVENTORY] * 3
     assert rig.latest(5) == chips_of(chips) and rig.latest(2) == {}
     rig.reader.on_spot_lights(0b10010)
     assert [pin.level for pin in rig.lights[:6]] == [0, 1, 0, 0, 1, 0]

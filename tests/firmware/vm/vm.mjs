@@ -35,8 +35,10 @@ try {
 
 let input = [];
 let timer = null;
+let steps = 0;
 function run() {
     timer = null;
+    if (++steps % 100 === 0) board.live();   // the most held live, in a call of its own
     const data = input.map((chunk) => chunk.toString("hex")).join("");
     input = [];
     let out, wait;

