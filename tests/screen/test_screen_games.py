@@ -327,3 +327,50 @@ def test_a_buster_jackpot_confirmed_on_the_screen_after_a_buy_in_through_the_sup
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-meter.png", 800, 480)
     station.open()
+
+
+@pytest.fixture
+def buster_full(tmp_path: Path, browser: Any) -> Iterator[Station]:
+    """A Buster table of its own, the house banking every seat: its hand is left settled."""
+    yield from station_for(tmp_path, browser, game=BUSTER_GAME + 'banker = "house"\n',
+                           game_name="buster-blackjack-x",
+                           spots=BUSTER_SPOTS, buttons=(), screen=8071)
+
+
+def test_buster_s_fullest_settled_hand_fits_the_panel(buster_full: Station) -> None:
+    """Six seats, each with the main wager, the Buster side wager and the progressive, seat 1's main
+    split: eighteen payout boxes, every one of them, the instruction and every button on the 800x480
+    and 1280x800 screens unscrolled."""
+    station, rig = buster_full, buster_full.rig
+    eights = [f"8{suit}" for suit in "cdhs"] * 4
+    rig.load([*eights[:13], "9h", "Td", "Kc", "2s", "3d", "4c", "5h", "6s", "Jd", "Qc"] * 2, decks=8)
+    made = 0
+    for seat in range(1, 7):
+        for spot in ("main", "side", "progressive"):
+            made += 1
+            rig.bet(seat, spot, chip("a", made))
+    rig.rfid.cmd("wait_idle")
+    station.step("deal")
+    split = False
+    for _ in range(60):
+        state = station.check()
+        if state["table_phase"] != "in_hand":
+            break
+        offered = {a["name"]: a for a in state["actions"]}
+        if "split" in offered and offered["split"]["seat"] == 1 and not split:
+            made += 1
+            rig.add(1, "main", chip("a", made))                  # the split's wager beside the first
+            station.step("split")
+            split = True
+        elif "stand" in offered:
+            station.step("stand")
+        else:
+            rig.draw()
+    state = station.until("the hand settled",
+                          lambda: (s := station.check())["table_phase"] == "settled" and s)
+    assert split, "seat 1 was never offered the split"
+    assert len(state["checks"]) == 18, state["checks"]
+    assert_fits(station, boxes=18)
+    if os.environ.get("SCREENSHOTS"):
+        station.screenshot(DOCS / "dealer-screen-buster-blackjack-x-full-800.png", 800, 480)
+        station.browser.set_window_size(1280, 800)
