@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench buster-figures clean system-packages lock lock-upgrade
+.PHONY: demo test lint bench buster-figures clean system-packages lock lock-upgrade arm64-check
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,13 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/screen_bench.py
 	$(BIN)/python bench/bjx_math_bench.py
 	$(BIN)/python bench/reader_bench.py
+
+# The table on the Pi's architecture (aarch64 Debian Bookworm, Python 3.11) under qemu-user-static, as root:
+# the install into a staging root with the Pi's wheels from PyPI, verify, the demo's daemon on simulated boards,
+# a systemd-like start and stop, the games' and the link's tests (bench/arm64_check.sh; its root is kept in
+# .arm64/). Slow, emulated (docs/deployment.md, The Pi's architecture); not part of `make test`.
+arm64-check:
+	nice bash bench/arm64_check.sh
 
 # Buster Blackjack X's base wager simulated for the example rules (~1 min on 2 cores) and stored with the game,
 # where `table-controller math` finds it (docs/games/buster-blackjack-x.md, House edge). After any change

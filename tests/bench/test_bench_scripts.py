@@ -42,6 +42,20 @@ def test_protection_list_bench() -> None:
     assert output.startswith("3 tables, 18 subjects") and output.count("| every table dealt a hand |") == 5
 
 
+def test_service_bench_starts_and_stops_the_daemon_as_systemd_does() -> None:
+    figures = json.loads(run("service_bench.py"))
+    assert figures["exit_status"] == 0
+    assert 0 < figures["ready_s"] <= figures["boards_online_s"]
+    assert figures["stopping_after_sigterm_s"] <= figures["exited_after_sigterm_s"]
+
+
+def test_service_bench_fails_when_the_daemon_never_reports_ready() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "service_bench.py"), "--command", "false",
+                             "--timeout", "30"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and result.stdout == ""
+    assert "no 'READY=1' from the daemon before it exited (status 1)" in result.stderr
+
+
 def test_startup_bench() -> None:
     assert "from a checkpoint" in run("startup_bench.py", "--events", "1500")
 
