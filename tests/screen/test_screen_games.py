@@ -25,6 +25,7 @@ from tests.rigs.daemon_rig import chip
 from tests.rigs.walk import pay_line, paying
 from tests.screen.conftest import Station, station_for
 from tests.screen.fit import assert_fits
+from tests.screen.test_screen_mistake_model import Layout
 
 DOCS = Path(__file__).parents[2] / "docs"
 PIN = "60417293"
@@ -373,4 +374,54 @@ def test_buster_s_fullest_settled_hand_fits_the_panel(buster_full: Station) -> N
     assert_fits(station, boxes=18)
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-buster-blackjack-x-full-800.png", 800, 480)
+        station.browser.set_window_size(1280, 800)
+
+
+@pytest.fixture
+def holdem_full(tmp_path: Path, browser: Any) -> Iterator[Station]:
+    """A Hold'em table of its own: its hand is left settled."""
+    yield from station_for(tmp_path, browser, game=HOLDEM_RAKED, game_name="holdem-blackjack",
+                           spots=("bet",), buttons=(), screen=8072)
+
+
+def test_holdem_s_fullest_settled_hand_fits_the_panel(holdem_full: Station) -> None:
+    """Six seats of six stacks, every one all in by the second round: a side pot for each stack,
+    every bet to gather, the rake, each pot pushed, the hands mucked, what each stack gains or loses;
+    every move, the instruction and every button on the 800x480 and 1280x800 screens unscrolled."""
+    station, rig = holdem_full, holdem_full.rig
+    layout = Layout(station)                            # six seats: more chips than Spots gives each
+    stacks = {1: 2000, 2: 3000, 3: 4000, 4: 5000, 5: 6000, 6: 7000}
+    for seat, stack in stacks.items():
+        assert rig.pit.control({"cmd": "buy_in", "seat": seat, "amount": stack}) == {"ok": True}
+    deck = [rank + suit for rank in "A23456789TJQK" for suit in "cdhs"]
+    rig.load(deck[7:] + deck[:7])
+    state = station.check()
+    for seat, _, cents in re.findall(r"seat (\d) posts the (small blind|big blind|ante) \$(\d+)\.00",
+                                     state["instruction"]):
+        layout.bring((int(seat), "bet"), int(cents) * 100)
+    station.step("deal")
+    for _ in range(120):
+        state = station.check()
+        if state["table_phase"] != "in_hand":
+            break
+        if state["instruction"].startswith("Gather the bets"):
+            for seat in re.findall(r"seat (\d) bet \$", state["instruction"]):   # the spots it names
+                layout.bring((int(seat), "bet"), 0)
+            continue
+        offered = {a["name"]: a for a in state["actions"]}
+        pick = next((offered[n] for n in ("raise", "bet", "call", "check", "stand") if n in offered), None)
+        if pick is None:
+            rig.draw()
+            continue
+        if pick["low"] is not None:                      # the chips of the bet on its spot first
+            target = pick["high"] if pick["name"] in ("raise", "bet") and pick["high"] else pick["low"]
+            layout.bring((pick["seat"], "bet"), target)
+        station.step(pick["name"])
+    state = station.until("the hand settled",
+                          lambda: (s := station.check())["table_phase"] == "settled" and s)
+    assert len(state["pots"]) >= 4, state["pots"]
+    assert len(state["stack_changes"]) == 6, state["stack_changes"]
+    assert_fits(station, boxes=0)
+    if os.environ.get("SCREENSHOTS"):
+        station.screenshot(DOCS / "dealer-screen-holdem-blackjack-full-800.png", 800, 480)
         station.browser.set_window_size(1280, 800)

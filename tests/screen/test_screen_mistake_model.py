@@ -55,9 +55,23 @@ class Layout:
         return sum(value for _, value in self.spots.get(key, []))
 
     def bring(self, key: Spot, cents: int) -> None:
-        """Make the spot hold ``cents``: its chips back to the tray, the amount made afresh (largest
-        chips first), placed and read."""
+        """Make the spot hold ``cents``: chips added on top of what it holds (a player's bet grows,
+        a winner is paid) or, to hold less, its chips back to the tray and the amount made afresh
+        (largest chips first), placed and read."""
+        now = self.holds(key)
+        if cents > now:
+            added = self._make(cents - now)
+            self.spots.setdefault(key, []).extend(added)
+            self.station.rig.add(key[0], key[1], *added)
+            return
         self.tray.extend(self.spots.pop(key, []))
+        made = self._make(cents)
+        self.spots[key] = made
+        self.station.rig.bet(key[0], key[1], *made)
+        self.station.rig.rfid.cmd("wait_idle")
+
+    def _make(self, cents: int) -> list[list[Any]]:
+        """Chips worth ``cents`` out of the tray, largest first."""
         made: list[list[Any]] = []
         left = cents
         for value in sorted(set(CHIP_VALUES.values()), reverse=True):
@@ -68,9 +82,7 @@ class Layout:
                 made.append(found)
                 left -= value
         assert left == 0, f"{cents} cents cannot be made of the test's chips"
-        self.spots[key] = made
-        self.station.rig.bet(key[0], key[1], *made)
-        self.station.rig.rfid.cmd("wait_idle")
+        return made
 
     def add(self, key: Spot, value: int) -> list[Any]:
         """One chip of ``value`` put on top of the spot; returned, to be taken back."""

@@ -100,12 +100,15 @@ function drawSeats(p, payouts) {
     && !Object.values((p.live || {})[String(s.seat)] || {}).some((v) => v)
     && !settlement(p, s.seat, payouts).length;
   const shown = p.seats.filter((s) => !empty(s)).length || 1;
-  // Up to four seats side by side, more in two rows; a settled hand of more than two boxes a seat
-  // (Buster's main, side and progressive at six seats) puts every seat in one row: tall, not wide,
-  // its boxes dense (a box to collect says only what to take: "Collect $5.00").
-  const many = payouts.length > 2 * shown;
+  // Up to four seats side by side, more in two rows; a settled hand of more than two lines of money a
+  // seat (boxes, moves, stack changes: Buster's main, side and progressive at six seats, Hold'em's
+  // side pots) puts every seat in one row: tall, not wide, dense (a box to collect says only what to
+  // take: "Collect $5.00").
+  const lines = payouts.length + (p.moves || []).filter((m) => m.seat !== null).length
+    + (p.stack_changes || []).length;
+  const many = lines > 2 * shown;
   box.style.setProperty("--cols", shown <= 4 || many ? shown : Math.ceil(shown / 2));
-  box.classList.toggle("dense", many);
+  document.getElementById("felt").classList.toggle("dense", many);
   const button = (p.session || {}).button;
   for (const s of p.seats) {
     const live = (p.live || {})[String(s.seat)] || {};
