@@ -4,7 +4,7 @@ For each of the four games: ``--hands`` hands dealt right (false alarms counted,
 and ``--mistakes`` tables per kind of mistake, each outcome counted (caught, missed, stale,
 not made); prints a Markdown table and the model's hands per second (wall time, real journal).
 
-    .venv/bin/python bench/mistake_bench.py [--hands 2000] [--mistakes 50]
+    .venv/bin/python bench/mistake_bench.py [--hands 2000] [--mistakes 50] [--games easy-jack ...]
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--mistakes", type=int, default=50)
+    parser.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
     args = parser.parse_args()
-    for game in GAMES:
+    for game in args.games:
         clean, false_alarms, began = 0, 0, time.perf_counter()
         seed = 0
         while clean < args.hands:

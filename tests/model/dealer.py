@@ -110,6 +110,8 @@ class Model:
                 assert refused is None, refused
         self.mistake: str | None = None
         self.outcome: Outcome | None = None
+        self._spoilt: tuple[int, str] | None = None
+        """The spot a payment walk's step was paid wrong on, left so until the table says so."""
         self._pending_replug: int | None = None
         self._marked = 0
         self._refused_mark = 0
@@ -244,6 +246,9 @@ class Model:
             now = self.chips.worth(self.chips.spot(*key))
             if self.mistake in PAYMENTS and self._walk_step(key, now, target) and self._may_inject(True):
                 target = self._mispaid(key, now, target)
+                self._spoilt = key
+            elif key == self._spoilt and self._still_forgotten():
+                continue                        # the dealer goes on, the step's mistake unseen until told
             self.pay_spot(key[0], key[1], target, dealer)
         self.report()
 
@@ -311,6 +316,7 @@ class Model:
     def hand(self, mistake: str | None = None) -> Outcome:
         """Deal one hand, making ``mistake`` where it can be made (or none); the outcome of it."""
         self.mistake = mistake
+        self._spoilt = None
         self.outcome = Outcome(mistake or "", self.setup.name)
         start_alerts = len(self.events)
         start_refusals = len(self.refusals)
@@ -433,7 +439,8 @@ class Model:
         hand = self.table.state.hand
         assert hand is not None
         others = sorted(key for key, cents in hand.committed().items()
-                        if cents > 0 and key[0] != decision.seat)
+                        if cents > 0 and key[0] != decision.seat
+                        and (kind != "add_chips" or self.chips.worth(self.chips.stack(key[0])) >= 100))
         if kind in ("add_chips", "remove_chips") and others and self._may_inject():
             seat, spot = self.rng.choice(others)
             pile = self.chips.spot(seat, spot)
