@@ -4,8 +4,8 @@ The Clone pattern of docs/pit-events.md ("Catching up"), as a state machine
 fed the messages of the SUB socket (:meth:`Tracker.message`) and the replies
 of the sync socket (:meth:`Tracker.answer`); it says which sync request to
 make next (:meth:`Tracker.request`, while :attr:`Tracker.need` is set) and
-tells what it found through hooks the flavours implement (:meth:`_snapshot`,
-:meth:`_event`, :meth:`_picture`, ...). The asyncio flavour
+tells what it found through hooks the flavours implement (:meth:`~Tracker._snapshot`,
+:meth:`~Tracker._event`, :meth:`~Tracker._picture`, ...). The asyncio flavour
 (:mod:`controller.follow.aio`) and the blocking one
 (:mod:`controller.follow.blocking`) only move bytes and keep time.
 
@@ -15,14 +15,14 @@ tells what it found through hooks the flavours implement (:meth:`_snapshot`,
   recorder, the blocking client) replays from seq 1, or resumes from a
   :class:`Position` (the last event it stored).
 * **Pictures.** A ``table.view`` that carries the seq of the last event held
-  is the table's picture as of that event (:meth:`_picture`). No snapshot is
+  is the table's picture as of that event (:meth:`~Tracker._picture`). No snapshot is
   taken in the normal flow.
 * **Gaps.** An event whose ``seq`` jumps, or a heartbeat or picture naming a
   ``seq`` other than the last one held, starts a catch-up: a replay from the
   last ``seq`` held. The replay's first event must be byte for byte the one
   held, which proves that the table still has the same sequence; every later
   event is then delivered in order, each once. A follower of pictures then
-  takes a snapshot for the picture (:meth:`_refreshed`): the pictures of the
+  takes a snapshot for the picture (:meth:`~Tracker._refreshed`): the pictures of the
   events it missed were lost with them.
 * **A new sequence.** When that proof fails (the table's ``seq`` went
   backwards, or it was restarted with a new journal), or the envelope's
@@ -37,8 +37,8 @@ tells what it found through hooks the flavours implement (:meth:`_snapshot`,
   label ``restart@<ts of its first event>``.
 * **Link.** ``connecting``, ``live``, ``silent`` or ``error``
   (:attr:`Tracker.link_state`, :attr:`Tracker.reason`); a flavour says when
-  the table has been silent too long (:meth:`silent`) or a request failed
-  (:meth:`failed`).
+  the table has been silent too long (:meth:`~Tracker.silent`) or a request failed
+  (:meth:`~Tracker.failed`).
 """
 
 from __future__ import annotations

@@ -36,7 +36,8 @@ from pathlib import Path
 import zmq.auth
 
 Curve = tuple[bytes, bytes, bytes]
-"""``(table public key, own public key, own secret key)``, Z85, as :class:`PitClient` takes them."""
+"""``(table public key, own public key, own secret key)``, Z85, as
+:class:`~controller.follow.blocking.PitClient` takes them."""
 
 
 FILE_KEYS = frozenset({"curve", "tables", "shifts", "protection"})

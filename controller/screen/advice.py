@@ -9,7 +9,8 @@ banner until it is resolved, as its registration says
   again), ``progressive_hit`` (the picture's ``jackpots`` no longer lists one waiting at the seat);
 * ``dealer``: it stays until the dealer touches its DONE (having done what it says);
 * ``supervisor`` (and a critical alert the registry does not know): DONE takes
-  two steps, checked by the screen's server (:meth:`ScreenTable.dismiss`).
+  two steps, checked by the screen's server
+  (:meth:`ScreenTable.dismiss <controller.screen.table.ScreenTable.dismiss>`).
 
 Registered codes get the registry's words saying what to do (remove the chip,
 call a supervisor); any other shows the alert's own message. The alert's

@@ -9,7 +9,7 @@ however fast they come; the page gets it as the table published it (the
 codec writes the record as exactly those bytes). From
 the events it keeps only what the picture does not hold: the progressive hits
 for the meter page (the picture's ``jackpots`` says which still wait for a
-supervisor, and so when a jackpot's banner goes). :meth:`model` is what the
+supervisor, and so when a jackpot's banner goes). :meth:`~ScreenTable.model` is what the
 page draws.
 
 A banner whose dismissal takes two steps (:func:`controller.events.alerts.two_steps`:

@@ -76,8 +76,9 @@ def press(table: TableFacing, button: str, amount: int | None, physical: bool) -
 
 def floor_action(table: TableFacing, action: str) -> Decided:
     """The dealer calls the floor (any time), or acknowledges the pit's message. A call while
-    the last one is open (:attr:`TableSettings.floor_call_window`) is counted on it, neither
-    journaled nor raised again."""
+    the last one is open
+    (:attr:`TableSettings.floor_call_window <controller.table.settings.TableSettings.floor_call_window>`)
+    is counted on it, neither journaled nor raised again."""
     if action == "call_floor":
         now, call = table.monotonic(), table.floor_call
         if call is not None and now - call.at < table.settings.floor_call_window:
@@ -172,7 +173,8 @@ def repeat_refusal(table: TableFacing, action: str) -> str | None:
     """Why ``action``, pressed again so soon after the same action was taken by another seat, is
     refused once as a double press (a dealer's finger, or a touch screen's double tap, would
     otherwise take it for the seat now in turn); None when it is taken. Within
-    :attr:`TableSettings.repeat_window` of the last game action taken, of the same name, while
+    :attr:`TableSettings.repeat_window <controller.table.settings.TableSettings.repeat_window>` of
+    the last game action taken, of the same name, while
     another seat is in turn; the press after the refusal is taken."""
     last, window = table.taken, table.settings.repeat_window
     decision = table.decision()
@@ -190,7 +192,8 @@ def repeat_refusal(table: TableFacing, action: str) -> str | None:
 
 def table_refusal(table: TableFacing, button: str) -> str | None:
     """Why the table's own ``button`` (DEAL, NEXT, VOID) is not allowed now, or None: the
-    machine's answer (:meth:`Phases.allows`, from :data:`controller.table.machine.TRANSITIONS`)."""
+    machine's answer (:meth:`Phases.allows <controller.table.machine.Phases.allows>`, from
+    :data:`controller.table.machine.TRANSITIONS`)."""
     phases = table.phases
     if button == "deal":
         if not phases.allows("deal"):

@@ -68,7 +68,8 @@ def limits_problem(table: TableFacing, limits: Limits) -> str | None:
 
 
 def game_command(table: TableFacing, name: str, args: Mapping[str, object]) -> Decided:
-    """A game's control command that changes the session (:attr:`Game.commands`), its ``args``
+    """A game's control command that changes the session
+    (:attr:`Game.commands <controller.games.interface.Game.commands>`), its ``args``
     decoded and checked as its registered record (:mod:`controller.commands`); its events are one step."""
     seat = args.get("seat")
     seats = table.settings.seats

@@ -4,7 +4,8 @@ the journaled state alone, and each RFID reading explained against it.
 :func:`ledger` is the account, a :class:`Ledger`:
 
 - ``spots``: what each spot the table accounts for should read. Between hands, the bets as
-  published; during a hand, the hand's own account (:meth:`Hand.committed`: the wagers in play, a
+  published; during a hand, the hand's own account
+  (:meth:`Hand.committed <controller.games.interface.Hand.committed>`: the wagers in play, a
   pot game's bets of the round, a payment walk's line once paid); once settled, what NEXT checks:
   each wager plus its payout, 0 for a lost one (:func:`settled_spots`; none with
   ``[table] payout_check`` off). A spot left out is not accounted for (a stack's seat in a game of
@@ -12,9 +13,10 @@ the journaled state alone, and each RFID reading explained against it.
 - ``pots``: a pot game's pots (the chips in the middle, which no antenna reads) and ``rake``: the
   house's take of them so far, for the drop box;
 - ``stacks``: the chips in front of each seat of a game of stacks: the stack the session keeps
-  less what the seat has put in the hand in play (:meth:`Hand.staked`: its bets on the spots and
-  in the pots) or, between hands, its bets on the spots; a hand's result moves the session's
-  stack at NEXT (the picture's ``stack_changes``);
+  less what the seat has put in the hand in play
+  (:meth:`Hand.staked <controller.games.interface.Hand.staked>`: its bets on the spots and in the
+  pots) or, between hands, its bets on the spots; a hand's result moves the session's stack at NEXT
+  (the picture's ``stack_changes``);
 - ``tray``: what the tray should read, or None where the reading is all there is to go by: once a
   hand is settled, its reading at the deal plus the house's result of the hand (what NEXT
   checks as ``tray_variance``); otherwise, the reading a fill or credit waits for;
@@ -78,7 +80,8 @@ class Ledger:
 def ledger(state: TableState, phase: str, *, payout_check: bool, house_result: int | None = None) -> Ledger:
     """The account of the table in ``state`` at ``phase`` (the machine's: ``betting``, ``in_hand``,
     ``settled``, ...); ``payout_check``: whether NEXT checks the settled spots; ``house_result``: the
-    settled hand's :meth:`Hand.house_result` (None: the tray is not accounted for)."""
+    settled hand's :meth:`Hand.house_result <controller.games.interface.Hand.house_result>`
+    (None: the tray is not accounted for)."""
     hand = state.hand
     view = hand.view() if hand is not None else None
     pots = tuple(pot.amount for pot in view.pots) if view is not None else ()
@@ -98,7 +101,8 @@ def ledger(state: TableState, phase: str, *, payout_check: bool, house_result: i
 
 def spots_due(state: TableState, phase: str, *, payout_check: bool) -> dict[Spot, int]:
     """The ledger's ``spots`` alone (what every check of a reading needs, without the hand's whole
-    view): the bets as published between hands, :meth:`Hand.committed` in play, and once settled
+    view): the bets as published between hands,
+    :meth:`Hand.committed <controller.games.interface.Hand.committed>` in play, and once settled
     :func:`settled_spots` (none with ``payout_check`` off)."""
     hand = state.hand
     if phase == "settled" and hand is not None:

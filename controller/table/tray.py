@@ -12,7 +12,8 @@ readings apart (``tray.counted`` after every change). Two checks, both pure:
   closes), :func:`fill_verdict` raises ``tray_fill_mismatch`` with both figures.
 - **the hand** (:func:`variance`): at ``hand.ended`` the tray's change since
   ``hand.started`` must be the house's result of the hand
-  (:meth:`Hand.house_result`: collected minus paid on the wagers the house
+  (:meth:`Hand.house_result <controller.games.interface.Hand.house_result>`: collected minus paid on the
+  wagers the house
   banks); otherwise ``tray_variance``, with both figures.
 
 >>> variance(at_start=10_000, now=8_500, house=-1_500) is None

@@ -6,7 +6,8 @@ each spot now, the boards' STATUS flags, the last refusal), the dealer's
 instruction and the actions and commands open now: it is the snapshot's
 ``state`` and the ``data`` of every ``table.view`` message (docs/pit-events.md),
 so a consumer draws the table from the stream alone. All are built from the
-table's state and the game's own public view of the hand (:meth:`Hand.view`),
+table's state and the game's own public view of the hand
+(:meth:`Hand.view <controller.games.interface.Hand.view>`),
 so all keep face-down cards hidden and none holds any game's words: what the
 dealer is told to do next is the game's ``prompt``.
 
@@ -16,11 +17,11 @@ the spots NEXT checks (:meth:`~controller.table.machine.Table.payout_checks`, wh
 ``payout_mismatch`` for each that reads wrong), each with what it should read; a screen
 draws a box to pay or collect for those spots and no other. Where money goes to a stack
 the table keeps instead, ``stack_changes`` says what NEXT does to each stack (the game's
-own :meth:`Game.finish`, as NEXT will run it). ``moves`` are a pot game's chips to move,
-in order (:class:`HandView.moves`); ``committed`` what each spot should hold during a
-hand; ``jackpots`` the progressive prizes waiting for a supervisor, and those of the
-settled hand already confirmed. All are empty when there is nothing to say, so a picture
-between hands carries almost nothing more.
+own :meth:`Game.finish <controller.games.interface.Game.finish>`, as NEXT will run it).
+``moves`` are a pot game's chips to move, in order (:class:`HandView.moves`); ``committed``
+what each spot should hold during a hand; ``jackpots`` the progressive prizes waiting for a
+supervisor, and those of the settled hand already confirmed. All are empty when there is
+nothing to say, so a picture between hands carries almost nothing more.
 """
 
 from __future__ import annotations

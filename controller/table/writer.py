@@ -1,7 +1,10 @@
 """The one writer of the table's steps: numbering, journal, apply, publish, in that order.
 
 A step is the events one input causes, as a frozen record (:class:`Step`). The deciding
-functions (:mod:`controller.table.decide`) yield steps; :meth:`Writer.write` encodes each event
+functions, one module for each kind of input (:mod:`controller.table.cards`,
+:mod:`~controller.table.chips`, :mod:`~controller.table.buttons`, :mod:`~controller.table.devices`,
+:mod:`~controller.table.commands`; :mod:`controller.table.machine` hands each input to its own),
+yield steps; :meth:`Writer.write` encodes each event
 by the one codec (:mod:`controller.events.codec`), numbers it, journals the step with one fsync,
 applies it to :class:`TableState`, and only then publishes it: durable before visible. The path
 goes one way; nothing is read back.

@@ -4,7 +4,7 @@ It runs on a podium PC, not on a table's Pi (it is not part of what the daemon
 ships): ``pit-monitor serve`` follows many tables and serves the floor page,
 ``pit-monitor record`` stores every event of every table in SQLite or
 PostgreSQL, ``pit-monitor report`` rates the players from what was stored.
-See ``docs/pit-monitor.md``.
+See ``docs/pit-monitor.md`` (a pit boss's guide) and ``docs/pit-monitor-reference.md``.
 
 The command (``cli.py``) stands on the parts, each a package that imports only those below it
 (the ``monitor`` contract in pyproject.toml): ``pages`` (the web app and its static files),

@@ -20,8 +20,8 @@ A floor file (``pit-monitor serve --tables floor.toml``) may have::
     [protection.systems.zen]   # a count of one's own, as data
     tags = { "2" = 1, "3" = 1, "4" = 2, "5" = 2, "6" = 2, "7" = 1, "T" = -2, "A" = -1 }
 
-Every key may be left out; :data:`DEFAULT` holds the defaults (docs/pit-monitor.md, "Game
-protection", says why each).
+Every key may be left out; :data:`DEFAULT` holds the defaults (docs/pit-monitor-reference.md,
+"Game protection", says why each).
 """
 
 from __future__ import annotations

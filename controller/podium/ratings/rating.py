@@ -6,7 +6,7 @@ always be worked out again from the stored events between its opening and its
 closing: :class:`TableRatings` is fed one table's events in order (live from
 a follower, or from the store) and keeps each rating's :class:`RatingTally`.
 
-What a rating counts (docs/pit-monitor.md, "Rated play"):
+What a rating counts (docs/pit-monitor-reference.md, "Rated play"):
 
 * a hand counts when its ``hand.settled`` falls while the rating is open
   (``opened <= ts < closed``), a jackpot (``progressive.paid``) to the seat

@@ -8,7 +8,7 @@ caches for the game and rules of the table's ``table.opened`` (as ``--by
 shift``). A count is in the period when its opener is; a dealer's figures
 cover the events of the period, a dealer still signed in counted to ``--to``
 (or to the last event read). What each figure means:
-:mod:`controller.podium.ratings.books` and docs/pit-monitor.md ("The table's books").
+:mod:`controller.podium.ratings.books` and docs/pit-monitor-reference.md ("The table's books").
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ the monitor follows live (:class:`~controller.podium.ratings.rating.TableRatings
 so the report gives what the monitor showed. A rating still open counts up
 to ``now``; one open at a table whose ``table.closed`` is stored ends there.
 What each figure means: :mod:`controller.podium.ratings.rating` and
-docs/pit-monitor.md ("Rated play").
+docs/pit-monitor-reference.md ("Rated play").
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ hand counts in the period, and in a shift, when its ``hand.settled`` falls
 in it. The theoretical win is worked out with the edges the store caches for
 the game and rules of the table's ``table.opened`` (unknown where none are).
 What each figure means: :mod:`controller.podium.ratings.shift` and
-docs/pit-monitor.md ("Shift figures").
+docs/pit-monitor-reference.md ("Shift figures").
 """
 
 from __future__ import annotations
