@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from drivers.chips import ChipRegistry
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
@@ -41,7 +41,8 @@ class BoardSetup:
     """What the daemon hands a board it starts: its ``role`` (the ``[devices.<role>]`` name), the
     driver's ``options`` (as the driver's :attr:`BoardDriver.Options` parsed them from that section),
     where its inputs go, and what the table knows that a role may need (the betting spots over the
-    ``antennas``, the chip ``registry``, the shoe loaded before a restart)."""
+    ``antennas``, the chip ``registry``, the shoe loaded before a restart: its id, its decks and the
+    card read at each index so far)."""
 
     role: str
     options: object
@@ -50,6 +51,10 @@ class BoardSetup:
     antennas: Mapping[int, tuple[int, str]]
     registry: ChipRegistry
     shoe_id: int | None
+    shoe_decks: int = 0
+    """The decks of the shoe ``shoe_id`` (0: none loaded)."""
+    shoe_read: Mapping[int, str | None] = field(default_factory=dict)
+    """The card read at each index of that shoe, in pit notation (None: unreadable), as journaled."""
 
 
 class Role:
