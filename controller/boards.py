@@ -10,7 +10,7 @@ reader, and the link-protocol driver that plays both, are declared so in
 (its state online or offline, the inputs its role hands on).
 
 >>> board_names(), driver_names()
-(('rfid', 'shoe'), ('link',))
+(('rfid', 'shoe'), ('link', 'optical'))
 >>> find_board("shoe").__name__, find_driver("link", "rfid").__name__
 ('Shoe', 'LinkDriver')
 """

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from drivers.chips import ChipRegistry
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
@@ -136,6 +137,14 @@ class BoardDriver:
     def device(self) -> str:
         """The role this board plays (its name in ``device.online``, ``links``)."""
         return self.role.device
+
+    @classmethod
+    def beside(cls, options: object, folder: Path) -> tuple[object, list[str]]:
+        """The options as the driver runs with them, the configuration file being in ``folder`` (a
+        relative path taken from there), and what is wrong with them there beyond their types (a file
+        missing or unusable), one line each naming its key (``designs: ...``). By default the options
+        as they are: the driver names no file."""
+        return options, []
 
     @classmethod
     def from_setup(cls, setup: BoardSetup, role: Role) -> BoardDriver:

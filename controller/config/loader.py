@@ -399,8 +399,9 @@ class _Parser:
 
     def boards(self) -> dict[str, BoardConfig]:
         """``[devices]``: a section per board, each an installed role whose ``driver`` (the link
-        protocol's when left out) checks the section's other keys; the shoe and the RFID reader are
-        required (:data:`controller.boards.REQUIRED`)."""
+        protocol's when left out) checks the section's other keys, then the files they name beside
+        the configuration (:meth:`~drivers.board.BoardDriver.beside`); the shoe and the RFID reader
+        are required (:data:`controller.boards.REQUIRED`)."""
         devices = self.section(self.data, "devices", True)
         if devices is None:
             return {}
@@ -418,15 +419,19 @@ class _Parser:
             if driver is None:
                 continue
             try:
-                options_type = find_driver(driver, name).Options
+                driver_type = find_driver(driver, name)
             except PluginError as error:
                 self.fail(f"devices.{name}.driver", str(error))
                 continue
             settings = {key: value for key, value in board.items() if key != "driver"}
-            options, problems = parse_options(options_type, settings, f"devices.{name}")
+            options, problems = parse_options(driver_type.Options, settings, f"devices.{name}")
             self.problems += problems
-            if options is not None:
-                found[name] = BoardConfig(driver, options)
+            if options is None:
+                continue
+            placed, problems = driver_type.beside(options, self.source.parent)
+            self.problems += [f"devices.{name}.{line}" for line in problems]
+            if not problems:
+                found[name] = BoardConfig(driver, placed)
         return found
 
     def limits(self) -> Limits | None:

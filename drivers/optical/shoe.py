@@ -29,7 +29,7 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from drivers.board import BoardDriver, BoardSetup, Role
@@ -39,7 +39,7 @@ from drivers.optical.designs import design
 from drivers.optical.frames import FrameMaker
 from drivers.optical.read import Reader
 from drivers.optical.scripted import ScriptedFrames
-from drivers.optical.taught import load
+from drivers.optical.taught import TaughtError, load
 from drivers.shoe import Shoe
 from firmware_bridge.kernel.cards import Card
 from firmware_bridge.link import messages
@@ -61,12 +61,22 @@ log = logging.getLogger(__name__)
 def capture_for(camera: str, window: tuple[int, ...] | None) -> Capture:
     """The capture ``camera`` names: the scripted frames of a design, or a V4L2 camera."""
     if camera.startswith(RENDERED):
-        name, _, script = camera.removeprefix(RENDERED).partition(":")
+        name, script = _rendered(camera)
         return ScriptedFrames(FrameMaker(design(name)), Path(script))
     if window is None:
         return Camera(camera)
     x, y, width, height = window
     return Camera(camera, (x, y, width, height))
+
+
+def _rendered(camera: str) -> tuple[str, str]:
+    """A rendered camera's design and script (empty when it names none).
+
+    >>> _rendered("rendered:standard:frames.txt"), _rendered("rendered:standard")
+    (('standard', 'frames.txt'), ('standard', ''))
+    """
+    name, _, script = camera.removeprefix(RENDERED).partition(":")
+    return name, script
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,41 @@ class OpticalShoeDriver(LinkDriver):
         camera: str
         designs: tuple[str, ...]
         window: tuple[int, ...] | None = None
+
+        def problems(self) -> list[str]:
+            """What is wrong beyond the types (the files are checked by :meth:`OpticalShoeDriver.beside`)."""
+            found = []
+            if not self.designs:
+                found.append("designs: name at least one taught design (table-controller teach makes one)")
+            if self.camera.startswith(RENDERED) and not _rendered(self.camera)[1]:
+                found.append(f"camera: {self.camera!r} is not {RENDERED}<design>:<script file>")
+            window = self.window
+            if window is not None and (len(window) != 4 or min(window[:2]) < 0 or min(window[2:]) < 1):
+                found.append(f"window: must be [x, y, width, height] in the camera's pixels, x and y 0 or "
+                             f"more, width and height 1 or more, not {list(window)}")
+            return found
+
+    @classmethod
+    def beside(cls, options: object, folder: Path) -> tuple[object, list[str]]:
+        """The taught designs (and a rendered camera's script) taken from ``folder``; each taught file
+        loaded and checked, each one missing or corrupt a line, and a rendered design that is not there."""
+        assert isinstance(options, OpticalShoeDriver.Options)
+        problems = []
+        designs = tuple(str(folder / path) for path in options.designs)
+        for path in designs:
+            try:
+                load(Path(path))
+            except TaughtError as fault:
+                problems.append(f"designs: {fault}")
+        camera = options.camera
+        if camera.startswith(RENDERED):
+            name, script = _rendered(camera)
+            try:
+                design(name)
+            except LookupError as missing:
+                problems.append(f"camera: {missing}")
+            camera = f"{RENDERED}{name}:{folder / script}"
+        return replace(options, designs=designs, camera=camera), problems
 
     def __init__(self, options: OpticalShoeDriver.Options, role: Role, *, offline_after: float = 3.0,
                  reopen_interval: float = 1.0) -> None:
