@@ -216,15 +216,44 @@ class ConfigError(Exception):
 def load_config(path: str | Path) -> Config:
     """Read and check the TOML file at ``path``; raise :class:`ConfigError` if it is not usable."""
     source = Path(path).absolute()
+    return parse_config(_read(source), source)
+
+
+def _read(source: Path) -> dict[str, object]:
     try:
-        data = tomllib.loads(source.read_bytes().decode("utf-8"))
+        return tomllib.loads(source.read_bytes().decode("utf-8"))
     except OSError as exc:
         raise ConfigError([f"{source}: cannot read the file: {exc.strerror or exc}"]) from None
     except UnicodeDecodeError as exc:
         raise ConfigError([f"{source}: not UTF-8 text (byte {exc.start})"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{source}: not valid TOML: {exc}"]) from None
-    return parse_config(data, source)
+
+
+def board_options(path: str | Path, role: str) -> BoardConfig:
+    """The driver and the options of ``[devices.<role>]`` in the file at ``path`` alone, checked as
+    :func:`load_config` checks them but for the files they name beside the configuration
+    (:meth:`~drivers.board.BoardDriver.beside` is not called: ``table-controller teach`` makes a taught
+    design that the section may already name); :class:`ConfigError` if they are not usable."""
+    source = Path(path).absolute()
+    data = _read(source)
+    parser = _Parser(data, source)
+    key = f"devices.{role}"
+    board = parser.section(parser.section(data, "devices", True), key, True)
+    driver = parser.value(board, f"{key}.driver", str, DEFAULT_DRIVER)
+    options: object = None
+    if board is not None and driver is not None:
+        try:
+            options_type = find_driver(driver, role).Options
+        except PluginError as error:
+            parser.fail(f"{key}.driver", str(error))
+        else:
+            settings = {name: value for name, value in board.items() if name != "driver"}
+            options, problems = parse_options(options_type, settings, key)
+            parser.problems += problems
+    if parser.problems:
+        raise ConfigError(parser.problems)
+    return BoardConfig(_known(driver), options)
 
 
 def parse_config(data: Mapping[str, object], source: Path) -> Config:

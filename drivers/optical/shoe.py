@@ -106,8 +106,6 @@ class OpticalShoeDriver(LinkDriver):
         def problems(self) -> list[str]:
             """What is wrong beyond the types (the files are checked by :meth:`OpticalShoeDriver.beside`)."""
             found = []
-            if not self.designs:
-                found.append("designs: name at least one taught design (table-controller teach makes one)")
             if self.camera.startswith(RENDERED) and not _rendered(self.camera)[1]:
                 found.append(f"camera: {self.camera!r} is not {RENDERED}<design>:<script file>")
             window = self.window
@@ -118,25 +116,33 @@ class OpticalShoeDriver(LinkDriver):
 
     @classmethod
     def beside(cls, options: object, folder: Path) -> tuple[object, list[str]]:
-        """The taught designs (and a rendered camera's script) taken from ``folder``; each taught file
-        loaded and checked, each one missing or corrupt a line, and a rendered design that is not there."""
+        """The options :meth:`placed` in ``folder``, each taught file loaded and checked (one missing or
+        corrupt is a line), at least one named, and a rendered camera's design there."""
         assert isinstance(options, OpticalShoeDriver.Options)
+        placed = cls.placed(options, folder)
         problems = []
-        designs = tuple(str(folder / path) for path in options.designs)
-        for path in designs:
+        if not placed.designs:
+            problems.append("designs: name at least one taught design (table-controller teach makes one)")
+        for path in placed.designs:
             try:
                 load(Path(path))
             except TaughtError as fault:
                 problems.append(f"designs: {fault}")
+        if placed.camera.startswith(RENDERED):
+            try:
+                design(_rendered(placed.camera)[0])
+            except LookupError as missing:
+                problems.append(f"camera: {missing}")
+        return placed, problems
+
+    @staticmethod
+    def placed(options: OpticalShoeDriver.Options, folder: Path) -> OpticalShoeDriver.Options:
+        """The options with the taught designs and a rendered camera's script taken from ``folder``."""
         camera = options.camera
         if camera.startswith(RENDERED):
             name, script = _rendered(camera)
-            try:
-                design(name)
-            except LookupError as missing:
-                problems.append(f"camera: {missing}")
             camera = f"{RENDERED}{name}:{folder / script}"
-        return replace(options, designs=designs, camera=camera), problems
+        return replace(options, designs=tuple(str(folder / path) for path in options.designs), camera=camera)
 
     def __init__(self, options: OpticalShoeDriver.Options, role: Role, *, offline_after: float = 3.0,
                  reopen_interval: float = 1.0) -> None:
