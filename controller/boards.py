@@ -5,12 +5,12 @@ Roles and drivers are plug-ins (:mod:`controller.plugins`): an installed
 distribution names a :class:`~drivers.board.Role` subclass in the entry-point
 group :data:`ROLES` under the role's name, or a :class:`~drivers.board.BoardDriver`
 subclass in :data:`DRIVERS` under the driver's name. The shoe and the spot
-reader, and the link-protocol driver that plays both, are declared so in
-``pyproject.toml``, like any other. The table knows a board only by its role
+reader, the link-protocol driver that plays both and the optical shoe's driver are declared
+so in ``pyproject.toml``, like any other. The table knows a board only by its role
 (its state online or offline, the inputs its role hands on).
 
 >>> board_names(), driver_names()
-(('rfid', 'shoe'), ('link',))
+(('rfid', 'shoe'), ('link', 'optical'))
 >>> find_board("shoe").__name__, find_driver("link", "rfid").__name__
 ('Shoe', 'LinkDriver')
 """

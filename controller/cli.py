@@ -10,6 +10,8 @@
     table-controller verify [--manifest FILE]
     table-controller keys generate [--dir DIR] [--name NAME] [--owner USER] [--force]
     table-controller keys add-client KEY --name NAME [--dir DIR] [--force]
+    table-controller teach --config FILE --name NAME [--output FILE]
+    table-controller teach --config FILE --design DESIGN [--name NAME] [--output FILE]
     table-controller diagram
 
 A configuration with mistakes stops every command at once with one line per
@@ -266,6 +268,55 @@ def _screen(args: argparse.Namespace) -> int:
     return screen_main(args)
 
 
+TAUGHT_NAME = r"[A-Za-z0-9_-]{1,64}"
+"""A taught design's name: its file's name beside the configuration, less ``.npz``."""
+
+
+def _teach(args: argparse.Namespace) -> int:
+    """A taught design from one pass of a deck in the teach order, through the optical shoe of
+    ``--config`` (its board's beam and its camera), or in simulation from the frames rendered of one of
+    Debian's designs (``--design``); written as ``<name>.npz`` beside the configuration."""
+    import re
+
+    from controller.config.loader import board_options
+    from drivers.optical.designs import deck
+    from drivers.optical.lesson import LessonError, rendered_pass, shoe_pass
+    from drivers.optical.render import RenderError
+    from drivers.optical.shoe import OpticalShoeDriver, capture_for
+    from drivers.optical.teach import TeachError, teach
+
+    name = args.name or args.design
+    if name is None or not re.fullmatch(TAUGHT_NAME, name):
+        print(f"teach: --name must be 1 to 64 letters, digits, - or _, not {name!r}", file=sys.stderr)
+        return EXIT_CONFIG
+    folder = Path(args.config).absolute().parent
+    try:
+        if args.design is not None:
+            frames = rendered_pass(args.design)
+        else:
+            try:
+                shoe = board_options(args.config, "shoe")
+            except ConfigError as error:
+                for line in error.problems:
+                    print(f"config: {line}", file=sys.stderr)
+                return EXIT_CONFIG
+            if not isinstance(shoe.options, OpticalShoeDriver.Options):
+                print(f"config: devices.shoe.driver: teach needs the optical shoe (driver = \"optical\"), "
+                      f"not {shoe.driver!r}", file=sys.stderr)
+                return EXIT_CONFIG
+            options = OpticalShoeDriver.placed(shoe.options, folder)
+            frames = asyncio.run(shoe_pass(options.port, capture_for(options.camera, options.window), deck(),
+                                           lambda words: print(words, flush=True)))
+        taught = teach(name, frames)
+    except (LookupError, RenderError, LessonError, TeachError) as error:
+        print(f"teach: {error}", file=sys.stderr)
+        return 1
+    output = Path(args.output) if args.output else folder / f"{name}.npz"
+    taught.save(output)
+    print(f"taught {name} from {len(frames)} cards: {output} (name it in [devices.shoe] designs)")
+    return 0
+
+
 def _diagram(args: argparse.Namespace) -> int:
     from controller.table.diagram import state_machine_markdown
 
@@ -330,6 +381,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_client.add_argument("--dir", default=KEYS_DIR, help=f"the keys folder (default {KEYS_DIR})")
     add_client.add_argument("--force", action="store_true", help="replace a key of the same name")
     add_client.set_defaults(handler=_keys_add_client)
+    teach = commands.add_parser(
+        "teach", help="teach the optical shoe a deck design from one pass of a deck in the teach order "
+                      "(clubs, diamonds, hearts, spades, each Ace to King)")
+    teach.add_argument("--config", required=True, help=CONFIG_HELP + "; its [devices.shoe] is the shoe")
+    teach.add_argument("--name", help="the design's name: its file is <name>.npz beside the configuration")
+    teach.add_argument("--design", help="simulation: teach from the frames rendered of this Debian deck "
+                                        "design (sh tests/optical/decks.sh), with no shoe")
+    teach.add_argument("--output", help="write the taught design here instead")
+    teach.set_defaults(handler=_teach)
     commands.add_parser("diagram", help="print the table state machine as Markdown").set_defaults(
         handler=_diagram)
     return parser

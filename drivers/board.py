@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from drivers.chips import ChipRegistry
 from drivers.inputs import DeviceFault, DeviceOffline, DeviceOnline, DeviceStatus, DriverInput
@@ -41,7 +42,8 @@ class BoardSetup:
     """What the daemon hands a board it starts: its ``role`` (the ``[devices.<role>]`` name), the
     driver's ``options`` (as the driver's :attr:`BoardDriver.Options` parsed them from that section),
     where its inputs go, and what the table knows that a role may need (the betting spots over the
-    ``antennas``, the chip ``registry``, the shoe loaded before a restart)."""
+    ``antennas``, the chip ``registry``, the shoe loaded before a restart: its id, its decks and the
+    card read at each index so far)."""
 
     role: str
     options: object
@@ -50,6 +52,10 @@ class BoardSetup:
     antennas: Mapping[int, tuple[int, str]]
     registry: ChipRegistry
     shoe_id: int | None
+    shoe_decks: int = 0
+    """The decks of the shoe ``shoe_id`` (0: none loaded)."""
+    shoe_read: Mapping[int, str | None] = field(default_factory=dict)
+    """The card read at each index of that shoe, in pit notation (None: unreadable), as journaled."""
 
 
 class Role:
@@ -131,6 +137,14 @@ class BoardDriver:
     def device(self) -> str:
         """The role this board plays (its name in ``device.online``, ``links``)."""
         return self.role.device
+
+    @classmethod
+    def beside(cls, options: object, folder: Path) -> tuple[object, list[str]]:
+        """The options as the driver runs with them, the configuration file being in ``folder`` (a
+        relative path taken from there), and what is wrong with them there beyond their types (a file
+        missing or unusable), one line each naming its key (``designs: ...``). By default the options
+        as they are: the driver names no file."""
+        return options, []
 
     @classmethod
     def from_setup(cls, setup: BoardSetup, role: Role) -> BoardDriver:

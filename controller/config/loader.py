@@ -216,15 +216,44 @@ class ConfigError(Exception):
 def load_config(path: str | Path) -> Config:
     """Read and check the TOML file at ``path``; raise :class:`ConfigError` if it is not usable."""
     source = Path(path).absolute()
+    return parse_config(_read(source), source)
+
+
+def _read(source: Path) -> dict[str, object]:
     try:
-        data = tomllib.loads(source.read_bytes().decode("utf-8"))
+        return tomllib.loads(source.read_bytes().decode("utf-8"))
     except OSError as exc:
         raise ConfigError([f"{source}: cannot read the file: {exc.strerror or exc}"]) from None
     except UnicodeDecodeError as exc:
         raise ConfigError([f"{source}: not UTF-8 text (byte {exc.start})"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{source}: not valid TOML: {exc}"]) from None
-    return parse_config(data, source)
+
+
+def board_options(path: str | Path, role: str) -> BoardConfig:
+    """The driver and the options of ``[devices.<role>]`` in the file at ``path`` alone, checked as
+    :func:`load_config` checks them but for the files they name beside the configuration
+    (:meth:`~drivers.board.BoardDriver.beside` is not called: ``table-controller teach`` makes a taught
+    design that the section may already name); :class:`ConfigError` if they are not usable."""
+    source = Path(path).absolute()
+    data = _read(source)
+    parser = _Parser(data, source)
+    key = f"devices.{role}"
+    board = parser.section(parser.section(data, "devices", True), key, True)
+    driver = parser.value(board, f"{key}.driver", str, DEFAULT_DRIVER)
+    options: object = None
+    if board is not None and driver is not None:
+        try:
+            options_type = find_driver(driver, role).Options
+        except PluginError as error:
+            parser.fail(f"{key}.driver", str(error))
+        else:
+            settings = {name: value for name, value in board.items() if name != "driver"}
+            options, problems = parse_options(options_type, settings, key)
+            parser.problems += problems
+    if parser.problems:
+        raise ConfigError(parser.problems)
+    return BoardConfig(_known(driver), options)
 
 
 def parse_config(data: Mapping[str, object], source: Path) -> Config:
@@ -399,8 +428,9 @@ class _Parser:
 
     def boards(self) -> dict[str, BoardConfig]:
         """``[devices]``: a section per board, each an installed role whose ``driver`` (the link
-        protocol's when left out) checks the section's other keys; the shoe and the RFID reader are
-        required (:data:`controller.boards.REQUIRED`)."""
+        protocol's when left out) checks the section's other keys, then the files they name beside
+        the configuration (:meth:`~drivers.board.BoardDriver.beside`); the shoe and the RFID reader
+        are required (:data:`controller.boards.REQUIRED`)."""
         devices = self.section(self.data, "devices", True)
         if devices is None:
             return {}
@@ -418,15 +448,19 @@ class _Parser:
             if driver is None:
                 continue
             try:
-                options_type = find_driver(driver, name).Options
+                driver_type = find_driver(driver, name)
             except PluginError as error:
                 self.fail(f"devices.{name}.driver", str(error))
                 continue
             settings = {key: value for key, value in board.items() if key != "driver"}
-            options, problems = parse_options(options_type, settings, f"devices.{name}")
+            options, problems = parse_options(driver_type.Options, settings, f"devices.{name}")
             self.problems += problems
-            if options is not None:
-                found[name] = BoardConfig(driver, options)
+            if options is None:
+                continue
+            placed, problems = driver_type.beside(options, self.source.parent)
+            self.problems += [f"devices.{name}.{line}" for line in problems]
+            if not problems:
+                found[name] = BoardConfig(driver, placed)
         return found
 
     def limits(self) -> Limits | None:

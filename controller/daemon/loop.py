@@ -123,7 +123,7 @@ class Daemon:
         memory.at_start(self.memory, self.table, self.checkpoint)
         self.in_hand = self.table.state.in_hand
         start.check_integrity(config, self.table)
-        self.boards = start.make_boards(config, self.registry, self.table.state.shoe.shoe_id,
+        self.boards = start.make_boards(config, self.registry, self.table.state.shoe,
                                                self.dispatch)
         self.panel = DealerPanel(config.buttons, config.lights, loop=loop, on_press=self.panel_pressed)
         for board in self.boards:

@@ -18,6 +18,7 @@ from controller.journal.lines import Record
 from controller.pit.server import CurveKeys, PitServer
 from controller.security import integrity
 from controller.table.machine import Table, TableSettings
+from controller.table.state import ShoeState
 from drivers.board import BoardDriver, BoardSetup
 from drivers.chips import ChipRegistry
 from drivers.display import LogRenderer, NullRenderer, Renderer, TerminalRenderer
@@ -69,12 +70,14 @@ def make_pit(config: Config, epoch: int, *, snapshot: Callable[[], Mapping[str, 
                      curve=curve, epoch=epoch)
 
 
-def make_boards(config: Config, registry: ChipRegistry, shoe_id: int | None,
+def make_boards(config: Config, registry: ChipRegistry, shoe: ShoeState,
                 on_input: Callable[[DriverInput], None]) -> list[BoardDriver]:
-    """The drivers of the boards of ``[devices]`` (not started yet), their inputs to ``on_input``."""
+    """The drivers of the boards of ``[devices]`` (not started yet), their inputs to ``on_input``;
+    ``shoe`` is the shoe the journal has loaded."""
     return [make_board(board.driver, BoardSetup(role, board.options, on_input=on_input,
                                                 antennas=config.antennas, registry=registry,
-                                                shoe_id=shoe_id))
+                                                shoe_id=shoe.shoe_id, shoe_decks=shoe.decks,
+                                                shoe_read=dict(shoe.read)))
             for role, board in config.boards.items()]
 
 

@@ -4,8 +4,9 @@ Each game describes its ``[game]`` options as a frozen dataclass whose fields ca
 defaults; :func:`parse_options` checks a TOML table against it and reports every
 mistake as one line naming the key. Supported field types: ``bool``, ``int`` (a TOML
 boolean is not an integer), ``str``, ``T | None`` (the key may be left out; TOML has
-no null) and ``dict[int, T]`` / ``dict[str, T]`` given as a TOML table (integer keys
-written as decimal strings: ``[game.dealer_bust_pays]`` ``17 = 100``). :func:`describe` and
+no null), ``dict[int, T]`` / ``dict[str, T]`` given as a TOML table (integer keys
+written as decimal strings: ``[game.dealer_bust_pays]`` ``17 = 100``) and ``tuple[T, ...]``
+given as a TOML array (``designs = ["a.npz", "b.npz"]``). :func:`describe` and
 :func:`type_mismatch` word the same type checks for the rest of the configuration.
 :func:`options_json` is the way back: the options as a configuration file gives them, as
 plain JSON (what ``table.opened`` publishes as the table's ``rules``).
@@ -35,7 +36,7 @@ from typing import TypeAlias, TypeVar
 
 from firmware_bridge.kernel.money import MAX_AMOUNT, dollars
 
-OptionJson: TypeAlias = "bool | int | str | dict[str, OptionJson]"
+OptionJson: TypeAlias = "bool | int | str | list[OptionJson] | dict[str, OptionJson]"
 """An option's value as plain JSON (as a configuration file gives it): a table's keys are strings."""
 
 T = TypeVar("T")
@@ -101,7 +102,26 @@ def _convert(hint: object, value: object, key: str) -> tuple[object, list[str]]:
     if typing.get_origin(hint) is dict:
         key_type, value_type = typing.get_args(hint)
         return _convert_dict(key_type, value_type, value, key)
+    if typing.get_origin(hint) is tuple and typing.get_args(hint)[1:] == (Ellipsis,):
+        return _convert_tuple(typing.get_args(hint)[0], value, key)
     raise TypeError(f"{key}: unsupported option type {hint!r}")
+
+
+def _convert_tuple(item_type: object, value: object, key: str) -> tuple[object, list[str]]:
+    """A TOML array as a tuple, each item checked against ``item_type`` (named by its place from 1).
+
+    >>> _convert_tuple(str, ["a", 2], "designs")
+    (('a', None), ['designs.2: must be a string, not an integer'])
+    """
+    if not isinstance(value, list):
+        return None, [f"{key}: must be an array, not {describe(value)}"]
+    items: list[object] = []
+    problems: list[str] = []
+    for place, raw in enumerate(value, start=1):
+        converted, item_problems = _convert(item_type, raw, f"{key}.{place}")
+        problems += item_problems
+        items.append(converted)
+    return tuple(items), problems
 
 
 def _convert_dict(key_type: object, value_type: object, value: object, key: str) -> tuple[object, list[str]]:
@@ -185,6 +205,8 @@ def _plain(value: object) -> OptionJson:
     """An option's value as TOML would give it: a table's keys as strings."""
     if isinstance(value, Mapping):
         return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
     if isinstance(value, bool | int | str):
         return value
     raise TypeError(f"an option of {describe(value)} has no TOML form")

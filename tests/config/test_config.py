@@ -200,7 +200,7 @@ def test_shipped_example_loads() -> None:
             "devices.printer: 'printer' is not an installed board (installed: rfid, shoe)",
         ),
         ('port = "/dev/ttyUSB0"', 'port = "/dev/ttyUSB0"\ndriver = "serial-text"',
-         "devices.shoe.driver: 'serial-text' is not an installed driver (installed: link)"),
+         "devices.shoe.driver: 'serial-text' is not an installed driver (installed: link, optical)"),
         ('port = "/dev/ttyUSB0"', 'port = "/dev/ttyUSB0"\ndriver = 3',
          "devices.shoe.driver: must be a string, not an integer"),
         ('port = "/dev/ttyUSB0"', "port = 7", "devices.shoe.port: must be a string, not an integer"),

@@ -81,7 +81,7 @@ def test_a_bad_driver_option_or_a_driver_not_installed_stops_the_start_with_one_
     missing = run(config, {"PYTHONPATH": str(ROOT)})
     assert missing.returncode == 2
     assert missing.stderr.splitlines() == [
-        "config: devices.rfid.driver: 'text-reader' is not an installed driver (installed: link)"]
+        "config: devices.rfid.driver: 'text-reader' is not an installed driver (installed: link, optical)"]
     shoe = write_config(tmp_path, devices={"shoe": 'driver = "text-reader"'})
     wrong = run(shoe, plugin_path(tmp_path / "site2"))
     assert wrong.returncode == 2

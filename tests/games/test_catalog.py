@@ -40,8 +40,9 @@ def test_the_shipped_games_and_boards_are_plug_ins_of_this_distribution() -> Non
         assert isinstance(spec, GameSpec) and spec.game_type.spots
     assert board_names() == ("rfid", "shoe")
     assert (find_board("shoe"), find_board("rfid")) == (Shoe, SpotReader)
-    assert driver_names() == ("link",)
+    assert driver_names() == ("link", "optical")
     assert find_driver("link", "shoe") is find_driver("link", "rfid") is LinkDriver
+    assert find_driver("optical", "shoe").__name__ == "OpticalShoeDriver"
 
 
 def test_a_game_installed_into_a_folder_is_found_by_its_name(
