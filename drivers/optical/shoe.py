@@ -3,8 +3,9 @@
 The shoe board (the reference firmware, docs/boards.md) speaks the link protocol on
 ``port`` as ever: LOAD gives SHOE_LOADED, the cut card's printed code gives CUT_CARD, and every card
 through the beam gives CARD_UNREADABLE (a house's own cards carry no code for its scanner) or CARD (a
-marked card whose code the scanner read). At each card the driver asks the :class:`~drivers.optical.
-capture.Capture` for the card's frame and reads it with every taught design, off the loop; the
+marked card whose code the scanner read). At each card the driver asks the
+:class:`~drivers.optical.capture.Capture` for the card's frame and reads it with every taught design,
+off the loop; the
 :class:`~drivers.shoe.Shoe` role then hands the table a ``CardDrawn`` or a ``CardUnreadable`` as the
 marked shoe does, in the order the board spoke. Never a guess; the card is unreadable when:
 
