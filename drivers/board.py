@@ -75,6 +75,8 @@ class Role:
         """When each fault raised its input, within the last ``fault_window`` seconds."""
         self.status_flags: int | None = None
         """The status flags last reported (None: none yet)."""
+        self.memory_errors = 0
+        """The board's count of steps dropped for lack of memory, as last reported."""
 
     @classmethod
     def from_setup(cls, setup: BoardSetup) -> Role:
@@ -93,12 +95,20 @@ class Role:
         """The board that was online fell silent or its port failed."""
         self._emit(DeviceOffline(self.device, reason))
 
-    def status(self, flags: int) -> None:
+    def status(self, flags: int, memory_errors: int = 0) -> None:
         """The board's status flags (bit ``n`` is :attr:`flag_names` ``[n]``, as in the link protocol's
-        STATUS): handed on in words when they change."""
+        STATUS): handed on in words when they change. A count of ``memory_errors`` above the last
+        one reported (the board ran out of memory again) is a fault of code 0 (the host's own), in
+        words; a count lower than the last is a board that restarted, taken as it is."""
         if flags != self.status_flags:
             self.status_flags = flags
             self._emit(DeviceStatus(self.device, raised_flags(self.flag_names, flags)))
+        if memory_errors > self.memory_errors:
+            self._emit(DeviceFault(self.device, 0, (
+                f"the board ran out of memory ({memory_errors} times since it started): each time a "
+                "step of its work was dropped and done again, nothing lost; if it goes on, the table "
+                "holds more than its firmware can: call a technician")))
+        self.memory_errors = memory_errors
 
     def fault(self, code: int, text: str, now: float) -> None:
         """A fault the board reported at ``now`` (seconds on the loop's clock): handed on unless it

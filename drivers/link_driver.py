@@ -108,7 +108,7 @@ class LinkDriver(BoardDriver):
             complete = not (full and (role.status_flags or 0) & messages.TOO_MANY_CHIPS)
             role.inventory(message.antenna, [(chip.uid, chip.value) for chip in message.chips], complete)
         elif isinstance(message, messages.Status):
-            role.status(message.flags)
+            role.status(message.flags, message.memory_errors)
         elif isinstance(message, messages.Fault):
             role.fault(message.code, message.text, asyncio.get_running_loop().time())
         elif isinstance(role, Shoe) and isinstance(message, messages.ShoeLoaded):

@@ -106,9 +106,14 @@ def test_a_role_says_online_offline_its_flags_when_they_change_and_a_fault_once_
     role.fault(2, "lid opened", now=105.0)                   # a repeat within the window
     role.fault(2, "lid opened", now=111.0)                   # the fault goes on: raised again
     role.wrong_board("rfid")
+    role.status(0b10, memory_errors=2)                       # out of memory twice: said once
+    role.status(0b10, memory_errors=2)
     role.offline("silent")
     assert told == [DeviceOnline("shoe", "fw-1", "SN1"), DeviceStatus("shoe", ("shoe empty",)),
                     DeviceFault("shoe", 2, "lid opened"), DeviceFault("shoe", 2, "lid opened"),
                     DeviceFault("shoe", 0, "a rfid board is connected on the shoe port"),
+                    DeviceFault("shoe", 0, "the board ran out of memory (2 times since it started): each "
+                                "time a step of its work was dropped and done again, nothing lost; if it "
+                                "goes on, the table holds more than its firmware can: call a technician"),
                     DeviceOffline("shoe", "silent")]
     assert issubclass(Shoe, Role) and issubclass(SpotReader, Role)
