@@ -339,28 +339,38 @@ def buster_full(tmp_path: Path, browser: Any) -> Iterator[Station]:
 
 
 def test_buster_s_fullest_settled_hand_fits_the_panel(buster_full: Station) -> None:
-    """Six seats, each with the main wager, the Buster side wager and the progressive, seat 1's main
-    split: eighteen payout boxes, every one of them, the instruction and every button on the 800x480
-    and 1280x800 screens unscrolled."""
+    """Six seats, each with the main wager, the Buster side wager, the progressive and insurance
+    (the dealer's ace up), seat 1's main split: twenty-four payout boxes, every one of them, the
+    instruction and every button on the 800x480 and 1280x800 screens unscrolled."""
     station, rig = buster_full, buster_full.rig
     eights = [f"8{suit}" for suit in "cdhs"] * 4
-    rig.load([*eights[:13], "9h", "Td", "Kc", "2s", "3d", "4c", "5h", "6s", "Jd", "Qc"] * 2, decks=8)
+    rig.load([*eights[:6], "Ah", *eights[6:12], "5d", "9h", "Td", "Kc", "2s", "3d", "4c", "5h", "6s", "Jd",
+              "Qc"] * 2, decks=8)
     made = 0
+
+    def chips(count: int) -> list[list[Any]]:
+        nonlocal made
+        made += count
+        return [chip("a", n) for n in range(made - count + 1, made + 1)]
     for seat in range(1, 7):
-        for spot in ("main", "side", "progressive"):
-            made += 1
-            rig.bet(seat, spot, chip("a", made))
+        rig.bet(seat, "main", *chips(2))                         # $10.00: insurance up to $5.00
+        rig.bet(seat, "side", *chips(1))
+        rig.bet(seat, "progressive", *chips(1))
     rig.rfid.cmd("wait_idle")
     station.step("deal")
-    split = False
-    for _ in range(60):
+    split, insured = False, set()
+    for _ in range(80):
         state = station.check()
         if state["table_phase"] != "in_hand":
             break
         offered = {a["name"]: a for a in state["actions"]}
-        if "split" in offered and offered["split"]["seat"] == 1 and not split:
-            made += 1
-            rig.add(1, "main", chip("a", made))                  # the split's wager beside the first
+        if "insurance" in offered:
+            seat = offered["insurance"]["seat"]
+            rig.add(seat, "insurance", *chips(1))
+            station.step("insurance")
+            insured.add(seat)
+        elif "split" in offered and offered["split"]["seat"] == 1 and not split:
+            rig.add(1, "main", *chips(2))                        # the split's wager beside the first
             station.step("split")
             split = True
         elif "stand" in offered:
@@ -370,8 +380,9 @@ def test_buster_s_fullest_settled_hand_fits_the_panel(buster_full: Station) -> N
     state = station.until("the hand settled",
                           lambda: (s := station.check())["table_phase"] == "settled" and s)
     assert split, "seat 1 was never offered the split"
-    assert len(state["checks"]) == 18, state["checks"]
-    assert_fits(station, boxes=18)
+    assert insured == set(range(1, 7)), insured
+    assert len(state["checks"]) == 24, state["checks"]
+    assert_fits(station, boxes=24)
     if os.environ.get("SCREENSHOTS"):
         station.screenshot(DOCS / "dealer-screen-buster-blackjack-x-full-800.png", 800, 480)
         station.browser.set_window_size(1280, 800)
