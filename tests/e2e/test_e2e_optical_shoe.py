@@ -8,9 +8,7 @@ Skipped, saying why, when the deck designs cannot be had."""
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,7 @@ import pytest
 from controller.cli import main
 from tests.optical.conftest import deck_design
 from tests.rigs.daemon_rig import TIMEOUT, TableRig, chip
-from tests.screen.conftest import Screen
+from tests.screen.conftest import Screen, dismiss
 
 UNREADABLE_WORDS = "The shoe could not read a card"
 """What the card_unreadable banner tells the dealer (controller/events/alerts.py)."""
@@ -64,14 +62,6 @@ class OpticalTable:
         assert first["ok"] is False and first["armed"] is True
         assert dismiss(self.screen, {"key": shown["key"], "confirm": True}) == {"ok": True}
         assert self.banner() is None
-
-
-def dismiss(screen: Screen, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(screen.url + "api/dismiss", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=5) as reply:
-        answer: dict[str, Any] = json.loads(reply.read())
-        return answer
 
 
 @pytest.fixture

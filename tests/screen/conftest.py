@@ -46,6 +46,15 @@ class Screen(Served):
             return found
 
 
+def dismiss(screen: Screen, body: dict[str, Any]) -> dict[str, Any]:
+    """The screen server's Done on a banner (``POST /api/dismiss``, as the page sends it): its answer."""
+    request = urllib.request.Request(screen.url + "api/dismiss", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=5) as reply:
+        answer: dict[str, Any] = json.loads(reply.read())
+        return answer
+
+
 class Station:
     """A table (daemon, boards), its screen, and Chromium showing the screen."""
 

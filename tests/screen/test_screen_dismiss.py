@@ -4,9 +4,7 @@ same touched on the page in Chromium."""
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,7 @@ import pytest
 
 from controller.devkit.simulated import antenna
 from tests.rigs.daemon_rig import TIMEOUT, TableRig
-from tests.screen.conftest import Screen, Station, station_for
+from tests.screen.conftest import Screen, Station, dismiss, station_for
 
 
 @pytest.fixture
@@ -30,14 +28,6 @@ def station(tmp_path: Path) -> Iterator[tuple[TableRig, Screen]]:
         if screen is not None:
             screen.stop()
         rig.close()
-
-
-def dismiss(screen: Screen, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(screen.url + "api/dismiss", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=5) as reply:
-        answer: dict[str, Any] = json.loads(reply.read())
-        return answer
 
 
 def banner(screen: Screen, code_words: str) -> dict[str, Any] | None:
