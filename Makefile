@@ -63,10 +63,11 @@ arm64-check:
 buster-figures: $(BIN)/.installed
 	$(BIN)/python bench/buster_figures.py
 
-# The hash-pinned locks of deploy/ (docs/deployment.md): the table's (what deploy/install.sh installs) and
+# The hash-pinned locks of deploy/ (docs/deployment.md): the table's (what deploy/install.sh installs),
 # the web servers' (the table's pins plus aiohttp's, for the dealer screen, install.sh --with-screen, and the
-# pit monitor on a podium PC: the screen and monitor extras). `make lock` after a change of pyproject.toml's
-# dependencies keeps every pin it can; `make lock-upgrade` takes the latest releases. From the package
+# pit monitor on a podium PC: the screen and monitor extras) and the optical shoe's (the table's pins plus
+# numpy's and OpenCV's, install.sh --with-optical: the optical extra). `make lock` after a change of
+# pyproject.toml's dependencies keeps every pin it can; `make lock-upgrade` takes the latest releases. From the package
 # index alone, whatever pip is configured with on this machine, with the hashes of every file of each
 # release (the Pi's wheels and this machine's alike).
 PIP_COMPILE := env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
@@ -77,6 +78,8 @@ lock: $(BIN)/.installed
 	$(PIP_COMPILE) --output-file deploy/requirements.lock pyproject.toml
 	$(PIP_COMPILE) --extra screen --extra monitor --constraint deploy/requirements.lock \
 		--output-file deploy/requirements-web.lock pyproject.toml
+	$(PIP_COMPILE) --extra optical --constraint deploy/requirements.lock \
+		--output-file deploy/requirements-optical.lock pyproject.toml
 
 lock-upgrade:
 	$(MAKE) lock LOCK_OPTIONS=--upgrade

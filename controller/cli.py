@@ -6,7 +6,7 @@
     table-controller math --config FILE [--json]
     table-controller progressive --config FILE [--json]
     table-controller hash-pin            (the PIN twice; at least 4 characters)
-    table-controller manifest --output FILE
+    table-controller manifest --output FILE [--extra NAME ...]
     table-controller verify [--manifest FILE]
     table-controller keys generate [--dir DIR] [--name NAME] [--owner USER] [--force]
     table-controller keys add-client KEY --name NAME [--dir DIR] [--force]
@@ -184,7 +184,7 @@ def _manifest(args: argparse.Namespace) -> int:
 
     from controller.security.integrity import write_manifest
 
-    count = write_manifest(Path(args.output))
+    count = write_manifest(Path(args.output), args.extra)
     print(f"recorded the hashes of {count} files in {args.output}")
     return 0
 
@@ -200,6 +200,7 @@ def _verify(args: argparse.Namespace) -> int:
         digest,
         install_root,
         passes,
+        read_extras,
         read_manifest,
         unknown_pth_files,
     )
@@ -207,6 +208,7 @@ def _verify(args: argparse.Namespace) -> int:
     manifest = Path(args.manifest) if args.manifest else Path(sys.prefix).parent / "manifest.json"
     try:
         verdicts = compare(read_manifest(manifest))
+        extras = read_extras(manifest)
     except ManifestUnreadable as error:
         print(f"table-controller: {error}", file=sys.stderr)
         return 1
@@ -216,8 +218,9 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"  {'ok  ' if verdict == MATCHES else 'FAIL'}  {name} {verdict}")
     failed = sum(verdict != MATCHES for _, verdict in verdicts)
     print(f"{len(verdicts)} files: {len(verdicts) - failed} match, {failed} do not")
-    print("runtime dependencies, against the hashes in their RECORD")
-    dependencies = dependency_verdicts()
+    print("runtime dependencies" + (f" with the extras {', '.join(extras)}" if extras else "")
+          + ", against the hashes in their RECORD")
+    dependencies = dependency_verdicts(extras=extras)
     for name, verdict in dependencies:
         mark = "ok  " if verdict == MATCHES else "skip" if passes(verdict) else "FAIL"
         print(f"  {mark}  {name} {verdict}")
@@ -363,6 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
                         f"least {MIN_PIN} characters)").set_defaults(handler=_hash_pin)
     manifest = commands.add_parser("manifest", help="record the hashes of the installed files")
     manifest.add_argument("--output", required=True, help="the manifest file to write")
+    manifest.add_argument("--extra", action="append", default=[], metavar="NAME",
+                          help="an extra of the package installed with it (e.g. optical), whose "
+                               "requirements verify checks too; again for each")
     manifest.set_defaults(handler=_manifest)
     verify = commands.add_parser("verify", help="check the installed files against the manifest")
     verify.add_argument("--manifest", help="the manifest (default: manifest.json beside the venv)")

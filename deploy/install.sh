@@ -4,6 +4,8 @@
 #   sudo deploy/install.sh                     install; on an installed table, upgrade
 #   sudo deploy/install.sh install --with-screen   the same, and the dealer screen on the Pi's
 #                                              display: cage and Chromium, its two units enabled
+#   sudo deploy/install.sh install --with-optical  the same, and numpy and OpenCV for the optical
+#                                              shoe (with --with-screen too: both)
 #   sudo deploy/install.sh status              the version that runs, the one kept, any left over
 #   sudo deploy/install.sh rollback            back to the version kept (again: forward)
 #   sudo deploy/install.sh uninstall           remove the program; keep configuration, keys, journal
@@ -36,9 +38,12 @@
 # install that succeeds.
 #
 # The dependencies are installed from deploy/requirements.lock alone (with --with-screen,
-# deploy/requirements-web.lock: the same and aiohttp's), each pinned with the hashes of
-# its files (pip --require-hashes: a wheel that does not match is refused and nothing
-# is installed), then the program itself with no dependency resolution.
+# deploy/requirements-web.lock: the same and aiohttp's; with --with-optical, also
+# deploy/requirements-optical.lock: the table's pins and numpy's and OpenCV's), each pinned
+# with the hashes of its files (pip --require-hashes: a wheel that does not match is refused
+# and nothing is installed), then the program itself with no dependency resolution. The
+# manifest names the extras installed (screen, optical), whose packages verify checks too.
+# Give the same options at every upgrade: each version has only the packages asked for.
 #
 # PYTHON is the interpreter of the virtual environment (default python3). PIP_OPTIONS
 # go to pip, e.g. PIP_OPTIONS="--no-index --find-links /media/usb/wheels" on a Pi
@@ -71,6 +76,7 @@ KIOSK=table-controller-kiosk.service
 SCREEN_USER=table-screen
 KIOSK_USER=table-kiosk
 WITH_SCREEN=no
+WITH_OPTICAL=no
 RULES=/etc/udev/rules.d/70-table-devices.rules
 MODULES=/etc/modules-load.d/table-controller.conf
 OWNERS=$DESTDIR/.install-owners
@@ -99,7 +105,7 @@ trap 'finish $?' EXIT
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { say "$*" >&2; exit 1; }
-USAGE="usage: $0 [install [--with-screen] | status | rollback | uninstall [--purge --confirm-table ID] | --help]"
+USAGE="usage: $0 [install [--with-screen] [--with-optical] | status | rollback | uninstall [--purge --confirm-table ID] | --help]"
 usage() { say "$*" >&2; say "$USAGE" >&2; exit 2; }
 staging() { [ -n "$DESTDIR" ]; }
 
@@ -304,13 +310,19 @@ build_version() {
     # Every dependency (and setuptools, to build the program with) as locked, from wheels, into the venv
     # even when the system's site-packages has the same version; then the program, built with that
     # setuptools and nothing else fetched. The dealer screen's server needs aiohttp: the screen extra,
-    # in the web lock.
-    local lock=requirements.lock
-    [ "$WITH_SCREEN" = yes ] && lock=requirements-web.lock
-    STEP="installing its dependencies (pip, deploy/$lock)"
+    # in the web lock. The optical shoe needs numpy and OpenCV: the optical extra, in the optical lock
+    # (the table's pins again, the same versions and hashes, and its own).
+    local locks=(requirements.lock) extras=() lock requirements=() named=""
+    if [ "$WITH_SCREEN" = yes ]; then locks=(requirements-web.lock); extras+=(--extra screen); fi
+    if [ "$WITH_OPTICAL" = yes ]; then locks+=(requirements-optical.lock); extras+=(--extra optical); fi
+    for lock in "${locks[@]}"; do
+        requirements+=(-r "$SOURCE/deploy/$lock")
+        named+="${named:+ and }deploy/$lock"
+    done
+    STEP="installing its dependencies (pip, $named)"
     # shellcheck disable=SC2086  # PIP_OPTIONS is a list of options
     "$python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS \
-        --require-hashes --only-binary=:all: --force-reinstall -r "$SOURCE/deploy/$lock"
+        --require-hashes --only-binary=:all: --force-reinstall "${requirements[@]}"
     STEP="installing the program (pip)"
     # shellcheck disable=SC2086
     "$python" -m pip install --quiet --disable-pip-version-check $PIP_OPTIONS \
@@ -328,7 +340,7 @@ build_version() {
         done
     fi
     STEP="writing its manifest"
-    "$python" -I -m controller.cli manifest --output "$DESTDIR$dir/manifest.json" >/dev/null
+    "$python" -I -m controller.cli manifest --output "$DESTDIR$dir/manifest.json" "${extras[@]}" >/dev/null
     chmod 0444 "$DESTDIR$dir/manifest.json"
     STEP="checking it against its manifest (table-controller verify)"
     if ! "$python" -I -m controller.cli verify >"$BUILD/verify.out" 2>&1; then
@@ -667,11 +679,15 @@ uninstall_all() {
 
 case "${1:-install}" in
     install | upgrade)
-        case "${2:-}" in
-            "") ;;
-            --with-screen) WITH_SCREEN=yes ;;
-            *) usage "unknown option $2" ;;
-        esac
+        [ $# -eq 0 ] || shift
+        while [ $# -gt 0 ]; do
+            case "$1" in
+                --with-screen) WITH_SCREEN=yes ;;
+                --with-optical) WITH_OPTICAL=yes ;;
+                *) usage "unknown option $1" ;;
+            esac
+            shift
+        done
         install_all ;;
     uninstall) shift; uninstall_all "$@" ;;
     status) status ;;

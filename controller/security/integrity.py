@@ -15,7 +15,9 @@ program's runtime dependencies (its requirements and theirs, read with
 ``packaging``, environment markers evaluated for this interpreter), each installed
 file against the hash pip recorded for it in the distribution's ``RECORD``
 (:func:`dependency_verdicts`; one installed by the system's package manager
-without hashes is said not checked, not failed),
+without hashes is said not checked, not failed), with the requirements of the
+project's extras the manifest says the install took (``manifest --extra optical``:
+numpy and OpenCV for the optical shoe),
 and flags every ``.pth`` file in site-packages that no installed distribution
 lists (:func:`unknown_pth_files`): Python runs those at every start.
 """
@@ -72,10 +74,12 @@ def make_manifest() -> dict[str, str]:
     return {name: digest(path) for name, path in installed_files().items()}
 
 
-def write_manifest(path: Path) -> int:
-    """Record the hashes of the installed files in ``path``; returns how many."""
+def write_manifest(path: Path, extras: Iterable[str] = ()) -> int:
+    """Record the hashes of the installed files in ``path``, and the project's ``extras`` installed
+    with them (whose requirements ``verify`` then checks too); returns how many files."""
     manifest = make_manifest()
-    path.write_text(json.dumps({"sha256": manifest}, indent=1, sort_keys=True) + "\n")
+    path.write_text(json.dumps({"extras": sorted(set(extras)), "sha256": manifest}, indent=1,
+                               sort_keys=True) + "\n")
     return len(manifest)
 
 
@@ -95,6 +99,19 @@ def read_manifest(path: Path) -> dict[str, str]:
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ManifestUnreadable(f"the manifest {path} cannot be read: {error}") from None
     return recorded
+
+
+def read_extras(path: Path) -> list[str]:
+    """The project's extras the manifest at ``path`` says were installed with the program (none when
+    it names none, as a manifest written before extras were recorded); raises
+    :class:`ManifestUnreadable`."""
+    try:
+        extras = json.loads(path.read_text()).get("extras", [])
+        if not isinstance(extras, list) or not all(isinstance(extra, str) for extra in extras):
+            raise TypeError("extras is not a list of names")
+    except (OSError, ValueError, AttributeError, TypeError) as error:
+        raise ManifestUnreadable(f"the manifest {path} cannot be read: {error}") from None
+    return extras
 
 
 def compare(recorded: dict[str, str]) -> list[tuple[str, str]]:
@@ -140,16 +157,17 @@ def _applies(requirement: Requirement, extras: Iterable[str]) -> bool:
     return any(requirement.marker.evaluate({"extra": extra}) for extra in ("", *extras))
 
 
-def runtime_dependencies(project: str = PROJECT) -> tuple[list[metadata.Distribution], list[str]]:
-    """The installed distributions ``project`` runs with here (its requirements, theirs, and so on:
-    each requirement parsed with ``packaging``, its environment marker evaluated for this
-    interpreter and platform, with the extras it was asked for; an ``extra == ...`` requirement only
-    where that extra was asked for), and the names of those required here but not installed; a
-    requirement that cannot be read is one of these, as written."""
+def runtime_dependencies(project: str = PROJECT, extras: Iterable[str] = ()
+                         ) -> tuple[list[metadata.Distribution], list[str]]:
+    """The installed distributions ``project`` installed with its ``extras`` runs with here (its
+    requirements, theirs, and so on: each requirement parsed with ``packaging``, its environment
+    marker evaluated for this interpreter and platform, with the extras it was asked for; an
+    ``extra == ...`` requirement only where that extra was asked for), and the names of those
+    required here but not installed; a requirement that cannot be read is one of these, as written."""
     found: dict[str, metadata.Distribution] = {}
-    extras: dict[str, set[str]] = {}
+    asked_for: dict[str, set[str]] = {}
     missing: set[str] = set()
-    wanted = [(text, frozenset[str]()) for text in metadata.distribution(project).requires or []]
+    wanted = [(text, frozenset(extras)) for text in metadata.distribution(project).requires or []]
     while wanted:
         text, asked = wanted.pop()
         try:
@@ -160,7 +178,7 @@ def runtime_dependencies(project: str = PROJECT) -> tuple[list[metadata.Distribu
         if not _applies(requirement, asked):
             continue
         name = canonicalize_name(requirement.name)
-        new = set(requirement.extras) - extras.get(name, set())
+        new = set(requirement.extras) - asked_for.get(name, set())
         if name in missing or (name in found and not new):
             continue
         dist = found.get(name)
@@ -171,8 +189,8 @@ def runtime_dependencies(project: str = PROJECT) -> tuple[list[metadata.Distribu
                 missing.add(name)
                 continue
             found[name] = dist
-        extras[name] = extras.get(name, set()) | new
-        wanted += [(more, frozenset(extras[name])) for more in dist.requires or []]
+        asked_for[name] = asked_for.get(name, set()) | new
+        wanted += [(more, frozenset(asked_for[name])) for more in dist.requires or []]
     return sorted(found.values(), key=lambda d: str(d.metadata["Name"]).lower()), sorted(missing)
 
 
@@ -215,12 +233,13 @@ def passes(verdict: str) -> bool:
     return verdict == MATCHES or verdict.startswith(NOT_CHECKED)
 
 
-def dependency_verdicts(project: str = PROJECT) -> list[tuple[str, str]]:
-    """For each runtime dependency, one verdict for the whole when every file matches its ``RECORD``
-    hash (:data:`MATCHES`), else one per file that does not; one that the system's package manager
-    installed without hashes is said not checked (:data:`SYSTEM_PACKAGE`), one installed otherwise
-    without hashes fails; and each dependency not installed."""
-    dists, missing = runtime_dependencies(project)
+def dependency_verdicts(project: str = PROJECT, extras: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """For each runtime dependency of ``project`` installed with its ``extras``, one verdict for the
+    whole when every file matches its ``RECORD`` hash (:data:`MATCHES`), else one per file that does
+    not; one that the system's package manager installed without hashes is said not checked
+    (:data:`SYSTEM_PACKAGE`), one installed otherwise without hashes fails; and each dependency not
+    installed."""
+    dists, missing = runtime_dependencies(project, extras)
     verdicts: list[tuple[str, str]] = []
     for dist in dists:
         label = f"{dist.metadata['Name']} {dist.version}"

@@ -3,7 +3,7 @@
 ``deploy/install.sh`` runs with ``DESTDIR`` (no root, nothing outside the folder
 touched) and installs from a wheelhouse: ``PIP_OPTIONS="--no-index --find-links
 <wheelhouse>"``, the way the install guide has it for a table without internet. The
-wheelhouse (every wheel the table's lock and the web servers' name, for this machine) is
+wheelhouse (every wheel the table's lock, the web servers' and the optical shoe's name, for this machine) is
 fetched once from PyPI with pip, each checked against its hash in the lock, and kept in
 ``.venv/``; without it the tests that need it are skipped, saying why.
 """
@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parents[2]
 INSTALL = ROOT / "deploy" / "install.sh"
 TABLE_LOCK = ROOT / "deploy" / "requirements.lock"
 WEB_LOCK = ROOT / "deploy" / "requirements-web.lock"
-"""The hash-pinned locks: the table's (what ``install.sh`` installs) and the web servers' (the table's
-and aiohttp's: the dealer screen with ``install.sh --with-screen``, the pit monitor on a podium PC)."""
+OPTICAL_LOCK = ROOT / "deploy" / "requirements-optical.lock"
+"""The hash-pinned locks: the table's (what ``install.sh`` installs), the web servers' (the table's
+and aiohttp's: the dealer screen with ``install.sh --with-screen``, the pit monitor on a podium PC) and
+the optical shoe's (the table's and numpy's and OpenCV's: ``install.sh --with-optical``)."""
 
 
 @dataclass(frozen=True)
@@ -63,13 +65,14 @@ def read_lock(path: Path) -> dict[str, Pin]:
 
 @pytest.fixture(scope="session")
 def wheelhouse() -> Path:
-    """A folder of the wheels both locks name, fetched once per content of the locks."""
-    locks = TABLE_LOCK.read_bytes() + WEB_LOCK.read_bytes()
+    """A folder of the wheels the locks name, fetched once per content of the locks."""
+    locks = TABLE_LOCK.read_bytes() + WEB_LOCK.read_bytes() + OPTICAL_LOCK.read_bytes()
     folder = ROOT / ".venv" / f"wheelhouse-{hashlib.sha256(locks).hexdigest()[:12]}"
     if not (folder / ".complete").exists():
         fetched = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(folder),
                                   "--require-hashes", "--only-binary=:all:", "-r", str(TABLE_LOCK),
-                                  "-r", str(WEB_LOCK)], capture_output=True, text=True, timeout=300)
+                                  "-r", str(WEB_LOCK), "-r", str(OPTICAL_LOCK)], capture_output=True,
+                                 text=True, timeout=300)
         if "HASHES" in fetched.stderr or "--require-hashes" in fetched.stderr:
             pytest.fail(f"a wheel does not match the lock: {fetched.stderr.strip()[-2000:]}")
         if fetched.returncode != 0:
