@@ -1,6 +1,7 @@
 """The hash-pinned locks of ``deploy/``: the table's names exactly the runtime dependencies of
 ``pyproject.toml`` (and what they need, and the build backend), each pinned with the hashes of its files;
-the web servers' adds the screen and monitor extras with the same pins; and ``deploy/install.sh``
+the web servers' adds the screen and monitor extras with the same pins, the optical shoe's the optical extra
+(numpy, OpenCV); and ``deploy/install.sh``
 refuses to install when a wheel does not match its hash or the lock leaves a dependency out."""
 
 from __future__ import annotations
@@ -19,7 +20,16 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.deploy.conftest import INSTALL, ROOT, TABLE_LOCK, WEB_LOCK, Pin, read_lock, run_install
+from tests.deploy.conftest import (
+    INSTALL,
+    OPTICAL_LOCK,
+    ROOT,
+    TABLE_LOCK,
+    WEB_LOCK,
+    Pin,
+    read_lock,
+    run_install,
+)
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 DIRECT = "table-controller (pyproject.toml)"
@@ -60,6 +70,17 @@ def test_the_web_lock_adds_the_screen_and_monitor_extras_to_the_tables_pins() ->
     assert "aiohttp" in web
     for name, pin in table.items():
         assert (web[name].version, web[name].hashes) == (pin.version, pin.hashes), name
+
+
+def test_the_optical_lock_adds_numpy_and_opencv_to_the_tables_pins_and_nothing_else() -> None:
+    table, optical = read_lock(TABLE_LOCK), read_lock(OPTICAL_LOCK)
+    runtime = PROJECT["project"]["dependencies"] + PROJECT["project"]["optional-dependencies"]["optical"]
+    assert_complete(optical, requirements(runtime))
+    assert set(optical) - set(table) == {"numpy", "opencv-python-headless"}
+    for name, pin in table.items():
+        assert (optical[name].version, optical[name].hashes) == (pin.version, pin.hashes), name
+    for lock in (TABLE_LOCK, WEB_LOCK):                       # the table and the screen without OpenCV
+        assert not {"numpy", "opencv-python-headless"} & set(read_lock(lock)), lock.name
 
 
 def test_read_lock_refuses_a_requirement_without_a_pin(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """The offline install the deployment guide documents: its ``pip download`` lines fetch the wheels the
-locks name (for the Pi: linux aarch64, CPython 3.11, every wheel matching its hash), and the program
+locks name (for the Pi: linux aarch64, CPython 3.11, every wheel matching its hash: the table's, and the
+optical shoe's numpy and OpenCV), and the program
 installs from the locks and a folder of wheels alone into a fresh virtual environment, without aiohttp,
 which only the pit monitor and the dealer screen (their extras, the web lock) need; the daemon never
 imports it."""
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import ROOT, TABLE_LOCK, WEB_LOCK, read_lock
+from tests.deploy.conftest import OPTICAL_LOCK, ROOT, TABLE_LOCK, WEB_LOCK, read_lock
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -24,34 +25,52 @@ PI = ["--platform", "manylinux_2_28_aarch64", "--python-version", "3.11", "--imp
 
 
 def documented(machine: str) -> list[str]:
-    """The words of the guide's ``pip download`` line for the ``table`` or a podium PC (``monitor``)."""
+    """The words of the guide's ``pip download`` line for the ``table``, its optical shoe (``optical``)
+    or a podium PC (``monitor``)."""
     text = (ROOT / "docs" / "deployment.md").read_text()
     block = text.split(f"<!-- wheels: {machine} -->", 1)[1].split("```", 2)[1]
     return " ".join(block.removeprefix("sh").split("\\\n")).split()
 
 
 def test_the_documented_wheel_lists_are_the_locks() -> None:
-    table, monitor = documented("table"), documented("monitor")
-    for words, lock in ((table, TABLE_LOCK), (monitor, WEB_LOCK)):
+    table, optical, monitor = documented("table"), documented("optical"), documented("monitor")
+    for words, lock in ((table, TABLE_LOCK), (optical, OPTICAL_LOCK), (monitor, WEB_LOCK)):
         assert words[:2] == ["pip", "download"]
         assert {"--require-hashes", "--only-binary=:all:"} <= set(words)
         assert words[-2:] == ["-r", lock.relative_to(ROOT).as_posix()]
-    assert " ".join(PI) in " ".join(table)
+    assert " ".join(PI) in " ".join(table) and " ".join(PI) in " ".join(optical)
     assert "--platform" not in monitor                            # the podium PC's own platform
 
 
-def test_the_documented_line_fetches_the_pis_wheels_each_matching_its_hash(tmp_path: Path) -> None:
-    words = documented("table")
-    words[words.index("-d") + 1] = str(tmp_path)
+def fetched_for_the_pi(machine: str, folder: Path) -> dict[str, str]:
+    """The wheels the guide's ``pip download`` line for ``machine`` fetches into ``folder``, by name."""
+    words = documented(machine)
+    words[words.index("-d") + 1] = str(folder)
     words[-1] = str(ROOT / words[-1])
     fetched = subprocess.run([sys.executable, "-m", *words[:2], "--quiet", *words[2:]], capture_output=True,
                              text=True, timeout=300)
     if fetched.returncode != 0 and "hash" not in fetched.stderr.lower():
         pytest.skip(f"the Pi's wheels cannot be had from PyPI: {fetched.stderr.strip()[-500:]}")
     assert fetched.returncode == 0, fetched.stderr
-    wheels = {path.name.split("-")[0].lower().replace("_", "-"): path.name for path in tmp_path.glob("*.whl")}
+    return {path.name.split("-")[0].lower().replace("_", "-"): path.name for path in folder.glob("*.whl")}
+
+
+def test_the_documented_line_fetches_the_pis_wheels_each_matching_its_hash(tmp_path: Path) -> None:
+    wheels = fetched_for_the_pi("table", tmp_path)
     assert set(wheels) == set(read_lock(TABLE_LOCK))
     assert re.fullmatch(r"pyzmq-[0-9.]+-cp311-cp311-manylinux[0-9_a-z.]*_aarch64\.whl", wheels["pyzmq"])
+
+
+def test_the_optical_shoes_line_fetches_numpy_and_opencv_for_the_pi_each_matching_its_hash(
+        tmp_path: Path) -> None:
+    wheels = fetched_for_the_pi("optical", tmp_path)
+    lock = read_lock(OPTICAL_LOCK)
+    assert set(wheels) == set(lock)
+    assert re.fullmatch(rf"numpy-{re.escape(lock['numpy'].version)}-cp311-cp311-manylinux[0-9_a-z.]*"
+                        r"_aarch64\.whl", wheels["numpy"])
+    opencv = lock["opencv-python-headless"].version
+    assert re.fullmatch(rf"opencv_python_headless-{re.escape(opencv)}-cp3[0-9]+-(abi3|cp311)-"
+                        r"manylinux[0-9_a-z.]*_aarch64\.whl", wheels["opencv-python-headless"])
 
 
 def test_the_daemon_imports_no_aiohttp() -> None:
