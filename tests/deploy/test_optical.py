@@ -29,7 +29,8 @@ OPTICAL = {"numpy", "opencv-python-headless"}
 def own_packages(stage: Path) -> dict[str, str]:
     """The distributions in the staged venv's own site-packages: name -> version."""
     (site,) = (stage / VENV).glob("lib/python*/site-packages")
-    return {str(dist.metadata["Name"]).lower(): dist.version for dist in metadata.distributions(path=[str(site)])}
+    return {str(dist.metadata["Name"]).lower(): dist.version
+            for dist in metadata.distributions(path=[str(site)])}
 
 
 def verify(stage: Path) -> subprocess.CompletedProcess[str]:
