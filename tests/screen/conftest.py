@@ -85,8 +85,12 @@ class Station:
     def caught_up(self) -> dict[str, Any]:
         """The table's state once the page draws the picture of its last event, and every picture
         published since (the page's seq is the table's and its instruction the table's). The table is
-        asked again each time: a reading still on its way moves it on while the page catches up."""
+        asked again each time: a reading still on its way moves it on while the page catches up. The
+        browser is brought back to this station's screen first if another station took it (a station
+        of a module's tests shares the browser with those of single tests)."""
         table: dict[str, Any] = {}
+        if not self.browser.current_url.startswith(self.screen.url):
+            self.open()                        # another test's station took the browser meanwhile
 
         def drawn() -> bool:
             table.update(self.rig.pit.control({"cmd": "state"}))
@@ -249,4 +253,4 @@ def station_for(folder: Path, browser: Any, **config: Any) -> Iterator[Station]:
         rig.close()
 
 
-__all__ = ["TIMEOUT", "Screen", "Station", "station_for"]
+__all__ = ["TIMEOUT", "Screen", "Station", "dismiss", "station_for"]
