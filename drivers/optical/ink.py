@@ -24,6 +24,9 @@ THRESHOLD = 0.4
 _PAD = 3
 """Pixels around a blob's box that its silhouette may reach (its blurred edge, below the threshold)."""
 
+_HIDDEN = 0.7
+"""A row at the top with more than this share dark is the lip's or the bed's, not the card's."""
+
 _CLOSING = 17
 """The paper's envelope: a closing this many quarter-size pixels wide (68 frame pixels)."""
 
@@ -55,11 +58,14 @@ class Ink:
     labels: npt.NDArray[np.int32]
     blobs: list[Blob]
     min_area: int = 12
+    top: int = 0
 
-    def at(self, threshold: float) -> Ink:
-        """The same ink cut at another ``threshold``."""
-        labels, blobs = _blobs(self.strength, threshold, self.min_area)
-        return Ink(self.strength, self.redness, threshold, labels, blobs, self.min_area)
+    def at(self, threshold: float, *, opened: int = 0, closed: int = 0) -> Ink:
+        """The same ink cut at another ``threshold``; with ``opened``, its thin lines (narrower than that
+        many pixels: a picture's frame, a scratch) taken away, so a glyph that touches one stands alone;
+        with ``closed``, its gaps that narrow filled, so a glyph whose thin joints the blur lost is whole."""
+        labels, blobs = _blobs(self.strength, threshold, self.min_area, self.top, opened, closed)
+        return Ink(self.strength, self.redness, threshold, labels, blobs, self.min_area, self.top)
 
 
 def ink(frame: npt.NDArray[np.uint8], *, min_area: int = 12) -> Ink:
@@ -76,18 +82,34 @@ def ink(frame: npt.NDArray[np.uint8], *, min_area: int = 12) -> Ink:
     strength = np.asarray(1.0 - normal.min(axis=2), np.float32)
     redness = np.asarray(normal[:, :, 2] - (normal[:, :, 0] + normal[:, :, 1]) / 2, np.float32)
     threshold = float(np.clip(0.45 * np.quantile(strength, 0.99), 0.2, THRESHOLD))
-    labels, blobs = _blobs(strength, threshold, min_area)
-    return Ink(strength, redness, threshold, labels, blobs, min_area)
+    top = _hidden_rows(strength > threshold)
+    labels, blobs = _blobs(strength, threshold, min_area, top)
+    return Ink(strength, redness, threshold, labels, blobs, min_area, top)
 
 
-def _blobs(strength: Plane, threshold: float, min_area: int) -> tuple[npt.NDArray[np.int32], list[Blob]]:
+def _hidden_rows(mask: npt.NDArray[np.bool_]) -> int:
+    """The rows at the top where no paper shows (the shoe's lip, or the bed above the card): nearly all
+    of each is dark. A glyph the lip cuts then stands alone below them, cut, and is read or refused as
+    it is, rather than lost in the lip's darkness."""
+    dark = mask.mean(axis=1) > _HIDDEN
+    rows = int(np.argmin(dark)) if not dark.all() else mask.shape[0]
+    return rows
+
+
+def _blobs(strength: Plane, threshold: float, min_area: int, top: int,
+           opened: int = 0, closed: int = 0) -> tuple[npt.NDArray[np.int32], list[Blob]]:
     height, width = strength.shape
     mask = (strength > threshold).astype(np.uint8)
+    mask[:top] = 0
+    for operation, size in ((cv2.MORPH_OPEN, opened), (cv2.MORPH_CLOSE, closed)):
+        if size:
+            shape = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+            mask = np.asarray(cv2.morphologyEx(mask, operation, shape), np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     blobs = []
     for label in range(1, count):
         x, y, w, h, area = (int(value) for value in stats[label])
-        if area >= min_area and x > 0 and y > 0 and x + w < width and y + h < height:
+        if area >= min_area and x > 0 and y >= max(top, 1) and x + w < width and y + h < height:
             blobs.append(Blob(label, x, y, w, h, area))
     return np.asarray(labels, np.int32), blobs
 

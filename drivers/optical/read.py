@@ -5,8 +5,9 @@ the rank glyph where the design's ranks lie from their pip. Each is matched agai
 (a dot product of normalised glyphs: 1 is the same shape). A card is read only when three cues agree:
 
 - the rank glyph matches one rank at least ``RANK_SCORE`` and better than every other rank by ``MARGIN``,
-  and has that rank's size (its height against its pip's, its width against its height: a glyph cut short
-  by the lip or half lost in the glare matches another rank's shape, not its size);
+  and the size of a taught glyph of that rank and suit (the rank's height against its pip's, the rank's
+  and the pip's width against their height: a glyph cut short by the lip or half lost in the glare matches
+  another's shape, not its size);
 - the suit pip matches one suit likewise (``SUIT_SCORE``, ``MARGIN``);
 - the ink's colour, red or black, measured apart from any shape, is the suit's, on the pip and the rank.
 
@@ -27,15 +28,22 @@ from drivers.optical.ink import Blob, Ink, Silhouette, glyph, ink, redness_of, s
 from drivers.optical.taught import PIP_SIZE, RANK_SIZE, Taught
 from firmware_bridge.kernel.cards import RANK_CHARS, SUIT_CHARS, Card
 
-RANK_SCORE = 0.8
-SUIT_SCORE = 0.7
-MARGIN = 0.4
+RANK_SCORE = 0.72
+SUIT_SCORE = 0.82
+MARGIN = 0.3
 """The best label's lead over the next, as a share of how far apart their templates are."""
 RED, BLACK = 0.42, 0.28
 """The ink is red above ``RED`` and black below ``BLACK`` of the way from the taught black to red."""
 
+AGAIN = ((0.2, 0, 0), (0.0, 0, 5), (0.0, 3, 0), (0.0, 5, 0))
+"""The ink cut again when it reads as no card: (threshold raised by, opened, closed; see
+:meth:`drivers.optical.ink.Ink.at`). Higher: a blurred rank and pip, joined by their blurs, part; closed 5:
+a pip whose thin joints the blur lost (a club's stalk) is whole; opened 3 and 5: a glyph touching a thin line
+(a face card's frame) stands alone."""
+
 _PIP_REACH = 34.0          # pixels a pip may lie from its taught place (the card's pose in the shoe)
 _SIZE_SLACK = 1.35         # how much bigger (or 1/x smaller) than taught a glyph may look
+_SMALL_SLACK = 1.6        # and how much smaller a pip (its points lost in a blur)
 _CANDIDATES = 3            # the nearest pip-like blobs tried
 _HEIGHT_SLACK = 0.2        # a rank glyph's height over its pip's may differ this much from its template's
 _ASPECT_SLACK = 0.25       # and its width over its height
@@ -66,15 +74,18 @@ class Reader:
     def read(self, frame: Frame) -> Reading:
         """The card in ``frame``, or unreadable with the reason; never a guess.
 
-        When no index is found with the ink cut at the frame's own threshold, it is cut higher once: a
-        blurred card's rank and pip, joined by their blurs, part there.
+        When the ink cut at the frame's own threshold reads as no card, it is cut again in ways that part
+        or join what the camera's blurs and the card's print may have joined or parted (:data:`AGAIN`),
+        each read with the same checks: the first that reads as a card is the reading.
         """
         found = ink(frame)
         reading = self._read_ink(found)
-        if reading.card is None and reading.rank_score == 0.0:       # no index found at all
-            higher = self._read_ink(found.at(min(found.threshold + 0.2, 0.7)))
-            if higher.card is not None:
-                return higher
+        if reading.card is None:
+            for higher, opened, closed in AGAIN:
+                other = self._read_ink(found.at(min(found.threshold + higher, 0.7), opened=opened,
+                                                closed=closed))
+                if other.card is not None:
+                    return other
         return reading
 
     def _read_ink(self, found: Ink) -> Reading:
@@ -101,8 +112,8 @@ class Reader:
             if distance > _PIP_REACH or blob.w > w1 * _SIZE_SLACK or blob.h > h1 * _SIZE_SLACK:
                 continue
             shape = silhouette(found, [blob])
-            if (shape is not None and w0 / _SIZE_SLACK <= shape.w <= w1 * _SIZE_SLACK
-                    and h0 / _SIZE_SLACK <= shape.h <= h1 * _SIZE_SLACK):
+            if (shape is not None and w0 / _SMALL_SLACK <= shape.w <= w1 * _SIZE_SLACK
+                    and h0 / _SMALL_SLACK <= shape.h <= h1 * _SIZE_SLACK):
                 near.append((distance, blob, shape))
         near.sort(key=lambda item: item[0])
         return [(blob, shape) for _, blob, shape in near[:_CANDIDATES]]
@@ -130,9 +141,8 @@ class Reader:
         if not low / _SIZE_SLACK <= rank_shape.h <= high * _SIZE_SLACK:
             return Reading(None, 0.0, f"the rank glyph is {rank_shape.h} pixels high, not {low:.0f} - "
                                       f"{high:.0f}")
-        rank, rank_score, rank_margin, rank_template = self._ranks.best(glyph(rank_shape, RANK_SIZE))
-        suit, suit_score, suit_margin, _ = self._pips.best(glyph(pip_shape, PIP_SIZE))
-        rank_w, rank_h, _, pip_h = self.taught.sizes[rank_template]
+        rank, rank_score, rank_margin = self._ranks.best(glyph(rank_shape, RANK_SIZE))
+        suit, suit_score, suit_margin = self._pips.best(glyph(pip_shape, PIP_SIZE))
         red = self._red(redness_of(found, [pip]))
         rank_red = self._red(redness_of(found, rank_blobs))
         scores = dict(rank_score=rank_score, rank_margin=rank_margin, suit_score=suit_score,
@@ -142,8 +152,7 @@ class Reader:
         if rank_score < RANK_SCORE or rank_margin < MARGIN:
             reason = f"the rank glyph is not clearly one rank ({RANK_CHARS[rank - 1]} {rank_score:.2f}, " \
                      f"next by {rank_margin:.2f})"
-        elif not (_near(rank_shape.h / pip_shape.h, rank_h / pip_h, _HEIGHT_SLACK)
-                  and _near(rank_shape.w / rank_shape.h, rank_w / rank_h, _ASPECT_SLACK)):
+        elif not self._sized(rank, suit, rank_shape, pip_shape):
             reason = f"the rank glyph is {rank_shape.w} x {rank_shape.h} pixels over a pip {pip_shape.h} " \
                      f"high: not the size of a {RANK_CHARS[rank - 1]} (part of it hidden or lost?)"
         elif suit_score < SUIT_SCORE or suit_margin < MARGIN:
@@ -157,14 +166,23 @@ class Reader:
             return Reading(None, confidence, reason, **scores)
         return Reading(Card(rank, suit), confidence, None, **scores)
 
+    def _sized(self, rank: int, suit: int, rank_shape: Silhouette, pip_shape: Silhouette) -> bool:
+        """The rank glyph has the size of one of the taught ``rank`` of ``suit``'s: its height over its pip's
+        and its width over its height (a glyph cut short by the lip or half lost matches another rank's
+        shape, not its size)."""
+        taught = self.taught
+        sizes = taught.sizes[(taught.rank_of == rank) & (taught.suit_of == suit)]
+        if not len(sizes):
+            sizes = taught.sizes[taught.rank_of == rank]
+        height = rank_shape.h / pip_shape.h / (sizes[:, 1] / sizes[:, 3]) - 1.0
+        aspect = rank_shape.w / rank_shape.h / (sizes[:, 0] / sizes[:, 1]) - 1.0
+        pip = pip_shape.w / pip_shape.h / (sizes[:, 2] / sizes[:, 3]) - 1.0
+        return bool(np.any((np.abs(height) <= _HEIGHT_SLACK) & (np.abs(aspect) <= _ASPECT_SLACK)
+                           & (np.abs(pip) <= _ASPECT_SLACK)))
+
     def _red(self, redness: float) -> float:
         layout = self.taught.layout
         return (redness - layout.black) / max(layout.red - layout.black, 1e-6)
-
-
-def _near(seen: float, taught: float, slack: float) -> bool:
-    """``seen`` is within ``slack`` (a share) of ``taught``."""
-    return abs(seen / taught - 1.0) <= slack
 
 
 class _Templates:
@@ -175,14 +193,13 @@ class _Templates:
         self.labels = labels
         self.gram = self.vectors @ self.vectors.T
 
-    def best(self, glyph: npt.NDArray[np.float32]) -> tuple[int, float, float, int]:
-        """The best label for ``glyph``, its score, its lead over the best other label as a share of how
-        far apart the two templates are (1: as like the one as the template itself, 0: between), and the
-        best template's number."""
+    def best(self, glyph: npt.NDArray[np.float32]) -> tuple[int, float, float]:
+        """The best label for ``glyph``, its score, and its lead over the best other label as a share of
+        how far apart the two templates are (1: as like the one as the template itself, 0: between)."""
         scores = self.vectors @ glyph.ravel()
         best = int(np.argmax(scores))
         label = int(self.labels[best])
         others = np.flatnonzero(self.labels != label)
         other = int(others[np.argmax(scores[others])])
         apart = max(1.0 - float(self.gram[best, other]), 1e-3)
-        return label, float(scores[best]), float(scores[best] - scores[other]) / apart, best
+        return label, float(scores[best]), float(scores[best] - scores[other]) / apart

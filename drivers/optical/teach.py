@@ -1,7 +1,8 @@
 """Teaching a deck design from one clean pass: each card's index found, its rank glyph and suit pip kept.
 
-Each card's glyphs are kept as the clean frame shows them and as the shoe's blurs draw them (the card's
-motion as it is dealt, the lens out of focus), so a blurred glyph is met by a template blurred alike. The
+Each card's glyphs are kept as the clean frame shows them and as the shoe draws them: turned a little
+(the card rides its guide a few degrees askew, :data:`TURNS`) and blurred (the card's motion as it is dealt,
+the lens out of focus), so a turned or blurred glyph is met by a template turned and blurred alike. The
 pass is one deck (or more) dealt through the shoe in a known order, or each card confirmed by the
 dealer. In a clean frame the index is found by its shape alone: the rank is the topmost ink at the card's
 left (with the ink beside it on the same line, as the two digits of a 10), the suit pip the ink just under
@@ -27,6 +28,10 @@ from firmware_bridge.kernel.cards import Card
 SAME_RANK = 0.75
 """Each rank glyph of the pass must match the mean of its rank's at least this well, and a blurred glyph
 the clean one (else it is not kept)."""
+
+
+TURNS = (-3.5, 3.5)
+"""The angles (degrees) each clean frame is also turned by before its glyphs are kept."""
 
 
 class TeachError(ValueError):
@@ -123,9 +128,16 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
 
 
 def _blurred(frame: Frame) -> list[Frame]:
-    """The clean frame, and as the shoe's blurs draw it: moving as a dealt card does, and out of focus."""
+    """The clean frame and its turns (:data:`TURNS`), each also as the shoe's blurs draw it: moving as a
+    dealt card does, and out of focus."""
+    height, width = frame.shape[:2]
+    turns = [cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0) for angle in TURNS]
+    edge = cv2.BORDER_REPLICATE
+    turned = [frame] + [np.asarray(cv2.warpAffine(frame, turn, (width, height), borderMode=edge), np.uint8)
+                        for turn in turns]
     kernels = [blur.motion(3.5), blur.motion(6.5), blur.disk(1.5)]
-    return [frame] + [np.asarray(cv2.filter2D(frame, -1, kernel), np.uint8) for kernel in kernels]
+    return turned + [np.asarray(cv2.filter2D(each, -1, kernel), np.uint8) for each in turned
+                     for kernel in kernels]
 
 
 def _same(seen: Ink, clean: list[Blob]) -> list[Blob]:
