@@ -44,11 +44,14 @@ class Watched:
             return found
 
     def check(self) -> dict[str, Any]:
-        """The monitor's state once it caught up, against the daemon's."""
+        """The monitor's state once it caught up, against the daemon's. The table is asked again when the
+        monitor is ahead of it: an event the table made meanwhile (a board coming online after a start)."""
         table = self.rig.pit.control({"cmd": "state"})
         deadline = time.monotonic() + WAIT
         while True:
             detail = self.detail()
+            if detail["seq"] > table["seq"]:
+                table = self.rig.pit.control({"cmd": "state"})
             if detail["seq"] == table["seq"] and not detail["stale"] and detail["link"]["state"] == "live":
                 break
             if time.monotonic() > deadline:
