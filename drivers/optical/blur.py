@@ -32,3 +32,11 @@ def disk(radius: float) -> Kernel:
     ys, xs = np.mgrid[:size, :size] - size // 2
     found = np.clip(radius + 0.5 - np.hypot(xs, ys), 0.0, 1.0).astype(np.float32)
     return np.asarray(found / found.sum(), np.float32)
+
+
+def both(length: float, radius: float, angle: float = 90.0) -> Kernel:
+    """A moving card seen through an unsharp lens: :func:`motion` then :func:`disk`, as one kernel."""
+    line = motion(length, angle)
+    pad = math.ceil(radius)
+    found = cv2.filter2D(np.pad(line, pad), -1, disk(radius), borderType=cv2.BORDER_CONSTANT)
+    return np.asarray(found / found.sum(), np.float32)

@@ -87,6 +87,21 @@ def ink(frame: npt.NDArray[np.uint8], *, min_area: int = 12) -> Ink:
     return Ink(strength, redness, threshold, labels, blobs, min_area, top)
 
 
+AGAIN = ((0.2, 0, 0), (0.0, 0, 5), (0.0, 3, 0), (0.0, 5, 0))
+"""The other cuts of a frame's ink, tried in turn when the first shows no card: (threshold raised by, opened,
+closed; see :meth:`Ink.at`). Higher: a blurred rank and pip, joined by their blurs, part; closed 5: a pip
+whose thin joints the blur lost (a club's stalk) is whole; opened 3 and 5: a glyph touching a thin line (a
+face card's frame) stands alone."""
+
+
+def cut(found: Ink, again: int) -> Ink:
+    """``found`` as first cut (``again`` 0), or cut the ``again``-th other way of :data:`AGAIN`."""
+    if again == 0:
+        return found
+    higher, opened, closed = AGAIN[again - 1]
+    return found.at(min(found.threshold + higher, 0.7), opened=opened, closed=closed)
+
+
 def _hidden_rows(mask: npt.NDArray[np.bool_]) -> int:
     """The rows at the top where no paper shows (the shoe's lip, or the bed above the card): nearly all
     of each is dark. A glyph the lip cuts then stands alone below them, cut, and is read or refused as

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from drivers.optical.frames import Frame
-from drivers.optical.ink import Blob, Ink, Silhouette, glyph, ink, redness_of, silhouette
+from drivers.optical.ink import AGAIN, Blob, Ink, Silhouette, cut, glyph, ink, redness_of, silhouette
 from drivers.optical.taught import PIP_SIZE, RANK_SIZE, Taught
 from firmware_bridge.kernel.cards import RANK_CHARS, SUIT_CHARS, Card
 
@@ -34,12 +34,6 @@ MARGIN = 0.3
 """The best label's lead over the next, as a share of how far apart their templates are."""
 RED, BLACK = 0.42, 0.28
 """The ink is red above ``RED`` and black below ``BLACK`` of the way from the taught black to red."""
-
-AGAIN = ((0.2, 0, 0), (0.0, 0, 5), (0.0, 3, 0), (0.0, 5, 0))
-"""The ink cut again when it reads as no card: (threshold raised by, opened, closed; see
-:meth:`drivers.optical.ink.Ink.at`). Higher: a blurred rank and pip, joined by their blurs, part; closed 5:
-a pip whose thin joints the blur lost (a club's stalk) is whole; opened 3 and 5: a glyph touching a thin line
-(a face card's frame) stands alone."""
 
 _PIP_REACH = 34.0          # pixels a pip may lie from its taught place (the card's pose in the shoe)
 _SIZE_SLACK = 1.35         # how much bigger (or 1/x smaller) than taught a glyph may look
@@ -75,17 +69,17 @@ class Reader:
         """The card in ``frame``, or unreadable with the reason; never a guess.
 
         When the ink cut at the frame's own threshold reads as no card, it is cut again in ways that part
-        or join what the camera's blurs and the card's print may have joined or parted (:data:`AGAIN`),
-        each read with the same checks: the first that reads as a card is the reading.
+        or join what the camera's blurs and the card's print may have joined or parted
+        (:data:`drivers.optical.ink.AGAIN`), each read with the same checks: the first that reads as a
+        card is the reading.
         """
         found = ink(frame)
         reading = self._read_ink(found)
-        if reading.card is None:
-            for higher, opened, closed in AGAIN:
-                other = self._read_ink(found.at(min(found.threshold + higher, 0.7), opened=opened,
-                                                closed=closed))
-                if other.card is not None:
-                    return other
+        for again in range(1, len(AGAIN) + 1):
+            if reading.card is not None:
+                break
+            other = self._read_ink(cut(found, again))
+            reading = other if other.card is not None else reading
         return reading
 
     def _read_ink(self, found: Ink) -> Reading:

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from drivers.optical import blur
 from drivers.optical.frames import Frame
-from drivers.optical.ink import Blob, Ink, glyph, ink, redness_of, silhouette
+from drivers.optical.ink import AGAIN, Blob, Ink, cut, glyph, ink, redness_of, silhouette
 from drivers.optical.taught import PIP_SIZE, RANK_SIZE, Layout, Taught
 from firmware_bridge.kernel.cards import Card
 
@@ -73,8 +73,12 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
     glyph_sizes: list[tuple[int, int, int, int]] = []
     centres, pip_sizes, rank_boxes, rank_heights, redness = [], [], [], [], []
     for card, frame in frames:
-        found = ink(frame)
-        index = index_of_clean(found, frame.shape[1], frame.shape[0])
+        found, again, index = ink(frame), 0, None
+        for again in range(len(AGAIN) + 1):            # the cut that parts the index from a picture
+            index = index_of_clean(cut(found, again), frame.shape[1], frame.shape[0])
+            if index is not None:
+                found = cut(found, again)
+                break
         if index is None:
             raise TeachError(f"{design}: no index found on {card} (a rank with a suit pip under it)")
         rank, pip = index
@@ -85,7 +89,7 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
         clean_ranks.append(clean_rank)
         clean_of.append(card)
         for blurred in _blurred(frame):
-            seen = ink(blurred)
+            seen = cut(ink(blurred), again)
             blurred_rank, blurred_pip = _same(seen, rank), _same(seen, [pip])
             if not blurred_rank or len(blurred_pip) != 1 or set(blurred_rank) & set(blurred_pip):
                 continue                    # the blur joined the rank to its pip: no template of it
@@ -129,13 +133,13 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
 
 def _blurred(frame: Frame) -> list[Frame]:
     """The clean frame and its turns (:data:`TURNS`), each also as the shoe's blurs draw it: moving as a
-    dealt card does, and out of focus."""
+    dealt card does, out of focus, and both."""
     height, width = frame.shape[:2]
     turns = [cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0) for angle in TURNS]
     edge = cv2.BORDER_REPLICATE
     turned = [frame] + [np.asarray(cv2.warpAffine(frame, turn, (width, height), borderMode=edge), np.uint8)
                         for turn in turns]
-    kernels = [blur.motion(3.5), blur.motion(6.5), blur.disk(1.5)]
+    kernels = [blur.motion(3.5), blur.motion(6.5), blur.disk(1.5), blur.both(5.5, 1.2)]
     return turned + [np.asarray(cv2.filter2D(each, -1, kernel), np.uint8) for each in turned
                      for kernel in kernels]
 

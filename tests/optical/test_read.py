@@ -17,7 +17,7 @@ from tests.optical.conftest import SMALL_SET, deck_design
 DRAWS = 100
 """Distorted draws per design (a few seconds each)."""
 
-UNREADABLE_BOUND = 0.3
+UNREADABLE_BOUND = 0.12
 """At most this share of the draws unreadable (docs/benchmarks.md, Optical shoe, has the measured rates)."""
 
 
