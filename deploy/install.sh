@@ -43,7 +43,8 @@
 # with the hashes of its files (pip --require-hashes: a wheel that does not match is refused
 # and nothing is installed), then the program itself with no dependency resolution. The
 # manifest names the extras installed (screen, optical), whose packages verify checks too.
-# Give the same options at every upgrade: each version has only the packages asked for.
+# An upgrade keeps the extras of the version that runs (its manifest names them), with or without
+# the options; an extra is added by naming it.
 #
 # PYTHON is the interpreter of the virtual environment (default python3). PIP_OPTIONS
 # go to pip, e.g. PIP_OPTIONS="--no-index --find-links /media/usb/wheels" on a Pi
@@ -508,8 +509,27 @@ install_system_files() {  # the units are each version's own (flip)
     put 0644 root:root deploy/modules-load.conf "$MODULES"
 }
 
+# keep_extras: an upgrade keeps the extras the running version was installed with (its manifest names
+# them), so a table whose dealer screen or optical shoe runs still has them after a plain install.
+keep_extras() {
+    local running extras
+    running=$(link_name "$CURRENT")
+    [ -n "$running" ] && [ -r "$DESTDIR$VERSIONS/$running/manifest.json" ] || return 0
+    extras=$("$PYTHON" -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1])).get("extras", [])))' \
+        "$DESTDIR$VERSIONS/$running/manifest.json" 2>/dev/null) || return 0
+    case " $extras " in *" screen "*)
+        [ "$WITH_SCREEN" = yes ] || say "the running version $running has the dealer screen: kept (--with-screen)"
+        WITH_SCREEN=yes ;;
+    esac
+    case " $extras " in *" optical "*)
+        [ "$WITH_OPTICAL" = yes ] || say "the running version $running has the optical shoe: kept (--with-optical)"
+        WITH_OPTICAL=yes ;;
+    esac
+}
+
 install_all() {
     local old="" legacy_name="" name
+    keep_extras
     if staging; then
         mkdir -p "$DESTDIR"
         : >"$OWNERS_NEW"

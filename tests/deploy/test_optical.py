@@ -1,7 +1,8 @@
 """The optical shoe's packages in a staged install: ``deploy/install.sh install --with-optical`` (alone, and
 with ``--with-screen``) installs numpy and OpenCV from ``deploy/requirements-optical.lock`` into the
 version's own virtual environment, its manifest names the extra, and ``verify`` checks both (a changed
-OpenCV file fails it); an install without the option has neither.
+OpenCV file fails it); an install without the option has neither, and an upgrade without it keeps what
+the running version has.
 
 The staged venv sees the system's site-packages (``--system-site-packages``, for Raspberry Pi OS's lgpio),
 where this machine may have a numpy of its own: what the install put in is read from the venv's own
@@ -73,6 +74,19 @@ def test_install_with_optical_takes_numpy_and_opencv_from_their_lock_and_verify_
             "does not match its RECORD hash"]
     finally:
         cv2.write_bytes(original)
+
+
+def test_an_upgrade_without_the_option_keeps_the_optical_shoe(tmp_path: Path, wheelhouse: Path) -> None:
+    run_install(tmp_path, wheelhouse, "install", "--with-optical")
+    upgraded = run_install(tmp_path, wheelhouse, "install")
+    kept = r"(?m)^install\.sh: the running version \S+ has the optical shoe: kept \(--with-optical\)$"
+    assert re.search(kept, upgraded.stdout), upgraded.stdout
+    installed = own_packages(tmp_path)
+    assert set(installed) >= OPTICAL, installed
+    manifest = json.loads((tmp_path / "opt/table-controller/manifest.json").read_text())
+    assert manifest["extras"] == ["optical"]
+    checked = verify(tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_install_without_optical_has_neither_numpy_nor_opencv(staged: Path) -> None:
