@@ -4,8 +4,9 @@ For each of Debian's kdegames-card-data-kf5 designs (tests/optical/decks.sh fetc
 the 52 clean frames of one pass, then deal ``--draws`` random cards, each in a frame with a fresh
 :class:`drivers.optical.distort.Distortion` (seeded: the same run gives the same figures) and either way up,
 and read each. Prints, per design and for the casino-style and the novelty designs apart: misreads (a card
-read as another: the worst outcome), unreadable (the dealer is asked), and the milliseconds a read takes on
-this machine (the frame's making is timed apart, it is the rig's, not the shoe's).
+read as another: the worst outcome; with --json, each by its draw's number), unreadable (the dealer is
+asked), and the milliseconds a read takes on this machine (the frame's making is timed apart, it is the
+rig's, not the shoe's). A design's draws depend on ``--seed`` and its place among the designs run.
 
     .venv/bin/python bench/optical_bench.py                 # --draws 10000, every design
     .venv/bin/python bench/optical_bench.py --draws 500 --designs standard dondorf --json
@@ -36,9 +37,10 @@ def measure(name: str, maker: FrameMaker, draws: int, seed: int) -> dict[str, ob
         return {"design": name, "taught": False, "why": str(error), "draws": 0}
     rng = np.random.default_rng(seed)
     cards = deck()
-    misreads = unreadable = 0
+    misreads: list[str] = []
+    unreadable = 0
     read_s = frame_s = 0.0
-    for _ in range(draws):
+    for number in range(draws):
         card = cards[int(rng.integers(len(cards)))]
         start = time.perf_counter()
         frame = maker.frame(card, Distortion.draw(rng), turned=bool(rng.integers(2)))
@@ -49,8 +51,9 @@ def measure(name: str, maker: FrameMaker, draws: int, seed: int) -> dict[str, ob
         if reading.card is None:
             unreadable += 1
         elif reading.card != card:
-            misreads += 1
-    return {"design": name, "taught": True, "draws": draws, "misreads": misreads, "unreadable": unreadable,
+            misreads.append(f"draw {number}: {card} read as {reading.card}")
+    return {"design": name, "taught": True, "draws": draws, "misreads": len(misreads), "misread": misreads,
+            "unreadable": unreadable,
             "read_ms": 1000 * read_s / draws, "frame_ms": 1000 * frame_s / draws}
 
 

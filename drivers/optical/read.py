@@ -28,7 +28,7 @@ from drivers.optical.ink import AGAIN, Blob, Ink, Silhouette, cut, glyph, ink, r
 from drivers.optical.taught import PIP_SIZE, RANK_SIZE, Taught
 from firmware_bridge.kernel.cards import RANK_CHARS, SUIT_CHARS, Card
 
-RANK_SCORE = 0.72
+RANK_SCORE = 0.85
 SUIT_SCORE = 0.82
 MARGIN = 0.3
 """The best label's lead over the next, as a share of how far apart their templates are."""
