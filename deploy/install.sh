@@ -512,19 +512,19 @@ install_system_files() {  # the units are each version's own (flip)
 # keep_extras: an upgrade keeps the extras the running version was installed with (its manifest names
 # them), so a table whose dealer screen or optical shoe runs still has them after a plain install.
 keep_extras() {
-    local running extras
+    local running extras extra
     running=$(link_name "$CURRENT")
     [ -n "$running" ] && [ -r "$DESTDIR$VERSIONS/$running/manifest.json" ] || return 0
     extras=$("$PYTHON" -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1])).get("extras", [])))' \
         "$DESTDIR$VERSIONS/$running/manifest.json" 2>/dev/null) || return 0
-    case " $extras " in *" screen "*)
-        [ "$WITH_SCREEN" = yes ] || say "the running version $running has the dealer screen: kept (--with-screen)"
-        WITH_SCREEN=yes ;;
-    esac
-    case " $extras " in *" optical "*)
-        [ "$WITH_OPTICAL" = yes ] || say "the running version $running has the optical shoe: kept (--with-optical)"
-        WITH_OPTICAL=yes ;;
-    esac
+    for extra in $extras; do
+        case $extra in
+            screen) [ "$WITH_SCREEN" = yes ] || say "the running version $running has the dealer screen: kept (--with-screen)"
+                WITH_SCREEN=yes ;;
+            optical) [ "$WITH_OPTICAL" = yes ] || say "the running version $running has the optical shoe: kept (--with-optical)"
+                WITH_OPTICAL=yes ;;
+        esac
+    done
 }
 
 install_all() {

@@ -107,8 +107,7 @@ def _hidden_rows(mask: npt.NDArray[np.bool_]) -> int:
     of each is dark. A glyph the lip cuts then stands alone below them, cut, and is read or refused as
     it is, rather than lost in the lip's darkness."""
     dark = mask.mean(axis=1) > _HIDDEN
-    rows = int(np.argmin(dark)) if not dark.all() else mask.shape[0]
-    return rows
+    return int(np.argmin(dark)) if not dark.all() else mask.shape[0]
 
 
 def _blobs(strength: Plane, threshold: float, min_area: int, top: int,

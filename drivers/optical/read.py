@@ -37,7 +37,7 @@ RED, BLACK = 0.42, 0.28
 
 _PIP_REACH = 34.0          # pixels a pip may lie from its taught place (the card's pose in the shoe)
 _SIZE_SLACK = 1.35         # how much bigger (or 1/x smaller) than taught a glyph may look
-_SMALL_SLACK = 1.6        # and how much smaller a pip (its points lost in a blur)
+_SMALL_SLACK = 1.6         # and how much smaller a pip (its points lost in a blur)
 _CANDIDATES = 3            # the nearest pip-like blobs tried
 _HEIGHT_SLACK = 0.2        # a rank glyph's height over its pip's may differ this much from its template's
 _ASPECT_SLACK = 0.25       # and its width over its height
@@ -74,13 +74,11 @@ class Reader:
         card is the reading.
         """
         found = ink(frame)
-        reading = self._read_ink(found)
-        for again in range(1, len(AGAIN) + 1):
-            if reading.card is not None:
-                break
-            other = self._read_ink(cut(found, again))
-            reading = other if other.card is not None else reading
-        return reading
+        readings = (self._read_ink(cut(found, again)) for again in range(len(AGAIN) + 1))
+        first = next(readings)
+        if first.card is not None:
+            return first
+        return next((reading for reading in readings if reading.card is not None), first)
 
     def _read_ink(self, found: Ink) -> Reading:
         candidates = self._pip_candidates(found)
@@ -161,9 +159,9 @@ class Reader:
         return Reading(Card(rank, suit), confidence, None, **scores)
 
     def _sized(self, rank: int, suit: int, rank_shape: Silhouette, pip_shape: Silhouette) -> bool:
-        """The rank glyph has the size of one of the taught ``rank`` of ``suit``'s: its height over its pip's
-        and its width over its height (a glyph cut short by the lip or half lost matches another rank's
-        shape, not its size)."""
+        """The glyphs have the sizes of one taught glyph of ``rank`` of ``suit`` (of ``rank`` when the pass
+        had none of that suit): the rank's height over its pip's, the rank's and the pip's width over their
+        height (a glyph cut short by the lip or half lost matches another's shape, not its size)."""
         taught = self.taught
         sizes = taught.sizes[(taught.rank_of == rank) & (taught.suit_of == suit)]
         if not len(sizes):

@@ -73,11 +73,11 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
     glyph_sizes: list[tuple[int, int, int, int]] = []
     centres, pip_sizes, rank_boxes, rank_heights, redness = [], [], [], [], []
     for card, frame in frames:
-        found, again, index = ink(frame), 0, None
+        first = ink(frame)
         for again in range(len(AGAIN) + 1):            # the cut that parts the index from a picture
-            index = index_of_clean(cut(found, again), frame.shape[1], frame.shape[0])
+            found = cut(first, again)
+            index = index_of_clean(found, frame.shape[1], frame.shape[0])
             if index is not None:
-                found = cut(found, again)
                 break
         if index is None:
             raise TeachError(f"{design}: no index found on {card} (a rank with a suit pip under it)")
