@@ -208,7 +208,12 @@ def test_players_rated_on_the_table_page_with_their_figures_and_the_shift_on_the
     wait(browser, lambda d: css(d, "section.tile[data-table='T07'] .shift-line[data-hands='1']"),
          "the shift on the tile", rated)
     assert "1 rated" in css(browser, "section.tile[data-table='T07'] .shift-line")[0].text
-    head = css(browser, "section.pit[data-pit='Pit 1'] .shift-figures")[0]
+    # The pit's header is drawn again after the tile: wait for its figures, then read them (the element
+    # found before it was redrawn is stale: run seed 3904412257).
+    pit = "section.pit[data-pit='Pit 1'] .shift-figures"
+    wait(browser, lambda d: css(d, f"{pit}[data-hands='1'][data-wagered='4000']"), "the shift on the pit",
+         rated)
+    head = css(browser, pit)[0]
     assert (head.get_attribute("data-hands"), head.get_attribute("data-wagered")) == ("1", "4000")
 
     done = subprocess.run([sys.executable, "-m", "controller.podium.monitor.cli", "report",
