@@ -24,6 +24,15 @@ THRESHOLD = 0.4
 _PAD = 3
 """Pixels around a blob's box that its silhouette may reach (its blurred edge, below the threshold)."""
 
+_GROW = 12
+"""Pixels beyond its blob a glyph's fainter ink may reach (a shaded pip's pale top, a faint thin stroke)."""
+
+_FAINT = 0.5
+"""The faintest ink joined to a glyph, as a share of the cut's threshold."""
+
+_THIN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+"""Faint ink narrower than this is not grown into (a picture's frame line, a scratch)."""
+
 _HIDDEN = 0.7
 """A row at the top with more than this share dark is the lip's or the bed's, not the card's."""
 
@@ -145,28 +154,53 @@ class Silhouette:
         return int(self.cut.shape[0])
 
 
-def silhouette(found: Ink, blobs: list[Blob]) -> Silhouette | None:
+def silhouette(found: Ink, blobs: list[Blob], *, grown: bool = False) -> Silhouette | None:
     """The silhouette of ``blobs`` (not their neighbours'): cut at half the glyph's own strength, where a
     blurred edge still lies where the sharp one was, so a faded or blurred glyph has a clean one's outline
-    and size. None when nothing of it is that strong."""
+    and size. None when nothing of it is that strong.
+
+    ``grown`` (a suit pip's): the glyph is also the fainter ink joined to the blobs (down to half the cut's
+    threshold, up to ``_GROW`` pixels beyond them, clear of every other blob and of thin lines), each part
+    cut at half the strongest ink of the glyph near it: a shaded pip's pale top is the pip's, where cut at
+    the glyph's peak a spade without its point is a club and a diamond without its top a heart. (A rank
+    glyph is not grown: its faint ink joins it to the card's frame and print.)"""
     height, width = found.strength.shape
-    x0 = max(0, min(blob.x for blob in blobs) - _PAD)
-    y0 = max(0, min(blob.y for blob in blobs) - _PAD)
-    x1 = min(width, max(blob.x + blob.w for blob in blobs) + _PAD)
-    y1 = min(height, max(blob.y + blob.h for blob in blobs) + _PAD)
+    reach = _PAD + (_GROW if grown else 0)
+    x0 = max(0, min(blob.x for blob in blobs) - reach)
+    y0 = max(0, min(blob.y for blob in blobs) - reach)
+    x1 = min(width, max(blob.x + blob.w for blob in blobs) + reach)
+    y1 = min(height, max(blob.y + blob.h for blob in blobs) + reach)
     labels = found.labels[y0:y1, x0:x1]
-    own = np.isin(labels, [blob.label for blob in blobs])
+    mine = [blob.label for blob in blobs]
+    own = np.isin(labels, mine)
     strength = found.strength[y0:y1, x0:x1]
     peak = float(np.quantile(strength[own], 0.9))
-    near = cv2.dilate(own.astype(np.uint8), np.ones((2 * _PAD + 1, 2 * _PAD + 1), np.uint8)) > 0
-    near &= own | (labels == 0)                       # its blurred edge, but no other blob's ink
-    cut = np.clip((strength - 0.5 * peak) / (0.3 * peak) + 0.5, 0.0, 1.0) * near
+    if grown:
+        others = np.isin(labels, [blob.label for blob in found.blobs if blob.label not in mine])
+        clear = ~_dilated(others, 2) | own            # no other blob's ink, nor its blurred edge
+        faint = (strength > _FAINT * found.threshold) & clear & _dilated(own, _GROW)
+        faint = own | (cv2.morphologyEx(faint.astype(np.uint8), cv2.MORPH_OPEN, _THIN) > 0)
+        _, parts = cv2.connectedComponents(faint.astype(np.uint8), connectivity=8)
+        joined = np.unique(parts[own & faint])
+        body = own | np.isin(parts, joined[joined > 0])
+        local = cv2.dilate(np.where(body, strength, 0.0).astype(np.float32), np.ones((7, 7), np.uint8))
+        level: npt.NDArray[np.float32] | float = np.maximum(local, 0.5 * peak)
+    else:
+        body, clear, level = own, own | (labels == 0), peak
+    near = _dilated(body, _PAD) & clear
+    cut = np.clip((strength / level - 0.5) / 0.3 + 0.5, 0.0, 1.0) * near
     rows, cols = np.nonzero(cut >= 0.5)
     if rows.size == 0:
         return None
     top, left = int(rows.min()), int(cols.min())
     kept = np.asarray(cut[top:rows.max() + 1, left:cols.max() + 1], np.float32)
     return Silhouette(kept, x0 + left, y0 + top)
+
+
+def _dilated(mask: npt.NDArray[np.bool_], by: int) -> npt.NDArray[np.bool_]:
+    """``mask`` grown by ``by`` pixels every way."""
+    size = 2 * by + 1
+    return np.asarray(cv2.dilate(mask.astype(np.uint8), np.ones((size, size), np.uint8)) > 0)
 
 
 def glyph(shape: Silhouette | None, size: tuple[int, int]) -> npt.NDArray[np.float32]:

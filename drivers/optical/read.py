@@ -8,7 +8,8 @@ the rank glyph where the design's ranks lie from their pip. Each is matched agai
   and the size of a taught glyph of that rank and suit (the rank's height against its pip's, the rank's
   and the pip's width against their height: a glyph cut short by the lip or half lost in the glare matches
   another's shape, not its size);
-- the suit pip matches one suit likewise (``SUIT_SCORE``, ``MARGIN``);
+- the suit pip matches one suit likewise (``SUIT_SCORE``, ``MARGIN``), and grown by its faint ink (a
+  shaded pip's pale part) it is still nearest that suit;
 - the ink's colour, red or black, measured apart from any shape, is the suit's, on the pip and the rank.
 
 Anything less is unreadable (``Reading.card`` None, ``reason`` saying what failed), never the best guess:
@@ -64,6 +65,7 @@ class Reader:
         self.taught = taught
         self._ranks = _Templates(taught.ranks, taught.rank_of)
         self._pips = _Templates(taught.pips, taught.suit_of)
+        self._grown = _Templates(taught.grown, taught.suit_of)
 
     def read(self, frame: Frame) -> Reading:
         """The card in ``frame``, or unreadable with the reason; never a guess.
@@ -150,6 +152,8 @@ class Reader:
         elif suit_score < SUIT_SCORE or suit_margin < MARGIN:
             reason = f"the pip is not clearly one suit ({SUIT_CHARS[suit]} {suit_score:.2f}, next by " \
                      f"{suit_margin:.2f})"
+        elif (grown := self._grown_suit(found, pip)) not in (None, suit):
+            reason = f"the pip is nearer {SUIT_CHARS[grown]} with its faint ink (its shading, a pale part)"
         elif not (red > RED if suit in (1, 2) else red < BLACK):
             reason = f"the ink's colour ({red:.2f} of the way to red) is not the {SUIT_CHARS[suit]} pip's"
         elif rank_red < BLACK if suit in (1, 2) else rank_red > RED:
@@ -157,6 +161,15 @@ class Reader:
         if reason is not None:
             return Reading(None, confidence, reason, **scores)
         return Reading(Card(rank, suit), confidence, None, **scores)
+
+    def _grown_suit(self, found: Ink, pip: Blob) -> int | None:
+        """The suit the pip's shape is nearest when grown by its faint ink (None: nothing to grow). A shaded
+        pip's pale part, lost to the cut, can leave a shape like another suit's (a spade without its point
+        is a club), so the two must agree."""
+        shape = silhouette(found, [pip], grown=True)
+        if shape is None:
+            return None
+        return self._grown.best(glyph(shape, PIP_SIZE))[0]
 
     def _sized(self, rank: int, suit: int, rank_shape: Silhouette, pip_shape: Silhouette) -> bool:
         """The glyphs have the sizes of one taught glyph of ``rank`` of ``suit`` (of ``rank`` when the pass

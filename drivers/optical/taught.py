@@ -2,7 +2,8 @@
 
 One ``.npz`` (numpy's zip of arrays, read without pickle) holding ``ranks`` and ``pips`` (a glyph template
 per card of the teach pass, :func:`drivers.optical.ink.glyph`), their ``rank_of`` and ``suit_of``, their
-``sizes`` (the rank glyph's width and height and the pip's, in frame pixels, before fitting), and
+``sizes`` (the rank glyph's width and height and the pip's, in frame pixels, before fitting), ``grown``
+(each pip's template with its faint ink, :func:`drivers.optical.ink.silhouette`'s ``grown``), and
 ``meta``: the format's version, the design's name and its layout (where the index pip lies in the frame,
 the sizes of pips and ranks, where the rank lies from its pip, the red and black inks' redness). ``checksum``
 is the SHA-256 of all of them: a file changed by a byte, cut short or of another version is refused with a
@@ -22,8 +23,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-FORMAT = 1
-"""The file format's version; a file of another one is refused."""
+FORMAT = 2
+"""The file format's version; a file of another one is refused (format 1, before ``grown``: teach again)."""
 
 RANK_SIZE = (32, 32)
 """A rank glyph's template, width and height."""
@@ -57,7 +58,7 @@ class Layout:
 @dataclass(frozen=True)
 class Taught:
     """A design as taught: a template per card of the teach pass, the cards' ranks and suits, the glyphs'
-    sizes (rank width, rank height, pip width, pip height), the layout."""
+    sizes (rank width, rank height, pip width, pip height), the pips grown by their faint ink, the layout."""
 
     design: str
     layout: Layout
@@ -66,6 +67,7 @@ class Taught:
     rank_of: npt.NDArray[np.int8]
     suit_of: npt.NDArray[np.int8]
     sizes: npt.NDArray[np.float32]
+    grown: npt.NDArray[np.float32]
 
     def save(self, path: Path) -> None:
         """Write the file (through a temporary one, replaced in one step)."""
@@ -80,7 +82,7 @@ class Taught:
     def _arrays(self) -> dict[str, npt.NDArray[np.generic]]:
         meta = {"format": FORMAT, "design": self.design, "layout": asdict(self.layout)}
         return {"meta": np.array(json.dumps(meta, sort_keys=True)), "ranks": self.ranks, "pips": self.pips,
-                "rank_of": self.rank_of, "suit_of": self.suit_of, "sizes": self.sizes}
+                "rank_of": self.rank_of, "suit_of": self.suit_of, "sizes": self.sizes, "grown": self.grown}
 
 
 def _checksum(arrays: dict[str, npt.NDArray[np.generic]]) -> str:
@@ -99,7 +101,7 @@ def load(path: Path) -> Taught:
             arrays = {name: stored[name] for name in stored.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as fault:
         raise TaughtError(f"{path}: not a taught design file ({fault})") from fault
-    expected = {"checksum", "meta", "ranks", "pips", "rank_of", "suit_of", "sizes"}
+    expected = {"checksum", "meta", "ranks", "pips", "rank_of", "suit_of", "sizes", "grown"}
     if set(arrays) != expected:
         raise TaughtError(f"{path}: holds {sorted(arrays)}, not {sorted(expected)}")
     checksum = str(arrays.pop("checksum"))
@@ -113,10 +115,11 @@ def load(path: Path) -> Taught:
     except TaughtError as fault:
         raise TaughtError(f"{path}: {fault}") from fault
     taught = Taught(str(meta.get("design")), layout, arrays["ranks"], arrays["pips"],
-                    arrays["rank_of"], arrays["suit_of"], arrays["sizes"])
+                    arrays["rank_of"], arrays["suit_of"], arrays["sizes"], arrays["grown"])
     count = len(taught.rank_of)
     if (taught.ranks.shape != (count, RANK_SIZE[1], RANK_SIZE[0])
-            or taught.pips.shape != (count, PIP_SIZE[1], PIP_SIZE[0]) or taught.suit_of.shape != (count,)
+            or taught.pips.shape != (count, PIP_SIZE[1], PIP_SIZE[0])
+            or taught.grown.shape != taught.pips.shape or taught.suit_of.shape != (count,)
             or taught.sizes.shape != (count, 4)):
         raise TaughtError(f"{path}: the templates' shapes do not match format {FORMAT}")
     return taught

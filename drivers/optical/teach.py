@@ -69,7 +69,7 @@ def index_of_clean(found: Ink, width: int, height: int) -> tuple[list[Blob], Blo
 
 def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
     """The design taught from clean ``frames`` of known cards; TeachError when the pass will not do."""
-    ranks, pips, rank_of, suit_of, clean_ranks, clean_of = [], [], [], [], [], []
+    ranks, pips, grown_pips, rank_of, suit_of, clean_ranks, clean_of = [], [], [], [], [], [], []
     glyph_sizes: list[tuple[int, int, int, int]] = []
     centres, pip_sizes, rank_boxes, rank_heights, redness = [], [], [], [], []
     for card, frame in frames:
@@ -95,12 +95,14 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
                 continue                    # the blur joined the rank to its pip: no template of it
             blurred_rank_shape = silhouette(seen, blurred_rank)
             blurred_pip_shape = silhouette(seen, blurred_pip)
+            grown_pip_shape = silhouette(seen, blurred_pip, grown=True)
             if blurred_rank_shape is None or blurred_pip_shape is None:
                 continue
             rank_glyph, pip_glyph = glyph(blurred_rank_shape, RANK_SIZE), glyph(blurred_pip_shape, PIP_SIZE)
             if min(float(np.vdot(rank_glyph, clean_rank)), float(np.vdot(pip_glyph, clean_pip))) >= SAME_RANK:
                 ranks.append(rank_glyph)
                 pips.append(pip_glyph)
+                grown_pips.append(glyph(grown_pip_shape, PIP_SIZE))
                 rank_of.append(card.rank)
                 glyph_sizes.append((blurred_rank_shape.w, blurred_rank_shape.h, blurred_pip_shape.w,
                               blurred_pip_shape.h))
@@ -128,7 +130,7 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
         red=float(np.mean([value for red, value in redness if red])),
         black=float(np.mean([value for red, value in redness if not red])))
     return Taught(design, layout, np.stack(ranks), np.stack(pips), np.array(rank_of, np.int8),
-                  np.array(suit_of, np.int8), np.array(glyph_sizes, np.float32))
+                  np.array(suit_of, np.int8), np.array(glyph_sizes, np.float32), np.stack(grown_pips))
 
 
 def _blurred(frame: Frame) -> list[Frame]:

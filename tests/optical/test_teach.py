@@ -40,7 +40,7 @@ def test_a_corrupt_taught_file_is_refused(taught: Taught, tmp_path: Path) -> Non
     path = tmp_path / "standard.npz"
     taught.save(path)
     changed = Taught(taught.design, taught.layout, taught.ranks.copy(), taught.pips, taught.rank_of,
-                     taught.suit_of, taught.sizes)
+                     taught.suit_of, taught.sizes, taught.grown)
     changed.ranks[3, 10, 10] += 0.5                  # one template changed, the checksum kept
     arrays = changed._arrays()
     with np.load(path) as stored:
