@@ -181,8 +181,7 @@ def silhouette(found: Ink, blobs: list[Blob], *, grown: bool = False) -> Silhoue
         faint = (strength > _FAINT * found.threshold) & clear & _dilated(own, _GROW)
         faint = own | (cv2.morphologyEx(faint.astype(np.uint8), cv2.MORPH_OPEN, _THIN) > 0)
         _, parts = cv2.connectedComponents(faint.astype(np.uint8), connectivity=8)
-        joined = np.unique(parts[own & faint])
-        body = own | np.isin(parts, joined[joined > 0])
+        body = np.isin(parts, np.unique(parts[own]))  # the faint ink's pieces the blobs are in
         local = cv2.dilate(np.where(body, strength, 0.0).astype(np.float32), np.ones((7, 7), np.uint8))
         level: npt.NDArray[np.float32] | float = np.maximum(local, 0.5 * peak)
     else:

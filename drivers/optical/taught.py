@@ -101,15 +101,16 @@ def load(path: Path) -> Taught:
             arrays = {name: stored[name] for name in stored.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as fault:
         raise TaughtError(f"{path}: not a taught design file ({fault})") from fault
+    meta = _meta(path, arrays)
+    if meta.get("format") != FORMAT:                  # before the arrays: another format holds others
+        raise TaughtError(f"{path}: format {meta.get('format')!r}, this reader reads format {FORMAT}: "
+                          "teach the design again")
     expected = {"checksum", "meta", "ranks", "pips", "rank_of", "suit_of", "sizes", "grown"}
     if set(arrays) != expected:
         raise TaughtError(f"{path}: holds {sorted(arrays)}, not {sorted(expected)}")
     checksum = str(arrays.pop("checksum"))
     if checksum != _checksum(arrays):
         raise TaughtError(f"{path}: the checksum does not match: the file is corrupt")
-    meta = json.loads(str(arrays["meta"]))
-    if meta.get("format") != FORMAT:
-        raise TaughtError(f"{path}: format {meta.get('format')!r}, this reader reads format {FORMAT}")
     try:
         layout = _layout(meta["layout"])
     except TaughtError as fault:
@@ -123,6 +124,16 @@ def load(path: Path) -> Taught:
             or taught.sizes.shape != (count, 4)):
         raise TaughtError(f"{path}: the templates' shapes do not match format {FORMAT}")
     return taught
+
+
+def _meta(path: Path, arrays: dict[str, npt.NDArray[np.generic]]) -> dict[str, Any]:
+    try:
+        meta = json.loads(str(arrays["meta"]))
+    except (KeyError, ValueError) as fault:
+        raise TaughtError(f"{path}: no readable meta: the file is corrupt") from fault
+    if not isinstance(meta, dict):
+        raise TaughtError(f"{path}: no readable meta: the file is corrupt")
+    return meta
 
 
 def _layout(fields: dict[str, Any]) -> Layout:

@@ -95,14 +95,13 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
                 continue                    # the blur joined the rank to its pip: no template of it
             blurred_rank_shape = silhouette(seen, blurred_rank)
             blurred_pip_shape = silhouette(seen, blurred_pip)
-            grown_pip_shape = silhouette(seen, blurred_pip, grown=True)
             if blurred_rank_shape is None or blurred_pip_shape is None:
                 continue
             rank_glyph, pip_glyph = glyph(blurred_rank_shape, RANK_SIZE), glyph(blurred_pip_shape, PIP_SIZE)
             if min(float(np.vdot(rank_glyph, clean_rank)), float(np.vdot(pip_glyph, clean_pip))) >= SAME_RANK:
                 ranks.append(rank_glyph)
                 pips.append(pip_glyph)
-                grown_pips.append(glyph(grown_pip_shape, PIP_SIZE))
+                grown_pips.append(glyph(silhouette(seen, blurred_pip, grown=True), PIP_SIZE))
                 rank_of.append(card.rank)
                 glyph_sizes.append((blurred_rank_shape.w, blurred_rank_shape.h, blurred_pip_shape.w,
                               blurred_pip_shape.h))

@@ -66,6 +66,18 @@ def test_a_file_of_another_format_is_refused(taught: Taught, tmp_path: Path) -> 
         load(path)
 
 
+def test_a_file_of_the_format_before_is_refused_saying_teach_again(taught: Taught, tmp_path: Path) -> None:
+    path = tmp_path / "standard.npz"
+    arrays = taught._arrays()
+    del arrays["grown"]                               # format 1 had no grown pips
+    meta = json.loads(str(arrays["meta"]))
+    meta["format"] = 1
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(path, checksum=np.array(_checksum(arrays)), **arrays)
+    with pytest.raises(TaughtError, match="format 1, this reader reads format 2: teach the design again"):
+        load(path)
+
+
 def test_a_pass_without_a_rank_or_with_no_index_is_refused(standard: FrameMaker) -> None:
     no_kings = [card for card in deck() if card.rank != 13]
     with pytest.raises(TeachError, match="lacks rank 13"):
