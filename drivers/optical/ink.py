@@ -153,6 +153,17 @@ class Silhouette:
     def h(self) -> int:
         return int(self.cut.shape[0])
 
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+
+def place(rank: Silhouette, pip: Silhouette) -> tuple[float, float]:
+    """Where the rank glyph's centre lies from its pip's, across and down, in the pip's heights (a piece of
+    a glyph, a 10's 1 or a 4's upright stroke, lies where no whole glyph of the rank it looks like does)."""
+    (rx, ry), (px, py) = rank.centre, pip.centre
+    return (rx - px) / pip.h, (ry - py) / pip.h
+
 
 def silhouette(found: Ink, blobs: list[Blob], *, grown: bool = False) -> Silhouette | None:
     """The silhouette of ``blobs`` (not their neighbours'): cut at half the glyph's own strength, where a

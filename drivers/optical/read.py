@@ -5,9 +5,10 @@ the rank glyph where the design's ranks lie from their pip. Each is matched agai
 (a dot product of normalised glyphs: 1 is the same shape). A card is read only when three cues agree:
 
 - the rank glyph matches one rank at least ``RANK_SCORE`` and better than every other rank by ``MARGIN``,
-  and the size of a taught glyph of that rank and suit (the rank's height against its pip's, the rank's
-  and the pip's width against their height: a glyph cut short by the lip or half lost in the glare matches
-  another's shape, not its size);
+  and the size and place of a taught glyph of that rank and suit (the rank's height against its pip's, the
+  rank's and the pip's width against their height, where the rank lies from its pip: a glyph cut short by
+  the lip or half lost in the glare matches another's shape, not its size, and a piece of one, a 10 without
+  its 0, lies apart from where the glyph it looks like, the J, lies);
 - the suit pip matches one suit likewise (``SUIT_SCORE``, ``MARGIN``), and grown by its faint ink (a
   shaded pip's pale part) it is still nearest that suit;
 - the ink's colour, red or black, measured apart from any shape, is the suit's, on the pip and the rank.
@@ -25,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from drivers.optical.frames import Frame
-from drivers.optical.ink import AGAIN, Blob, Ink, Silhouette, cut, glyph, ink, redness_of, silhouette
+from drivers.optical.ink import AGAIN, Blob, Ink, Silhouette, cut, glyph, ink, place, redness_of, silhouette
 from drivers.optical.taught import PIP_SIZE, RANK_SIZE, Taught
 from firmware_bridge.kernel.cards import RANK_CHARS, SUIT_CHARS, Card
 
@@ -42,6 +43,8 @@ _SMALL_SLACK = 1.6         # and how much smaller a pip (its points lost in a bl
 _CANDIDATES = 3            # the nearest pip-like blobs tried
 _HEIGHT_SLACK = 0.2        # a rank glyph's height over its pip's may differ this much from its template's
 _ASPECT_SLACK = 0.25       # and its width over its height
+_ACROSS_SLACK = 0.15       # and its centre from its pip's, across and down, in pip heights
+_DOWN_SLACK = 0.3
 
 
 @dataclass(frozen=True)
@@ -146,9 +149,9 @@ class Reader:
         if rank_score < RANK_SCORE or rank_margin < MARGIN:
             reason = f"the rank glyph is not clearly one rank ({RANK_CHARS[rank - 1]} {rank_score:.2f}, " \
                      f"next by {rank_margin:.2f})"
-        elif not self._sized(rank, suit, rank_shape, pip_shape):
+        elif not self._fits(rank, suit, rank_shape, pip_shape):
             reason = f"the rank glyph is {rank_shape.w} x {rank_shape.h} pixels over a pip {pip_shape.h} " \
-                     f"high: not the size of a {RANK_CHARS[rank - 1]} (part of it hidden or lost?)"
+                     f"high: not the size or place of a {RANK_CHARS[rank - 1]} (part of it hidden or lost?)"
         elif suit_score < SUIT_SCORE or suit_margin < MARGIN:
             reason = f"the pip is not clearly one suit ({SUIT_CHARS[suit]} {suit_score:.2f}, next by " \
                      f"{suit_margin:.2f})"
@@ -171,19 +174,24 @@ class Reader:
             return None
         return self._grown.best(glyph(shape, PIP_SIZE))[0]
 
-    def _sized(self, rank: int, suit: int, rank_shape: Silhouette, pip_shape: Silhouette) -> bool:
-        """The glyphs have the sizes of one taught glyph of ``rank`` of ``suit`` (of ``rank`` when the pass
-        had none of that suit): the rank's height over its pip's, the rank's and the pip's width over their
-        height (a glyph cut short by the lip or half lost matches another's shape, not its size)."""
+    def _fits(self, rank: int, suit: int, rank_shape: Silhouette, pip_shape: Silhouette) -> bool:
+        """The glyphs have the sizes and the place of one taught glyph of ``rank`` of ``suit`` (of ``rank``
+        when the pass had none of that suit): the rank's height over its pip's, the rank's and the pip's
+        width over their height, where the rank lies from the pip (a glyph cut short by the lip or half lost
+        matches another's shape, not its size; a piece of one, a 10's 1 alone, lies apart from the glyph it
+        looks like, the J)."""
         taught = self.taught
-        sizes = taught.sizes[(taught.rank_of == rank) & (taught.suit_of == suit)]
-        if not len(sizes):
-            sizes = taught.sizes[taught.rank_of == rank]
+        of = (taught.rank_of == rank) & (taught.suit_of == suit)
+        if not of.any():
+            of = taught.rank_of == rank
+        sizes, places = taught.sizes[of], taught.places[of]
         height = rank_shape.h / pip_shape.h / (sizes[:, 1] / sizes[:, 3]) - 1.0
         aspect = rank_shape.w / rank_shape.h / (sizes[:, 0] / sizes[:, 1]) - 1.0
         pip = pip_shape.w / pip_shape.h / (sizes[:, 2] / sizes[:, 3]) - 1.0
+        across, down = np.abs(places - np.array(place(rank_shape, pip_shape), np.float32)).T
         return bool(np.any((np.abs(height) <= _HEIGHT_SLACK) & (np.abs(aspect) <= _ASPECT_SLACK)
-                           & (np.abs(pip) <= _ASPECT_SLACK)))
+                           & (np.abs(pip) <= _ASPECT_SLACK)
+                           & (across <= _ACROSS_SLACK) & (down <= _DOWN_SLACK)))
 
     def _red(self, redness: float) -> float:
         layout = self.taught.layout

@@ -3,7 +3,8 @@
 One ``.npz`` (numpy's zip of arrays, read without pickle) holding ``ranks`` and ``pips`` (a glyph template
 per card of the teach pass, :func:`drivers.optical.ink.glyph`), their ``rank_of`` and ``suit_of``, their
 ``sizes`` (the rank glyph's width and height and the pip's, in frame pixels, before fitting), ``grown``
-(each pip's template with its faint ink, :func:`drivers.optical.ink.silhouette`'s ``grown``), and
+(each pip's template with its faint ink, :func:`drivers.optical.ink.silhouette`'s ``grown``), ``places``
+(where each rank glyph lies from its pip, :func:`drivers.optical.ink.place`), and
 ``meta``: the format's version, the design's name and its layout (where the index pip lies in the frame,
 the sizes of pips and ranks, where the rank lies from its pip, the red and black inks' redness). ``checksum``
 is the SHA-256 of all of them: a file changed by a byte, cut short or of another version is refused with a
@@ -23,8 +24,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-FORMAT = 2
-"""The file format's version; a file of another one is refused (format 1, before ``grown``: teach again)."""
+FORMAT = 3
+"""The file format's version; a file of another one is refused (format 1 had no ``grown``, format 2 no
+``places``: teach again)."""
 
 RANK_SIZE = (32, 32)
 """A rank glyph's template, width and height."""
@@ -58,7 +60,8 @@ class Layout:
 @dataclass(frozen=True)
 class Taught:
     """A design as taught: a template per card of the teach pass, the cards' ranks and suits, the glyphs'
-    sizes (rank width, rank height, pip width, pip height), the pips grown by their faint ink, the layout."""
+    sizes (rank width, rank height, pip width, pip height), the pips grown by their faint ink, where each rank
+    glyph lies from its pip (across, down, in pip heights), the layout."""
 
     design: str
     layout: Layout
@@ -68,6 +71,7 @@ class Taught:
     suit_of: npt.NDArray[np.int8]
     sizes: npt.NDArray[np.float32]
     grown: npt.NDArray[np.float32]
+    places: npt.NDArray[np.float32]
 
     def save(self, path: Path) -> None:
         """Write the file (through a temporary one, replaced in one step)."""
@@ -82,7 +86,8 @@ class Taught:
     def _arrays(self) -> dict[str, npt.NDArray[np.generic]]:
         meta = {"format": FORMAT, "design": self.design, "layout": asdict(self.layout)}
         return {"meta": np.array(json.dumps(meta, sort_keys=True)), "ranks": self.ranks, "pips": self.pips,
-                "rank_of": self.rank_of, "suit_of": self.suit_of, "sizes": self.sizes, "grown": self.grown}
+                "rank_of": self.rank_of, "suit_of": self.suit_of, "sizes": self.sizes, "grown": self.grown,
+                "places": self.places}
 
 
 def _checksum(arrays: dict[str, npt.NDArray[np.generic]]) -> str:
@@ -105,7 +110,7 @@ def load(path: Path) -> Taught:
     if meta.get("format") != FORMAT:                  # before the arrays: another format holds others
         raise TaughtError(f"{path}: format {meta.get('format')!r}, this reader reads format {FORMAT}: "
                           "teach the design again")
-    expected = {"checksum", "meta", "ranks", "pips", "rank_of", "suit_of", "sizes", "grown"}
+    expected = {"checksum", "meta", "ranks", "pips", "rank_of", "suit_of", "sizes", "grown", "places"}
     if set(arrays) != expected:
         raise TaughtError(f"{path}: holds {sorted(arrays)}, not {sorted(expected)}")
     checksum = str(arrays.pop("checksum"))
@@ -116,12 +121,12 @@ def load(path: Path) -> Taught:
     except TaughtError as fault:
         raise TaughtError(f"{path}: {fault}") from fault
     taught = Taught(str(meta.get("design")), layout, arrays["ranks"], arrays["pips"],
-                    arrays["rank_of"], arrays["suit_of"], arrays["sizes"], arrays["grown"])
+                    arrays["rank_of"], arrays["suit_of"], arrays["sizes"], arrays["grown"], arrays["places"])
     count = len(taught.rank_of)
     if (taught.ranks.shape != (count, RANK_SIZE[1], RANK_SIZE[0])
             or taught.pips.shape != (count, PIP_SIZE[1], PIP_SIZE[0])
             or taught.grown.shape != taught.pips.shape or taught.suit_of.shape != (count,)
-            or taught.sizes.shape != (count, 4)):
+            or taught.sizes.shape != (count, 4) or taught.places.shape != (count, 2)):
         raise TaughtError(f"{path}: the templates' shapes do not match format {FORMAT}")
     return taught
 

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from drivers.optical import blur
 from drivers.optical.frames import Frame
-from drivers.optical.ink import AGAIN, Blob, Ink, cut, glyph, ink, redness_of, silhouette
+from drivers.optical.ink import AGAIN, Blob, Ink, cut, glyph, ink, place, redness_of, silhouette
 from drivers.optical.taught import PIP_SIZE, RANK_SIZE, Layout, Taught
 from firmware_bridge.kernel.cards import Card
 
@@ -71,6 +71,7 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
     """The design taught from clean ``frames`` of known cards; TeachError when the pass will not do."""
     ranks, pips, grown_pips, rank_of, suit_of, clean_ranks, clean_of = [], [], [], [], [], [], []
     glyph_sizes: list[tuple[int, int, int, int]] = []
+    places: list[tuple[float, float]] = []
     centres, pip_sizes, rank_boxes, rank_heights, redness = [], [], [], [], []
     for card, frame in frames:
         first = ink(frame)
@@ -105,6 +106,7 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
                 rank_of.append(card.rank)
                 glyph_sizes.append((blurred_rank_shape.w, blurred_rank_shape.h, blurred_pip_shape.w,
                               blurred_pip_shape.h))
+                places.append(place(blurred_rank_shape, blurred_pip_shape))
                 suit_of.append(card.suit)
         cx, cy = pip_shape.x + pip_shape.w / 2, pip_shape.y + pip_shape.h / 2
         centres.append((cx, cy))
@@ -129,7 +131,8 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
         red=float(np.mean([value for red, value in redness if red])),
         black=float(np.mean([value for red, value in redness if not red])))
     return Taught(design, layout, np.stack(ranks), np.stack(pips), np.array(rank_of, np.int8),
-                  np.array(suit_of, np.int8), np.array(glyph_sizes, np.float32), np.stack(grown_pips))
+                  np.array(suit_of, np.int8), np.array(glyph_sizes, np.float32), np.stack(grown_pips),
+                  np.array(places, np.float32))
 
 
 def _blurred(frame: Frame) -> list[Frame]:

@@ -40,7 +40,7 @@ def test_a_corrupt_taught_file_is_refused(taught: Taught, tmp_path: Path) -> Non
     path = tmp_path / "standard.npz"
     taught.save(path)
     changed = Taught(taught.design, taught.layout, taught.ranks.copy(), taught.pips, taught.rank_of,
-                     taught.suit_of, taught.sizes, taught.grown)
+                     taught.suit_of, taught.sizes, taught.grown, taught.places)
     changed.ranks[3, 10, 10] += 0.5                  # one template changed, the checksum kept
     arrays = changed._arrays()
     with np.load(path) as stored:
@@ -69,12 +69,12 @@ def test_a_file_of_another_format_is_refused(taught: Taught, tmp_path: Path) -> 
 def test_a_file_of_the_format_before_is_refused_saying_teach_again(taught: Taught, tmp_path: Path) -> None:
     path = tmp_path / "standard.npz"
     arrays = taught._arrays()
-    del arrays["grown"]                               # format 1 had no grown pips
+    del arrays["places"]                              # format 2 had no glyphs' places
     meta = json.loads(str(arrays["meta"]))
-    meta["format"] = 1
+    meta["format"] = 2
     arrays["meta"] = np.array(json.dumps(meta))
     np.savez(path, checksum=np.array(_checksum(arrays)), **arrays)
-    with pytest.raises(TaughtError, match="format 1, this reader reads format 2: teach the design again"):
+    with pytest.raises(TaughtError, match="format 2, this reader reads format 3: teach the design again"):
         load(path)
 
 
