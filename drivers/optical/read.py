@@ -43,6 +43,7 @@ _SMALL_SLACK = 1.6         # and how much smaller a pip (its points lost in a bl
 _CANDIDATES = 3            # the nearest pip-like blobs tried
 _HEIGHT_SLACK = 0.2        # a rank glyph's height over its pip's may differ this much from its template's
 _ASPECT_SLACK = 0.25       # and its width over its height
+_PIP_SLACK = 0.18          # and the pip's width over its height (a club without its stalk is a spade's shape)
 _ACROSS_SLACK = 0.15       # and its centre from its pip's, across and down, in pip heights
 _DOWN_SLACK = 0.3
 
@@ -190,7 +191,7 @@ class Reader:
         pip = pip_shape.w / pip_shape.h / (sizes[:, 2] / sizes[:, 3]) - 1.0
         across, down = np.abs(places - np.array(place(rank_shape, pip_shape), np.float32)).T
         return bool(np.any((np.abs(height) <= _HEIGHT_SLACK) & (np.abs(aspect) <= _ASPECT_SLACK)
-                           & (np.abs(pip) <= _ASPECT_SLACK)
+                           & (np.abs(pip) <= _PIP_SLACK)
                            & (across <= _ACROSS_SLACK) & (down <= _DOWN_SLACK)))
 
     def _red(self, redness: float) -> float:

@@ -116,3 +116,11 @@ def test_a_ten_whose_0_was_lost_is_not_read_as_the_jack_its_1_looks_like(name: s
     pip, so it is unreadable."""
     [(card, reading)] = bench_draws(name, seed, (number,)).values()
     assert card.rank == 10 and reading.card is None, (card, reading)
+
+
+def test_a_small_club_without_its_stalk_is_not_read_as_a_spade() -> None:
+    """In this draw of bench/optical_bench.py (tigullio-international, seed 4601) the cut that opens thin
+    lines took a small club's stalk and the blur its top lobe's waist: what was left matched a spade's
+    shape. It is wider for its height than any taught spade of its rank, so it is unreadable."""
+    [(card, reading)] = bench_draws("tigullio-international", 4601, (962,)).values()
+    assert str(card) == "Tc" and reading.card is None, (card, reading)
