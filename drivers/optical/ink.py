@@ -155,6 +155,7 @@ class Silhouette:
 
     @property
     def centre(self) -> tuple[float, float]:
+        """The middle of its box, in frame pixels."""
         return self.x + self.w / 2, self.y + self.h / 2
 
 

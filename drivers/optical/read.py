@@ -130,8 +130,7 @@ class Reader:
 
     def _read_at(self, found: Ink, pip: Blob, pip_shape: Silhouette) -> Reading:
         """The reading of the index whose pip is ``pip``."""
-        centre = (pip_shape.x + pip_shape.w / 2, pip_shape.y + pip_shape.h / 2)
-        rank_blobs = self._rank_blobs(found, pip, centre)
+        rank_blobs = self._rank_blobs(found, pip, pip_shape.centre)
         rank_shape = silhouette(found, rank_blobs) if rank_blobs else None
         if rank_shape is None:
             return Reading(None, 0.0, "no rank glyph above the suit pip")

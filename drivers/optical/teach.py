@@ -108,7 +108,7 @@ def teach(design: str, frames: Iterable[tuple[Card, Frame]]) -> Taught:
                               blurred_pip_shape.h))
                 places.append(place(blurred_rank_shape, blurred_pip_shape))
                 suit_of.append(card.suit)
-        cx, cy = pip_shape.x + pip_shape.w / 2, pip_shape.y + pip_shape.h / 2
+        cx, cy = pip_shape.centre
         centres.append((cx, cy))
         pip_sizes.append((pip_shape.w, pip_shape.h))
         rank_boxes.append((rank_shape.x - cx, rank_shape.y - cy, rank_shape.x + rank_shape.w - cx,

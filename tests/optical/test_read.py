@@ -3,6 +3,8 @@ casino-style designs with no misread, and unreadable (never a guess) when the in
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -81,10 +83,16 @@ def test_another_designs_cards_are_not_misread(standard_reader: Reader) -> None:
         assert reading.card in (None, card), (card, reading)
 
 
+@functools.cache
+def design_reader(name: str) -> tuple[FrameMaker, Reader]:
+    """The frames of the design ``name`` and a reader taught from its clean pass (taught once a run)."""
+    maker = FrameMaker(deck_design(name))
+    return maker, taught_reader(maker)
+
+
 def bench_draws(name: str, seed: int, numbers: tuple[int, ...]) -> dict[int, tuple[Card, Reading]]:
     """The draws ``numbers`` of bench/optical_bench.py's run of ``name`` with ``seed``, each read."""
-    maker = FrameMaker(deck_design(name))
-    reader = taught_reader(maker)
+    maker, reader = design_reader(name)
     rng = np.random.default_rng(seed)
     cards = deck()
     drawn = {}
