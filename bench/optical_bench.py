@@ -5,8 +5,9 @@ the 52 clean frames of one pass, then deal ``--draws`` random cards, each in a f
 :class:`drivers.optical.distort.Distortion` (seeded: the same run gives the same figures) and either way up,
 and read each. Prints, per design and for the casino-style and the novelty designs apart: misreads (a card
 read as another: the worst outcome; with --json, each by its draw's number), unreadable (the dealer is
-asked), and the milliseconds a read takes on this machine (the frame's making is timed apart, it is the
-rig's, not the shoe's). A design's draws depend on ``--seed`` and its place among the designs run.
+asked; with --json, how many for each reason), and the milliseconds a read takes on this machine (the
+frame's making is timed apart, it is the rig's, not the shoe's). A design's draws depend on ``--seed`` and
+its place among the designs run.
 
     .venv/bin/python bench/optical_bench.py                 # --draws 10000, every design
     .venv/bin/python bench/optical_bench.py --draws 500 --designs standard dondorf --json
@@ -16,8 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
+from collections import Counter
 
 import numpy as np
 
@@ -39,6 +42,7 @@ def measure(name: str, maker: FrameMaker, draws: int, seed: int) -> dict[str, ob
     cards = deck()
     misreads: list[str] = []
     unreadable = 0
+    reasons: Counter[str] = Counter()
     read_s = frame_s = 0.0
     for number in range(draws):
         card = cards[int(rng.integers(len(cards)))]
@@ -50,10 +54,11 @@ def measure(name: str, maker: FrameMaker, draws: int, seed: int) -> dict[str, ob
         frame_s += made - start
         if reading.card is None:
             unreadable += 1
+            reasons[re.sub(r"\d+(\.\d+)?", "#", str(reading.reason))] += 1
         elif reading.card != card:
             misreads.append(f"draw {number}: {card} read as {reading.card}")
     return {"design": name, "taught": True, "draws": draws, "misreads": len(misreads), "misread": misreads,
-            "unreadable": unreadable,
+            "unreadable": unreadable, "why_unreadable": dict(reasons.most_common()),
             "read_ms": 1000 * read_s / draws, "frame_ms": 1000 * frame_s / draws}
 
 

@@ -15,22 +15,36 @@ the rank glyph where the design's ranks lie from their pip. Each is matched agai
 
 Anything less is unreadable (``Reading.card`` None, ``reason`` saying what failed), never the best guess:
 the table then asks the dealer to show the card. Two places that each read as a card, differently, are
-unreadable too.
+unreadable too, and so are two other cuts of a frame's ink that read differently (:meth:`Reader.read`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
 
 from drivers.optical.frames import Frame
-from drivers.optical.ink import AGAIN, Blob, Ink, Silhouette, cut, glyph, ink, place, redness_of, silhouette
+from drivers.optical.ink import (
+    AGAIN,
+    Blob,
+    Ink,
+    Silhouette,
+    cut,
+    glyph,
+    ink,
+    parted,
+    place,
+    redness_of,
+    silhouette,
+)
 from drivers.optical.taught import PIP_SIZE, RANK_SIZE, Taught
 from firmware_bridge.kernel.cards import RANK_CHARS, SUIT_CHARS, Card
 
-RANK_SCORE = 0.85
+RANK_SCORE = 0.8
 SUIT_SCORE = 0.82
 MARGIN = 0.3
 """The best label's lead over the next, as a share of how far apart their templates are."""
@@ -74,23 +88,36 @@ class Reader:
     def read(self, frame: Frame) -> Reading:
         """The card in ``frame``, or unreadable with the reason; never a guess.
 
-        When the ink cut at the frame's own threshold reads as no card, it is cut again in ways that part
-        or join what the camera's blurs and the card's print may have joined or parted
-        (:data:`drivers.optical.ink.AGAIN`), each read with the same checks: the first that reads as a
-        card is the reading.
+        When the ink cut at the frame's own threshold reads as no card, it is cut again in every way that
+        parts or joins what the camera's blurs and the card's print may have joined or parted
+        (:data:`drivers.optical.ink.AGAIN`), and a blob where the index lies too tall for a pip is cut
+        across at its narrowest row (a rank run into its pip, :meth:`_parted`). Each is read with the same
+        checks, and every place that reads as a card in any of them must read as the same card: a cut
+        that takes a piece away can leave another glyph's shape (a 10's 1 is a J), so where two disagree
+        the card is unreadable, never the first one found.
         """
         found = ink(frame)
-        readings = (self._read_ink(cut(found, again)) for again in range(len(AGAIN) + 1))
-        first = next(readings)
+        first = self._read_ink(found)
         if first.card is not None:
             return first
-        return next((reading for reading in readings if reading.card is not None), first)
+        others = chain((cut(found, again) for again in range(1, len(AGAIN) + 1)), self._parted(found))
+        read = [reading for each in others for reading in self._readings(each) if reading.card is not None]
+        if not read:
+            return first
+        if len({reading.card for reading in read}) > 1:
+            cards = ", ".join(sorted({str(reading.card) for reading in read}))
+            return Reading(None, 0.0, f"the ink cut other ways reads as different cards ({cards})")
+        return max(read, key=lambda reading: reading.confidence)
+
+    def _readings(self, found: Ink) -> list[Reading]:
+        """The reading of each place in ``found`` where the index may lie (none: no pip there)."""
+        return [self._read_at(found, pip, shape) for pip, shape in self._pip_candidates(found)]
 
     def _read_ink(self, found: Ink) -> Reading:
-        candidates = self._pip_candidates(found)
-        if not candidates:
+        """The card ``found`` reads as: one place's, or unreadable when none reads or two differ."""
+        readings = self._readings(found)
+        if not readings:
             return Reading(None, 0.0, "no suit pip where the index lies")
-        readings = [self._read_at(found, pip, shape) for pip, shape in candidates]
         read = [reading for reading in readings if reading.card is not None]
         if not read:
             return max(readings, key=lambda reading: reading.confidence)
@@ -115,6 +142,33 @@ class Reader:
                 near.append((distance, blob, shape))
         near.sort(key=lambda item: item[0])
         return [(blob, shape) for _, blob, shape in near[:_CANDIDATES]]
+
+    def _parted(self, found: Ink) -> Iterator[Ink]:
+        """``found`` with each blob that may be a rank run into its pip cut in two across its narrowest row.
+
+        Such a blob is where the index lies (its lowest pip's height of it about the taught pip place), too
+        tall for a pip and no taller than a rank over its pip; its narrowest row is looked for between a
+        rank's height from its top and a pip's from its bottom, and it is cut at the foot of the neck (the
+        rank keeps its tail, the pip is whole), then at its head. The blur along the way the card leaves
+        joins a rank to the pip under it (a Q's tail to its heart) where no threshold parts them: the
+        pieces are then read as any other blobs, every check applied, so a wrong cut reads as no card."""
+        layout = self.taught.layout
+        _, h0, _, h1 = layout.pip_size
+        px, py = layout.pip_centre
+        low, high = layout.rank_height
+        for blob in found.blobs:
+            if not h1 * _SIZE_SLACK < blob.h <= (high + h1) * _SIZE_SLACK:
+                continue
+            bottom = blob.y + blob.h - h0 / 2
+            if float(np.hypot(blob.centre[0] - px, bottom - py)) > _PIP_REACH:
+                continue
+            first, last = blob.y + round(low / _SIZE_SLACK), blob.y + blob.h - round(h0 / _SMALL_SLACK)
+            if first >= last:
+                continue
+            widths = (found.labels[first:last, blob.x:blob.x + blob.w] == blob.label).sum(axis=1)
+            narrowest = np.flatnonzero(widths <= widths.min() + 1)
+            for row in dict.fromkeys((narrowest[-1], narrowest[0])):    # the neck's foot, then its head
+                yield parted(found, blob, first + int(row))
 
     def _rank_blobs(self, found: Ink, pip: Blob, centre: tuple[float, float]) -> list[Blob]:
         """The blobs where the design's rank glyphs lie from the pip whose centre is ``centre``."""
