@@ -92,10 +92,20 @@ def run_install(stage: Path, wheelhouse: Path, *args: str) -> subprocess.Complet
     return done
 
 
-@pytest.fixture
-def staged(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
-    """A staging root with the table freshly installed in it (each test its own: a test passes alone
-    and in any order)."""
-    stage = tmp_path_factory.mktemp("stage")
+@pytest.fixture(scope="session")
+def installed_once(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
+    """A staging root the table is installed in once a session (a worker's), for ``staged`` to copy."""
+    stage = tmp_path_factory.mktemp("installed-once")
     run_install(stage, wheelhouse)
+    return stage
+
+
+@pytest.fixture
+def staged(tmp_path_factory: pytest.TempPathFactory, installed_once: Path) -> Path:
+    """A staging root with the table freshly installed in it, each test its own (a test passes alone and
+    in any order, and may change or remove what it was given): a copy of the session's one install,
+    ``cp -a`` keeping every file's mode and owner and the links, which name their targets relatively
+    (nothing in the root names the folder it was installed in; a test holds that)."""
+    stage = tmp_path_factory.mktemp("stage")
+    subprocess.run(["cp", "-a", f"{installed_once}/.", str(stage)], check=True, timeout=120)
     return stage

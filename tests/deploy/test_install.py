@@ -129,6 +129,26 @@ def test_every_file_is_laid_down_with_its_mode_and_intended_owner(staged: Path) 
     assert zmq.auth.load_certificate(staged / "etc/table-controller/keys/table.key") == (public, None)
 
 
+def test_nothing_installed_names_the_staging_root(installed_once: Path) -> None:
+    """Every link names a path on the table or one beside it, and no text file names the staging root (but
+    the venv's note of the command that made it, which Python does not read): what is installed there
+    holds as well in any copy of it (the tests' ``staged`` copies one install)."""
+    named = []
+    for folder, dirs, files in os.walk(installed_once):
+        for name in dirs + files:
+            path = Path(folder) / name
+            if path.is_symlink():
+                if str(installed_once) in os.readlink(path):
+                    named.append(path)
+            elif path.is_file() and path.suffix != ".pyc":    # byte code names its source only in tracebacks
+                data = path.read_bytes()
+                if path.name == "pyvenv.cfg":         # but its note of the command that made it, unread
+                    data = b"".join(line for line in data.splitlines(True) if not line.startswith(b"command"))
+                if b"\0" not in data[:8192] and str(installed_once).encode() in data:
+                    named.append(path)
+    assert named == []
+
+
 def test_verify_passes_on_the_install_and_catches_a_tampered_file(staged: Path) -> None:
     checked = cli(staged, "verify")
     assert checked.returncode == 0, checked.stdout + checked.stderr
