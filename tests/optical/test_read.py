@@ -141,3 +141,12 @@ def test_a_rank_the_blur_ran_into_its_pip_is_parted_from_it_and_read() -> None:
     drawn = bench_draws("nicu-white", 7203, (69, 85, 349))
     for card, reading in drawn.values():
         assert str(card) == "Qh" and reading.card == card, (card, reading)
+
+
+def test_a_frame_whose_other_cuts_read_as_two_cards_is_unreadable() -> None:
+    """In this draw of bench/optical_bench.py (nicu-white, seed 8011) the 9s reads as no card at its own
+    cut; of the other cuts one reads it as 9s and another as Js. Cuts that disagree are unreadable, never
+    the first found."""
+    [(card, reading)] = bench_draws("nicu-white", 8011, (6923,)).values()
+    assert str(card) == "9s" and reading.card is None, (card, reading)
+    assert reading.reason == "the ink cut other ways reads as different cards (9s, Js)"
