@@ -101,13 +101,8 @@ class Reader:
         if first.card is not None:
             return first
         others = chain((cut(found, again) for again in range(1, len(AGAIN) + 1)), self._parted(found))
-        read = [reading for each in others for reading in self._readings(each) if reading.card is not None]
-        if not read:
-            return first
-        if len({reading.card for reading in read}) > 1:
-            cards = ", ".join(sorted({str(reading.card) for reading in read}))
-            return Reading(None, 0.0, f"the ink cut other ways reads as different cards ({cards})")
-        return max(read, key=lambda reading: reading.confidence)
+        readings = [reading for each in others for reading in self._readings(each)]
+        return _agreed(readings, "the ink cut other ways reads as different cards") or first
 
     def _readings(self, found: Ink) -> list[Reading]:
         """The reading of each place in ``found`` where the index may lie (none: no pip there)."""
@@ -118,13 +113,8 @@ class Reader:
         readings = self._readings(found)
         if not readings:
             return Reading(None, 0.0, "no suit pip where the index lies")
-        read = [reading for reading in readings if reading.card is not None]
-        if not read:
-            return max(readings, key=lambda reading: reading.confidence)
-        if len({reading.card for reading in read}) > 1:
-            cards = ", ".join(sorted(str(reading.card) for reading in read))
-            return Reading(None, 0.0, f"two places read as different cards ({cards})")
-        return max(read, key=lambda reading: reading.confidence)
+        return (_agreed(readings, "two places read as different cards")
+                or max(readings, key=lambda reading: reading.confidence))
 
     def _pip_candidates(self, found: Ink) -> list[tuple[Blob, Silhouette]]:
         """The pip-sized blobs nearest where the design's pips lie, with their silhouettes."""
@@ -250,6 +240,18 @@ class Reader:
     def _red(self, redness: float) -> float:
         layout = self.taught.layout
         return (redness - layout.black) / max(layout.red - layout.black, 1e-6)
+
+
+def _agreed(readings: list[Reading], disagreeing: str) -> Reading | None:
+    """The most confident of ``readings`` that read as a card, when all that do read as the same one;
+    unreadable, ``disagreeing`` and the cards, when two differ; None when none reads as a card."""
+    read = [reading for reading in readings if reading.card is not None]
+    if not read:
+        return None
+    cards = sorted({str(reading.card) for reading in read})
+    if len(cards) > 1:
+        return Reading(None, 0.0, f"{disagreeing} ({', '.join(cards)})")
+    return max(read, key=lambda reading: reading.confidence)
 
 
 class _Templates:
