@@ -1,8 +1,8 @@
-"""The optical shoe's packages in a staged install: ``deploy/install.sh install --with-optical`` (alone, and
-with ``--with-screen``) installs numpy and OpenCV from ``deploy/requirements-optical.lock`` into the
-version's own virtual environment, its manifest names the extra, and ``verify`` checks both (a changed
-OpenCV file fails it); an install without the option has neither, and an upgrade without it keeps what
-the running version has.
+"""The optical shoe's packages in a staged install: ``deploy/install.sh install --with-optical`` installs
+numpy and OpenCV from ``deploy/requirements-optical.lock`` into the version's own virtual environment, its
+manifest names the extra, and ``verify`` checks both (a changed OpenCV file fails it); an upgrade without
+the option (with ``--with-screen``: both locks) keeps what the running version has; an install without it
+has neither.
 
 The staged venv sees the system's site-packages (``--system-site-packages``, for Raspberry Pi OS's lgpio),
 where this machine may have a numpy of its own: what the install put in is read from the venv's own
@@ -40,26 +40,20 @@ def verify(stage: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=300, cwd="/")
 
 
-@pytest.mark.parametrize("options", [("--with-optical",), ("--with-optical", "--with-screen")],
-                         ids=["optical", "optical-and-screen"])
-def test_install_with_optical_takes_numpy_and_opencv_from_their_lock_and_verify_checks_them(
-        tmp_path: Path, wheelhouse: Path, options: tuple[str, ...]) -> None:
-    run_install(tmp_path, wheelhouse, "install", *options)
+def test_install_with_optical_takes_numpy_and_opencv_from_their_lock_and_an_upgrade_keeps_them(
+        tmp_path: Path, wheelhouse: Path) -> None:
+    run_install(tmp_path, wheelhouse, "install", "--with-optical")
     optical, installed = read_lock(OPTICAL_LOCK), own_packages(tmp_path)
     for name in OPTICAL:
         assert installed.get(name) == optical[name].version, (name, installed)
-    extras = sorted({"optical"} | ({"screen"} if "--with-screen" in options else set()))
+    assert "aiohttp" not in installed
     manifest = json.loads((tmp_path / "opt/table-controller/manifest.json").read_text())
-    assert manifest["extras"] == extras
-    assert ("aiohttp" in installed) == ("screen" in extras)
-    if "screen" in extras:
-        assert installed["aiohttp"] == read_lock(WEB_LOCK)["aiohttp"].version
-
+    assert manifest["extras"] == ["optical"]
     checked = verify(tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert f"runtime dependencies with the extras {', '.join(extras)}, against the hashes in their RECORD" \
+    assert "runtime dependencies with the extras optical, against the hashes in their RECORD" \
         in checked.stdout.splitlines()
-    for name in OPTICAL | ({"aiohttp"} if "screen" in extras else set()):
+    for name in OPTICAL:
         assert re.search(rf"(?im)^  ok    {re.escape(name)} {re.escape(installed[name])} \([0-9]+ files\) "
                          rf"matches its recorded hash$", checked.stdout), (name, checked.stdout)
 
@@ -75,18 +69,23 @@ def test_install_with_optical_takes_numpy_and_opencv_from_their_lock_and_verify_
     finally:
         cv2.write_bytes(original)
 
-
-def test_an_upgrade_without_the_option_keeps_the_optical_shoe(tmp_path: Path, wheelhouse: Path) -> None:
-    run_install(tmp_path, wheelhouse, "install", "--with-optical")
-    upgraded = run_install(tmp_path, wheelhouse, "install")
+    # An upgrade that asks for the screen alone keeps the optical shoe the running version has: both locks.
+    upgraded = run_install(tmp_path, wheelhouse, "install", "--with-screen")
     kept = r"(?m)^install\.sh: the running version \S+ has the optical shoe: kept \(--with-optical\)$"
     assert re.search(kept, upgraded.stdout), upgraded.stdout
     installed = own_packages(tmp_path)
-    assert set(installed) >= OPTICAL, installed
+    for name in OPTICAL:
+        assert installed.get(name) == optical[name].version, (name, installed)
+    assert installed["aiohttp"] == read_lock(WEB_LOCK)["aiohttp"].version
     manifest = json.loads((tmp_path / "opt/table-controller/manifest.json").read_text())
-    assert manifest["extras"] == ["optical"]
+    assert manifest["extras"] == ["optical", "screen"]
     checked = verify(tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "runtime dependencies with the extras optical, screen, against the hashes in their RECORD" \
+        in checked.stdout.splitlines()
+    for name in OPTICAL | {"aiohttp"}:
+        assert re.search(rf"(?im)^  ok    {re.escape(name)} {re.escape(installed[name])} \([0-9]+ files\) "
+                         rf"matches its recorded hash$", checked.stdout), (name, checked.stdout)
 
 
 def test_install_without_optical_has_neither_numpy_nor_opencv(staged: Path) -> None:
