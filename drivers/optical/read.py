@@ -1,8 +1,9 @@
 """Reading a frame against a taught design: rank, suit and a confidence, or unreadable with the reason.
 
-The index pip is looked for where the design's pips lie (a blob of a pip's size near the taught place),
-the rank glyph where the design's ranks lie from their pip. Each is matched against the taught templates
-(a dot product of normalised glyphs: 1 is the same shape). A card is read only when three cues agree:
+The index pip is looked for where the design's pips lie (a blob of a pip's size near the taught place, or
+pieces of one lying together), the rank glyph where the design's ranks lie from their pip. Each is matched
+against the taught templates (a dot product of normalised glyphs: 1 is the same shape). A card is read
+only when three cues agree:
 
 - the rank glyph matches one rank at least ``RANK_SCORE`` and better than every other rank by ``MARGIN``,
   and the size and place of a taught glyph of that rank and suit (the rank's height against its pip's, the
@@ -55,11 +56,17 @@ _PIP_REACH = 34.0          # pixels a pip may lie from its taught place (the car
 _SIZE_SLACK = 1.35         # how much bigger (or 1/x smaller) than taught a glyph may look
 _SMALL_SLACK = 1.6         # and how much smaller a pip (its points lost in a blur)
 _CANDIDATES = 3            # the nearest pip-like blobs tried
+_LOST = 0.3                # a rank read in another cut may lack pieces of at most this share of its ink
+_JOIN = 3                  # pixels apart that pieces of a pip may lie (its thin joints lost)
 _HEIGHT_SLACK = 0.2        # a rank glyph's height over its pip's may differ this much from its template's
 _ASPECT_SLACK = 0.25       # and its width over its height
 _PIP_SLACK = 0.18          # and the pip's width over its height (a club without its stalk is a spade's shape)
 _ACROSS_SLACK = 0.15       # and its centre from its pip's, across and down, in pip heights
 _DOWN_SLACK = 0.3
+
+
+Pip = tuple[Blob, ...]
+"""A suit pip: its blob, or the pieces a cut left of it."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,8 @@ class Reading:
     suit_score: float = 0.0
     suit_margin: float = 0.0
     red: float = 0.5
+    pip_suit: int | None = None
+    """The suit its pip clearly is (``SUIT_SCORE`` and ``MARGIN``) under a rank glyph, read or not."""
 
 
 class Reader:
@@ -92,46 +101,92 @@ class Reader:
         parts or joins what the camera's blurs and the card's print may have joined or parted
         (:data:`drivers.optical.ink.AGAIN`), and a blob where the index lies too tall for a pip is cut
         across at its narrowest row (a rank run into its pip, :meth:`_parted`). Each is read with the same
-        checks, and every place that reads as a card in any of them must read as the same card: a cut
-        that takes a piece away can leave another glyph's shape (a 10's 1 is a J), so where two disagree
-        the card is unreadable, never the first one found.
+        checks. When none reads, each cut's pips are read with the rank glyph of each cut that thins the
+        ink (raised, opened): the one keeps a pip whole (a club's thin stalk), the other parts a rank from
+        a picture's line beside it, and no one cut does both; the thinned rank must be all of the rank's
+        ink in the pip's own cut but for small pieces (:func:`_within`: a 10 whose 0 was thinned away is
+        not a J). Every place that reads as a card in any of them must read as the same card: a cut that
+        takes a piece away can leave another glyph's shape (a 10's 1 is a J), so where two disagree the
+        card is unreadable, never the first one found; and so is a card whose suit is not that of every
+        pip, in any cut, that is clearly one suit under a rank glyph (a club whose stalk a cut took is a
+        spade's shape, read in that cut, where the club is clear in another).
         """
         found = ink(frame)
-        first = self._read_ink(found)
+        own = self._readings(found)
+        first = self._read_ink(own)
         if first.card is not None:
             return first
-        others = chain((cut(found, again) for again in range(1, len(AGAIN) + 1)), self._parted(found))
-        readings = [reading for each in others for reading in self._readings(each)]
-        return _agreed(readings, "the ink cut other ways reads as different cards") or first
+        again = [cut(found, again) for again in range(1, len(AGAIN) + 1)]
+        cuts = [found, *again, *self._parted(found)]
+        candidates = [(each, self._pip_candidates(each)) for each in cuts]
+        readings = [self._read_at(each, *pip) for each, pips in candidates[1:] for pip in pips]
+        agreed = _agreed(readings, "the ink cut other ways reads as different cards")
+        if agreed is None:
+            thinned = [each for each, (higher, opened, _) in zip(again, AGAIN, strict=True)
+                       if higher or opened]
+            readings += [self._read_at(each, *pip, ranks) for each, pips in candidates for pip in pips
+                         for ranks in thinned if ranks is not each]
+            agreed = _agreed(readings, "the ink cut other ways reads as different cards")
+        if agreed is None or agreed.card is None:
+            return agreed or first
+        suits = {reading.pip_suit for reading in own + readings
+                 if reading.pip_suit is not None} - {agreed.card.suit}
+        if suits:
+            clearly = ", ".join(SUIT_CHARS[suit] for suit in sorted(suits))
+            return Reading(None, 0.0, f"read as {agreed.card} in another cut, where a pip under a rank glyph "
+                                      f"is clearly {clearly}")
+        return agreed
 
     def _readings(self, found: Ink) -> list[Reading]:
         """The reading of each place in ``found`` where the index may lie (none: no pip there)."""
-        return [self._read_at(found, pip, shape) for pip, shape in self._pip_candidates(found)]
+        return [self._read_at(found, *pip) for pip in self._pip_candidates(found)]
 
-    def _read_ink(self, found: Ink) -> Reading:
-        """The card ``found`` reads as: one place's, or unreadable when none reads or two differ."""
-        readings = self._readings(found)
+    def _read_ink(self, readings: list[Reading]) -> Reading:
+        """The card a cut whose places read as ``readings`` reads as: one place's, or unreadable when none
+        reads or two differ."""
         if not readings:
             return Reading(None, 0.0, "no suit pip where the index lies")
         return (_agreed(readings, "two places read as different cards")
                 or max(readings, key=lambda reading: reading.confidence))
 
-    def _pip_candidates(self, found: Ink) -> list[tuple[Blob, Silhouette]]:
-        """The pip-sized blobs nearest where the design's pips lie, with their silhouettes."""
+    def _pip_candidates(self, found: Ink) -> list[tuple[Pip, Silhouette]]:
+        """The pip-sized blobs nearest where the design's pips lie, with their silhouettes; and the groups
+        of pieces smaller than a pip that lie together (:meth:`_pieces`)."""
         layout = self.taught.layout
         w0, h0, w1, h1 = layout.pip_size
         px, py = layout.pip_centre
         near = []
-        for blob in found.blobs:
-            distance = float(np.hypot(blob.centre[0] - px, blob.centre[1] - py))
-            if distance > _PIP_REACH or blob.w > w1 * _SIZE_SLACK or blob.h > h1 * _SIZE_SLACK:
+        for pip in chain(((blob,) for blob in found.blobs), self._pieces(found)):
+            x0, y0 = min(blob.x for blob in pip), min(blob.y for blob in pip)
+            w, h = max(blob.x + blob.w for blob in pip) - x0, max(blob.y + blob.h for blob in pip) - y0
+            distance = float(np.hypot(x0 + w / 2 - px, y0 + h / 2 - py))
+            if distance > _PIP_REACH or w > w1 * _SIZE_SLACK or h > h1 * _SIZE_SLACK:
                 continue
-            shape = silhouette(found, [blob])
+            shape = silhouette(found, list(pip))
             if (shape is not None and w0 / _SMALL_SLACK <= shape.w <= w1 * _SIZE_SLACK
                     and h0 / _SMALL_SLACK <= shape.h <= h1 * _SIZE_SLACK):
-                near.append((distance, blob, shape))
+                near.append((distance, pip, shape))
         near.sort(key=lambda item: item[0])
-        return [(blob, shape) for _, blob, shape in near[:_CANDIDATES]]
+        return [(pip, shape) for _, pip, shape in near[:_CANDIDATES]]
+
+    def _pieces(self, found: Ink) -> Iterator[Pip]:
+        """The groups of two or more blobs near where the pips lie, each narrower or lower than the smallest
+        pip (not a whole pip and a speck), that lie within ``_JOIN`` pixels of each other: a pip whose thin
+        joints the cut lost (a club's lobes and stalk apart), whole again without closing the ink, which
+        would join it to its neighbours too."""
+        layout = self.taught.layout
+        w0, h0, w1, h1 = layout.pip_size
+        px, py = layout.pip_centre
+        reach = _PIP_REACH + max(w1, h1)
+        small = [blob for blob in found.blobs if blob.w <= w1 and blob.h <= h1
+                 and (blob.w < w0 / _SMALL_SLACK or blob.h < h0 / _SMALL_SLACK)
+                 and float(np.hypot(blob.centre[0] - px, blob.centre[1] - py)) <= reach]
+        groups: list[list[Blob]] = []
+        for blob in small:
+            joined = [group for group in groups if any(_gap(blob, other) <= _JOIN for other in group)]
+            merged = [blob, *(other for group in joined for other in group)]
+            groups = [group for group in groups if group not in joined] + [merged]
+        return (tuple(group) for group in groups if len(group) > 1)
 
     def _parted(self, found: Ink) -> Iterator[Ink]:
         """``found`` with each blob that may be a rank run into its pip cut in two across its narrowest row.
@@ -160,32 +215,44 @@ class Reader:
             for row in dict.fromkeys((narrowest[-1], narrowest[0])):    # the neck's foot, then its head
                 yield parted(found, blob, first + int(row))
 
-    def _rank_blobs(self, found: Ink, pip: Blob, centre: tuple[float, float]) -> list[Blob]:
-        """The blobs where the design's rank glyphs lie from the pip whose centre is ``centre``."""
+    def _rank_blobs(self, found: Ink, pip: Pip, centre: tuple[float, float], pips: Ink) -> list[Blob]:
+        """The blobs of ``found`` where the design's rank glyphs lie from the pip (of ``pips``) whose centre
+        is ``centre``; none of the pip's own ink."""
         layout = self.taught.layout
         high = layout.rank_height[1]
         slack = 0.3 * high
         cx, cy = centre
         x0, y0, x1, y1 = layout.rank_box
         zone = (cx + x0 - slack, cy + y0 - slack, cx + x1 + slack, cy + y1 + slack)
-        return [blob for blob in found.blobs if blob is not pip and blob.h <= high * _SIZE_SLACK
+        near = [blob for blob in found.blobs if blob not in pip and blob.h <= high * _SIZE_SLACK
                 and zone[0] <= blob.x and blob.x + blob.w <= zone[2]
                 and zone[1] <= blob.y and blob.y + blob.h <= zone[3]]
+        if pips is found:
+            return near
+        own = np.concatenate([found.labels[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][
+            pips.labels[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w] == blob.label] for blob in pip])
+        return [blob for blob in near if not np.any(own == blob.label)]
 
-    def _read_at(self, found: Ink, pip: Blob, pip_shape: Silhouette) -> Reading:
-        """The reading of the index whose pip is ``pip``."""
-        rank_blobs = self._rank_blobs(found, pip, pip_shape.centre)
-        rank_shape = silhouette(found, rank_blobs) if rank_blobs else None
+    def _read_at(self, found: Ink, pip: Pip, pip_shape: Silhouette, ranks: Ink | None = None) -> Reading:
+        """The reading of the index whose pip is ``pip`` of ``found``, its rank glyph taken from the ink
+        ``ranks`` (another cut of it; ``found`` when None)."""
+        ranks = found if ranks is None else ranks
+        rank_blobs = self._rank_blobs(ranks, pip, pip_shape.centre, found)
+        rank_shape = silhouette(ranks, rank_blobs) if rank_blobs else None
         if rank_shape is None:
             return Reading(None, 0.0, "no rank glyph above the suit pip")
+        if ranks is not found and not _within(self._rank_blobs(found, pip, pip_shape.centre, found), found,
+                                              rank_blobs, ranks):
+            return Reading(None, 0.0, "the rank glyph of another cut is not all the ink of this one's")
         low, high = self.taught.layout.rank_height
         if not low / _SIZE_SLACK <= rank_shape.h <= high * _SIZE_SLACK:
             return Reading(None, 0.0, f"the rank glyph is {rank_shape.h} pixels high, not {low:.0f} - "
                                       f"{high:.0f}")
         rank, rank_score, rank_margin = self._ranks.best(glyph(rank_shape, RANK_SIZE))
         suit, suit_score, suit_margin = self._pips.best(glyph(pip_shape, PIP_SIZE))
-        red = self._red(redness_of(found, [pip]))
-        rank_red = self._red(redness_of(found, rank_blobs))
+        red = self._red(redness_of(found, list(pip)))
+        rank_red = self._red(redness_of(ranks, rank_blobs))
+        clear = suit if suit_score >= SUIT_SCORE and suit_margin >= MARGIN else None
         scores = dict(rank_score=rank_score, rank_margin=rank_margin, suit_score=suit_score,
                       suit_margin=suit_margin, red=red)
         confidence = min(rank_score, suit_score)
@@ -206,14 +273,14 @@ class Reader:
         elif rank_red < BLACK if suit in (1, 2) else rank_red > RED:
             reason = "the rank is not in the pip's ink"
         if reason is not None:
-            return Reading(None, confidence, reason, **scores)
-        return Reading(Card(rank, suit), confidence, None, **scores)
+            return Reading(None, confidence, reason, pip_suit=clear, **scores)
+        return Reading(Card(rank, suit), confidence, None, pip_suit=clear, **scores)
 
-    def _grown_suit(self, found: Ink, pip: Blob) -> int | None:
+    def _grown_suit(self, found: Ink, pip: Pip) -> int | None:
         """The suit the pip's shape is nearest when grown by its faint ink (None: nothing to grow). A shaded
         pip's pale part, lost to the cut, can leave a shape like another suit's (a spade without its point
         is a club), so the two must agree."""
-        shape = silhouette(found, [pip], grown=True)
+        shape = silhouette(found, list(pip), grown=True)
         if shape is None:
             return None
         return self._grown.best(glyph(shape, PIP_SIZE))[0]
@@ -240,6 +307,24 @@ class Reader:
     def _red(self, redness: float) -> float:
         layout = self.taught.layout
         return (redness - layout.black) / max(layout.red - layout.black, 1e-6)
+
+
+def _within(blobs: list[Blob], found: Ink, glyph: list[Blob], other: Ink) -> bool:
+    """``glyph``, blobs of the ``other`` cut, is the rank ``blobs`` of ``found`` are, less small pieces: a cut
+    that thinned a rank glyph away from a picture's line or specks keeps the glyph, one that lost a piece
+    of it (a 10's 0: a blob with none of ``glyph``'s ink, ``_LOST`` of its area or more) does not."""
+    labels = [blob.label for blob in glyph]
+    lost = 0
+    for blob in blobs:
+        box = (slice(blob.y, blob.y + blob.h), slice(blob.x, blob.x + blob.w))
+        if not np.isin(other.labels[box][found.labels[box] == blob.label], labels).any():
+            lost += blob.area
+    return lost < _LOST * sum(blob.area for blob in glyph)
+
+
+def _gap(a: Blob, b: Blob) -> int:
+    """The pixels between two blobs' boxes (0: they touch or overlap)."""
+    return max(a.x - b.x - b.w, b.x - a.x - a.w, a.y - b.y - b.h, b.y - a.y - a.h, 0)
 
 
 def _agreed(readings: list[Reading], disagreeing: str) -> Reading | None:

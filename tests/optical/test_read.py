@@ -143,6 +143,31 @@ def test_a_rank_the_blur_ran_into_its_pip_is_parted_from_it_and_read() -> None:
         assert str(card) == "Qh" and reading.card == card, (card, reading)
 
 
+def test_a_club_read_as_a_spade_in_one_cut_is_unreadable_where_another_shows_the_club() -> None:
+    """In this draw of bench/optical_bench.py (tigullio-international, seed 9403) the K's rank glyph is not
+    clear at the frame's own cut, where its pip is clearly a club; the cut that opens thin lines takes the
+    club's stalk, and what is left reads as Ks. A suit another cut's pip clearly contradicts is unreadable."""
+    [(card, reading)] = bench_draws("tigullio-international", 9403, (1227,)).values()
+    assert str(card) == "Kc" and reading.card is None, (card, reading)
+    assert reading.reason == "read as Ks in another cut, where a pip under a rank glyph is clearly c"
+
+
+def test_a_pip_in_pieces_is_read_whole() -> None:
+    """In this draw of bench/optical_bench.py (gm-paris, seed 9201) the blur and the fade cut the index
+    club's thin joints: its lobes and stalk are blobs apart, each too small for a pip, and closing the ink
+    joins the club to the big one beside it. Lying together, the pieces are read as one pip."""
+    [(card, reading)] = bench_draws("gm-paris", 9201, (415,)).values()
+    assert str(card) == "7c" and reading.card == card, (card, reading)
+
+
+def test_a_rank_thinned_from_a_picture_is_read_over_a_pip_kept_whole() -> None:
+    """In this draw of bench/optical_bench.py (tigullio-international, seed 9200) the face card's picture
+    touches its rank glyph at the frame's own cut, and the cuts that thin the ink away (higher, opened)
+    take the club's thin stalk too: no one cut reads. The pip of the one with the rank of the other does."""
+    [(card, reading)] = bench_draws("tigullio-international", 9200, (212,)).values()
+    assert str(card) == "Qc" and reading.card == card, (card, reading)
+
+
 def test_a_frame_whose_other_cuts_read_as_two_cards_is_unreadable() -> None:
     """In this draw of bench/optical_bench.py (nicu-white, seed 8011) the 9s reads as no card at its own
     cut; of the other cuts one reads it as 9s and another as Js. Cuts that disagree are unreadable, never
