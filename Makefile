@@ -51,8 +51,9 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/reader_bench.py
 
 # The table on the Pi's architecture (aarch64 Debian Bookworm, Python 3.11) under qemu-user-static, as root:
-# the install into a staging root with the Pi's wheels from PyPI, verify, the demo's daemon on simulated boards,
-# a systemd-like start and stop, the games' and the link's tests (bench/arm64_check.sh; its root is kept in
+# the install with the screen and the optical shoe into a staging root with the Pi's wheels from PyPI, verify,
+# the demo's daemon on simulated boards, a systemd-like start and stop, the optical shoe taught a deck design
+# and reading its frames, the games' and the link's tests (bench/arm64_check.sh; its root is kept in
 # .arm64/). Slow, emulated (docs/deployment.md, The Pi's architecture); not part of `make test`.
 arm64-check:
 	nice bash bench/arm64_check.sh
